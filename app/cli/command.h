@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// schedlab-cli subcommands. Each command lives in its own cmd_*.cpp and registers itself with
+/// SL_CLI_COMMAND; main() dispatches by name and maps exceptions to exit codes
+/// (0 ok, 1 bad input, 2 usage).
+
+#include "args.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sl::cli {
+
+struct Command {
+    std::string name;
+    std::string summary;              ///< one line for the command list
+    std::string help;                 ///< full text for `schedlab-cli NAME --help`
+    std::vector<std::string> flags;   ///< options that take no value
+    std::function<int(Args&)> run;
+};
+
+std::vector<Command>& commands();
+
+struct CommandRegistrar {
+    explicit CommandRegistrar(Command c) { commands().push_back(std::move(c)); }
+};
+
+} // namespace sl::cli
+
+#define SL_CLI_CONCAT2(a, b) a##b
+#define SL_CLI_CONCAT(a, b) SL_CLI_CONCAT2(a, b)
+/// Registers a command: SL_CLI_COMMAND({"name", "summary", "help", {"flag"}, &runFn});
+#define SL_CLI_COMMAND(...) \
+    static const ::sl::cli::CommandRegistrar SL_CLI_CONCAT(slCliCommand_, __LINE__)(::sl::cli::Command __VA_ARGS__)

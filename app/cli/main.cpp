@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// schedlab-cli: headless access to every SchedLab optimizer, importer and benchmark.
+#include "command.h"
+
+#include "core/graph/graph.h"
+#include "core/optimizer/optimizer.h"
+#include "models/register.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace sl::cli {
+
+std::vector<Command>& commands() {
+    static std::vector<Command> list;
+    return list;
+}
+
+namespace {
+
+void printUsage(std::ostream& out) {
+    out << "Usage: schedlab-cli COMMAND [ARGS...]\n"
+           "Schedules computation graphs headless: the same optimizers as the SchedLab explorer.\n\n"
+           "Commands:\n";
+    auto list = commands();
+    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
+    for (const Command& c : list) {
+        out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << "\n";
+    }
+    out << "\nRun 'schedlab-cli COMMAND --help' for a command's options.\n"
+           "Exit codes: 0 ok, 1 bad input (the message names the file and the fault), 2 usage error.\n";
+}
+
+} // namespace
+} // namespace sl::cli
+
+int main(int argc, char** argv) {
+    using namespace sl::cli;
+    std::vector<std::string> rest(argv + 1, argv + argc);
+    if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
+        printUsage(rest.empty() ? std::cerr : std::cout);
+        return rest.empty() ? 2 : 0;
+    }
+    const std::string name = rest[0];
+    rest.erase(rest.begin());
+    const auto& list = commands();
+    auto it = std::find_if(list.begin(), list.end(), [&](const Command& c) { return c.name == name; });
+    if (it == list.end()) {
+        std::cerr << "schedlab-cli: unknown command '" << name << "'\n\n";
+        printUsage(std::cerr);
+        return 2;
+    }
+    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+        std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+        std::cout << it->help;
+        return 0;
+    }
+    sl::registerCoreOptimizers();
+    sl::registerNeuralOptimizers();
+    try {
+        Args args(rest, it->flags);
+        return it->run(args);
+    } catch (const UsageError& e) {
+        std::cerr << "schedlab-cli " << name << ": " << e.what() << "\n(see 'schedlab-cli " << name << " --help')\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "schedlab-cli " << name << ": " << e.what() << "\n";
+        return 1;
+    }
+}

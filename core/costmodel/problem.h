@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// A scheduling problem (graph + platform + objective) and the scalar cost every optimizer minimises.
+
+#include "core/graph/graph.h"
+#include "core/platform/platform.h"
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace sl {
+
+enum class Objective { Makespan, Memory, Weighted };
+
+std::string toString(Objective o);
+/// "makespan", "memory" or "both"/"weighted"; throws std::invalid_argument otherwise.
+Objective objectiveFromString(const std::string& s);
+
+struct ObjectiveSpec {
+    Objective kind = Objective::Makespan;
+    /// For Weighted: cost = (1-w) * makespan / makespanScale + w * peak / memoryScale.
+    double memoryWeight = 0.5;
+    /// Makespan runs: a schedule over a device's memory capacity costs more than any feasible one
+    /// (spec/regal.md §2.4).
+    bool enforceMemoryCapacity = true;
+};
+
+/// Everything an optimizer needs. Cheap to copy; the graph is shared and immutable (finalized).
+struct Problem {
+    std::shared_ptr<const Graph> graph;
+    Platform platform;
+    ObjectiveSpec objective;
+
+    /// Checks that the graph is finalized and fits the platform; throws GraphError.
+    void check() const;
+    const Graph& g() const { return *graph; }
+};
+
+/// The scalar cost of a schedule with these objective values. `devicePeaks` feeds the capacity
+/// penalty (may be empty). `makespanScale` and `memoryScale` normalise the weighted objective
+/// (use lower bounds; 1 when unknown).
+double scalarCost(const Problem& p, double makespan, double peakMemory, std::span<const double> devicePeaks,
+                  double makespanScale = 1, double memoryScale = 1);
+
+} // namespace sl

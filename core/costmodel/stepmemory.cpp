@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+#include "core/costmodel/stepmemory.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace sl {
+
+StepMemory::StepMemory(const Graph& graph, int deviceCount)
+    : m_graph(graph), m_devices(std::max(deviceCount, 1)) {
+    if (!graph.finalized()) throw std::invalid_argument("StepMemory needs a finalized graph");
+    m_consumerCount.assign(static_cast<size_t>(graph.tensorCount()), 0);
+    for (OpId v = 0; v < graph.opCount(); ++v)
+        for (TensorId t : graph.inputs(v)) ++m_consumerCount[static_cast<size_t>(t)];
+    m_remaining.resize(static_cast<size_t>(graph.tensorCount()) * static_cast<size_t>(m_devices));
+    m_live.assign(static_cast<size_t>(m_devices), 0.0);
+    m_peak.assign(static_cast<size_t>(m_devices), 0.0);
+}
+
+void StepMemory::reset() {
+    std::copy(m_consumerCount.begin(), m_consumerCount.end(), m_remaining.begin());
+    m_live[0] = 0;
+    m_peak[0] = 0;
+}
+
+double StepMemory::step(OpId v) {
+    const double params = m_graph.op(v).paramBytes;
+    double& live = m_live[0];
+    live += m_graph.outputBytes(v) + params;
+    const double now = live;
+    m_peak[0] = std::max(m_peak[0], now);
+    live -= params;
+    for (TensorId t : m_graph.inputs(v))
+        if (--m_remaining[static_cast<size_t>(t)] == 0) live -= m_graph.tensor(t).bytes;
+    if (!keepOutputs)
+        for (TensorId t : m_graph.outputs(v))
+            if (m_consumerCount[static_cast<size_t>(t)] == 0) live -= m_graph.tensor(t).bytes;
+    return now;
+}
+
+double StepMemory::peak(std::span<const OpId> order) {
+    reset();
+    for (OpId v : order) step(v);
+    return m_peak[0];
+}
+
+double StepMemory::peak(std::span<const int> placement, std::span<const int> sequence,
+                        std::span<const TransferStep> transfers, std::vector<double>* devicePeaks) {
+    const auto D = static_cast<size_t>(m_devices);
+    const int n = m_graph.opCount();
+    std::fill(m_remaining.begin(), m_remaining.end(), 0);
+    for (OpId v = 0; v < n; ++v) {
+        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
+        for (TensorId t : m_graph.inputs(v)) ++m_remaining[static_cast<size_t>(t) * D + q];
+    }
+    for (const TransferStep& x : transfers) {
+        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_graph.tensor(x.tensor).producer)]);
+        ++m_remaining[static_cast<size_t>(x.tensor) * D + src];
+    }
+    std::fill(m_live.begin(), m_live.end(), 0.0);
+    std::fill(m_peak.begin(), m_peak.end(), 0.0);
+    for (int e : sequence) {
+        if (e < n) {
+            const OpId v = e;
+            const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
+            const double params = m_graph.op(v).paramBytes;
+            double& live = m_live[q];
+            live += m_graph.outputBytes(v) + params;
+            m_peak[q] = std::max(m_peak[q], live);
+            live -= params;
+            for (TensorId t : m_graph.inputs(v))
+                if (--m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_graph.tensor(t).bytes;
+            if (!keepOutputs)
+                for (TensorId t : m_graph.outputs(v))
+                    if (m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_graph.tensor(t).bytes;
+        } else {
+            const TransferStep& x = transfers[static_cast<size_t>(e - n)];
+            const Tensor& tensor = m_graph.tensor(x.tensor);
+            const auto q = static_cast<size_t>(x.device);
+            const auto src = static_cast<size_t>(placement[static_cast<size_t>(tensor.producer)]);
+            m_live[q] += tensor.bytes;
+            m_peak[q] = std::max(m_peak[q], m_live[q]);
+            if (--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0) m_live[src] -= tensor.bytes;
+        }
+    }
+    if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
+    return *std::max_element(m_peak.begin(), m_peak.end());
+}
+
+void insertTransfers(const Graph& g, std::span<const int> placement, std::span<const OpId> order,
+                     std::vector<int>& sequence, std::vector<TransferStep>& transfers) {
+    int devices = 1;
+    for (int d : placement) devices = std::max(devices, d + 1);
+    const auto D = static_cast<size_t>(devices);
+    std::vector<char> done(static_cast<size_t>(g.tensorCount()) * D, 0);
+    sequence.clear();
+    transfers.clear();
+    for (OpId v : order) {
+        const int q = placement[static_cast<size_t>(v)];
+        for (TensorId t : g.inputs(v)) {
+            const int src = placement[static_cast<size_t>(g.tensor(t).producer)];
+            char& flag = done[static_cast<size_t>(t) * D + static_cast<size_t>(q)];
+            if (src == q || flag) continue;
+            flag = 1;
+            sequence.push_back(g.opCount() + static_cast<int>(transfers.size()));
+            transfers.push_back({t, q});
+        }
+        sequence.push_back(v);
+    }
+}
+
+} // namespace sl

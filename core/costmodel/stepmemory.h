@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The step clock of the cost model: peak memory of a total order, one op (or transfer) per step,
+/// exactly as REGAL (spec/regal.md §2.2) and Topoformer (spec/topoformer.md §1.2) define it.
+///
+/// At the step of op j on device q, q holds every tensor still live there (including j's inputs)
+/// plus j's outputs and parameter bytes; after the step, parameters are dropped, inputs whose
+/// local consumers have all run are freed, and outputs nobody reads are freed. A transfer
+/// X(tau, q) allocates tau on q at its step and counts as a consumer of tau on the source device.
+/// Single device, one output tensor per op: this is exactly Topoformer's eqs. 1-3 with eq. 15.
+///
+/// Cost O(steps + edges), allocation-free after construction. One StepMemory per thread.
+///
+/// \code
+///   sl::StepMemory mem(graph, 1);
+///   double peak = mem.peak(order);                 // single device, Topoformer's C(sigma)
+/// \endcode
+
+#include "core/graph/graph.h"
+
+#include <span>
+#include <vector>
+
+namespace sl {
+
+/// A transfer step: tensor `tensor` copied from its producer's device to `device`.
+struct TransferStep {
+    TensorId tensor = 0;
+    int device = 0;
+};
+
+class StepMemory {
+public:
+    /// `graph` must be finalized and outlive this object.
+    StepMemory(const Graph& graph, int deviceCount);
+
+    /// Single device: peak over steps of a topological order of all ops.
+    double peak(std::span<const OpId> order);
+
+    /// Several devices. `sequence` entries below opCount() are ops; entry opCount()+k is
+    /// `transfers[k]`. Every transfer the placement implies must appear before its consumers.
+    /// `devicePeaks`, when non-null, receives the peak of each device.
+    double peak(std::span<const int> placement, std::span<const int> sequence,
+                std::span<const TransferStep> transfers, std::vector<double>* devicePeaks = nullptr);
+
+    /// Partial cost of a prefix: call reset(), then step(v) per op; single device only.
+    void reset();
+    double step(OpId v);   ///< returns the memory in use during this step (M_t)
+    double live() const { return m_live[0]; }
+    double peakSoFar() const { return m_peak[0]; }
+
+    /// When true, outputs nobody consumes stay resident to the end (Topoformer's option).
+    bool keepOutputs = false;
+
+private:
+    const Graph& m_graph;
+    int m_devices;
+    std::vector<int> m_consumerCount;   ///< distinct consumer ops per tensor
+    std::vector<int> m_remaining;       ///< per (tensor, device)
+    std::vector<double> m_live, m_peak; ///< per device
+};
+
+/// Builds the step sequence for an op order under a placement: each transfer X(tau, q) is placed
+/// just before the first consumer of tau on q. Fills `sequence` and `transfers` for peak().
+void insertTransfers(const Graph& g, std::span<const int> placement, std::span<const OpId> order,
+                     std::vector<int>& sequence, std::vector<TransferStep>& transfers);
+
+} // namespace sl

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "core/costmodel/validator.h"
+
+#include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/stepmemory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace sl {
+
+namespace {
+
+constexpr size_t kMaxErrors = 20;
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
+
+std::string num(double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+}
+
+} // namespace
+
+ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
+    ValidationReport r;
+    const Graph& g = *p.graph;
+    const int n = g.opCount();
+    auto fail = [&](std::string msg) {
+        if (r.errors.size() < kMaxErrors) r.errors.push_back(std::move(msg));
+    };
+    if (static_cast<int>(s.ops.size()) != n) {
+        fail("the schedule has " + std::to_string(s.ops.size()) + " ops, the graph " + std::to_string(n));
+        return r;
+    }
+    const auto& devices = p.platform.devices;
+    for (OpId v = 0; v < n; ++v) {
+        const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
+        const std::string who = "op '" + g.op(v).name + "'";
+        if (o.device < 0 || o.device >= static_cast<int>(devices.size())) {
+            fail(who + " is on device " + std::to_string(o.device) + ", which does not exist");
+            return r;
+        }
+        if (!std::isfinite(o.start) || !std::isfinite(o.end) || o.start < 0)
+            fail(who + " has an invalid start/end " + num(o.start) + " / " + num(o.end));
+        if (devices[static_cast<size_t>(o.device)].machineType != g.op(v).machineType)
+            fail(who + " needs machine type " + std::to_string(g.op(v).machineType) + " but runs on '" +
+                 devices[static_cast<size_t>(o.device)].name + "'");
+        if (!near(o.end - o.start, g.durationOn(v, o.device)))
+            fail(who + " runs for " + num(o.end - o.start) + " but its duration there is " +
+                 num(g.durationOn(v, o.device)));
+        r.makespan = std::max(r.makespan, o.end);
+    }
+    // Precedence, with transfer time between devices.
+    for (TensorId t = 0; t < g.tensorCount(); ++t) {
+        const Tensor& x = g.tensor(t);
+        const ScheduledOp& pr = s.ops[static_cast<size_t>(x.producer)];
+        for (OpId c : x.consumers) {
+            const ScheduledOp& co = s.ops[static_cast<size_t>(c)];
+            const double arrival = pr.end + (co.device == pr.device ? 0.0 : p.platform.link.transferTime(x.bytes));
+            if (co.start < arrival && !near(co.start, arrival))
+                fail("op '" + g.op(c).name + "' starts at " + num(co.start) + " before its input '" + x.name +
+                     "' is available at " + num(arrival));
+        }
+    }
+    // Resource capacity per device: sweep start/end events, ends first at equal times.
+    std::vector<std::vector<std::pair<double, double>>> ev(devices.size());
+    for (OpId v = 0; v < n; ++v) {
+        const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
+        if (o.end <= o.start) continue;   // zero-duration ops occupy nothing
+        ev[static_cast<size_t>(o.device)].push_back({o.start, g.op(v).resourceDemand});
+        ev[static_cast<size_t>(o.device)].push_back({o.end, -g.op(v).resourceDemand});
+    }
+    for (size_t d = 0; d < devices.size(); ++d) {
+        auto& e = ev[d];
+        std::sort(e.begin(), e.end(), [](auto& a, auto& b) { return a.first < b.first || (a.first == b.first && a.second < b.second); });
+        double used = 0;
+        for (auto& [time, delta] : e) {
+            used += delta;
+            if (used > devices[d].resourceCapacity + 1e-9) {
+                fail("device '" + devices[d].name + "' runs ops needing " + num(used) + " resource units at time " +
+                     num(time) + " (capacity " + num(devices[d].resourceCapacity) + ")");
+                break;
+            }
+        }
+    }
+    // The total order must be a topological permutation.
+    bool orderOk = static_cast<int>(s.order.size()) == n;
+    std::vector<int> pos(static_cast<size_t>(n), -1);
+    for (size_t i = 0; orderOk && i < s.order.size(); ++i) {
+        const OpId v = s.order[i];
+        if (v < 0 || v >= n || pos[static_cast<size_t>(v)] >= 0) orderOk = false;
+        else pos[static_cast<size_t>(v)] = static_cast<int>(i);
+    }
+    if (!orderOk) {
+        fail("the order is not a permutation of the graph's ops");
+    } else {
+        for (OpId v = 0; v < n; ++v)
+            for (OpId q : g.predecessors(v))
+                if (pos[static_cast<size_t>(q)] > pos[static_cast<size_t>(v)]) {
+                    fail("the order puts op '" + g.op(v).name + "' before its predecessor '" + g.op(q).name + "'");
+                    break;
+                }
+    }
+    if (!r.ok()) return r;
+
+    const MemoryTimeline tl = computeMemoryTimeline(p, s);
+    r.peakMemory = tl.peak;
+    for (size_t d = 0; d < devices.size(); ++d)
+        if (tl.peaks[d] > devices[d].memoryCapacity) {
+            r.memoryFeasible = false;
+            r.warnings.push_back("device '" + devices[d].name + "' needs " + num(tl.peaks[d]) + " bytes, " +
+                                 num(tl.peaks[d] - devices[d].memoryCapacity) + " over its capacity");
+        }
+    const std::vector<int> placement = s.placement();
+    std::vector<int> seq;
+    std::vector<TransferStep> xs;
+    insertTransfers(g, placement, s.order, seq, xs);
+    StepMemory mem(g, p.platform.deviceCount());
+    r.stepPeakMemory = mem.peak(placement, seq, xs);
+    return r;
+}
+
+} // namespace sl

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: MIT
+#include "core/optimizer/optimizer.h"
+
+namespace sl {
+
+void registerClassicOptimizers() {}
+
+} // namespace sl

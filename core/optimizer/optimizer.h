@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The one interface every scheduling method implements, and the registry that names them.
+///
+/// Contract of Optimizer::run():
+///  - runs on the calling thread (the GUI calls it from a worker), may use `options.threads`;
+///  - reports progress through `progress` (may be empty) at most every few milliseconds;
+///  - checks `stop` often: once a stop is requested it returns its best schedule so far within
+///    100 ms, with RunResult::cancelled set;
+///  - is reproducible: the same problem, options and seed give the same schedule, whatever the
+///    number of threads;
+///  - throws std::exception with a readable message on bad input (never crashes).
+///
+/// \code
+///   auto opt = sl::OptimizerRegistry::instance().create("list-cp");
+///   sl::RunOptions o; o.seed = 7;
+///   sl::RunResult r = opt->run(problem, o, {}, {});
+/// \endcode
+
+#include "core/costmodel/problem.h"
+#include "core/schedule/schedule.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+/// A method-specific option the method declares, so that the CLI and the GUI can offer it.
+struct OptionSpec {
+    enum class Kind { Int, Double, Bool, Choice };
+    std::string key;           ///< CLI flag without dashes, e.g. "population"
+    std::string label;         ///< for the GUI, e.g. "Population"
+    Kind kind = Kind::Int;
+    double defaultValue = 0;
+    double min = 0;
+    double max = 1e9;
+    std::string help;          ///< one line, used in --help and tooltips
+    std::vector<std::string> choices;   ///< Kind::Choice: defaultValue indexes this
+};
+
+struct RunOptions {
+    std::uint64_t seed = 1;
+    std::int64_t budget = 0;      ///< evaluations; 0 = the method's default
+    double timeLimit = 0;         ///< seconds; 0 = none
+    int threads = 1;
+    std::map<std::string, double> values;        ///< declared options by key (numbers, bools as 0/1)
+    std::map<std::string, std::string> strings;  ///< Choice options and free-form ones
+
+    double get(const std::string& key, double fallback) const {
+        auto it = values.find(key);
+        return it == values.end() ? fallback : it->second;
+    }
+    std::string getString(const std::string& key, const std::string& fallback) const {
+        auto it = strings.find(key);
+        return it == strings.end() ? fallback : it->second;
+    }
+};
+
+struct Progress {
+    std::int64_t evaluations = 0;
+    double best = 0;           ///< best scalar cost so far
+    double mean = 0;           ///< mean cost of the current population / batch (or best)
+    double diversity = 0;      ///< method-defined, 0 when not applicable
+    double seconds = 0;
+    double fraction = 0;       ///< 0..1, share of the budget or time used
+};
+
+using ProgressFn = std::function<void(const Progress&)>;
+
+struct RunResult {
+    Schedule schedule;
+    double cost = 0;                  ///< scalar cost of `schedule` under the problem's objective
+    std::int64_t evaluations = 0;
+    double seconds = 0;
+    bool cancelled = false;
+    std::vector<Progress> history;    ///< one entry per progress report (convergence plot)
+    std::string note;                 ///< e.g. "gave up after 1e6 states"
+};
+
+class Optimizer {
+public:
+    virtual ~Optimizer() = default;
+    virtual RunResult run(const Problem& problem, const RunOptions& options, const ProgressFn& progress,
+                          std::stop_token stop) = 0;
+};
+
+struct OptimizerInfo {
+    std::string name;          ///< e.g. "list-cp"
+    std::string summary;       ///< one line
+    std::string family;        ///< "heuristic", "memory order", "search", "exact", "neural"
+    std::vector<Objective> objectives;   ///< objectives it optimises (first = natural one)
+    std::vector<OptionSpec> options;     ///< beyond seed/budget/time-limit/threads
+    bool usesBudget = false;
+    bool usesSeed = false;
+};
+
+class OptimizerRegistry {
+public:
+    using Factory = std::function<std::unique_ptr<Optimizer>()>;
+    static OptimizerRegistry& instance();
+
+    void add(OptimizerInfo info, Factory factory);
+    std::unique_ptr<Optimizer> create(const std::string& name) const;   ///< throws if unknown
+    const OptimizerInfo* find(const std::string& name) const;
+    std::vector<OptimizerInfo> list() const;   ///< in registration order
+
+private:
+    std::vector<std::pair<OptimizerInfo, Factory>> m_entries;
+};
+
+/// Registers everything in core (classic heuristics, search, BRKGA, exact). Idempotent.
+/// The neural methods live in models/ and register through registerNeuralOptimizers().
+void registerCoreOptimizers();
+
+} // namespace sl

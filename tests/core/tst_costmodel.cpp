@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// The cost model on hand-checked cases: spec/regal.md §2.6 and spec/topoformer.md §1.2.
+#include "core/costmodel/listscheduler.h"
+#include "core/costmodel/stepmemory.h"
+#include "core/costmodel/validator.h"
+
+#include <QTest>
+
+using namespace sl;
+
+class TestCostModel : public QObject {
+    Q_OBJECT
+
+    // op1 -> t1(4) -> op2, op3; op2 -> t2(2) -> op4; op3 -> t3(3) -> op4; op4 -> t4(1).
+    static std::shared_ptr<Graph> regalExample() {
+        auto g = std::make_shared<Graph>();
+        const double c[] = {1, 2, 3, 1};
+        for (int i = 0; i < 4; ++i) g->addOp({.name = "op" + std::to_string(i + 1), .duration = c[i]});
+        auto t1 = g->addTensor("t1", 0, 4);
+        g->addConsumer(t1, 1);
+        g->addConsumer(t1, 2);
+        auto t2 = g->addTensor("t2", 1, 2);
+        g->addConsumer(t2, 3);
+        auto t3 = g->addTensor("t3", 2, 3);
+        g->addConsumer(t3, 3);
+        g->addTensor("t4", 3, 1);
+        g->finalize();
+        return g;
+    }
+
+private Q_SLOTS:
+    void regalWorkedExamplePeakMemory() {
+        auto g = regalExample();
+        StepMemory mem(*g, 2);
+        const std::vector<int> placement{0, 0, 1, 0};
+        // op1, X1 = (t1 -> dev2), op2, op3, X2 = (t3 -> dev1), op4
+        const std::vector<TransferStep> xs{{0, 1}, {2, 0}};
+        const std::vector<int> seq{0, 4, 1, 2, 5, 3};
+        std::vector<double> peaks;
+        QCOMPARE(mem.peak(placement, seq, xs, &peaks), 7.0);
+        QCOMPARE(peaks[0], 6.0);
+        QCOMPARE(peaks[1], 7.0);
+        // insertTransfers puts each transfer just before its first consumer: same peak here.
+        std::vector<int> seq2;
+        std::vector<TransferStep> xs2;
+        const std::vector<OpId> order{0, 1, 2, 3};
+        insertTransfers(*g, placement, order, seq2, xs2);
+        QCOMPARE(xs2.size(), size_t(2));
+        QCOMPARE(mem.peak(placement, seq2, xs2), 7.0);
+    }
+
+    void regalWorkedExampleMakespan() {
+        auto g = regalExample();
+        Problem p{g, Platform::identical(2), {}};
+        ListScheduler ls(p);
+        const std::vector<double> prio{4, 3, 2, 1};
+        const std::vector<int> placement{0, 0, 1, 0};
+        QCOMPARE(ls.makespan(prio, placement), 5.0);
+        Problem one{g, Platform::identical(1), {}};
+        ListScheduler ls1(one);
+        QCOMPARE(ls1.makespan(prio), 7.0);
+        const Schedule s = ls.schedule(prio, placement);
+        const ValidationReport r = validateSchedule(p, s);
+        QVERIFY2(r.ok(), r.errors.empty() ? "" : r.errors.front().c_str());
+        QCOMPARE(r.makespan, 5.0);
+        QCOMPARE(s.transfers.size(), size_t(2));
+    }
+
+    void topoformerChain() {
+        Graph g;
+        for (int i = 0; i < 3; ++i) g.addOp({.name = std::string(1, char('a' + i))});
+        g.addEdge(0, 1, 1);
+        g.addEdge(1, 2, 2);
+        g.addTensor("out", 2, 3);
+        g.finalize();
+        StepMemory mem(g, 1);
+        const std::vector<OpId> order{0, 1, 2};
+        QCOMPARE(mem.peak(order), 5.0);
+        g.mutableOp(0).paramBytes = 10;
+        g.finalize();
+        StepMemory withParams(g, 1);
+        QCOMPARE(withParams.peak(order), 11.0);
+    }
+
+    void topoformerTwoChains() {
+        Graph g;
+        for (auto n : {"A1", "A2", "B1", "B2"}) g.addOp({.name = n});
+        g.addEdge(0, 1, 5);
+        g.addEdge(2, 3, 5);
+        g.addTensor("a", 1, 1);
+        g.addTensor("b", 3, 1);
+        g.finalize();
+        StepMemory mem(g, 1);
+        QCOMPARE(mem.peak(std::vector<OpId>{0, 1, 2, 3}), 6.0);
+        QCOMPARE(mem.peak(std::vector<OpId>{0, 2, 1, 3}), 11.0);
+    }
+
+    void validatorCatchesFaults() {
+        auto g = regalExample();
+        Problem p{g, Platform::identical(2), {}};
+        ListScheduler ls(p);
+        Schedule s = ls.schedule(std::vector<double>{4, 3, 2, 1});
+        QVERIFY(validateSchedule(p, s).ok());
+        Schedule early = s;
+        early.ops[3].start -= 1;
+        early.ops[3].end -= 1;
+        QVERIFY(!validateSchedule(p, early).ok());
+        Schedule overlap = s;   // op2 and op3 on one device at the same time
+        overlap.ops[1].device = overlap.ops[2].device;
+        overlap.ops[1].start = overlap.ops[2].start;
+        overlap.ops[1].end = overlap.ops[1].start + 2;
+        QVERIFY(!validateSchedule(p, overlap).ok());
+    }
+
+    void cycleIsNamed() {
+        Graph g;
+        g.addOp({.name = "x"});
+        g.addOp({.name = "y"});
+        g.addOp({.name = "z"});
+        g.addEdge(0, 1);
+        g.addEdge(1, 2);
+        g.addEdge(2, 1);
+        try {
+            g.finalize();
+            QFAIL("cycle not detected");
+        } catch (const GraphError& e) {
+            const QString msg = e.what();
+            QVERIFY2(msg.contains("cycle") && msg.contains("y") && msg.contains("z") && !msg.contains("x,"), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostModel)
+#include "tst_costmodel.moc"

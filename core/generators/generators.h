@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// Random instance generators, all seeded and reproducible (std::mt19937_64; same seed, same graph).
+///  - layered:       Topoformer's layered graphs (spec/topoformer.md §6.1), memory sizes on tensors
+///  - layered-typed: the same with machine types {0,1,2} and a (1, 1, 4)-capacity platform
+///                   (spec/priority-sampling.md §6.3)
+///  - erdos-renyi, sbm: random DAGs (spec/priority-sampling.md §6.4), machine types as layered-typed
+///  - jobshop:       random N_j x N_m job-shop (Taillard-style; spec/priority-sampling.md §6.1);
+///                   `nodes` = number of operations, rounded to jobs x machines
+
+#include "core/graph/graph.h"
+#include "core/platform/platform.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sl {
+
+struct GeneratedInstance {
+    std::shared_ptr<Graph> graph;   ///< finalized
+    Platform platform;              ///< the machine the family is meant for
+};
+
+/// Families: "layered", "layered-typed", "erdos-renyi", "sbm", "jobshop". Throws std::invalid_argument.
+GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed);
+std::vector<std::string> generatorFamilies();
+
+GeneratedInstance generateLayered(int nodes, std::uint64_t seed);
+GeneratedInstance generateLayeredTyped(int nodes, std::uint64_t seed);
+GeneratedInstance generateErdosRenyi(int nodes, std::uint64_t seed);
+GeneratedInstance generateSbm(int nodes, std::uint64_t seed);
+/// `jobs` x `machines`, durations uniform in [1, 99] (Taillard).
+GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed);
+
+} // namespace sl

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// Schedule files: schedule JSON (read and write), CSV, Chrome Trace Event JSON, annotated DOT.
+/// All writers write atomically (temporary file + rename): a failed export never leaves a
+/// truncated file behind. Formats: docs/formats.md.
+///
+/// Schedule JSON contract (stable; other tools read it):
+///   { "format": "schedlab-schedule", "version": 1,
+///     "makespan": number, "peak_memory_bytes": number, "memory_clock": "time"|"step",
+///     "method": string, "seed": number, "devices": [device names],
+///     "order": [op names in the total order],
+///     "ops": [{"id": op name, "device": index into devices, "start": number, "end": number}],
+///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number}] }
+
+#include "core/costmodel/problem.h"
+#include "core/schedule/schedule.h"
+
+#include <string>
+#include <string_view>
+
+namespace sl {
+
+std::string scheduleToJson(const Problem& p, const Schedule& s);
+void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& path);
+/// Maps op names back to ids; throws IoError naming the file and the unknown/missing op.
+Schedule parseScheduleJson(const Problem& p, std::string_view json, const std::string& sourceName);
+Schedule loadScheduleJson(const Problem& p, const std::string& path);
+
+/// One row per op: op,type,device,start,end,duration,position.
+void saveScheduleCsv(const Problem& p, const Schedule& s, const std::string& path);
+/// Chrome Trace Event JSON: one track per device ("X" events), transfers, memory as a counter track.
+void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& path);
+/// The graph as DOT with ops coloured by device and labelled with their position in the order.
+void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& path);
+
+} // namespace sl

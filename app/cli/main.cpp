@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // schedlab-cli: headless access to every SchedLab optimizer, importer and benchmark.
+#include "bench.h"
 #include "command.h"
 
 #include "core/graph/graph.h"
@@ -50,8 +51,16 @@ int main(int argc, char** argv) {
         printUsage(std::cerr);
         return 2;
     }
-    if (std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
-        std::find(rest.begin(), rest.end(), "-h") != rest.end()) {
+    const bool wantsHelp = std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
+                           std::find(rest.begin(), rest.end(), "-h") != rest.end();
+    if (wantsHelp && name == "bench" && !rest.empty() && rest[0] != "--help" && rest[0] != "-h") {
+        for (const Bench& b : benches())
+            if (b.name == rest[0]) {
+                std::cout << b.help;
+                return 0;
+            }
+    }
+    if (wantsHelp) {
         std::cout << it->help;
         return 0;
     }

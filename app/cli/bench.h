@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// `schedlab-cli bench NAME ...`: benchmarks that print tables. Each benchmark lives in its own
+/// bench_*.cpp and registers itself with SL_CLI_BENCH, like commands do with SL_CLI_COMMAND.
+
+#include "args.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sl::cli {
+
+struct Bench {
+    std::string name;
+    std::string summary;
+    std::string help;
+    std::vector<std::string> flags;
+    std::function<int(Args&)> run;
+};
+
+std::vector<Bench>& benches();
+
+struct BenchRegistrar {
+    explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }
+};
+
+} // namespace sl::cli
+
+#define SL_CLI_BENCH(...) \
+    static const ::sl::cli::BenchRegistrar SL_CLI_CONCAT(slCliBench_, __LINE__)(::sl::cli::Bench __VA_ARGS__)

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "bench.h"
+#include "command.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace sl::cli {
+
+std::vector<Bench>& benches() {
+    static std::vector<Bench> list;
+    return list;
+}
+
+namespace {
+
+std::string benchList() {
+    auto list = benches();
+    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
+    std::string out;
+    for (const Bench& b : list)
+        out += "  " + b.name + std::string(b.name.size() < 18 ? 18 - b.name.size() : 1, ' ') + b.summary + "\n";
+    return out;
+}
+
+int runBench(Args& args) {
+    const std::string name = args.positional(0, "benchmark name (one of:\n" + benchList() + ")");
+    const auto& list = benches();
+    auto it = std::find_if(list.begin(), list.end(), [&](const Bench& b) { return b.name == name; });
+    if (it == list.end()) throw UsageError("unknown benchmark '" + name + "'; one of:\n" + benchList());
+    return it->run(args);
+}
+
+SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)",
+                "Usage: schedlab-cli bench NAME [OPTIONS]\n"
+                "Runs a benchmark and prints its table. 'schedlab-cli bench NAME --help' lists its options.\n"
+                "Build Release for meaningful numbers (scripts/setup.sh does).\n",
+                {}, &runBench});
+
+} // namespace
+} // namespace sl::cli

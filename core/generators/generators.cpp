@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+#include "core/generators/generators.h"
+
+#include "core/util/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace sl {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+/// Topoformer's GMM "projected on to the positive reals" by max(x, 0) (spec/topoformer.md §6.1 E).
+double sampleGmm(Rng& rng) {
+    static constexpr double w[] = {0.3, 0.3, 0.3, 0.1}, mu[] = {0.5, 1, 3, 5}, sd[] = {0.5, 1, 1, 1};
+    double u = rng.uniform();
+    int k = 0;
+    while (k < 3 && u >= w[k]) u -= w[k++];
+    return std::max(0.0, mu[k] + sd[k] * rng.normal());
+}
+
+long roundHalfAway(double x) { return std::lround(x); }
+
+/// The layer structure and edges of spec/topoformer.md §6.1 steps A-D. Node ids are in creation
+/// order (a topological order); returns the layer of each node and the set of edges.
+struct LayeredShape {
+    std::vector<std::vector<int>> layers;
+    std::set<std::pair<int, int>> edges;
+};
+
+LayeredShape layeredShape(int n, Rng& rng) {
+    constexpr double sigmaN = 0.75, rhoE = 0.2, rhoS = 0.14;
+    LayeredShape s;
+    const double width = rng.uniform(0.25, 0.5);
+    const double target = std::ceil(std::sqrt(n * (1 / width - 1)));
+    const double mean = n / target;
+    const auto lo = static_cast<std::int64_t>(std::ceil(mean * (1 - sigmaN)));
+    const auto hi = std::max(lo, static_cast<std::int64_t>(std::floor(mean * (1 + sigmaN))));
+    int made = 0;
+    while (made < n) {
+        const int count = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(rng.integer(lo, hi), 1), n - made));
+        std::vector<int> layer(static_cast<size_t>(count));
+        for (int i = 0; i < count; ++i) layer[static_cast<size_t>(i)] = made + i;
+        made += count;
+        s.layers.push_back(std::move(layer));
+    }
+    // Step C: adjacent layers.
+    for (size_t l = 0; l + 1 < s.layers.size(); ++l) {
+        const auto& a = s.layers[l];
+        const auto& b = s.layers[l + 1];
+        const int n1 = static_cast<int>(a.size()), n2 = static_cast<int>(b.size());
+        const long budget = roundHalfAway(n1 * n2 * rhoE + (1 - rhoE) * std::max(n1, n2));
+        const bool aSpreads = n1 >= n2;
+        const auto& src = aSpreads ? a : b;
+        const auto& dst = aSpreads ? b : a;
+        const int ns = static_cast<int>(src.size()), nt = static_cast<int>(dst.size());
+        std::vector<int> c(static_cast<size_t>(ns), 0);
+        std::vector<int> minimal;
+        for (long given = 0; given < budget; ++given) {
+            const int least = *std::min_element(c.begin(), c.end());
+            minimal.clear();
+            for (int i = 0; i < ns; ++i)
+                if (c[static_cast<size_t>(i)] == least) minimal.push_back(i);
+            ++c[static_cast<size_t>(minimal[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(minimal.size()) - 1))])];
+        }
+        for (int i = 0; i < ns; ++i) {
+            const int cn = std::min(c[static_cast<size_t>(i)], nt);
+            const int centre = ns == 1 ? 0 : static_cast<int>(roundHalfAway(double(i) * (nt - 1) / (ns - 1)));
+            int first = centre - (cn - 1) / 2;
+            first = std::clamp(first, 0, nt - cn);
+            for (int j = first; j < first + cn; ++j) {
+                const int x = src[static_cast<size_t>(i)], y = dst[static_cast<size_t>(j)];
+                s.edges.insert(aSpreads ? std::pair{x, y} : std::pair{y, x});   // always layer l -> l+1
+            }
+        }
+    }
+    // Step D: skip connections.
+    const int L = static_cast<int>(s.layers.size());
+    if (L >= 3) {
+        const auto skips = static_cast<long>(std::ceil(double(s.edges.size()) * rhoS / (1 - rhoS)));
+        for (long k = 0; k < skips; ++k) {
+            const auto ls = static_cast<size_t>(rng.integer(0, L - 3));
+            const auto lt = static_cast<size_t>(rng.integer(static_cast<std::int64_t>(ls) + 2, L - 1));
+            const double xs = rng.uniform(), y = rng.uniform();
+            const double xt = std::min(xs + 0.2 * y, 0.999);
+            const auto& a = s.layers[ls];
+            const auto& b = s.layers[lt];
+            s.edges.insert({a[static_cast<size_t>(xs * double(a.size()))], b[static_cast<size_t>(xt * double(b.size()))]});
+        }
+    }
+    return s;
+}
+
+/// One output tensor per op, read by all its successors (sinks keep an unread output).
+void addOutputTensors(Graph& g, const std::vector<std::vector<int>>& succ, const std::vector<double>& bytes) {
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const TensorId t = g.addTensor(g.op(v).name + ":0", v, bytes[static_cast<size_t>(v)]);
+        for (int s : succ[static_cast<size_t>(v)]) g.addConsumer(t, s);
+    }
+}
+
+/// The (1, 1, 4) platform of spec/priority-sampling.md §1.3: one device of type 0, one of type 1 and
+/// four unit-capacity devices of type 2 (equivalent to one of capacity 4 when demands are 1, but
+/// shows one Gantt lane per thread).
+Platform typedPlatform() {
+    Platform p;
+    p.devices.push_back({"type0", 0, kInfinity, 1});
+    p.devices.push_back({"type1", 1, kInfinity, 1});
+    for (int i = 0; i < 4; ++i) p.devices.push_back({"type2." + std::to_string(i), 2, kInfinity, 1});
+    return p;
+}
+
+int sampleMachineType(Rng& rng) {
+    const double u = rng.uniform();
+    return u < 1.0 / 6 ? 0 : (u < 2.0 / 6 ? 1 : 2);
+}
+
+/// Durations (eq. 17 of spec/priority-sampling.md §6.3), memory and machine types per node.
+GeneratedInstance typedFromEdges(int n, const std::vector<std::pair<int, int>>& edges, Rng& rng,
+                                 const std::string& typePrefix) {
+    auto g = std::make_shared<Graph>();
+    std::vector<double> bytes(static_cast<size_t>(n));
+    for (int v = 0; v < n; ++v) {
+        const double m = sampleGmm(rng);
+        const int type = sampleMachineType(rng);
+        g->addOp({.name = "n" + std::to_string(v), .type = typePrefix + std::to_string(type),
+                  .duration = double(std::lround(100 * m) + 1), .machineType = type});
+        bytes[static_cast<size_t>(v)] = std::round(m * kMiB);
+    }
+    std::vector<std::vector<int>> succ(static_cast<size_t>(n));
+    for (auto [a, b] : edges) succ[static_cast<size_t>(a)].push_back(b);
+    addOutputTensors(*g, succ, bytes);
+    g->finalize();
+    return {g, typedPlatform()};
+}
+
+void checkSize(int nodes, int lo, int hi) {
+    if (nodes < lo || nodes > hi)
+        throw std::invalid_argument("--nodes must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                                    ", got " + std::to_string(nodes));
+}
+
+/// Random DAG from an undirected edge list: orient by a random permutation (spec §6.4 [REC]).
+std::vector<std::pair<int, int>> orientRandomly(int n, std::vector<std::pair<int, int>> undirected, Rng& rng) {
+    std::vector<int> rank(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) rank[static_cast<size_t>(i)] = i;
+    rng.shuffle(rank);
+    for (auto& [a, b] : undirected)
+        if (rank[static_cast<size_t>(a)] > rank[static_cast<size_t>(b)]) std::swap(a, b);
+    return undirected;
+}
+
+} // namespace
+
+GeneratedInstance generateLayered(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 1'000'000);
+    Rng rng(seed);
+    LayeredShape shape = layeredShape(nodes, rng);
+    auto g = std::make_shared<Graph>();
+    std::vector<double> bytes(static_cast<size_t>(nodes));
+    // Step E: one output size and one parameter size per layer; durations as eq. 17 of 004.
+    for (size_t l = 0; l < shape.layers.size(); ++l) {
+        const double m = sampleGmm(rng), p = sampleGmm(rng);
+        for (int v : shape.layers[l]) {
+            g->addOp({.name = "n" + std::to_string(v), .type = "L" + std::to_string(l),
+                      .duration = double(std::lround(100 * m) + 1), .paramBytes = std::round(p * kMiB)});
+            bytes[static_cast<size_t>(v)] = std::round(m * kMiB);
+        }
+    }
+    std::vector<std::vector<int>> succ(static_cast<size_t>(nodes));
+    for (auto [a, b] : shape.edges) succ[static_cast<size_t>(a)].push_back(b);
+    addOutputTensors(*g, succ, bytes);
+    g->finalize();
+    return {g, Platform::identical(1)};
+}
+
+GeneratedInstance generateLayeredTyped(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 1'000'000);
+    Rng rng(seed);
+    LayeredShape shape = layeredShape(nodes, rng);
+    return typedFromEdges(nodes, {shape.edges.begin(), shape.edges.end()}, rng, "type");
+}
+
+GeneratedInstance generateErdosRenyi(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    std::vector<std::pair<int, int>> e;
+    for (int a = 0; a < nodes; ++a)
+        for (int b = a + 1; b < nodes; ++b)
+            if (rng.uniform() < 0.05) e.push_back({a, b});
+    return typedFromEdges(nodes, orientRandomly(nodes, std::move(e), rng), rng, "type");
+}
+
+GeneratedInstance generateSbm(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    std::vector<std::pair<int, int>> e;
+    auto block = [nodes](int v) { return v * 4 / nodes; };   // four equal communities
+    for (int a = 0; a < nodes; ++a)
+        for (int b = a + 1; b < nodes; ++b)
+            if (rng.uniform() < (block(a) == block(b) ? 0.3 : 0.001)) e.push_back({a, b});
+    return typedFromEdges(nodes, orientRandomly(nodes, std::move(e), rng), rng, "type");
+}
+
+GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
+    if (jobs < 1 || machines < 1 || jobs * static_cast<long>(machines) > 1'000'000)
+        throw std::invalid_argument("job-shop size must be at least 1x1 and at most 1e6 operations");
+    Rng rng(seed);
+    auto g = std::make_shared<Graph>();
+    Platform p;
+    for (int m = 0; m < machines; ++m) p.devices.push_back({"m" + std::to_string(m), m, kInfinity, 1});
+    std::vector<int> route(static_cast<size_t>(machines));
+    for (int j = 0; j < jobs; ++j) {
+        for (int m = 0; m < machines; ++m) route[static_cast<size_t>(m)] = m;
+        rng.shuffle(route);
+        OpId prev = kNoOp;
+        for (int k = 0; k < machines; ++k) {
+            const int m = route[static_cast<size_t>(k)];
+            const OpId v = g->addOp({.name = "j" + std::to_string(j) + "_o" + std::to_string(k),
+                                     .type = "m" + std::to_string(m), .duration = double(rng.integer(1, 99)),
+                                     .machineType = m});
+            if (prev != kNoOp) g->addEdge(prev, v, 0);
+            prev = v;
+        }
+    }
+    g->finalize();
+    return {g, p};
+}
+
+std::vector<std::string> generatorFamilies() { return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}; }
+
+GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed) {
+    if (family == "layered") return generateLayered(nodes, seed);
+    if (family == "layered-typed") return generateLayeredTyped(nodes, seed);
+    if (family == "erdos-renyi" || family == "er") return generateErdosRenyi(nodes, seed);
+    if (family == "sbm") return generateSbm(nodes, seed);
+    if (family == "jobshop") {
+        checkSize(nodes, 1, 1'000'000);
+        const int machines = nodes >= 20 ? 10 : std::max(1, nodes / 2);   // 25x10 for 250 nodes
+        return generateJobShop(std::max(1, (nodes + machines / 2) / machines), machines, seed);
+    }
+    throw std::invalid_argument("unknown graph family '" + family +
+                                "' (layered, layered-typed, erdos-renyi, sbm, jobshop)");
+}
+
+} // namespace sl

@@ -10,13 +10,6 @@ namespace sl {
 
 namespace {
 
-struct ByKey {
-    template <typename E>
-    bool operator()(const E& a, const E& b) const {   // max-heap: higher key, then smaller id, on top
-        return a.key < b.key || (a.key == b.key && a.op > b.op);
-    }
-};
-
 struct ByTime {
     template <typename E>
     bool operator()(const E& a, const E& b) const { return a.time > b.time; }   // min-heap
@@ -30,14 +23,24 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_devicesOfType = problem.platform.devicesByType();
     m_freeTransfers = problem.platform.link.free();
     const auto n = static_cast<size_t>(m_graph.opCount());
+    m_type.resize(n);
+    m_demand.resize(n);
+    m_duration.resize(n);
+    for (OpId v = 0; v < m_graph.opCount(); ++v) {
+        const Op& o = m_graph.op(v);
+        m_type[static_cast<size_t>(v)] = o.machineType;
+        m_demand[static_cast<size_t>(v)] = o.resourceDemand;
+        m_duration[static_cast<size_t>(v)] = o.deviceDurations.empty() ? o.duration : -1;
+        m_unitDemand = m_unitDemand && o.resourceDemand == 1;
+    }
+    for (const Device& d : problem.platform.devices) m_unitDemand = m_unitDemand && d.resourceCapacity == 1;
     m_pending.resize(n);
     m_start.resize(n);
     m_end.resize(n);
     m_device.resize(n);
     m_freeCapacity.resize(problem.platform.devices.size());
     m_ready.resize(m_devicesOfType.size());
-    for (auto& r : m_ready) r.reserve(n);
-    m_skipped.reserve(n);
+    for (auto& r : m_ready) r.resize(static_cast<int>(n));
     m_order.reserve(n);
     m_events.reserve(2 * n + 8);
 }
@@ -62,7 +65,18 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
     if (fixed && static_cast<int>(placement.size()) != n)
         throw std::invalid_argument("list scheduler: need one device per op");
     const auto& devices = m_problem.platform.devices;
+    if (fixed)
+        for (OpId v = 0; v < n; ++v) {
+            const int d = placement[static_cast<size_t>(v)];
+            if (d >= static_cast<int>(devices.size()) ||
+                (d >= 0 && devices[static_cast<size_t>(d)].machineType != m_type[static_cast<size_t>(v)]))
+                throw std::invalid_argument("list scheduler: op '" + m_graph.op(v).name +
+                                            "' placed on a missing device or one of another machine type");
+        }
 
+    m_ranks.sort(priority);
+    const auto rankOf = m_ranks.rankOf();
+    const auto opAt = m_ranks.order();
     for (size_t d = 0; d < devices.size(); ++d) m_freeCapacity[d] = devices[d].resourceCapacity;
     for (auto& r : m_ready) r.clear();
     m_events.clear();
@@ -71,72 +85,56 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
         const auto sv = static_cast<size_t>(v);
         m_pending[sv] = static_cast<int>(m_graph.predecessors(v).size());
         m_device[sv] = -1;
-        if (m_pending[sv] == 0) {
-            auto& heap = m_ready[static_cast<size_t>(m_graph.op(v).machineType)];
-            heap.push_back({priority[sv], v});
-            std::push_heap(heap.begin(), heap.end(), ByKey{});
-        }
+        if (m_pending[sv] == 0) m_ready[static_cast<size_t>(m_type[sv])].insert(rankOf[sv]);
     }
 
     double t = 0;
-    int started = 0;
     m_makespan = 0;
     while (true) {
+        // Step 3: scan each machine type's ready ops in priority order, starting every one that fits.
         for (size_t ty = 0; ty < m_ready.size(); ++ty) {
-            auto& heap = m_ready[ty];
-            if (heap.empty()) continue;
+            RankSet& ready = m_ready[ty];
             const auto& candidates = m_devicesOfType[ty];
-            m_skipped.clear();
-            while (!heap.empty()) {
-                const bool anyFree = std::any_of(candidates.begin(), candidates.end(),
-                                                 [&](int d) { return m_freeCapacity[static_cast<size_t>(d)] > 0; });
-                if (!anyFree) break;
-                std::pop_heap(heap.begin(), heap.end(), ByKey{});
-                const Entry e = heap.back();
-                heap.pop_back();
-                const auto sv = static_cast<size_t>(e.op);
-                const double demand = m_graph.op(e.op).resourceDemand;
+            auto anyFree = [&] {
+                for (int d : candidates)
+                    if (m_freeCapacity[static_cast<size_t>(d)] > 0) return true;
+                return false;
+            };
+            if (ready.empty() || !anyFree()) continue;
+            for (int r = ready.next(0); r != RankSet::npos; r = ready.next(r + 1)) {
+                const OpId v = opAt[static_cast<size_t>(r)];
+                const auto sv = static_cast<size_t>(v);
+                const double demand = m_demand[sv];
                 int best = -1;
                 double bestReady = kInfinity;
                 auto consider = [&](int d) {
                     if (m_freeCapacity[static_cast<size_t>(d)] < demand) return;
-                    const double r = m_freeTransfers ? 0.0 : dataReady(e.op, d);
-                    if (r < bestReady) { best = d; bestReady = r; }
+                    const double at = m_freeTransfers ? 0.0 : dataReady(v, d);
+                    if (at < bestReady) { best = d; bestReady = at; }
                 };
-                if (fixed) {
-                    const int d = placement[sv];
-                    if (d < 0) {
-                        for (int c : candidates) consider(c);
-                    } else {
-                        if (d >= static_cast<int>(devices.size()) ||
-                            devices[static_cast<size_t>(d)].machineType != static_cast<int>(ty))
-                            throw std::invalid_argument("list scheduler: op '" + m_graph.op(e.op).name +
-                                                        "' placed on a device of another machine type");
-                        consider(d);
-                    }
+                if (fixed && placement[sv] >= 0) {
+                    consider(placement[sv]);
                 } else {
-                    for (int c : candidates) consider(c);
-                }
-                if (best < 0 || bestReady > t) {
-                    if (best >= 0) { // inputs still in flight: wake up when they arrive
-                        m_events.push_back({bestReady, -1});
-                        std::push_heap(m_events.begin(), m_events.end(), ByTime{});
+                    for (int c : candidates) {
+                        consider(c);
+                        if (m_freeTransfers && best >= 0) break;   // all free devices are equal then
                     }
-                    m_skipped.push_back(e);
+                }
+                if (best < 0) continue;   // does not fit now: stays ready (non-blocking scan)
+                if (bestReady > t) {      // inputs still in flight: wake up when they arrive
+                    m_events.push_back({bestReady, -1});
+                    std::push_heap(m_events.begin(), m_events.end(), ByTime{});
                     continue;
                 }
+                ready.erase(r);
                 m_device[sv] = best;
                 m_start[sv] = t;
-                m_end[sv] = t + m_graph.durationOn(e.op, best);
+                m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, best));
                 m_freeCapacity[static_cast<size_t>(best)] -= demand;
-                m_order.push_back(e.op);
-                m_events.push_back({m_end[sv], e.op});
+                m_order.push_back(v);
+                m_events.push_back({m_end[sv], v});
                 std::push_heap(m_events.begin(), m_events.end(), ByTime{});
-                ++started;
-            }
-            for (const Entry& e : m_skipped) {
-                heap.push_back(e);
-                std::push_heap(heap.begin(), heap.end(), ByKey{});
+                if (!anyFree()) break;
             }
         }
         if (m_events.empty()) break;
@@ -149,18 +147,15 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
             if (u < 0) continue;
             const auto su = static_cast<size_t>(u);
             m_makespan = std::max(m_makespan, m_end[su]);
-            m_freeCapacity[static_cast<size_t>(m_device[su])] += m_graph.op(u).resourceDemand;
+            m_freeCapacity[static_cast<size_t>(m_device[su])] += m_demand[su];
             for (OpId s : m_graph.successors(u)) {
-                if (--m_pending[static_cast<size_t>(s)] == 0) {
-                    auto& heap = m_ready[static_cast<size_t>(m_graph.op(s).machineType)];
-                    heap.push_back({priority[static_cast<size_t>(s)], s});
-                    std::push_heap(heap.begin(), heap.end(), ByKey{});
-                }
+                const auto ss = static_cast<size_t>(s);
+                if (--m_pending[ss] == 0) m_ready[static_cast<size_t>(m_type[ss])].insert(rankOf[ss]);
             }
         }
     }
-    if (started != n)
-        throw std::logic_error("list scheduler: " + std::to_string(n - started) +
+    if (static_cast<int>(m_order.size()) != n)
+        throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +
                                " ops could never start (resource demand above every device's capacity?)");
 }
 

@@ -14,8 +14,8 @@
 /// An input tensor produced on device p arrives on device q != p at
 /// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT).
 ///
-/// Complexity: O((V + E) log V) per schedule for unit demands; allocation-free after the first
-/// call with a given graph size. Not thread-safe: use one ListScheduler per thread.
+/// Complexity: O(V + E) for ranking the priorities (radix sort) plus O(log64 V) per ready-set
+/// operation and O(log D) per event; allocation-free after the first call. Not thread-safe: use one ListScheduler per thread.
 ///
 /// \code
 ///   sl::ListScheduler ls(problem);
@@ -25,6 +25,8 @@
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
+#include "core/util/prioritysort.h"
+#include "core/util/rankset.h"
 
 #include <span>
 #include <vector>
@@ -49,10 +51,6 @@ public:
     std::span<const int> devices() const { return m_device; }
 
 private:
-    struct Entry {
-        double key;
-        OpId op;
-    };
     struct Event {
         double time;
         OpId op;   ///< op finishing, or -1 for a data-arrival wake-up
@@ -66,13 +64,20 @@ private:
     std::vector<std::vector<int>> m_devicesOfType;
     bool m_freeTransfers = true;
 
+    // Hot per-op fields copied out of the (large) Op structs for cache locality.
+    std::vector<int> m_type;
+    std::vector<double> m_demand;
+    std::vector<double> m_duration;       ///< device-independent duration, or -1 for a table
+    bool m_uniformDevices = true;         ///< no per-device duration tables
+    bool m_unitDemand = true;             ///< every op demands 1 and every device offers 1
+
     // workspace
     std::vector<int> m_pending;          ///< unfinished predecessors per op
     std::vector<double> m_start, m_end;
     std::vector<int> m_device;
     std::vector<double> m_freeCapacity;  ///< per device
-    std::vector<std::vector<Entry>> m_ready;   ///< per machine type, a max-heap
-    std::vector<Entry> m_skipped;
+    PrioritySort m_ranks;                ///< priority rank of every op for this call
+    std::vector<RankSet> m_ready;        ///< per machine type: ready ops by rank
     std::vector<OpId> m_order;           ///< ops in the order they started
     std::vector<Event> m_events;         ///< min-heap by time
     double m_makespan = 0;

@@ -1,8 +1,28 @@
 // SPDX-License-Identifier: MIT
+#include "core/brkga/brkgaoptimizer.h"
 #include "core/optimizer/optimizer.h"
 
 namespace sl {
 
-void registerSearchOptimizers() {}
+void registerSearchOptimizers() {
+    using brkga::Chromosomes;
+    OptimizerRegistry& r = OptimizerRegistry::instance();
+    r.add({.name = "brkga",
+           .summary = "BRKGA on REGAL's chromosome: device affinities, op and transfer priorities (spec/regal.md §3)",
+           .family = "search",
+           .objectives = {Objective::Memory, Objective::Makespan, Objective::Weighted},
+           .options = brkga::optionSpecs(Chromosomes::Regal),
+           .usesBudget = true,
+           .usesSeed = true},
+          [] { return brkga::makeOptimizer(Chromosomes::Regal); });
+    r.add({.name = "brkga-order",
+           .summary = "BRKGA on list-scheduling priorities only, warm-started with list-cp (job-shop, STG)",
+           .family = "search",
+           .objectives = {Objective::Makespan, Objective::Memory, Objective::Weighted},
+           .options = brkga::optionSpecs(Chromosomes::Order),
+           .usesBudget = true,
+           .usesSeed = true},
+          [] { return brkga::makeOptimizer(Chromosomes::Order); });
+}
 
 } // namespace sl

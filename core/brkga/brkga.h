@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// A biased random-key genetic algorithm (BRKGA, Gonçalves & Resende 2011; spec/regal.md §3),
+/// minimising the cost a decoder assigns to a vector of keys in [0, 1].
+///
+/// Each generation keeps the `elites` best chromosomes unchanged (their cost is cached, not
+/// re-evaluated), adds population - elites - mutants children of a uniform elite x non-elite pair
+/// (biased uniform crossover: gene i from the elite with probability rho_i) and `mutants` fresh
+/// samples of the mutant distribution. Extras: several populations with elite exchange, restarts
+/// on stall, warm start, exact evaluation budget (spec/regal.md §3.3: a budget that ends mid-
+/// generation evaluates children then mutants in order, then stops).
+///
+/// Contract:
+///  - Decoder: `double(std::span<double> keys, int worker)` returns the cost (lower is better, may
+///    be +inf for "invalid"); it may rewrite `keys` (Lamarckian repair). It is called concurrently
+///    from `threads` threads with distinct `worker` indices in [0, threads): keep one workspace per
+///    worker and no other shared mutable state.
+///  - Reproducible: every chromosome is built from its own random stream derived from
+///    (seed, population, generation, slot), so the result for a seed does not depend on the
+///    number of threads (cancellation and time limits are the only non-deterministic stops).
+///  - Cancel: the stop_token is checked before every decode; a cancelled run returns the best so
+///    far after at most one decode per thread.
+///  - Cost per generation: O(population x genes) sampling plus the decodes; no allocation after
+///    the first generation.
+///
+/// \code
+///   sl::brkga::Engine engine(n, [&](std::span<double> keys, int worker) {
+///       return decoders[worker].decode(keys);
+///   }, {.population = 100, .elites = 10, .mutants = 10, .rho = 0.7}, /*threads=*/2);
+///   sl::brkga::Result r = engine.run(/*seed=*/7, {.budget = 5000}, /*warm=*/{},
+///       [](const sl::brkga::Status& s) { std::cout << s.best << "\n"; return false; });
+///   // r.best, r.bestCost, r.evaluations, r.stop
+/// \endcode
+
+#include "core/util/random.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sl::brkga {
+
+using Chromosome = std::vector<double>;
+
+struct Params {
+    int population = 100;        ///< chromosomes per population
+    int elites = 10;             ///< kept unchanged each generation
+    int mutants = 10;            ///< fresh samples each generation; the rest are children
+    double rho = 0.7;            ///< elite-inheritance probability (unless per-gene rho is given)
+    int populations = 1;         ///< independent populations, evolved side by side
+    int exchangeInterval = 10;   ///< generations between elite exchanges (populations > 1)
+    int exchangeCount = 2;       ///< best chromosomes of each population copied into the others
+    int restartAfterStall = 0;   ///< generations without improvement before re-sampling all but
+                                 ///< the best chromosome; 0 = never
+    /// Throws std::invalid_argument when the numbers cannot work (e.g. elites >= population).
+    void check() const;
+};
+
+/// Pluggable distributions (spec/regal.md §3.6): REGAL passes per-gene Betas and rho_i here.
+struct Distributions {
+    /// Fills a fresh chromosome (mutants). Empty: i.i.d. Uniform[0, 1).
+    std::function<void(std::span<double> keys, Rng& rng)> mutant;
+    /// Fills a chromosome of the initial population (and of restarts). Empty: `mutant`.
+    std::function<void(std::span<double> keys, Rng& rng)> initial;
+    /// Per-gene elite-inheritance probability. Empty: Params::rho for every gene.
+    std::vector<double> rho;
+};
+
+struct StopCriteria {
+    std::int64_t budget = 5000;   ///< evaluations (decodes); <= 0 = unlimited
+    double timeLimit = 0;         ///< seconds; 0 = none
+    int stallGenerations = 0;     ///< stop after this many generations without improvement; 0 = never
+    double target = -std::numeric_limits<double>::infinity();   ///< stop once best <= target
+};
+
+/// What the observer sees after the initial population and after every generation.
+struct Status {
+    std::int64_t evaluations = 0;
+    int generation = 0;      ///< 0 = the initial population
+    double best = 0;         ///< best cost ever seen
+    double mean = 0;         ///< mean finite cost of the current population(s)
+    double diversity = 0;    ///< mean |key - best key| over individuals and (up to 256) genes;
+                             ///< about 1/3 for a uniform random population, 0 when converged
+    double seconds = 0;
+    int restarts = 0;
+};
+
+/// Return true to stop the run.
+using Observer = std::function<bool(const Status&)>;
+using Decoder = std::function<double(std::span<double> keys, int worker)>;
+
+enum class StopReason { Budget, TimeLimit, Stall, Target, Cancelled, Observer };
+std::string toString(StopReason r);
+
+struct Result {
+    Chromosome best;   ///< as stored after decoding (includes any Lamarckian rewrite)
+    double bestCost = std::numeric_limits<double>::infinity();
+    std::int64_t evaluations = 0;
+    int generations = 0;   ///< completed generations after the initial population
+    int restarts = 0;
+    double seconds = 0;
+    StopReason stop = StopReason::Budget;
+    std::vector<Status> history;   ///< one entry per observer call
+};
+
+class Engine {
+public:
+    /// `genes` keys per chromosome; `decoder` must outlive run(). Throws std::invalid_argument.
+    Engine(std::size_t genes, Decoder decoder, Params params = {}, int threads = 1);
+    ~Engine();
+
+    void setDistributions(Distributions d);
+    const Params& params() const { return m_params; }
+    std::size_t genes() const { return m_genes; }
+
+    /// Evolves until a stop criterion holds. `warmStart` chromosomes (each of `genes` keys,
+    /// clamped to [0, 1]) replace the first random members of the initial population(s),
+    /// round-robin over the populations; extra ones beyond the population size are ignored.
+    Result run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart = {},
+               const Observer& observer = {}, std::stop_token cancel = {});
+
+private:
+    struct State;
+    std::size_t m_genes;
+    Decoder m_decoder;
+    Params m_params;
+    int m_threads;
+    Distributions m_dist;
+};
+
+} // namespace sl::brkga

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "core/brkga/brkgaoptimizer.h"
+
+#include "core/brkga/decoderbasics.h"
+#include "core/brkga/orderdecoder.h"
+#include "core/brkga/regaldecoder.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace sl::brkga {
+
+std::vector<OptionSpec> optionSpecs(Chromosomes kind) {
+    using K = OptionSpec::Kind;
+    std::vector<OptionSpec> specs = {
+        {"population", "Population", K::Int, 100, 2, 100000, "chromosomes per population"},
+        {"elites", "Elites", K::Int, 10, 1, 100000, "best chromosomes kept unchanged each generation"},
+        {"mutants", "Mutants", K::Int, 10, 0, 100000, "fresh random chromosomes each generation"},
+        {"rho", "Elite inheritance", K::Double, 0.7, 0.5, 1, "probability a child gene comes from its elite parent"},
+        {"populations", "Populations", K::Int, 1, 1, 64, "independent populations sharing the budget"},
+        {"exchange-interval", "Exchange interval", K::Int, 10, 1, 100000, "generations between elite exchanges"},
+        {"exchange-count", "Exchanged elites", K::Int, 2, 0, 1000, "best chromosomes copied between populations"},
+        {"restart-stall", "Restart after", K::Int, 0, 0, 1e9, "generations without improvement before a restart (0 = never)"},
+        {"stall", "Stop after stall", K::Int, 0, 0, 1e9, "stop after this many generations without improvement (0 = never)"},
+    };
+    if (kind == Chromosomes::Regal)
+        specs.push_back({"symmetry", "Symmetry breaking", K::Bool, 1, 0, 1,
+                         "fix the op with the largest memory on device 0 (identical devices)"});
+    else
+        specs.push_back({"warm-start", "Warm start (list-cp)", K::Bool, 1, 0, 1,
+                         "seed the population with the critical-path priorities"});
+    return specs;
+}
+
+Params paramsFromOptions(const RunOptions& o) {
+    auto integer = [&](const char* key, int fallback) { return static_cast<int>(std::lround(o.get(key, fallback))); };
+    Params p;
+    p.population = integer("population", 100);
+    p.elites = integer("elites", 10);
+    p.mutants = integer("mutants", 10);
+    p.rho = o.get("rho", 0.7);
+    p.populations = integer("populations", 1);
+    p.exchangeInterval = integer("exchange-interval", 10);
+    p.exchangeCount = integer("exchange-count", 2);
+    p.restartAfterStall = integer("restart-stall", 0);
+    p.check();
+    return p;
+}
+
+namespace {
+
+template <typename DecoderT>
+class BrkgaOptimizer final : public Optimizer {
+public:
+    explicit BrkgaOptimizer(Chromosomes kind) : m_kind(kind) {}
+
+    RunResult run(const Problem& problem, const RunOptions& options, const ProgressFn& progress,
+                  std::stop_token stop) override {
+        problem.check();
+        const Params params = paramsFromOptions(options);
+        const int threads = std::max(1, options.threads);
+        std::vector<std::unique_ptr<DecoderT>> decoders;
+        for (int t = 0; t < threads; ++t) decoders.push_back(make(problem, options));
+        const std::size_t genes = size(*decoders[0]);
+
+        StopCriteria criteria;
+        criteria.budget = options.budget > 0 ? options.budget : kDefaultBudget;
+        criteria.timeLimit = options.timeLimit;
+        criteria.stallGenerations = static_cast<int>(options.get("stall", 0));
+
+        std::vector<Chromosome> warm;
+        if (m_kind == Chromosomes::Order && options.get("warm-start", 1) != 0)
+            warm.push_back(criticalPathKeys(problem.g()));
+
+        Engine engine(genes, [&](std::span<double> keys, int worker) {
+            return decoders[static_cast<size_t>(worker)]->decode(keys);
+        }, params, threads);
+
+        RunResult out;
+        auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+        auto observer = [&](const Status& s) {
+            Progress p{s.evaluations, s.best, s.mean, s.diversity, s.seconds, 0};
+            p.fraction = std::min(1.0, static_cast<double>(s.evaluations) / static_cast<double>(criteria.budget));
+            if (criteria.timeLimit > 0) p.fraction = std::max(p.fraction, std::min(1.0, s.seconds / criteria.timeLimit));
+            out.history.push_back(p);
+            const auto now = std::chrono::steady_clock::now();
+            if (progress && now - lastReport >= std::chrono::milliseconds(20)) {   // throttled for the eye
+                lastReport = now;
+                progress(p);
+            }
+            return false;
+        };
+        const Result r = engine.run(options.seed, criteria, warm, observer, stop);
+        if (progress && !out.history.empty()) progress(out.history.back());
+
+        out.schedule = decoders[0]->schedule(r.best);
+        out.cost = decoders[0]->decode(r.best);
+        out.schedule.method = m_kind == Chromosomes::Regal ? "brkga" : "brkga-order";
+        out.schedule.seed = options.seed;
+        out.evaluations = r.evaluations;
+        out.seconds = r.seconds;
+        out.cancelled = r.stop == StopReason::Cancelled;
+        out.note = "stopped on " + toString(r.stop) + " after " + std::to_string(r.generations) + " generations" +
+                   (r.restarts ? ", " + std::to_string(r.restarts) + " restarts" : std::string());
+        return out;
+    }
+
+private:
+    static std::unique_ptr<DecoderT> make(const Problem& p, const RunOptions& o) {
+        if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
+            return std::make_unique<RegalDecoder>(p, o.get("symmetry", 1) != 0);
+        else
+            return std::make_unique<OrderDecoder>(p);
+    }
+    static std::size_t size(const DecoderT& d) {
+        if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
+            return d.layout().size();
+        else
+            return d.size();
+    }
+    Chromosomes m_kind;
+};
+
+} // namespace
+
+std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind) {
+    if (kind == Chromosomes::Regal) return std::make_unique<BrkgaOptimizer<RegalDecoder>>(kind);
+    return std::make_unique<BrkgaOptimizer<OrderDecoder>>(kind);
+}
+
+} // namespace sl::brkga

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The registered BRKGA optimizers:
+///  - `brkga`: REGAL's chromosome (placement + order, sl::RegalDecoder), any objective;
+///  - `brkga-order`: priorities only (sl::OrderDecoder), devices chosen by the list scheduler;
+///    warm-started by default with the critical-path (list-cp) priorities.
+/// Options (RunOptions::values, declared by brkgaOptionSpecs()): population, elites, mutants, rho,
+/// populations, exchange-interval, exchange-count, restart-stall, stall, and symmetry (brkga) or
+/// warm-start (brkga-order). Budget defaults to 5,000 evaluations.
+
+#include "core/brkga/brkga.h"
+#include "core/optimizer/optimizer.h"
+
+#include <memory>
+#include <vector>
+
+namespace sl::brkga {
+
+enum class Chromosomes { Regal, Order };
+
+std::vector<OptionSpec> optionSpecs(Chromosomes kind);
+/// Engine parameters from declared options (defaults: the papers' 100 / 10 / 10 / 0.7).
+Params paramsFromOptions(const RunOptions& o);
+std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind);
+
+inline constexpr std::int64_t kDefaultBudget = 5000;
+
+} // namespace sl::brkga

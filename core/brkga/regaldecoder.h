@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The REGAL chromosome and decoder (spec/regal.md §3.4-3.5): keys -> placement, transfers and a
+/// total order over ops and transfers -> the cost model.
+///
+/// Layout (d devices, n ops, T tensors), n(d+1) + Td keys:
+///  - affinity (op j, device q) at j*d + q; priority of op j at n*d + j;
+///  - transfer priority (tensor t, device q) at n*(d+1) + t*d + q (the key of the producer's own
+///    device is never read; it keeps the length fixed).
+/// Decoding:
+///  1. placement: argmax affinity over the devices of the op's machine type (ties: lowest index).
+///     Symmetry breaking: on a platform of identical devices the op with the largest memory
+///     (input + output bytes, ties to the smallest id) is fixed on device 0;
+///  2. one transfer X(t, q) per tensor and remote device hosting a consumer of t;
+///  3. Kahn's algorithm over ops + transfers, the ready node with the highest key first (ties: ops
+///     before transfers, then smaller id; transfers are numbered by (tensor, device)) -> sequence;
+///  4. objectives. Peak memory: sl::StepMemory over the sequence (the papers' step clock).
+///     Makespan: sl::ListScheduler, our one time-clock cost model, with the decoded placement and
+///     the sequence positions as priorities (earlier = higher); transfers cost what the platform's
+///     link says (the papers: zero). The capacity penalty of sl::scalarCost uses the step-clock
+///     device peaks. Weighted: both, normalised by a critical-path / work lower bound and by the
+///     largest single-op footprint.
+///
+/// One decoder per thread (it owns its workspace, including a ListScheduler and a StepMemory);
+/// decode() does not allocate after construction. The problem must outlive the decoder.
+///
+/// \code
+///   sl::RegalDecoder dec(problem);
+///   std::vector<double> keys(dec.layout().size(), 0.5);
+///   double cost = dec.decode(keys);          // hot path
+///   sl::Schedule s = dec.schedule(keys);     // full timed schedule for views and export
+/// \endcode
+
+#include "core/costmodel/listscheduler.h"
+#include "core/costmodel/problem.h"
+#include "core/costmodel/stepmemory.h"
+#include "core/schedule/schedule.h"
+#include "core/util/prioritysort.h"
+#include "core/util/rankset.h"
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace sl {
+
+struct RegalLayout {
+    int ops = 0, tensors = 0, devices = 1;
+    std::size_t affinity(OpId j, int q) const { return static_cast<size_t>(j) * static_cast<size_t>(devices) + static_cast<size_t>(q); }
+    std::size_t priority(OpId j) const { return static_cast<size_t>(ops) * static_cast<size_t>(devices) + static_cast<size_t>(j); }
+    std::size_t transfer(TensorId t, int q) const {
+        return static_cast<size_t>(ops) * static_cast<size_t>(devices + 1) + static_cast<size_t>(t) * static_cast<size_t>(devices) + static_cast<size_t>(q);
+    }
+    std::size_t size() const { return static_cast<size_t>(ops) * static_cast<size_t>(devices + 1) + static_cast<size_t>(tensors) * static_cast<size_t>(devices); }
+};
+
+class RegalDecoder {
+public:
+    /// Throws GraphError if the problem is not schedulable (see Problem::check()).
+    explicit RegalDecoder(const Problem& problem, bool symmetryBreaking = true);
+
+    const RegalLayout& layout() const { return m_layout; }
+    /// The op fixed on device 0, or kNoOp (symmetry breaking off, or devices not identical).
+    OpId symmetryOp() const { return m_symmetryOp; }
+
+    /// Decodes `keys` (layout().size() values) and returns the scalar cost (sl::scalarCost).
+    double decode(std::span<const double> keys);
+
+    // Details of the last decode().
+    std::span<const int> placement() const { return m_placement; }
+    /// Ops (< ops) and transfers (ops + k = transfers()[k]) in schedule order.
+    std::span<const int> sequence() const { return m_sequence; }
+    std::span<const TransferStep> transfers() const { return m_transfers; }
+    std::span<const OpId> order() const { return m_order; }   ///< the ops of sequence()
+    double makespan() const { return m_makespan; }            ///< NaN if the objective needs none
+    double peakMemory() const { return m_peak; }              ///< step clock; NaN if not needed
+    std::span<const double> devicePeaks() const { return m_devicePeaks; }
+
+    /// Decodes and builds the timed schedule (sl::ListScheduler). For memory and weighted
+    /// objectives, `order` is the decoded op order and the memory fields are its step-clock values.
+    Schedule schedule(std::span<const double> keys);
+
+private:
+    void place(std::span<const double> keys);
+    void buildTransfers();
+    void sortTopologically(std::span<const double> keys);
+
+    const Problem& m_problem;
+    const Graph& m_graph;
+    RegalLayout m_layout;
+    OpId m_symmetryOp = kNoOp;
+    bool m_needMakespan = false, m_needMemory = false;
+    double m_makespanScale = 1, m_memoryScale = 1;
+
+    std::vector<std::vector<int>> m_devicesOfType;
+    std::vector<int> m_type;
+    std::vector<OpId> m_producer;             ///< per tensor
+    std::vector<int> m_consStart;             ///< distinct consumers per tensor (CSR)
+    std::vector<OpId> m_cons;
+
+    std::unique_ptr<ListScheduler> m_scheduler;
+    std::unique_ptr<StepMemory> m_memory;
+
+    // workspace
+    std::vector<int> m_placement;
+    std::vector<int> m_xferOf;                ///< per (tensor, device): transfer index or -1
+    std::vector<TransferStep> m_transfers;
+    std::vector<double> m_nodeKey;            ///< ops then transfers
+    std::vector<int> m_indeg;
+    PrioritySort m_sort;
+    RankSet m_ready;
+    std::vector<int> m_sequence;
+    std::vector<OpId> m_order;
+    std::vector<double> m_listPriority;
+    std::vector<double> m_devicePeaks;
+    double m_makespan = 0, m_peak = 0;
+};
+
+} // namespace sl

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// The BRKGA engine: stops, budget accounting, determinism across threads, cancel, elitism, warm
+// start, and the registered optimizers end to end.
+#include "core/brkga/brkga.h"
+#include "core/brkga/brkgaoptimizer.h"
+#include "core/brkga/decoderbasics.h"
+#include "core/brkga/orderdecoder.h"
+#include "core/costmodel/validator.h"
+#include "core/generators/generators.h"
+#include "core/optimizer/optimizer.h"
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+using namespace sl;
+using namespace sl::brkga;
+
+namespace {
+
+/// Distance to a fixed point: smooth, with a known optimum 0.
+double sphere(std::span<const double> keys) {
+    double s = 0;
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const double d = keys[i] - (i % 2 ? 0.25 : 0.75);
+        s += d * d;
+    }
+    return s;
+}
+
+Result runSphere(int threads, Params params, StopCriteria stop, std::uint64_t seed = 3) {
+    Engine engine(40, [](std::span<double> k, int) { return sphere(k); }, params, threads);
+    return engine.run(seed, stop);
+}
+
+Problem layeredProblem(int nodes, int devices, Objective kind, std::uint64_t seed = 1) {
+    Problem p;
+    p.graph = generateLayered(nodes, seed).graph;
+    p.platform = Platform::identical(devices);
+    p.objective.kind = kind;
+    return p;
+}
+
+} // namespace
+
+class TestBrkga : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void paramsAreChecked() {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (Params{.population = 10, .elites = 10}).check());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (Params{.population = 10, .elites = 5, .mutants = 6}).check());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, (Params{.rho = 1.5}).check());
+        Params{}.check();
+        Engine e(3, [](std::span<double>, int) { return 0.0; });
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, e.run(1, {}, std::vector<Chromosome>{{0.5}}));
+    }
+
+    void budgetIsExact_data() {
+        QTest::addColumn<int>("budget");
+        QTest::addColumn<int>("generations");
+        QTest::newRow("1000 = 100 + 10 x 90") << 1000 << 10;
+        QTest::newRow("4600 = 100 + 50 x 90") << 4600 << 50;
+        QTest::newRow("5000 = 100 + 54 x 90 + 40") << 5000 << 55;
+        QTest::newRow("50 < one population") << 50 << 0;
+    }
+    void budgetIsExact() {
+        QFETCH(int, budget);
+        QFETCH(int, generations);
+        std::atomic<int> calls{0};
+        Engine engine(10, [&](std::span<double> k, int) { ++calls; return sphere(k); }, {}, 2);
+        const Result r = engine.run(1, {.budget = budget});
+        QCOMPARE(r.evaluations, std::int64_t(budget));
+        QCOMPARE(calls.load(), budget);
+        QCOMPARE(r.generations, generations);
+        QVERIFY(r.stop == StopReason::Budget);
+    }
+
+    void sameResultWhateverTheThreads_data() {
+        QTest::addColumn<int>("populations");
+        QTest::addColumn<int>("restart");
+        QTest::newRow("plain") << 1 << 0;
+        QTest::newRow("3 populations, exchange") << 3 << 0;
+        QTest::newRow("restarts") << 1 << 3;
+    }
+    void sameResultWhateverTheThreads() {
+        QFETCH(int, populations);
+        QFETCH(int, restart);
+        const Params params{.population = 30, .elites = 4, .mutants = 5, .populations = populations,
+                            .exchangeInterval = 3, .exchangeCount = 2, .restartAfterStall = restart};
+        const Result one = runSphere(1, params, {.budget = 3000});
+        for (int threads : {2, 3}) {
+            const Result r = runSphere(threads, params, {.budget = 3000});
+            QCOMPARE(r.bestCost, one.bestCost);
+            QCOMPARE(r.best, one.best);
+            QCOMPARE(r.history.size(), one.history.size());
+            for (size_t i = 0; i < r.history.size(); ++i) {
+                QCOMPARE(r.history[i].best, one.history[i].best);
+                QCOMPARE(r.history[i].mean, one.history[i].mean);
+            }
+        }
+        const Result other = runSphere(1, params, {.budget = 3000}, 4);
+        QVERIFY(other.best != one.best);   // the seed matters
+    }
+
+    void bestNeverGetsWorseAndEvolutionHelps() {
+        const Result r = runSphere(2, {}, {.budget = 5000});
+        QVERIFY(r.history.size() > 2);
+        for (size_t i = 1; i < r.history.size(); ++i) QVERIFY(r.history[i].best <= r.history[i - 1].best);
+        QVERIFY(r.history.back().best < r.history.front().best * 0.2);
+        QVERIFY(r.history.back().diversity < r.history.front().diversity);
+        QVERIFY(std::abs(r.history.front().diversity - 1.0 / 3) < 0.05);   // uniform keys vs a uniform best
+        QCOMPARE(sphere(r.best), r.bestCost);                              // the best re-decodes to its cost
+    }
+
+    void stallStopsAndTargetStops() {
+        Engine flat(5, [](std::span<double>, int) { return 1.0; });
+        const Result r = flat.run(1, {.budget = 0, .stallGenerations = 5});
+        QVERIFY(r.stop == StopReason::Stall);
+        QCOMPARE(r.generations, 5);
+        QCOMPARE(r.evaluations, std::int64_t(100 + 5 * 90));
+        const Result t = runSphere(1, {}, {.budget = 0, .target = 0.5});
+        QVERIFY(t.stop == StopReason::Target);
+        QVERIFY(t.bestCost <= 0.5);
+    }
+
+    void timeLimitStops() {
+        Engine slow(5, [](std::span<double> k, int) {
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+            return sphere(k);
+        }, {}, 2);
+        const Result r = slow.run(1, {.budget = 0, .timeLimit = 0.05});
+        QVERIFY(r.stop == StopReason::TimeLimit);
+        QVERIFY(r.seconds < 5);   // generous: the limit is checked before every decode
+        QVERIFY(std::isfinite(r.bestCost));
+    }
+
+    void observerSeesEveryGenerationAndCanStop() {
+        int calls = 0;
+        Engine engine(8, [](std::span<double> k, int) { return sphere(k); });
+        const Result r = engine.run(1, {.budget = 0}, {}, [&](const Status& s) {
+            ++calls;
+            return s.generation == 7;
+        });
+        QVERIFY(r.stop == StopReason::Observer);
+        QCOMPARE(calls, 8);   // initial population + 7 generations
+        QCOMPARE(r.history.size(), size_t(8));
+    }
+
+    void cancelReturnsBestSoFarQuickly() {
+        std::stop_source source;
+        Engine slow(5, [](std::span<double> k, int) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            return sphere(k);
+        }, {}, 2);
+        std::chrono::steady_clock::time_point requested;
+        std::jthread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            requested = std::chrono::steady_clock::now();
+            source.request_stop();
+        });
+        const Result r = slow.run(1, {.budget = 0}, {}, {}, source.get_token());
+        const double late = std::chrono::duration<double>(std::chrono::steady_clock::now() - requested).count();
+        QVERIFY(r.stop == StopReason::Cancelled);
+        QVERIFY(std::isfinite(r.bestCost));
+        QCOMPARE(sphere(r.best), r.bestCost);
+        QVERIFY2(late < 1.0, "cancel should return within ~one decode (2 ms); 1 s is a generous bound");
+    }
+
+    void customDistributionsAndPerGeneRho() {
+        Distributions d;
+        d.mutant = [](std::span<double> k, Rng&) { std::fill(k.begin(), k.end(), 0.75); };
+        d.initial = [](std::span<double> k, Rng& rng) { for (double& x : k) x = 0.5 + 0.5 * rng.uniform(); };
+        d.rho = std::vector<double>(40, 1.0);   // children are copies of their elite parent
+        Engine engine(40, [](std::span<double> k, int) {
+            for (double x : k)
+                if (x < 0.5) return 1e9;   // no key below 0.5 may ever appear
+            return sphere(k);
+        });
+        engine.setDistributions(d);
+        const Result r = engine.run(2, {.budget = 2000});
+        QVERIFY(r.bestCost < 1e9);
+        for (double x : r.best) QVERIFY(x >= 0.5);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine.setDistributions({.rho = {0.5}}));
+    }
+
+    void warmStartNeverEndsWorse() {
+        // A warm chromosome at the optimum of the sphere is kept to the end.
+        Chromosome optimum(40);
+        for (size_t i = 0; i < optimum.size(); ++i) optimum[i] = i % 2 ? 0.25 : 0.75;
+        Engine engine(40, [](std::span<double> k, int) { return sphere(k); });
+        const Result r = engine.run(5, {.budget = 500}, std::vector<Chromosome>{optimum});
+        QCOMPARE(r.bestCost, 0.0);
+        QCOMPARE(r.best, optimum);
+    }
+
+    void brkgaOrderWarmStartBeatsOrMatchesListCp() {
+        GeneratedInstance inst = generateInstance("jobshop", 100, 4);
+        Problem p;
+        p.graph = inst.graph;
+        p.platform = inst.platform;
+        OrderDecoder dec(p);
+        const double listCp = dec.decode(criticalPathKeys(*p.graph));
+        auto opt = makeOptimizer(Chromosomes::Order);
+        RunOptions o;
+        o.budget = 600;
+        const RunResult r = opt->run(p, o, {}, {});
+        QVERIFY(r.cost <= listCp);
+        QCOMPARE(r.schedule.makespan, r.cost);
+        QVERIFY(validateSchedule(p, r.schedule).ok());
+    }
+
+    void registeredOptimizersRunEndToEnd_data() {
+        QTest::addColumn<QString>("method");
+        QTest::addColumn<int>("objective");
+        for (const QString& m : {QStringLiteral("brkga"), QStringLiteral("brkga-order")})
+            for (int obj : {0, 1, 2}) QTest::addRow("%s obj=%d", qPrintable(m), obj) << m << obj;
+    }
+    void registeredOptimizersRunEndToEnd() {
+        QFETCH(QString, method);
+        QFETCH(int, objective);
+        registerCoreOptimizers();
+        const OptimizerInfo* info = OptimizerRegistry::instance().find(method.toStdString());
+        QVERIFY(info);
+        QVERIFY(info->usesBudget && info->usesSeed);
+        QVERIFY(std::any_of(info->options.begin(), info->options.end(), [](const OptionSpec& s) { return s.key == "rho"; }));
+        const Problem p = layeredProblem(120, 2, static_cast<Objective>(objective));
+        auto opt = OptimizerRegistry::instance().create(method.toStdString());
+        RunOptions o;
+        o.budget = 700;
+        o.seed = 11;
+        o.values = {{"population", 40}, {"elites", 6}, {"mutants", 6}, {"rho", 0.65}};
+        int reports = 0;
+        const RunResult r = opt->run(p, o, [&](const Progress&) { ++reports; }, {});
+        QCOMPARE(r.evaluations, std::int64_t(700));
+        QVERIFY(reports >= 1);
+        QVERIFY(!r.history.empty());
+        QCOMPARE(r.history.back().best, r.cost);
+        const ValidationReport v = validateSchedule(p, r.schedule);
+        QVERIFY2(v.ok(), v.errors.empty() ? "" : v.errors.front().c_str());
+        if (p.objective.kind == Objective::Memory) QCOMPARE(r.schedule.peakMemory, r.cost);
+        if (p.objective.kind == Objective::Makespan) QCOMPARE(r.schedule.makespan, r.cost);
+        o.threads = 2;
+        const RunResult r2 = opt->run(p, o, {}, {});
+        QCOMPARE(r2.cost, r.cost);
+    }
+
+    void optimizerCancelReturnsAValidSchedule() {
+        const Problem p = layeredProblem(2000, 2, Objective::Memory);
+        auto opt = makeOptimizer(Chromosomes::Regal);
+        RunOptions o;
+        o.budget = 1'000'000;
+        std::stop_source source;
+        std::jthread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            source.request_stop();
+        });
+        const auto t0 = std::chrono::steady_clock::now();
+        const RunResult r = opt->run(p, o, {}, source.get_token());
+        QVERIFY(r.cancelled);
+        QVERIFY(r.evaluations < 1'000'000);
+        QVERIFY(validateSchedule(p, r.schedule).ok());
+        QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBrkga)
+#include "tst_brkga.moc"

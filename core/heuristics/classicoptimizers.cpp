@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "core/heuristics/classicoptimizers.h"
+
+#include "core/heuristics/evaluate.h"
+#include "core/heuristics/heft.h"
+
+namespace sl {
+
+namespace {
+
+class PriorityRuleOptimizer : public Optimizer {
+public:
+    PriorityRuleOptimizer(std::string name, PriorityRule rule) : m_name(std::move(name)), m_rule(std::move(rule)) {}
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token) override {
+        p.check();
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        PriorityEvaluator evaluator(p);
+        r.schedule = evaluator.schedule(m_rule(p.g()));
+        r.evaluations = 1;
+        finishResult(r, p, m_name, o, monitor, scheduleCost(p, r.schedule, evaluator.scales()));
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+
+private:
+    std::string m_name;
+    PriorityRule m_rule;
+};
+
+class OrderRuleOptimizer : public Optimizer {
+public:
+    OrderRuleOptimizer(std::string name, OrderRule rule) : m_name(std::move(name)), m_rule(std::move(rule)) {}
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token) override {
+        p.check();
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        r.schedule = sequentialSchedule(p, m_rule(p.g()));
+        r.evaluations = 1;
+        finishResult(r, p, m_name, o, monitor, scheduleCost(p, r.schedule));
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+
+private:
+    std::string m_name;
+    OrderRule m_rule;
+};
+
+class HeftOptimizer : public Optimizer {
+public:
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        r.schedule = heftSchedule(p, stop);
+        r.cancelled = stop.stop_requested();
+        r.evaluations = 1;
+        finishResult(r, p, "heft", o, monitor, scheduleCost(p, r.schedule));
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Optimizer> makePriorityRuleOptimizer(std::string name, PriorityRule rule) {
+    return std::make_unique<PriorityRuleOptimizer>(std::move(name), std::move(rule));
+}
+
+std::unique_ptr<Optimizer> makeOrderRuleOptimizer(std::string name, OrderRule rule) {
+    return std::make_unique<OrderRuleOptimizer>(std::move(name), std::move(rule));
+}
+
+std::unique_ptr<Optimizer> makeHeftOptimizer() { return std::make_unique<HeftOptimizer>(); }
+
+} // namespace sl

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Invariants of every classic / exact optimizer on ~200 random DAGs and platforms: valid schedules,
+// topological orders, lower bounds below every makespan, step-clock peaks equal to an independent
+// recomputation, exact-memory below every heuristic, reproducible seeds, prompt cancellation.
+#include "core/analysis/bounds.h"
+#include "core/costmodel/validator.h"
+#include "core/generators/generators.h"
+#include "core/heuristics/evaluate.h"
+#include "core/optimizer/optimizer.h"
+#include "core/util/random.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <thread>
+
+using namespace sl;
+
+namespace {
+
+const char* const kMethods[] = {"list-cp", "list-mopnr", "list-spt", "heft", "mem-dfs", "mem-bfs",
+                                "mem-postorder", "mem-xla-list", "random-search", "exact-memory"};
+const char* const kMemoryOrders[] = {"mem-dfs", "mem-bfs", "mem-postorder", "mem-xla-list"};
+
+/// Step peak of a single-device order, from the definition: tensors produced earlier and still
+/// read at or after the step, plus the op's outputs and parameters.
+double definitionPeak(const Graph& g, const std::vector<OpId>& order) {
+    std::vector<int> pos(static_cast<size_t>(g.opCount()));
+    for (size_t i = 0; i < order.size(); ++i) pos[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    double peak = 0;
+    for (int t = 0; t < static_cast<int>(order.size()); ++t) {
+        double m = g.op(order[static_cast<size_t>(t)]).paramBytes;
+        for (const Tensor& x : g.tensors()) {
+            const int made = pos[static_cast<size_t>(x.producer)];
+            bool live = made == t;
+            for (OpId c : x.consumers) live |= made < t && pos[static_cast<size_t>(c)] >= t;
+            if (live) m += x.bytes;
+        }
+        peak = std::max(peak, m);
+    }
+    return peak;
+}
+
+struct Case {
+    Problem problem;
+    bool positiveDurations = true;
+};
+
+/// Random DAG (edge probability p over a random id order), random durations / bytes / params,
+/// on 1-3 identical devices, sometimes with a costly link, sometimes with two machine types.
+Case randomCase(std::uint64_t seed) {
+    Rng rng(seed);
+    const int n = static_cast<int>(rng.integer(2, 14));
+    const double p = rng.uniform(0.1, 0.5);
+    const bool typed = rng.uniform() < 0.25;
+    Case c;
+    auto g = std::make_shared<Graph>();
+    std::vector<int> perm(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
+    rng.shuffle(perm);   // op i of the DAG gets id perm[i]: ids are not topological
+    std::vector<OpId> id(static_cast<size_t>(n));
+    for (int k = 0; k < n; ++k) g->addOp({.name = "n" + std::to_string(k)});
+    for (int i = 0; i < n; ++i) {
+        Op& op = g->mutableOp(perm[static_cast<size_t>(i)]);
+        op.duration = static_cast<double>(rng.integer(0, 9));
+        if (op.duration == 0 && rng.uniform() < 0.7) op.duration = 1;
+        c.positiveDurations &= op.duration > 0;
+        if (rng.uniform() < 0.3) op.paramBytes = static_cast<double>(rng.integer(1, 5));
+        if (typed) op.machineType = static_cast<int>(rng.integer(0, 1));
+        id[static_cast<size_t>(i)] = perm[static_cast<size_t>(i)];
+    }
+    for (int i = 0; i < n; ++i) {
+        const TensorId t = g->addTensor("t" + std::to_string(i), id[static_cast<size_t>(i)], static_cast<double>(rng.integer(0, 12)));
+        for (int j = i + 1; j < n; ++j)
+            if (rng.uniform() < p) g->addConsumer(t, id[static_cast<size_t>(j)]);
+        if (rng.uniform() < 0.15) g->addTensor("x" + std::to_string(i), id[static_cast<size_t>(i)], 3);
+    }
+    g->finalize();
+    c.problem.graph = g;
+    if (typed) {
+        c.problem.platform.devices = {{"gpu0", 0}, {"cpu", 1}, {"gpu1", 0}};
+    } else {
+        c.problem.platform = Platform::identical(static_cast<int>(rng.integer(1, 3)));
+    }
+    if (rng.uniform() < 0.4) c.problem.platform.link = {.latency = 1, .bandwidth = 4};
+    return c;
+}
+
+} // namespace
+
+class TestProperty : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { registerCoreOptimizers(); }
+
+    void everyScheduleIsValidAndAboveTheBounds() {
+        auto& reg = OptimizerRegistry::instance();
+        for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+            Case c = randomCase(seed);
+            for (Objective objective : {Objective::Makespan, Objective::Memory}) {
+                c.problem.objective.kind = objective;
+                const Problem& p = c.problem;
+                const LowerBounds lb = lowerBounds(p);
+                for (const char* m : kMethods) {
+                    RunOptions o;
+                    o.seed = seed;
+                    o.values["samples"] = 10;
+                    const RunResult r = reg.create(m)->run(p, o, {}, {});
+                    const ValidationReport v = validateSchedule(p, r.schedule);
+                    const QString where = QString("%1 on case %2: ").arg(m).arg(seed);
+                    QVERIFY2(v.ok(), qPrintable(where + QString::fromStdString(v.errors.empty() ? "" : v.errors.front())));
+                    QVERIFY2(r.schedule.makespan >= lb.makespan - 1e-9, qPrintable(where + "makespan below the bound"));
+                    QVERIFY2(std::isfinite(r.cost), qPrintable(where + "cost"));
+                    QCOMPARE(r.schedule.method, std::string(m));
+                    QVERIFY(r.evaluations >= 1);
+                    if (c.positiveDurations || r.schedule.memoryClock == "step")
+                        QVERIFY2(r.schedule.peakMemory >= lb.memory - 1e-9, qPrintable(where + "peak below the bound"));
+                    QCOMPARE(r.cost, scheduleCost(p, r.schedule));
+                }
+            }
+        }
+    }
+
+    void memoryOrdersMatchTheDefinitionAndExactIsBest() {
+        auto& reg = OptimizerRegistry::instance();
+        for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+            Case c = randomCase(seed);
+            c.problem.platform = Platform::identical(1);
+            for (OpId v = 0; v < c.problem.g().opCount(); ++v)
+                if (c.problem.g().op(v).machineType != 0) goto next;   // one device needs one type
+            {
+                c.problem.objective.kind = Objective::Memory;
+                const Problem& p = c.problem;
+                const RunResult exact = reg.create("exact-memory")->run(p, {}, {}, {});
+                QVERIFY(exact.note.rfind("optimal", 0) == 0);
+                for (const char* m : kMemoryOrders) {
+                    const RunResult r = reg.create(m)->run(p, {}, {}, {});
+                    QCOMPARE(r.schedule.memoryClock, std::string("step"));
+                    QCOMPARE(r.schedule.peakMemory, definitionPeak(p.g(), r.schedule.order));
+                    QCOMPARE(validateSchedule(p, r.schedule).stepPeakMemory, r.schedule.peakMemory);
+                    QVERIFY(exact.cost <= r.cost);
+                    // Back to back on one device: the makespan is the total work.
+                    QCOMPARE(r.schedule.makespan, p.g().totalWork());
+                }
+                QCOMPARE(exact.schedule.peakMemory, definitionPeak(p.g(), exact.schedule.order));
+                RunOptions o;
+                o.seed = seed;
+                o.values["samples"] = 20;
+                const RunResult random = reg.create("random-search")->run(p, o, {}, {});
+                QVERIFY(exact.cost <= random.cost);
+                QCOMPARE(random.schedule.peakMemory, definitionPeak(p.g(), random.schedule.order));
+            }
+        next:;
+        }
+    }
+
+    void randomSearchIsReproducible() {
+        const GeneratedInstance inst = generateInstance("layered", 150, 5);
+        Problem p{inst.graph, Platform::identical(2), {}};
+        RunOptions o;
+        o.seed = 42;
+        o.values["samples"] = 30;
+        auto& reg = OptimizerRegistry::instance();
+        const RunResult a = reg.create("random-search")->run(p, o, {}, {});
+        const RunResult b = reg.create("random-search")->run(p, o, {}, {});
+        QCOMPARE(a.cost, b.cost);
+        QCOMPARE(a.schedule.order, b.schedule.order);
+        QCOMPARE(a.evaluations, std::int64_t(30));
+        QVERIFY(!a.history.empty());
+        // More samples never do worse: the first 30 streams are the same.
+        o.values["samples"] = 60;
+        QVERIFY(reg.create("random-search")->run(p, o, {}, {}).cost <= a.cost);
+    }
+
+    void cancellationReturnsTheBestSoFar() {
+        const GeneratedInstance inst = generateInstance("layered", 1000, 3);
+        auto& reg = OptimizerRegistry::instance();
+        for (const char* m : {"random-search", "exact-memory"}) {
+            Problem p{inst.graph, Platform::identical(1), {}};
+            p.objective.kind = std::string(m) == "exact-memory" ? Objective::Memory : Objective::Makespan;
+            RunOptions o;
+            o.values["samples"] = 1e9;
+            o.values["time"] = 1e6;
+            o.values["max-states"] = 1e8;
+            std::stop_source source;
+            std::jthread canceller([&] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                source.request_stop();
+            });
+            const RunResult r = reg.create(m)->run(p, o, {}, source.get_token());
+            canceller.join();
+            QVERIFY2(r.cancelled, m);
+            QVERIFY(validateSchedule(p, r.schedule).ok());
+            if (std::string(m) == "exact-memory") QVERIFY(r.note.find("cancelled") != std::string::npos);
+        }
+        // A stop requested before the run: one evaluation, still a valid schedule.
+        Problem p{inst.graph, Platform::identical(2), {}};
+        std::stop_source source;
+        source.request_stop();
+        const RunResult r = reg.create("random-search")->run(p, {}, {}, source.get_token());
+        QVERIFY(r.cancelled);
+        QCOMPARE(r.evaluations, std::int64_t(1));
+        QVERIFY(validateSchedule(p, r.schedule).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProperty)
+#include "tst_property.moc"

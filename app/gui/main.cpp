@@ -1,16 +1,33 @@
 // SPDX-License-Identifier: MIT
+// schedlab: the explorer. Opens a graph, optionally starts runs, and can render a screenshot or a
+// startup/responsiveness benchmark headlessly (QT_QPA_PLATFORM=offscreen).
+#include "app/gui/benchstartup.h"
+#include "app/gui/commandline.h"
+
+#include "core/optimizer/optimizer.h"
+#include "models/register.h"
+#include "widgets/mainwindow.h"
+
 #include <QApplication>
-#include <QLabel>
-#include <QMainWindow>
+#include <QIcon>
+
+#include <cstdio>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
-    QApplication::setApplicationName("SchedLab");
-    QMainWindow w;
-    w.setWindowTitle("SchedLab");
-    auto* label = new QLabel(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString("No graph"));
-    w.setCentralWidget(label);
-    w.resize(1200, 800);
-    w.show();
+    QApplication::setOrganizationName(QStringLiteral("SchedLab"));
+    QApplication::setApplicationName(QStringLiteral("SchedLab"));
+    QApplication::setApplicationVersion(QStringLiteral("0.1"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/schedlab.svg")));
+    sl::registerCoreOptimizers();
+    sl::registerNeuralOptimizers();
+
+    sl::gui::CommandLine cli;
+    if (!cli.parse(app)) return 2;
+    if (cli.benchStartup) return sl::gui::runStartupBenchmark(cli);
+
+    sl::gui::MainWindow window;
+    if (!cli.apply(window)) return 1;
+    window.show();
     return app.exec();
 }

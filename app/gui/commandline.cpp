@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "app/gui/commandline.h"
+
+#include "core/optimizer/optimizer.h"
+#include "widgets/dagview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/platformpanel.h"
+#include "widgets/runjob.h"
+#include "widgets/runpanel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace sl::gui {
+
+bool CommandLine::parse(QApplication& app) {
+    QCommandLineParser p;
+    QString methods;
+    for (const auto& info : OptimizerRegistry::instance().list()) methods += QString::fromStdString(info.name) + QLatin1Char(' ');
+    p.setApplicationDescription(QStringLiteral(
+        "SchedLab explorer: open a computation graph, run optimizers, compare schedules.\n\n"
+        "Examples:\n"
+        "  schedlab resources/examples/ft06.txt --method brkga --run\n"
+        "  schedlab model.onnx --devices 4 --method list-cp,brkga --run --screenshot out.png --view compare\n"
+        "  schedlab generated:layered:2000:1 --bench-startup\n\n"
+        "Methods in this build: %1").arg(methods.trimmed()));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph file (ONNX, JSON, DOT, STG, job-shop, WfCommons, HLO), or generated:FAMILY:N:SEED"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("Force the file format: json, dot, stg, jobshop, wfcommons, onnx, hlo."), QStringLiteral("F"));
+    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
+    const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N"));
+    const QCommandLineOption objective(QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare."), QStringLiteral("NAME"));
+    const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
+    p.addOptions({format, method, run, option, devices, objective, screenshot, size, view, bench});
+    p.process(app);
+    const QStringList pos = p.positionalArguments();
+    file = pos.value(0);
+    this->format = p.value(format);
+    if (p.isSet(method)) this->methods = p.value(method).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    this->run = p.isSet(run);
+    options = p.values(option);
+    this->devices = p.value(devices);
+    this->objective = p.value(objective);
+    this->screenshot = p.value(screenshot);
+    this->view = p.value(view).toLower();
+    benchStartup = p.isSet(bench);
+    if (p.isSet(size)) {
+        const QStringList wh = p.value(size).split(QLatin1Char('x'));
+        if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
+            std::fprintf(stderr, "schedlab: --size expects WxH, e.g. 1600x1000\n");
+            return false;
+        }
+        this->size = QSize(wh[0].toInt(), wh[1].toInt());
+    }
+    if ((this->run || !this->screenshot.isEmpty() || benchStartup) && file.isEmpty()) {
+        std::fprintf(stderr, "schedlab: --run, --screenshot and --bench-startup need a FILE\n");
+        return false;
+    }
+    for (const QString& m : this->methods)
+        if (!OptimizerRegistry::instance().find(m.toStdString())) {
+            std::fprintf(stderr, "schedlab: unknown method '%s' (see --help for the list)\n", qPrintable(m));
+            return false;
+        }
+    return true;
+}
+
+bool CommandLine::apply(MainWindow& w) {
+    const bool headless = !screenshot.isEmpty();
+    if (!file.isEmpty() && !w.openFile(file, format)) {
+        std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
+        if (headless) return false;
+    }
+    if (!devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
+    if (!objective.isEmpty()) {
+        try {
+            w.platformPanel()->setObjective(objectiveFromString(objective.toStdString()));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "schedlab: %s\n", e.what());
+            return false;
+        }
+    }
+    auto setOptions = [&] {
+        for (const QString& kv : options) {
+            const int eq = kv.indexOf(QLatin1Char('='));
+            if (eq < 0 || !w.runPanel()->setOption(kv.left(eq), kv.mid(eq + 1)))
+                std::fprintf(stderr, "schedlab: option '%s' does not apply to %s\n", qPrintable(kv), qPrintable(w.runPanel()->method()));
+        }
+    };
+    if (methods.isEmpty()) setOptions();
+    int started = 0;
+    for (const QString& m : methods) {
+        w.runPanel()->setMethod(m);
+        setOptions();
+        if (run && w.document() && w.startRun()) ++started;
+    }
+    static const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"), QStringLiteral("compare")};
+    if (!view.isEmpty()) {
+        if (!tabs.contains(view)) {
+            std::fprintf(stderr, "schedlab: unknown view '%s'\n", qPrintable(view));
+            return false;
+        }
+        w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(view)));
+    }
+    if (!headless) return true;
+    // screenshot: wait for the runs and the DAG layout, then render and quit
+    w.resize(size);
+    auto* poll = new QTimer(&w);
+    const QString out = screenshot;
+    const QString tab = view;
+    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab] {
+        if (w.activeRuns() > 0 || (w.document() && !w.dagView()->hasLayout())) return;
+        poll->stop();
+        if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
+        QTimer::singleShot(300, &w, [&w, out] {   // let charts and the scene settle
+            const bool ok = w.grab().save(out);
+            std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "schedlab: cannot write %s\n", qPrintable(out));
+            QApplication::exit(ok ? 0 : 1);
+        });
+    });
+    poll->start(100);
+    return true;
+}
+
+} // namespace sl::gui

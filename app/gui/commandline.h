@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// `schedlab FILE [--format F] [--method M[,M2] --run] [--screenshot OUT.png [--size WxH]]`
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+class QApplication;
+
+namespace sl::gui {
+
+class MainWindow;
+
+struct CommandLine {
+    QString file;
+    QString format;
+    QStringList methods;
+    bool run = false;
+    QStringList options;   // key=value, passed to the run panel
+    QString devices;
+    QString objective;
+    QString screenshot;
+    QSize size{1600, 1000};
+    QString view;
+    bool benchStartup = false;
+
+    /// Parses argv; prints usage / errors and returns false on bad input.
+    bool parse(QApplication& app);
+    /// Opens the file, sets the platform and options, starts the runs; with --screenshot, renders
+    /// the window once everything has finished and quits. False on a fatal error.
+    bool apply(MainWindow& w);
+};
+
+} // namespace sl::gui

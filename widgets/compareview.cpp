@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/compareview.h"
+
+#include "widgets/chartutil.h"
+#include "widgets/ganttview.h"
+#include "widgets/palette.h"
+#include "widgets/resultsmodel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace sl::gui {
+namespace {
+
+QLabel* titleLabel(QWidget* parent) {
+    auto* l = new QLabel(parent);
+    l->setStyleSheet(QStringLiteral("font-weight: 600; padding: 2px 4px"));
+    return l;
+}
+
+QString delta(double a, double b, bool bytes) {
+    const double d = b - a;
+    const QString pct = a != 0 ? QStringLiteral(" (%1%2%)").arg(d >= 0 ? QStringLiteral("+") : QString()).arg(100 * d / a, 0, 'f', 1) : QString();
+    return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + (bytes ? formatBytes(std::abs(d)) : formatNumber(std::abs(d))) + pct;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->setSpacing(2);
+    m_titleA = titleLabel(left);
+    m_titleB = titleLabel(left);
+    m_ganttA = new GanttView(left);
+    m_ganttB = new GanttView(left);
+    m_memory = new QChart;
+    m_memory->setMargins(QMargins(4, 4, 4, 4));
+    m_memory->legend()->setAlignment(Qt::AlignRight);
+    auto* memoryView = new QChartView(m_memory, left);
+    memoryView->setRenderHint(QPainter::Antialiasing);
+    memoryView->setMinimumHeight(160);
+    leftLayout->addWidget(m_titleA);
+    leftLayout->addWidget(m_ganttA, 3);
+    leftLayout->addWidget(m_titleB);
+    leftLayout->addWidget(m_ganttB, 3);
+    leftLayout->addWidget(memoryView, 2);
+    m_table = new QTableWidget(this);
+    m_table->setObjectName(QStringLiteral("compareTable"));
+    m_table->setColumnCount(4);
+    m_table->setHorizontalHeaderLabels({tr("Measure"), tr("A"), tr("B"), tr("B − A")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto* split = new QSplitter(this);
+    split->addWidget(left);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(m_ganttA, &GanttView::timeRangeChanged, this, &CompareView::syncRange);
+    connect(m_ganttB, &GanttView::timeRangeChanged, this, &CompareView::syncRange);
+    setRecords(std::nullopt, std::nullopt);
+}
+
+void CompareView::setSelection(OpSelection* s) {
+    m_ganttA->setSelection(s);
+    m_ganttB->setSelection(s);
+}
+
+void CompareView::setRecords(const std::optional<RunRecord>& a, const std::optional<RunRecord>& b) {
+    m_a = a;
+    m_b = b;
+    m_ganttA->setRecord(a);
+    m_ganttB->setRecord(b);
+    m_titleA->setText(a ? tr("A: %1").arg(a->name) : tr("A: select two results (Ctrl+click) to compare"));
+    m_titleB->setText(b ? tr("B: %1").arg(b->name) : tr("B: —"));
+    if (a && b) {
+        const double end = std::max(a->schedule().makespan, b->schedule().makespan) * 1.02;
+        m_ganttA->setTimeRange(0, end);
+        m_ganttB->setTimeRange(0, end);
+    }
+    rebuildMemory();
+    rebuildTable();
+}
+
+void CompareView::syncRange(double t0, double t1) {
+    if (m_syncing) return;
+    m_syncing = true;
+    m_ganttA->setTimeRange(t0, t1);
+    m_ganttB->setTimeRange(t0, t1);
+    for (auto* axis : m_memory->axes(Qt::Horizontal)) axis->setRange(t0, t1);
+    m_syncing = false;
+}
+
+void CompareView::rebuildMemory() {
+    m_memory->removeAllSeries();
+    for (auto* axis : m_memory->axes()) {
+        m_memory->removeAxis(axis);
+        delete axis;
+    }
+    if (!comparing()) {
+        m_memory->setTitle({});
+        return;
+    }
+    m_memory->setTitle(tr("Memory of each schedule's peak device"));
+    const double peak = std::max(m_a->memory->peak, m_b->memory->peak);
+    const auto [divisor, unit] = byteUnit(peak);
+    auto* x = new QValueAxis;
+    const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
+    x->setRange(0, end);
+    x->setLabelFormat(QStringLiteral("%.4g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(unit);
+    y->setRange(0, std::max(1e-9, peak / divisor * 1.1));
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    m_memory->addAxis(x, Qt::AlignBottom);
+    m_memory->addAxis(y, Qt::AlignLeft);
+    int i = 0;
+    for (const auto* r : {&*m_a, &*m_b}) {
+        auto* s = new QLineSeries;
+        const int d = r->memory->peakDevice;
+        s->setName(QStringLiteral("%1 (%2)").arg(i == 0 ? QStringLiteral("A") : QStringLiteral("B"),
+                                                 QString::fromStdString(r->problem->platform.devices[static_cast<size_t>(d)].name)));
+        s->replace(stepPoints(r->memory->curves[static_cast<size_t>(d)], r->schedule().makespan, divisor));
+        s->setPen(QPen(i == 0 ? palette::category(0) : palette::category(1), 1.8));
+        m_memory->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        ++i;
+    }
+}
+
+void CompareView::rebuildTable() {
+    m_table->setRowCount(0);
+    m_moved = 0;
+    if (!comparing()) return;
+    const Schedule& a = m_a->schedule();
+    const Schedule& b = m_b->schedule();
+    auto addRow = [this](const QString& what, const QString& va, const QString& vb, const QString& d) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        m_table->setItem(row, 0, new QTableWidgetItem(what));
+        for (int c = 1; c <= 3; ++c) {
+            auto* item = new QTableWidgetItem(c == 1 ? va : c == 2 ? vb : d);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(row, c, item);
+        }
+    };
+    addRow(tr("Method"), m_a->method, m_b->method, {});
+    addRow(tr("Makespan"), formatNumber(a.makespan), formatNumber(b.makespan), delta(a.makespan, b.makespan, false));
+    addRow(tr("Peak memory"), formatBytes(a.peakMemory), formatBytes(b.peakMemory), delta(a.peakMemory, b.peakMemory, true));
+    addRow(tr("Cost"), formatNumber(m_a->result->cost), formatNumber(m_b->result->cost), delta(m_a->result->cost, m_b->result->cost, false));
+    addRow(tr("Transfers"), QString::number(a.transfers.size()), QString::number(b.transfers.size()),
+           QString::number(static_cast<long long>(b.transfers.size()) - static_cast<long long>(a.transfers.size())));
+    const bool sameGraph = m_a->problem->graph == m_b->problem->graph && a.ops.size() == b.ops.size();
+    if (!sameGraph) {
+        addRow(tr("Graphs differ"), {}, {}, {});
+        return;
+    }
+    const int devices = std::max(m_a->problem->platform.deviceCount(), m_b->problem->platform.deviceCount());
+    std::vector<double> loadA(static_cast<size_t>(devices)), loadB(static_cast<size_t>(devices));
+    QStringList moved;
+    const Graph& g = m_a->problem->g();
+    for (size_t v = 0; v < a.ops.size(); ++v) {
+        loadA[static_cast<size_t>(a.ops[v].device)] += a.ops[v].end - a.ops[v].start;
+        loadB[static_cast<size_t>(b.ops[v].device)] += b.ops[v].end - b.ops[v].start;
+        if (a.ops[v].device != b.ops[v].device) {
+            ++m_moved;
+            if (moved.size() < 12) moved << QString::fromStdString(g.op(static_cast<OpId>(v)).name);
+        }
+    }
+    for (int d = 0; d < devices; ++d) {
+        const double la = loadA[static_cast<size_t>(d)], lb = loadB[static_cast<size_t>(d)];
+        addRow(tr("Busy time, device %1").arg(d), formatNumber(la), formatNumber(lb), delta(la, lb, false));
+    }
+    addRow(tr("Ops that moved device"), {}, {}, QString::number(m_moved));
+    if (!moved.isEmpty()) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        auto* item = new QTableWidgetItem(moved.join(QStringLiteral(", ")) + (m_moved > moved.size() ? QStringLiteral(", …") : QString()));
+        item->setToolTip(item->text());
+        m_table->setItem(row, 0, item);
+        m_table->setSpan(row, 0, 1, 4);
+    }
+}
+
+} // namespace sl::gui

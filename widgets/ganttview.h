@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The hand-painted Gantt chart: one lane per device (split into sub-rows where ops overlap on a
+// multi-slot device), ops as bars coloured by device or op type, transfers, the critical path, a
+// time axis with zoom (wheel) and pan (drag), hover details. Paints only what is visible, and
+// merges bars thinner than a pixel, so 10k bars stay fluid.
+#include "widgets/timemapping.h"
+#include "widgets/types.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+
+namespace sl::gui {
+
+class OpSelection;
+
+class GanttView : public QWidget {
+    Q_OBJECT
+public:
+    enum class ColourBy { Device, OpType };
+    explicit GanttView(QWidget* parent = nullptr);
+
+    void setRecord(const std::optional<RunRecord>& r);
+    void setSelection(OpSelection* selection);
+    void setColourBy(ColourBy c);
+    void setShowTransfers(bool on);
+    /// Fixes the visible time range (the compare view puts two charts on one axis).
+    void setTimeRange(double t0, double t1);
+    void fit();
+    const TimeMapping& mapping() const { return m_map; }
+
+    int barCount() const;
+    /// Where op `v` is painted (widget coordinates), empty if not shown.
+    QRectF barRect(OpId v) const;
+    OpId opAt(QPointF pos) const;
+
+    QSize sizeHint() const override { return {800, 300}; }
+    QSize minimumSizeHint() const override { return {200, 80}; }
+
+Q_SIGNALS:
+    void timeRangeChanged(double t0, double t1);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void leaveEvent(QEvent*) override;
+
+private:
+    struct Bar {
+        OpId op;
+        double start, end;
+        int sub;
+    };
+    struct Lane {
+        std::vector<Bar> bars;   // by start
+        int subRows = 1;
+        double longest = 0;
+        double busy = 0;
+    };
+    void rebuild();
+    void updatePlotGeometry();
+    QRectF laneRect(int lane) const;
+    QColor colourOf(OpId v) const;
+    void paintAxis(QPainter& p);
+    void paintLane(QPainter& p, int lane);
+    void paintTransfers(QPainter& p);
+    void emitRange();
+
+    std::optional<RunRecord> m_record;
+    QPointer<OpSelection> m_selection;
+    std::vector<Lane> m_lanes;
+    std::vector<int> m_laneOf;       // per op
+    std::vector<int> m_subOf;        // per op
+    std::vector<char> m_critical;    // per op
+    TimeMapping m_map;
+    ColourBy m_colourBy = ColourBy::Device;
+    bool m_showTransfers = true;
+    bool m_fitted = true;
+    std::optional<QPointF> m_dragFrom;
+    bool m_dragged = false;
+};
+
+} // namespace sl::gui

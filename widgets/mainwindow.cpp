@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/mainwindow.h"
+
+#include "widgets/compareview.h"
+#include "widgets/convergenceview.h"
+#include "widgets/dagview.h"
+#include "widgets/exporter.h"
+#include "widgets/ganttview.h"
+#include "widgets/memoryview.h"
+#include "widgets/opselection.h"
+#include "widgets/platformpanel.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/runjob.h"
+#include "widgets/runpanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QRegularExpression>
+#include <QThread>
+
+namespace sl::gui {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    qRegisterMetaType<RunRecord>();
+    qRegisterMetaType<Progress>();
+    setWindowTitle(tr("SchedLab"));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks);
+    m_selection = new OpSelection(this);
+    m_results = new ResultsModel(this);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_dag = new DagView(m_tabs);
+    m_gantt = new GanttView(m_tabs);
+    m_memory = new MemoryView(m_tabs);
+    m_convergence = new ConvergenceView(m_tabs);
+    m_compare = new CompareView(m_tabs);
+    m_tabs->addTab(m_dag, tr("DAG"));
+    m_tabs->addTab(m_gantt, tr("Gantt"));
+    m_tabs->addTab(m_memory, tr("Memory"));
+    m_tabs->addTab(m_convergence, tr("Convergence"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    setCentralWidget(m_tabs);
+    m_dag->setSelection(m_selection);
+    m_gantt->setSelection(m_selection);
+    m_memory->setSelection(m_selection);
+    m_compare->setSelection(m_selection);
+
+    buildDocks();
+    buildActions();
+    m_statusGraph = new QLabel(tr("No graph — File ▸ Open, Open Example, or drop a file here"), this);
+    m_statusRuns = new QLabel(this);
+    statusBar()->addWidget(m_statusGraph, 1);
+    statusBar()->addPermanentWidget(m_statusRuns);
+    connect(m_selection, &OpSelection::currentChanged, this, [this](OpId v) {
+        if (!m_doc || v < 0 || v >= m_doc->graph->opCount()) return;
+        const Op& op = m_doc->graph->op(v);
+        statusBar()->showMessage(tr("Selected %1 (%2), duration %3").arg(QString::fromStdString(op.name), QString::fromStdString(op.type),
+                                                                        formatNumber(op.duration)), 8000);
+    });
+
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    m_platform->restoreSettings();
+    m_runPanel->restoreSettings();
+    if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
+    rebuildRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() {
+    for (RunJob* j : m_jobs) j->cancel();   // each job waits for its worker in its destructor
+}
+
+void MainWindow::buildDocks() {
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* w, bool scroll) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+        if (scroll) {
+            auto* area = new QScrollArea(dock);
+            area->setWidget(w);
+            area->setWidgetResizable(true);
+            area->setFrameShape(QFrame::NoFrame);
+            dock->setWidget(area);
+        } else {
+            dock->setWidget(w);
+        }
+        return dock;
+    };
+    m_platform = new PlatformPanel;
+    m_runPanel = new RunPanel;
+    m_resultsView = new QTableView;
+    m_resultsView->setObjectName(QStringLiteral("resultsView"));
+    m_sorted = new QSortFilterProxyModel(this);
+    m_sorted->setSourceModel(m_results);
+    m_sorted->setSortRole(ResultsModel::SortRole);
+    m_resultsView->setModel(m_sorted);
+    m_resultsView->setSortingEnabled(true);
+    m_resultsView->sortByColumn(-1, Qt::AscendingOrder);
+    m_resultsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_resultsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_resultsView->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::DoubleClicked);
+    m_resultsView->setAlternatingRowColors(true);
+    m_resultsView->verticalHeader()->hide();
+    m_resultsView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    m_resultsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_resultsView->horizontalHeader()->setSectionResizeMode(ResultsModel::Name, QHeaderView::Stretch);
+    m_resultsView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onResultsSelectionChanged);
+
+    auto* platformDock = makeDock(tr("Platform"), QStringLiteral("platformDock"), m_platform, true);
+    auto* runDock = makeDock(tr("Run"), QStringLiteral("runDock"), m_runPanel, true);
+    auto* resultsDock = makeDock(tr("Results"), QStringLiteral("resultsDock"), m_resultsView, false);
+    addDockWidget(Qt::LeftDockWidgetArea, platformDock);
+    addDockWidget(Qt::LeftDockWidgetArea, runDock);
+    addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
+    resizeDocks({platformDock, runDock}, {260, 420}, Qt::Vertical);
+    resizeDocks({platformDock}, {330}, Qt::Horizontal);
+    resizeDocks({resultsDock}, {190}, Qt::Vertical);
+    connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+        QSettings s;
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open graph"), s.value(QStringLiteral("lastDir")).toString(),
+            tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
+        if (path.isEmpty()) return;
+        s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
+        openFile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QMenu* examples = file->addMenu(tr("Open E&xample"));
+    for (const auto& [title, path] : bundledExamples()) {
+        const QString p = path;
+        examples->addAction(title, this, [this, p] { openFile(p); });
+    }
+    QMenu* generate = file->addMenu(tr("&Generate"));
+    for (const char* family : {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}) {
+        const QString f = QString::fromLatin1(family);
+        generate->addAction(f + QStringLiteral("…"), this, [this, f] {
+            bool ok = false;
+            const int n = QInputDialog::getInt(this, tr("Generate %1").arg(f), tr("Operations"), 200, 4, 200000, 50, &ok);
+            if (ok) openFile(QStringLiteral("generated:%1:%2:1").arg(f).arg(n));
+        });
+    }
+    file->addSeparator();
+    file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Schedule &JSON…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ScheduleJson)); });
+    exportMenu->addAction(tr("&CSV…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::Csv)); });
+    exportMenu->addAction(tr("Chrome &trace (Perfetto)…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ChromeTrace)); });
+    exportMenu->addAction(tr("Annotated &DOT…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::AnnotatedDot)); });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare")};
+    for (int i = 0; i < names.size(); ++i)
+        m_viewMenu->addAction(names[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this, [this, i] { m_tabs->setCurrentIndex(i); });
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Fit"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        if (m_tabs->currentWidget() == m_dag) m_dag->fit();
+        else m_gantt->fit();
+    });
+    auto* byType = m_viewMenu->addAction(tr("Gantt colours by op &type"));
+    byType->setCheckable(true);
+    connect(byType, &QAction::toggled, this, [this](bool on) { m_gantt->setColourBy(on ? GanttView::ColourBy::OpType : GanttView::ColourBy::Device); });
+    auto* transfers = m_viewMenu->addAction(tr("Show &transfers"));
+    transfers->setCheckable(true);
+    transfers->setChecked(true);
+    connect(transfers, &QAction::toggled, m_gantt, &GanttView::setShowTransfers);
+    m_viewMenu->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::startRun);
+    run->addAction(tr("&Cancel all runs"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelAll);
+
+    auto* rename = new QAction(tr("Rename"), m_resultsView);
+    rename->setShortcut(QKeySequence(Qt::Key_F2));
+    rename->setShortcutContext(Qt::WidgetShortcut);
+    connect(rename, &QAction::triggered, this, [this] {
+        const QModelIndex i = m_resultsView->currentIndex();
+        if (i.isValid()) m_resultsView->edit(i.siblingAtColumn(ResultsModel::Name));
+    });
+    auto* remove = new QAction(tr("Delete"), m_resultsView);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    connect(remove, &QAction::triggered, this, [this] {
+        QList<int> rows;
+        for (const QModelIndex& i : m_resultsView->selectionModel()->selectedRows()) rows << m_sorted->mapToSource(i).row();
+        std::sort(rows.begin(), rows.end(), std::greater<>());
+        for (int r : rows) m_results->removeRow(r);
+    });
+    auto* save = new QAction(tr("Save schedule…"), m_resultsView);
+    connect(save, &QAction::triggered, this, &MainWindow::saveSchedule);
+    m_resultsView->addActions({rename, remove, save});
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
+    help->addAction(tr("&About SchedLab"), this, [this] {
+        QMessageBox::about(this, tr("About SchedLab"),
+                           tr("<h3>SchedLab</h3><p>Schedules computation graphs on multi-device machines and compares methods: "
+                              "list heuristics, BRKGA, exact and neural optimizers.</p><p>%1 optimizers registered. Qt %2.</p>")
+                               .arg(OptimizerRegistry::instance().list().size())
+                               .arg(QString::fromLatin1(qVersion())));
+    });
+}
+
+QList<QPair<QString, QString>> MainWindow::bundledExamples() {
+    QList<QPair<QString, QString>> list = {{tr("ResNet-50 (ONNX, weights stripped)"), QStringLiteral(":/examples/resnet50.onnx")},
+                                           {tr("ft06 job-shop (6 × 6)"), QStringLiteral(":/examples/ft06.txt")}};
+    if (haveCoreLoaders() && QFile::exists(QStringLiteral(":/examples/layered200.json")))
+        list.append({tr("Layered graph, 200 ops"), QStringLiteral(":/examples/layered200.json")});
+    else
+        list.append({tr("Layered graph, 200 ops"), QStringLiteral("generated:layered:200:1")});
+    return list;
+}
+
+bool MainWindow::openFile(const QString& pathIn, const QString& format) {
+    QString path = pathIn;
+    if (path.startsWith(QLatin1String(":/"))) {   // bundled: the loaders read real files
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/schedlab-examples");
+        QDir().mkpath(dir);
+        const QString target = dir + QLatin1Char('/') + QFileInfo(path).fileName();
+        QFile::remove(target);
+        if (!QFile::copy(path, target)) {
+            showError(tr("Cannot open example"), tr("%1 is not in this build").arg(path));
+            return false;
+        }
+        QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
+        path = target;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        LoadedDocument doc = loadDocument(path, format);
+        QApplication::restoreOverrideCursor();
+        m_doc = std::move(doc);
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        showError(tr("Cannot open %1").arg(QFileInfo(pathIn).fileName()), QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_selection->clear();
+    m_platform->setFilePlatform(m_doc->platform);
+    m_dag->setGraph(m_doc->graph);
+    setWindowTitle(tr("%1 — SchedLab").arg(m_doc->displayName));
+    if (!pathIn.startsWith(QLatin1String(":/"))) addRecent(pathIn);
+    if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
+    updateStatus();
+    Q_EMIT documentLoaded();
+    return true;
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    m_lastError = message;
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->open();   // not exec(): the event loop (and any runs) keep going
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings s;
+    QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
+    const QString abs = path.startsWith(QLatin1String("generated:")) ? path : QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > 10) recent.removeLast();
+    s.setValue(QStringLiteral("recentFiles"), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!m_recentMenu) return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openFile(p); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+RunJob* MainWindow::startRun() {
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_doc) {
+        showError(tr("Nothing to run"), tr("Open a graph first (File ▸ Open, or File ▸ Open Example)."));
+        return nullptr;
+    }
+    const QString method = m_runPanel->method();
+    auto problem = std::make_shared<Problem>();
+    problem->graph = m_doc->graph;
+    problem->platform = m_platform->platform();
+    problem->objective = m_platform->objective();
+    try {
+        problem->check();
+        if (!OptimizerRegistry::instance().find(method.toStdString())) throw std::runtime_error("unknown method '" + method.toStdString() + "'");
+    } catch (const std::exception& e) {
+        showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+    auto* job = new RunJob(m_nextRunId++, problem, method, m_runPanel->options(), this);
+    m_jobs.append(job);
+    m_watched = job;
+    connect(job, &RunJob::progressed, this, [this, job] {
+        if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
+    });
+    connect(job, &RunJob::finished, this, [this, job](const RunRecord& r) {
+        m_results->add(r);
+        const int row = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0)).row();
+        if (m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({row});
+        statusBar()->showMessage(tr("%1 finished: cost %2 in %3 s").arg(r.name, formatNumber(r.result->cost)).arg(r.result->seconds, 0, 'f', 2), 8000);
+        Q_EMIT runFinished(r);
+        m_jobs.removeAll(job);
+        if (m_watched == job) m_watched = nullptr;
+        job->deleteLater();
+        updateStatus();
+    });
+    connect(job, &RunJob::failed, this, [this, job](const QString& message) {
+        showError(tr("%1 failed").arg(job->method()), message);
+        Q_EMIT runFailed(message);
+        m_jobs.removeAll(job);
+        if (m_watched == job) m_watched = nullptr;
+        job->deleteLater();
+        updateStatus();
+    });
+    m_runPanel->addJob(job);
+    job->start();
+    updateStatus();
+    return job;
+}
+
+void MainWindow::cancelAll() {
+    for (RunJob* j : m_jobs) j->cancel();
+}
+
+int MainWindow::activeRuns() const {
+    return static_cast<int>(m_jobs.size());
+}
+
+void MainWindow::selectResults(const QList<int>& rows) {
+    auto* sm = m_resultsView->selectionModel();
+    QItemSelection sel;
+    for (int r : rows) sel.select(m_sorted->index(r, 0), m_sorted->index(r, ResultsModel::ColumnCount - 1));
+    sm->select(sel, QItemSelectionModel::ClearAndSelect);
+    if (!rows.isEmpty()) sm->setCurrentIndex(m_sorted->index(rows.last(), 0), QItemSelectionModel::NoUpdate);
+}
+
+std::optional<RunRecord> MainWindow::selectedRecord() const {
+    const auto rows = m_resultsView->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return std::nullopt;
+    return m_results->record(m_sorted->mapToSource(rows.first()).row());
+}
+
+void MainWindow::onResultsSelectionChanged() {
+    const auto rows = m_resultsView->selectionModel()->selectedRows();
+    std::vector<RunRecord> picked;
+    for (const QModelIndex& i : rows) picked.push_back(m_results->record(m_sorted->mapToSource(i).row()));
+    std::sort(picked.begin(), picked.end(), [](const RunRecord& a, const RunRecord& b) { return a.id < b.id; });
+    if (picked.empty()) {
+        showRecord(std::nullopt);
+        return;
+    }
+    showRecord(picked.front());
+    if (picked.size() == 2) {
+        m_compare->setRecords(picked[0], picked[1]);
+        m_tabs->setCurrentWidget(m_compare);
+    }
+}
+
+void MainWindow::showRecord(const std::optional<RunRecord>& r) {
+    m_gantt->setRecord(r);
+    m_memory->setRecord(r);
+    m_dag->setRecord(r);
+    if (r) m_convergence->setHistory(r->name, r->result->history);
+    updateStatus();
+}
+
+void MainWindow::showTab(Tab t) {
+    m_tabs->setCurrentIndex(static_cast<int>(t));
+}
+
+QWidget* MainWindow::currentViewWidget() const {
+    QWidget* w = m_tabs->currentWidget();
+    if (w == m_dag) return m_dag->canvas();
+    return w;
+}
+
+void MainWindow::saveSchedule() {
+    exportSchedule(static_cast<int>(ExportKind::ScheduleJson));
+}
+
+void MainWindow::exportSchedule(int kind) {
+    const auto r = selectedRecord();
+    if (!r) {
+        showError(tr("Nothing to export"), tr("Select a result first."));
+        return;
+    }
+    const auto k = static_cast<ExportKind>(kind);
+    const QString suffix = k == ExportKind::Csv ? QStringLiteral(".csv") : k == ExportKind::AnnotatedDot ? QStringLiteral(".dot") : QStringLiteral(".json");
+    QString name = r->name;
+    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), name + suffix, exportFilter(k));
+    if (path.isEmpty()) return;
+    try {
+        sl::gui::exportSchedule(k, *r, path);
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    } catch (const std::exception& e) {
+        showError(tr("Export failed"), QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::exportView() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), m_tabs->tabText(m_tabs->currentIndex()).toLower() + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    if (path.isEmpty()) return;
+    try {
+        exportWidgetImage(currentViewWidget(), path);
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+    } catch (const std::exception& e) {
+        showError(tr("Export failed"), QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::updateStatus() {
+    if (m_doc) {
+        const Graph& g = *m_doc->graph;
+        m_statusGraph->setText(tr("%1 — %2 ops, %3 edges, %4 tensors, total work %5")
+                                   .arg(m_doc->displayName)
+                                   .arg(g.opCount())
+                                   .arg(g.edgeCount())
+                                   .arg(g.tensorCount())
+                                   .arg(formatNumber(g.totalWork())));
+    }
+    m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
+}
+
+void MainWindow::showShortcuts() {
+    QString rows;
+    for (QAction* a : findChildren<QAction*>())
+        if (!a->shortcut().isEmpty() && !a->text().isEmpty())
+            rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                        .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), a->text().remove(QLatin1Char('&')).toHtmlEscaped());
+    rows += tr("<tr><td><b>Wheel</b></td><td>Zoom (Gantt, DAG); Shift+wheel pans the Gantt</td></tr>"
+               "<tr><td><b>Drag</b></td><td>Pan</td></tr><tr><td><b>Double-click</b></td><td>Fit the Gantt</td></tr>"
+               "<tr><td><b>Ctrl+click</b></td><td>Select two results to compare</td></tr>");
+    QMessageBox::information(this, tr("Keyboard shortcuts"), QStringLiteral("<table cellspacing=6>%1</table>").arg(rows));
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    m_platform->saveSettings();
+    m_runPanel->saveSettings();
+    cancelAll();
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) {
+        openFile(urls.first().toLocalFile());
+        e->acceptProposedAction();
+    }
+}
+
+} // namespace sl::gui

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The explorer's main window: menus, docks (platform, run, results), the view tabs, the document
+// (current graph) and the runs in flight. Views never talk to each other: they share OpSelection.
+#include "widgets/graphloader.h"
+#include "widgets/types.h"
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QLabel;
+class QMenu;
+class QTabWidget;
+class QTableView;
+class QSortFilterProxyModel;
+
+namespace sl::gui {
+
+class CompareView;
+class ConvergenceView;
+class DagView;
+class GanttView;
+class MemoryView;
+class OpSelection;
+class PlatformPanel;
+class ResultsModel;
+class RunJob;
+class RunPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Tab { DagTab, GanttTab, MemoryTab, ConvergenceTab, CompareTab };
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a graph file ("generated:FAMILY:N:SEED" too). On failure shows an error dialog and
+    /// keeps the current document. Returns success.
+    bool openFile(const QString& path, const QString& format = {});
+    /// Starts a run of the run panel's method and options on the current graph; null on error.
+    RunJob* startRun();
+    void cancelAll();
+    /// Selects result rows (one: show it; two: compare them).
+    void selectResults(const QList<int>& rows);
+    void showTab(Tab t);
+    /// The widget the "export current view" action renders.
+    QWidget* currentViewWidget() const;
+    static QList<QPair<QString, QString>> bundledExamples();   ///< {title, path}
+
+    const std::optional<LoadedDocument>& document() const { return m_doc; }
+    ResultsModel* results() const { return m_results; }
+    QTableView* resultsView() const { return m_resultsView; }
+    OpSelection* selection() const { return m_selection; }
+    PlatformPanel* platformPanel() const { return m_platform; }
+    RunPanel* runPanel() const { return m_runPanel; }
+    DagView* dagView() const { return m_dag; }
+    GanttView* ganttView() const { return m_gantt; }
+    MemoryView* memoryView() const { return m_memory; }
+    ConvergenceView* convergenceView() const { return m_convergence; }
+    CompareView* compareView() const { return m_compare; }
+    int activeRuns() const;
+    /// Errors are also reported here (tests, --screenshot); the dialog still shows.
+    QString lastError() const { return m_lastError; }
+
+Q_SIGNALS:
+    void documentLoaded();
+    void runFinished(const sl::gui::RunRecord& r);
+    void runFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void showError(const QString& title, const QString& message);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void onResultsSelectionChanged();
+    void showRecord(const std::optional<RunRecord>& r);
+    void exportSchedule(int kind);
+    void exportView();
+    void saveSchedule();
+    void updateStatus();
+    void showShortcuts();
+    std::optional<RunRecord> selectedRecord() const;
+
+    std::optional<LoadedDocument> m_doc;
+    OpSelection* m_selection;
+    ResultsModel* m_results;
+    QSortFilterProxyModel* m_sorted;
+    QTableView* m_resultsView;
+    PlatformPanel* m_platform;
+    RunPanel* m_runPanel;
+    QTabWidget* m_tabs;
+    DagView* m_dag;
+    GanttView* m_gantt;
+    MemoryView* m_memory;
+    ConvergenceView* m_convergence;
+    CompareView* m_compare;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_statusGraph;
+    QLabel* m_statusRuns;
+    QList<RunJob*> m_jobs;
+    RunJob* m_watched = nullptr;   // the run the convergence view follows live
+    int m_nextRunId = 1;
+    QString m_lastError;
+};
+
+} // namespace sl::gui

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/memoryview.h"
+
+#include "widgets/chartutil.h"
+#include "widgets/opselection.h"
+#include "widgets/palette.h"
+#include "widgets/resultsmodel.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+namespace sl::gui {
+
+MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
+    m_chart = new QChart;
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(6, 6, 6, 6));
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 4, 4, 4);
+    m_liveTitle = new QLabel(tr("Live at the peak"), side);
+    m_liveTitle->setWordWrap(true);
+    m_live = new QListWidget(side);
+    m_live->setObjectName(QStringLiteral("liveAtPeak"));
+    m_live->setAlternatingRowColors(true);
+    sideLayout->addWidget(m_liveTitle);
+    sideLayout->addWidget(m_live, 1);
+    auto* split = new QSplitter(this);
+    split->addWidget(m_chartView);
+    split->addWidget(side);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+    connect(m_live, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row < 0 || !m_selection) return;
+        m_selection->setCurrent(m_live->item(row)->data(Qt::UserRole).toInt());
+    });
+    rebuild();
+}
+
+QWidget* MemoryView::canvas() const {
+    return m_chartView;
+}
+
+void MemoryView::setSelection(OpSelection* s) {
+    if (m_selection) disconnect(m_selection, nullptr, this, nullptr);
+    m_selection = s;
+    if (s) connect(s, &OpSelection::currentChanged, this, &MemoryView::markSelected);
+}
+
+void MemoryView::setRecord(const std::optional<RunRecord>& r) {
+    m_record = r;
+    rebuild();
+}
+
+int MemoryView::seriesCount() const {
+    return static_cast<int>(m_chart->series().size());
+}
+
+int MemoryView::liveAtPeakCount() const {
+    return m_live->count();
+}
+
+void MemoryView::rebuild() {
+    m_chart->removeAllSeries();
+    for (auto* a : m_chart->axes()) {
+        m_chart->removeAxis(a);
+        delete a;
+    }
+    m_marker = nullptr;
+    m_live->clear();
+    if (!m_record || !m_record->memory) {
+        m_chart->setTitle(tr("Memory over time: run an optimizer or select a result"));
+        m_liveTitle->setText(tr("Live at the peak"));
+        return;
+    }
+    const MemoryTimeline& tl = *m_record->memory;
+    const Schedule& s = m_record->schedule();
+    const Platform& platform = m_record->problem->platform;
+    double capacity = 0;
+    for (const auto& d : platform.devices)
+        if (std::isfinite(d.memoryCapacity)) capacity = std::max(capacity, d.memoryCapacity);
+    const auto [divisor, unit] = byteUnit(std::max(tl.peak, capacity));
+    m_divisor = divisor;
+    m_chart->setTitle(tr("Memory over time — peak %1 on %2").arg(formatBytes(tl.peak),
+                                                                QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time"));
+    x->setRange(0, std::max(1e-9, s.makespan));
+    x->setLabelFormat(QStringLiteral("%.4g"));
+    auto* y = new QValueAxis;
+    y->setTitleText(unit);
+    m_yMax = std::max(tl.peak, capacity) / divisor * 1.1;
+    if (!(m_yMax > 0)) m_yMax = 1;
+    y->setRange(0, m_yMax);
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    // the busiest devices get their own series, the rest would only add noise
+    for (size_t d = 0; d < tl.curves.size() && d < 12; ++d) {
+        auto* series = new QLineSeries;
+        series->setName(QString::fromStdString(platform.devices[d].name));
+        series->replace(stepPoints(tl.curves[d], s.makespan, divisor));
+        series->setPen(QPen(palette::category(static_cast<int>(d)), 1.8));
+        m_chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    if (capacity > 0) {
+        auto* cap = new QLineSeries;
+        cap->setName(tr("capacity"));
+        cap->append(0, capacity / divisor);
+        cap->append(s.makespan, capacity / divisor);
+        cap->setPen(QPen(QColor(0x55, 0x55, 0x55), 1.2, Qt::DashLine));
+        m_chart->addSeries(cap);
+        cap->attachAxis(x);
+        cap->attachAxis(y);
+    }
+    auto* peak = new QScatterSeries;
+    peak->setName(tr("peak"));
+    peak->setMarkerSize(11);
+    peak->setColor(palette::accent());
+    peak->setBorderColor(Qt::white);
+    const double peakTime = tl.peakTimes.empty() ? 0 : tl.peakTimes[static_cast<size_t>(tl.peakDevice)];
+    peak->append(peakTime, tl.peak / divisor);
+    m_chart->addSeries(peak);
+    peak->attachAxis(x);
+    peak->attachAxis(y);
+    m_marker = new QLineSeries;
+    m_marker->setName(tr("selected op"));
+    m_marker->setPen(QPen(palette::accent(), 1, Qt::DashLine));
+    m_chart->addSeries(m_marker);
+    m_marker->attachAxis(x);
+    m_marker->attachAxis(y);
+
+    const auto live = liveAt(*m_record->problem, s, tl.peakDevice, peakTime);
+    const Graph& g = m_record->problem->g();
+    m_liveTitle->setText(tr("Live at the peak (t = %1, %2): %n block(s)", nullptr, static_cast<int>(live.size()))
+                             .arg(formatNumber(peakTime), QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
+    const size_t shown = std::min<size_t>(live.size(), 200);
+    for (size_t i = 0; i < shown; ++i) {
+        const Residency& r = live[i];
+        const QString what = r.tensor >= 0 ? QString::fromStdString(g.tensor(r.tensor).name)
+                                           : tr("params of %1").arg(QString::fromStdString(g.op(r.op).name));
+        auto* item = new QListWidgetItem(QStringLiteral("%1  —  %2").arg(formatBytes(r.bytes), what), m_live);
+        item->setData(Qt::UserRole, r.op);
+        item->setToolTip(tr("resident from %1 to %2").arg(formatNumber(r.from), formatNumber(r.to)));
+    }
+    if (live.size() > shown) m_live->addItem(tr("… and %1 more").arg(live.size() - shown));
+    if (m_selection) markSelected(m_selection->current());
+}
+
+void MemoryView::markSelected(OpId v) {
+    if (!m_marker || !m_record) return;
+    QList<QPointF> pts;
+    if (v >= 0 && static_cast<size_t>(v) < m_record->schedule().ops.size()) {
+        const double t = m_record->schedule().ops[static_cast<size_t>(v)].start;
+        pts = {QPointF(t, 0), QPointF(t, m_yMax)};
+    }
+    m_marker->replace(pts);
+}
+
+} // namespace sl::gui

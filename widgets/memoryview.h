@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Memory over time per device (Qt Charts), the peak marked, the capacity line, and the tensors
+// live at the peak listed beside the chart (click one to select its producer).
+#include "widgets/types.h"
+
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QListWidget;
+class QLabel;
+
+namespace sl::gui {
+
+class OpSelection;
+
+class MemoryView : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryView(QWidget* parent = nullptr);
+    void setRecord(const std::optional<RunRecord>& r);
+    void setSelection(OpSelection* s);
+    int seriesCount() const;
+    int liveAtPeakCount() const;
+    QWidget* canvas() const;
+
+private:
+    void rebuild();
+    void markSelected(OpId v);
+
+    std::optional<RunRecord> m_record;
+    QPointer<OpSelection> m_selection;
+    QChart* m_chart;
+    QChartView* m_chartView;
+    QLineSeries* m_marker = nullptr;
+    QListWidget* m_live;
+    QLabel* m_liveTitle;
+    double m_divisor = 1;
+    double m_yMax = 1;
+};
+
+} // namespace sl::gui

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/palette.h"
+
+#include <array>
+
+namespace sl::gui::palette {
+
+QColor category(int index) {
+    // Tableau-like hues, mid saturation: readable with black text and distinct on screen and print.
+    static const std::array<QRgb, 12> colours = {0x4e79a7, 0xf28e2b, 0x59a14f, 0xb07aa1, 0x76b7b2, 0xedc948,
+                                                 0xff9da7, 0x9c755f, 0xbab0ac, 0x86bcb6, 0xd4a6c8, 0x8cd17d};
+    const auto i = static_cast<size_t>(index < 0 ? -index : index) % colours.size();
+    return QColor::fromRgb(colours[i]);
+}
+
+QColor forName(const QString& name) {
+    return category(static_cast<int>(qHash(name, 7) % 1000));
+}
+
+QColor textOn(const QColor& fill) {
+    return fill.lightnessF() > 0.55 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+}
+
+} // namespace sl::gui::palette

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/platformpanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+
+namespace sl::gui {
+
+PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
+    auto* form = new QFormLayout(this);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_useFile = new QCheckBox(tr("Use the file's machine"), this);
+    m_useFile->setToolTip(tr("Job-shop files and generated families define their own devices and machine types"));
+    m_fileSummary = new QLabel(this);
+    m_fileSummary->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    m_devices = new QSpinBox(this);
+    m_devices->setRange(1, 256);
+    m_devices->setValue(4);
+    m_devices->setToolTip(tr("Identical devices of machine type 0"));
+    m_memoryGiB = new QDoubleSpinBox(this);
+    m_memoryGiB->setRange(0, 1e6);
+    m_memoryGiB->setDecimals(3);
+    m_memoryGiB->setSuffix(tr(" GiB"));
+    m_memoryGiB->setSpecialValueText(tr("unlimited"));
+    m_memoryGiB->setToolTip(tr("Memory capacity of each device; 0 = unlimited"));
+    m_latency = new QDoubleSpinBox(this);
+    m_latency->setRange(0, 1e9);
+    m_latency->setDecimals(3);
+    m_latency->setToolTip(tr("Fixed cost of a transfer between two devices, in time units"));
+    m_bandwidth = new QDoubleSpinBox(this);
+    m_bandwidth->setRange(0, 1e15);
+    m_bandwidth->setDecimals(0);
+    m_bandwidth->setSpecialValueText(tr("infinite"));
+    m_bandwidth->setSuffix(tr(" B/unit"));
+    m_bandwidth->setToolTip(tr("Bytes moved per time unit; 0 = infinite (free transfers)"));
+    m_objective = new QComboBox(this);
+    m_objective->addItem(tr("Makespan"), static_cast<int>(Objective::Makespan));
+    m_objective->addItem(tr("Peak memory"), static_cast<int>(Objective::Memory));
+    m_objective->addItem(tr("Both (weighted)"), static_cast<int>(Objective::Weighted));
+    m_weight = new QDoubleSpinBox(this);
+    m_weight->setRange(0, 1);
+    m_weight->setSingleStep(0.1);
+    m_weight->setValue(0.5);
+    m_weight->setToolTip(tr("Share of peak memory in the weighted objective"));
+
+    form->addRow(m_useFile);
+    form->addRow(m_fileSummary);
+    form->addRow(tr("Devices"), m_devices);
+    form->addRow(tr("Memory / device"), m_memoryGiB);
+    form->addRow(tr("Latency"), m_latency);
+    form->addRow(tr("Bandwidth"), m_bandwidth);
+    form->addRow(tr("Objective"), m_objective);
+    form->addRow(tr("Memory weight"), m_weight);
+
+    for (auto* s : {m_memoryGiB, m_latency, m_bandwidth, m_weight})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &PlatformPanel::changed);
+    connect(m_devices, &QSpinBox::valueChanged, this, &PlatformPanel::changed);
+    connect(m_objective, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); Q_EMIT changed(); });
+    connect(m_useFile, &QCheckBox::toggled, this, [this] { updateEnabled(); Q_EMIT changed(); });
+    setFilePlatform(std::nullopt);
+}
+
+void PlatformPanel::setFilePlatform(const std::optional<Platform>& p) {
+    m_filePlatform = p;
+    m_useFile->setEnabled(p.has_value());
+    m_useFile->setChecked(p.has_value());
+    if (p) {
+        std::vector<int> types;
+        for (const auto& d : p->devices) types.push_back(d.machineType);
+        std::sort(types.begin(), types.end());
+        const auto distinct = std::unique(types.begin(), types.end()) - types.begin();
+        m_fileSummary->setText(tr("%n device(s), %1 machine type(s)", nullptr, p->deviceCount()).arg(distinct));
+    } else {
+        m_fileSummary->setText(tr("The file defines no machine"));
+    }
+    updateEnabled();
+}
+
+void PlatformPanel::updateEnabled() {
+    const bool file = m_useFile->isChecked() && m_filePlatform;
+    m_devices->setEnabled(!file);
+    m_weight->setEnabled(m_objective->currentData().toInt() == static_cast<int>(Objective::Weighted));
+}
+
+Platform PlatformPanel::platform() const {
+    Platform p = (m_useFile->isChecked() && m_filePlatform) ? *m_filePlatform : Platform::identical(m_devices->value());
+    if (m_memoryGiB->value() > 0)
+        for (auto& d : p.devices) d.memoryCapacity = m_memoryGiB->value() * 1024.0 * 1024.0 * 1024.0;
+    p.link.latency = m_latency->value();
+    p.link.bandwidth = m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity;
+    return p;
+}
+
+ObjectiveSpec PlatformPanel::objective() const {
+    ObjectiveSpec o;
+    o.kind = static_cast<Objective>(m_objective->currentData().toInt());
+    o.memoryWeight = m_weight->value();
+    return o;
+}
+
+void PlatformPanel::setDeviceCount(int n) {
+    m_useFile->setChecked(false);
+    m_devices->setValue(n);
+}
+
+void PlatformPanel::setObjective(Objective o) {
+    m_objective->setCurrentIndex(m_objective->findData(static_cast<int>(o)));
+}
+
+void PlatformPanel::saveSettings() const {
+    QSettings s;
+    s.beginGroup(QStringLiteral("platform"));
+    s.setValue(QStringLiteral("devices"), m_devices->value());
+    s.setValue(QStringLiteral("memoryGiB"), m_memoryGiB->value());
+    s.setValue(QStringLiteral("latency"), m_latency->value());
+    s.setValue(QStringLiteral("bandwidth"), m_bandwidth->value());
+    s.setValue(QStringLiteral("objective"), m_objective->currentIndex());
+    s.setValue(QStringLiteral("weight"), m_weight->value());
+}
+
+void PlatformPanel::restoreSettings() {
+    QSettings s;
+    s.beginGroup(QStringLiteral("platform"));
+    m_devices->setValue(s.value(QStringLiteral("devices"), 4).toInt());
+    m_memoryGiB->setValue(s.value(QStringLiteral("memoryGiB"), 0.0).toDouble());
+    m_latency->setValue(s.value(QStringLiteral("latency"), 0.0).toDouble());
+    m_bandwidth->setValue(s.value(QStringLiteral("bandwidth"), 0.0).toDouble());
+    m_objective->setCurrentIndex(s.value(QStringLiteral("objective"), 0).toInt());
+    m_weight->setValue(s.value(QStringLiteral("weight"), 0.5).toDouble());
+}
+
+} // namespace sl::gui

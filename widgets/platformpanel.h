@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The machine and the objective: device count (or the file's own platform), memory per device,
+// link latency and bandwidth, objective.
+#include "core/costmodel/problem.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace sl::gui {
+
+class PlatformPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlatformPanel(QWidget* parent = nullptr);
+    /// The platform a file brought along (job-shop machines, generated families); empty: none.
+    void setFilePlatform(const std::optional<Platform>& p);
+    Platform platform() const;
+    ObjectiveSpec objective() const;
+    void setDeviceCount(int n);
+    void setObjective(Objective o);
+    void saveSettings() const;
+    void restoreSettings();
+
+Q_SIGNALS:
+    void changed();
+
+private:
+    void updateEnabled();
+    std::optional<Platform> m_filePlatform;
+    QCheckBox* m_useFile;
+    QLabel* m_fileSummary;
+    QSpinBox* m_devices;
+    QDoubleSpinBox* m_memoryGiB;
+    QDoubleSpinBox* m_latency;
+    QDoubleSpinBox* m_bandwidth;
+    QComboBox* m_objective;
+    QDoubleSpinBox* m_weight;
+};
+
+} // namespace sl::gui

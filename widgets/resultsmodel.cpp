@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/resultsmodel.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace sl::gui {
+
+QString formatBytes(double bytes) {
+    if (!std::isfinite(bytes)) return QStringLiteral("∞");
+    return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeTraditionalFormat);
+}
+
+QString formatNumber(double v) {
+    if (!std::isfinite(v)) return QStringLiteral("∞");
+    if (std::abs(v) >= 1e6 || (v != 0 && std::abs(v) < 1e-3)) return QString::number(v, 'g', 4);
+    return QString::number(v, 'f', std::abs(v) >= 100 ? 1 : 3);
+}
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const RunRecord& r = m_rows[static_cast<size_t>(index.row())];
+    const RunResult& res = *r.result;
+    if (role == RecordIdRole) return r.id;
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Makespan ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Makespan: return res.schedule.makespan;
+        case PeakMemory: return res.schedule.peakMemory;
+        case Cost: return res.cost;
+        case Evaluations: return static_cast<qlonglong>(res.evaluations);
+        case Seconds: return res.seconds;
+        case Seed: return static_cast<qulonglong>(r.options.seed);
+        default: break;
+        }
+        role = Qt::DisplayRole;
+    }
+    if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
+    if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
+    switch (index.column()) {
+    case Name: return r.name;
+    case Method: return r.method;
+    case Makespan: return formatNumber(res.schedule.makespan);
+    case PeakMemory: return formatBytes(res.schedule.peakMemory);
+    case Cost: return formatNumber(res.cost);
+    case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
+    case Seconds: return QString::number(res.seconds, 'f', 2);
+    case Seed: return QString::number(r.options.seed);
+    default: return {};
+    }
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Name: return tr("Run");
+    case Method: return tr("Method");
+    case Makespan: return tr("Makespan");
+    case PeakMemory: return tr("Peak memory");
+    case Cost: return tr("Cost");
+    case Evaluations: return tr("Evals");
+    case Seconds: return tr("Seconds");
+    case Seed: return tr("Seed");
+    default: return {};
+    }
+}
+
+Qt::ItemFlags ResultsModel::flags(const QModelIndex& index) const {
+    auto f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == Name) f |= Qt::ItemIsEditable;
+    return f;
+}
+
+bool ResultsModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || index.column() != Name || role != Qt::EditRole) return false;
+    const QString name = value.toString().trimmed();
+    if (name.isEmpty()) return false;
+    m_rows[static_cast<size_t>(index.row())].name = name;
+    Q_EMIT dataChanged(index, index, {Qt::DisplayRole, Qt::EditRole});
+    return true;
+}
+
+bool ResultsModel::removeRows(int row, int count, const QModelIndex& parent) {
+    if (parent.isValid() || row < 0 || count <= 0 || row + count > rowCount()) return false;
+    beginRemoveRows({}, row, row + count - 1);
+    m_rows.erase(m_rows.begin() + row, m_rows.begin() + row + count);
+    endRemoveRows();
+    return true;
+}
+
+void ResultsModel::add(const RunRecord& r) {
+    const int row = rowCount();
+    beginInsertRows({}, row, row);
+    m_rows.push_back(r);
+    endInsertRows();
+}
+
+void ResultsModel::clear() {
+    beginResetModel();
+    m_rows.clear();
+    endResetModel();
+}
+
+int ResultsModel::rowOfId(int id) const {
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace sl::gui

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Finished runs as rows. Names are editable; everything else is the run's immutable snapshot.
+#include "widgets/types.h"
+
+#include <QAbstractTableModel>
+
+namespace sl::gui {
+
+class ResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Method, Makespan, PeakMemory, Cost, Evaluations, Seconds, Seed, ColumnCount };
+    enum Role { RecordIdRole = Qt::UserRole + 1, SortRole };
+
+    using QAbstractTableModel::QAbstractTableModel;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
+
+    void add(const RunRecord& r);
+    void clear();
+    const RunRecord& record(int row) const { return m_rows[static_cast<size_t>(row)]; }
+    int rowOfId(int id) const;
+
+private:
+    std::vector<RunRecord> m_rows;
+};
+
+QString formatBytes(double bytes);
+QString formatNumber(double v);
+
+} // namespace sl::gui

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/runjob.h"
+
+#include "widgets/criticalpath.h"
+
+#include <QThread>
+#include <QtConcurrent>
+
+#include <mutex>
+#include <stop_token>
+
+namespace sl::gui {
+
+struct ProgressBox {
+    std::mutex mutex;
+    std::vector<Progress> pending;   // reports not yet seen by the GUI
+    std::string error;
+    std::stop_source stop;
+};
+
+RunJob::RunJob(int id, std::shared_ptr<const Problem> problem, QString method, RunOptions options, QObject* parent)
+    : QObject(parent), m_id(id), m_problem(std::move(problem)), m_method(std::move(method)), m_options(std::move(options)),
+      m_box(std::make_shared<ProgressBox>()) {
+    m_poll.setInterval(66);   // ~15 updates per second
+    connect(&m_poll, &QTimer::timeout, this, &RunJob::poll);
+    connect(&m_watcher, &QFutureWatcher<RunRecord>::finished, this, &RunJob::onFinished);
+}
+
+RunJob::~RunJob() {
+    m_box->stop.request_stop();
+    m_watcher.waitForFinished();
+}
+
+void RunJob::start() {
+    auto box = m_box;
+    auto problem = m_problem;
+    const std::string method = m_method.toStdString();
+    const RunOptions options = m_options;
+    const int id = m_id;
+    const QString qmethod = m_method;
+    m_clock.start();
+    m_watcher.setFuture(QtConcurrent::run([box, problem, method, options, id, qmethod](QPromise<RunRecord>& promise) {
+        try {
+            auto optimizer = OptimizerRegistry::instance().create(method);
+            auto onProgress = [&](const Progress& p) {
+                if (promise.isCanceled()) box->stop.request_stop();
+                std::lock_guard lock(box->mutex);
+                box->pending.push_back(p);
+            };
+            auto result = std::make_shared<RunResult>(optimizer->run(*problem, options, onProgress, box->stop.get_token()));
+            if (result->schedule.method.empty()) result->schedule.method = method;
+            RunRecord r;
+            r.id = id;
+            r.method = qmethod;
+            r.name = QStringLiteral("%1 #%2%3").arg(qmethod).arg(id).arg(result->cancelled ? QStringLiteral(" (stopped)") : QString());
+            r.problem = problem;
+            r.options = options;
+            // derived data for the views is computed here, off the GUI thread
+            r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
+            r.criticalPath = criticalPath(*problem, result->schedule);
+            r.result = std::move(result);
+            promise.addResult(r);
+        } catch (const std::exception& e) {
+            std::lock_guard lock(box->mutex);
+            box->error = e.what();
+        }
+    }));
+    m_poll.start();
+}
+
+void RunJob::cancel() {
+    // not QFuture::cancel(): a cancelled promise drops results, and we want the best schedule so far
+    m_box->stop.request_stop();
+}
+
+void RunJob::poll() {
+    Q_ASSERT(QThread::currentThread() == thread());
+    std::vector<Progress> fresh;
+    {
+        std::lock_guard lock(m_box->mutex);
+        fresh.swap(m_box->pending);
+    }
+    if (fresh.empty()) return;
+    m_history.insert(m_history.end(), fresh.begin(), fresh.end());
+    m_last = fresh.back();
+    Q_EMIT progressed(m_last);
+}
+
+void RunJob::onFinished() {
+    Q_ASSERT(QThread::currentThread() == thread());
+    m_poll.stop();
+    poll();
+    std::string error;
+    {
+        std::lock_guard lock(m_box->mutex);
+        error = m_box->error;
+    }
+    if (!error.empty()) {
+        Q_EMIT failed(QString::fromStdString(error));
+        return;
+    }
+    const QFuture<RunRecord> f = m_watcher.future();
+    if (f.resultCount() > 0) {
+        RunRecord r = f.resultAt(0);
+        Q_EMIT finished(r);
+    } else {
+        Q_EMIT failed(tr("%1 was cancelled before it produced a schedule").arg(m_method));
+    }
+}
+
+} // namespace sl::gui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// One optimizer run on a worker thread (QtConcurrent run-with-promise). The worker publishes its
+// latest Progress into a shared box; the GUI polls it at ~15 Hz, so a chatty optimizer can never
+// flood the event loop. Cancel maps to std::stop_source::request_stop().
+#include "widgets/types.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace sl::gui {
+
+struct ProgressBox;   // shared between the worker and the GUI thread
+
+class RunJob : public QObject {
+    Q_OBJECT
+public:
+    RunJob(int id, std::shared_ptr<const Problem> problem, QString method, RunOptions options, QObject* parent = nullptr);
+    ~RunJob() override;
+
+    void start();
+    void cancel();
+    bool isRunning() const { return m_watcher.isRunning(); }
+    int id() const { return m_id; }
+    const QString& method() const { return m_method; }
+    const Progress& lastProgress() const { return m_last; }
+    /// Every progress report so far (the convergence curve), in order.
+    const std::vector<Progress>& history() const { return m_history; }
+    double elapsedSeconds() const { return m_clock.elapsed() / 1000.0; }
+
+Q_SIGNALS:
+    void progressed(const sl::Progress& p);
+    void finished(const sl::gui::RunRecord& record);
+    void failed(const QString& message);
+
+private:
+    void poll();
+    void onFinished();
+
+    int m_id;
+    std::shared_ptr<const Problem> m_problem;
+    QString m_method;
+    RunOptions m_options;
+    std::shared_ptr<ProgressBox> m_box;
+    QFutureWatcher<RunRecord> m_watcher;
+    QTimer m_poll;
+    QElapsedTimer m_clock;
+    Progress m_last;
+    std::vector<Progress> m_history;
+};
+
+} // namespace sl::gui

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/runpanel.h"
+
+#include "widgets/resultsmodel.h"
+#include "widgets/runjob.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolButton>
+
+#include <cmath>
+
+namespace sl::gui {
+namespace {
+
+QWidget* makeField(const OptionSpec& o, QWidget* parent) {
+    QWidget* w = nullptr;
+    switch (o.kind) {
+    case OptionSpec::Kind::Int: {
+        auto* s = new QSpinBox(parent);
+        s->setRange(static_cast<int>(std::max(o.min, -2e9)), static_cast<int>(std::min(o.max, 2e9)));
+        s->setValue(static_cast<int>(o.defaultValue));
+        s->setGroupSeparatorShown(true);
+        w = s;
+        break;
+    }
+    case OptionSpec::Kind::Double: {
+        auto* s = new QDoubleSpinBox(parent);
+        s->setDecimals(4);
+        s->setRange(o.min, o.max);
+        s->setValue(o.defaultValue);
+        s->setSingleStep(std::max(0.0001, std::abs(o.defaultValue) / 10));
+        w = s;
+        break;
+    }
+    case OptionSpec::Kind::Bool: {
+        auto* c = new QCheckBox(parent);
+        c->setChecked(o.defaultValue != 0);
+        w = c;
+        break;
+    }
+    case OptionSpec::Kind::Choice: {
+        auto* c = new QComboBox(parent);
+        for (const auto& ch : o.choices) c->addItem(QString::fromStdString(ch));
+        c->setCurrentIndex(static_cast<int>(o.defaultValue));
+        w = c;
+        break;
+    }
+    }
+    w->setToolTip(QString::fromStdString(o.help));
+    w->setObjectName(QString::fromStdString(o.key));
+    return w;
+}
+
+} // namespace
+
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    m_method = new QComboBox(this);
+    m_method->setObjectName(QStringLiteral("methodCombo"));
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setStyleSheet(QStringLiteral("color: palette(dark)"));
+    m_formHost = new QWidget(this);
+    m_form = new QFormLayout(m_formHost);
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_run = new QPushButton(tr("Run"), this);
+    m_run->setObjectName(QStringLiteral("runButton"));
+    m_run->setDefault(true);
+    m_run->setToolTip(tr("Start a run with these options (F5); several runs may go at once"));
+    m_cancel = new QPushButton(tr("Cancel all"), this);
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setToolTip(tr("Stop every active run; each keeps its best schedule so far (Esc)"));
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_cancel);
+    m_jobs = new QVBoxLayout;
+    m_jobs->setSpacing(4);
+    m_idle = new QLabel(tr("No active runs"), this);
+    m_idle->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    m_jobs->addWidget(m_idle);
+
+    layout->addWidget(m_method);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_formHost);
+    layout->addLayout(buttons);
+    layout->addLayout(m_jobs);
+    layout->addStretch(1);
+
+    connect(m_method, &QComboBox::currentIndexChanged, this, &RunPanel::rebuildOptions);
+    connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &RunPanel::cancelRequested);
+    reloadMethods();
+    updateButtons();
+}
+
+void RunPanel::reloadMethods() {
+    const QString keep = method();
+    QSignalBlocker block(m_method);
+    m_method->clear();
+    for (const auto& info : OptimizerRegistry::instance().list())
+        m_method->addItem(QStringLiteral("%1  —  %2").arg(QString::fromStdString(info.name), QString::fromStdString(info.family)),
+                          QString::fromStdString(info.name));
+    if (!keep.isEmpty()) setMethod(keep);
+    rebuildOptions();
+}
+
+QString RunPanel::method() const {
+    return m_method->currentData().toString();
+}
+
+bool RunPanel::setMethod(const QString& name) {
+    const int i = m_method->findData(name);
+    if (i < 0) return false;
+    m_method->setCurrentIndex(i);
+    return true;
+}
+
+void RunPanel::rebuildOptions() {
+    while (m_form->rowCount() > 0) m_form->removeRow(0);
+    m_fields.clear();
+    const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString());
+    m_run->setEnabled(info != nullptr);
+    if (!info) {
+        m_summary->setText(tr("No optimizer is registered"));
+        return;
+    }
+    m_summary->setText(QString::fromStdString(info->summary));
+    std::vector<OptionSpec> specs;
+    if (info->usesSeed) specs.push_back({.key = "seed", .label = "Seed", .defaultValue = 1, .min = 0, .max = 2e9, .help = "Random seed: same seed, same schedule"});
+    if (info->usesBudget)
+        specs.push_back({.key = "budget", .label = "Budget", .defaultValue = 0, .min = 0, .max = 2e9, .help = "Evaluations; 0 = the method's default"});
+    specs.push_back({.key = "time-limit", .label = "Time limit", .kind = OptionSpec::Kind::Double, .defaultValue = 0, .min = 0, .max = 86400,
+                     .help = "Seconds; 0 = none"});
+    specs.push_back({.key = "threads", .label = "Threads", .defaultValue = 1, .min = 1, .max = 64, .help = "Worker threads of this run"});
+    specs.insert(specs.end(), info->options.begin(), info->options.end());
+    for (const auto& o : specs) {
+        QWidget* w = makeField(o, m_formHost);
+        if (o.key == "time-limit") {
+            static_cast<QDoubleSpinBox*>(w)->setSpecialValueText(tr("none"));
+            static_cast<QDoubleSpinBox*>(w)->setDecimals(1);
+            static_cast<QDoubleSpinBox*>(w)->setSuffix(tr(" s"));
+        }
+        if (o.key == "budget") static_cast<QSpinBox*>(w)->setSpecialValueText(tr("default"));
+        m_form->addRow(QString::fromStdString(o.label.empty() ? o.key : o.label), w);
+        m_fields[o.key] = w;
+    }
+}
+
+RunOptions RunPanel::options() const {
+    RunOptions r;
+    for (const auto& [key, w] : m_fields) {
+        double v = 0;
+        if (auto* s = qobject_cast<QSpinBox*>(w)) v = s->value();
+        else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) v = d->value();
+        else if (auto* c = qobject_cast<QCheckBox*>(w)) v = c->isChecked() ? 1 : 0;
+        else if (auto* cb = qobject_cast<QComboBox*>(w)) {
+            v = cb->currentIndex();
+            r.strings[key] = cb->currentText().toStdString();
+        }
+        if (key == "seed") r.seed = static_cast<std::uint64_t>(v);
+        else if (key == "budget") r.budget = static_cast<std::int64_t>(v);
+        else if (key == "time-limit") r.timeLimit = v;
+        else if (key == "threads") r.threads = static_cast<int>(v);
+        else r.values[key] = v;
+    }
+    return r;
+}
+
+bool RunPanel::setOption(const QString& key, const QString& value) {
+    auto it = m_fields.find(key.toStdString());
+    if (it == m_fields.end()) return false;
+    QWidget* w = it->second;
+    bool ok = true;
+    if (auto* s = qobject_cast<QSpinBox*>(w)) s->setValue(value.toInt(&ok));
+    else if (auto* d = qobject_cast<QDoubleSpinBox*>(w)) d->setValue(value.toDouble(&ok));
+    else if (auto* c = qobject_cast<QCheckBox*>(w)) c->setChecked(value != QLatin1String("0") && value != QLatin1String("false"));
+    else if (auto* cb = qobject_cast<QComboBox*>(w)) {
+        const int i = cb->findText(value);
+        ok = i >= 0;
+        if (ok) cb->setCurrentIndex(i);
+    }
+    return ok;
+}
+
+void RunPanel::addJob(RunJob* job) {
+    auto* row = new QWidget(this);
+    auto* h = new QHBoxLayout(row);
+    h->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QProgressBar(row);
+    bar->setRange(0, 0);   // busy until the first report
+    bar->setTextVisible(true);
+    bar->setFormat(tr("%1 #%2 starting").arg(job->method()).arg(job->id()));
+    bar->setObjectName(QStringLiteral("jobProgress"));
+    auto* stop = new QToolButton(row);
+    stop->setText(QStringLiteral("✕"));
+    stop->setToolTip(tr("Stop this run"));
+    h->addWidget(bar, 1);
+    h->addWidget(stop);
+    m_jobs->addWidget(row);
+    connect(stop, &QToolButton::clicked, job, &RunJob::cancel);
+    connect(job, &RunJob::progressed, bar, [bar, job](const Progress& p) {
+        bar->setRange(0, 1000);
+        bar->setValue(static_cast<int>(std::clamp(p.fraction, 0.0, 1.0) * 1000));
+        const double elapsed = job->elapsedSeconds();
+        QString left = QStringLiteral("…");
+        if (p.fraction > 0.01) left = QStringLiteral("%1 s left").arg(std::max(0.0, elapsed * (1 - p.fraction) / p.fraction), 0, 'f', 1);
+        bar->setFormat(QStringLiteral("%1 #%2  best %3  ·  %4").arg(job->method()).arg(job->id()).arg(formatNumber(p.best), left));
+    });
+    auto done = [this, row] {
+        m_jobs->removeWidget(row);
+        row->deleteLater();
+        updateButtons();
+    };
+    connect(job, &RunJob::finished, row, done);
+    connect(job, &RunJob::failed, row, done);
+    updateButtons();
+}
+
+int RunPanel::activeJobs() const {
+    return m_jobs->count() - 1;   // minus the idle label
+}
+
+void RunPanel::updateButtons() {
+    m_idle->setVisible(activeJobs() == 0);
+    m_cancel->setEnabled(activeJobs() > 0);
+}
+
+void RunPanel::saveSettings() const {
+    QSettings s;
+    s.setValue(QStringLiteral("run/method"), method());
+}
+
+void RunPanel::restoreSettings() {
+    QSettings s;
+    setMethod(s.value(QStringLiteral("run/method")).toString());
+}
+
+} // namespace sl::gui

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Value snapshots that cross threads: a finished run and everything its views need, immutable once
+// built by the worker.
+#include "core/costmodel/memorytimeline.h"
+#include "core/optimizer/optimizer.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace sl::gui {
+
+struct RunRecord {
+    int id = 0;
+    QString name;
+    QString method;
+    std::shared_ptr<const Problem> problem;
+    std::shared_ptr<const RunResult> result;
+    std::shared_ptr<const MemoryTimeline> memory;
+    std::vector<OpId> criticalPath;   ///< ops on the longest chain, in time order
+    RunOptions options;
+    const Schedule& schedule() const { return result->schedule; }
+};
+
+} // namespace sl::gui
+
+Q_DECLARE_METATYPE(sl::gui::RunRecord)
+Q_DECLARE_METATYPE(sl::Progress)

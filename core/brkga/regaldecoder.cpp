@@ -4,6 +4,7 @@
 #include "core/brkga/decoderbasics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -71,7 +72,13 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
 
     const size_t maxNodes = static_cast<size_t>(n) + static_cast<size_t>(T) * static_cast<size_t>(std::max(D - 1, 0));
     m_placement.resize(static_cast<size_t>(n));
-    m_xferOf.assign(static_cast<size_t>(T) * static_cast<size_t>(D), -1);
+    if (D > 64) throw std::invalid_argument("REGAL decoder: at most 64 devices");
+    m_xferBase.assign(static_cast<size_t>(T), 0);
+    m_xferCount.assign(static_cast<size_t>(T), 0);
+    m_freed.resize(m_cons.size() + 1);
+    m_grouped.resize(m_cons.size() + 1);   // +1: the branch-free regrouping writes one past a tensor's run
+    m_localEnd.resize(static_cast<size_t>(T));
+    m_xferConsEnd.reserve(maxNodes - static_cast<size_t>(n));
     m_transfers.reserve(maxNodes - static_cast<size_t>(n));
     m_nodeKey.reserve(maxNodes);
     m_indeg.resize(maxNodes);
@@ -103,31 +110,48 @@ void RegalDecoder::place(std::span<const double> keys) {
 }
 
 void RegalDecoder::buildTransfers() {
-    for (const TransferStep& x : m_transfers)   // undo the previous decode's marks
-        m_xferOf[static_cast<size_t>(x.tensor) * static_cast<size_t>(m_layout.devices) + static_cast<size_t>(x.device)] = -1;
+    // Consumers sit on random devices, so every test below is branch-free: the consumers of each
+    // tensor are regrouped (local ones first, then those of each remote device, ascending), and
+    // Kahn's algorithm then walks each edge once without looking at devices again.
     m_transfers.clear();
-    const auto D = static_cast<size_t>(m_layout.devices);
-    if (D < 2) return;
+    m_xferConsEnd.clear();
+    const int* placement = m_placement.data();
+    const OpId* cons = m_cons.data();
+    OpId* grouped = m_grouped.data();
+    const bool multi = m_layout.devices > 1;
     for (TensorId t = 0; t < m_layout.tensors; ++t) {
-        const int src = m_placement[static_cast<size_t>(m_producer[static_cast<size_t>(t)])];
-        int* marks = m_xferOf.data() + static_cast<size_t>(t) * D;
-        bool any = false;
-        for (int i = m_consStart[static_cast<size_t>(t)]; i < m_consStart[static_cast<size_t>(t) + 1]; ++i) {
-            const int q = m_placement[static_cast<size_t>(m_cons[static_cast<size_t>(i)])];
-            if (q != src) marks[q] = -2, any = true;
+        const auto st = static_cast<size_t>(t);
+        const int src = placement[m_producer[st]];
+        const int begin = m_consStart[st], end = m_consStart[st + 1];
+        std::uint64_t mask = 0;
+        int pos = begin;
+        for (int i = begin; i < end; ++i) {
+            const OpId c = cons[i];
+            const int q = placement[c];
+            grouped[pos] = c;
+            pos += q == src;
+            mask |= std::uint64_t(1) << q;
         }
-        if (!any) continue;
-        for (size_t q = 0; q < D; ++q)   // numbered by (tensor, device)
-            if (marks[q] == -2) {
-                marks[q] = static_cast<int>(m_transfers.size());
-                m_transfers.push_back({t, static_cast<int>(q)});
+        m_localEnd[st] = pos;
+        m_xferBase[st] = static_cast<int>(m_transfers.size());
+        if (!multi) continue;
+        mask &= ~(std::uint64_t(1) << src);
+        for (; mask; mask &= mask - 1) {
+            const int q = std::countr_zero(mask);
+            for (int i = begin; i < end; ++i) {
+                const OpId c = cons[i];
+                grouped[pos] = c;
+                pos += placement[c] == q;
             }
+            m_transfers.push_back({t, q});
+            m_xferConsEnd.push_back(pos);
+        }
+        m_xferCount[st] = static_cast<int>(m_transfers.size()) - m_xferBase[st];
     }
 }
 
 void RegalDecoder::sortTopologically(std::span<const double> keys) {
     const int n = m_layout.ops;
-    const auto D = static_cast<size_t>(m_layout.devices);
     const size_t nodes = static_cast<size_t>(n) + m_transfers.size();
     m_nodeKey.resize(nodes);
     for (OpId v = 0; v < n; ++v) {
@@ -147,8 +171,17 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
 
     m_sequence.clear();
     m_order.clear();
-    auto release = [&](int node) {
-        if (--m_indeg[static_cast<size_t>(node)] == 0) m_ready.insert(rankOf[static_cast<size_t>(node)]);
+    int* indeg = m_indeg.data();
+    const OpId* grouped = m_grouped.data();
+    int* freed = m_freed.data();
+    // Collect the nodes that become ready without a branch per edge, then insert them.
+    auto release = [&](const OpId* c, const OpId* end) {
+        int count = 0;
+        for (; c != end; ++c) {
+            freed[count] = *c;
+            count += --indeg[*c] == 0;
+        }
+        for (int i = 0; i < count; ++i) m_ready.insert(rankOf[static_cast<size_t>(freed[i])]);
     };
     for (int r = m_ready.next(0); r != RankSet::npos; r = m_ready.next(0)) {
         m_ready.erase(r);
@@ -156,24 +189,17 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
         m_sequence.push_back(node);
         if (node < n) {
             m_order.push_back(node);
-            const int src = m_placement[static_cast<size_t>(node)];
             for (TensorId t : m_graph.outputs(node)) {
-                for (int i = m_consStart[static_cast<size_t>(t)]; i < m_consStart[static_cast<size_t>(t) + 1]; ++i) {
-                    const OpId c = m_cons[static_cast<size_t>(i)];
-                    if (m_placement[static_cast<size_t>(c)] == src) release(c);
-                }
-                if (D > 1)
-                    for (size_t q = 0; q < D; ++q) {
-                        const int k = m_xferOf[static_cast<size_t>(t) * D + q];
-                        if (k >= 0) release(n + k);
-                    }
+                const auto st = static_cast<size_t>(t);
+                release(grouped + m_consStart[st], grouped + m_localEnd[st]);
+                for (int k = m_xferBase[st], e = k + m_xferCount[st]; k < e; ++k)   // in-degree 1
+                    m_ready.insert(rankOf[static_cast<size_t>(n + k)]);
             }
         } else {
-            const TransferStep& x = m_transfers[static_cast<size_t>(node - n)];
-            for (int i = m_consStart[static_cast<size_t>(x.tensor)]; i < m_consStart[static_cast<size_t>(x.tensor) + 1]; ++i) {
-                const OpId c = m_cons[static_cast<size_t>(i)];
-                if (m_placement[static_cast<size_t>(c)] == x.device) release(c);
-            }
+            const int k = node - n;
+            const auto st = static_cast<size_t>(m_transfers[static_cast<size_t>(k)].tensor);
+            const int begin = k == m_xferBase[st] ? m_localEnd[st] : m_xferConsEnd[static_cast<size_t>(k) - 1];
+            release(grouped + begin, grouped + m_xferConsEnd[static_cast<size_t>(k)]);
         }
     }
     if (m_sequence.size() != nodes) throw std::logic_error("REGAL decoder: the extended graph has a cycle");

@@ -40,6 +40,7 @@
 #include "core/util/rankset.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -105,10 +106,15 @@ private:
 
     // workspace
     std::vector<int> m_placement;
-    std::vector<int> m_xferOf;                ///< per (tensor, device): transfer index or -1
+    std::vector<int> m_xferBase;              ///< per tensor: index of its first transfer
+    std::vector<int> m_xferCount;             ///< per tensor: number of transfers
+    std::vector<OpId> m_grouped;              ///< consumers per tensor, local ones first, then by device
+    std::vector<int> m_localEnd;              ///< per tensor: end of its local consumers in m_grouped
+    std::vector<int> m_xferConsEnd;           ///< per transfer: end of its consumers in m_grouped
     std::vector<TransferStep> m_transfers;
     std::vector<double> m_nodeKey;            ///< ops then transfers
     std::vector<int> m_indeg;
+    std::vector<int> m_freed;                 ///< scratch: nodes made ready by one release
     PrioritySort m_sort;
     RankSet m_ready;
     std::vector<int> m_sequence;

@@ -2,6 +2,7 @@
 #include "core/brkga/workerpool.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace sl::brkga {
 
@@ -20,8 +21,15 @@ WorkerPool::~WorkerPool() {
 
 void WorkerPool::work(int worker) {
     for (int i = m_next.fetch_add(1, std::memory_order_relaxed); i < m_count;
-         i = m_next.fetch_add(1, std::memory_order_relaxed))
-        (*m_fn)(i, worker);
+         i = m_next.fetch_add(1, std::memory_order_relaxed)) {
+        try {
+            (*m_fn)(i, worker);
+        } catch (...) {
+            std::lock_guard lock(m_mutex);
+            if (!m_error) m_error = std::current_exception();
+            m_next.store(m_count, std::memory_order_relaxed);   // skip the rest
+        }
+    }
 }
 
 void WorkerPool::loop(std::stop_token stop, int worker) {
@@ -44,6 +52,7 @@ void WorkerPool::run(int count, const std::function<void(int, int)>& fn) {
         for (int i = 0; i < count; ++i) fn(i, 0);
         return;
     }
+    m_error = nullptr;
     {
         std::lock_guard lock(m_mutex);
         m_fn = &fn;
@@ -57,6 +66,7 @@ void WorkerPool::run(int count, const std::function<void(int, int)>& fn) {
     std::unique_lock lock(m_mutex);
     m_done.wait(lock, [&] { return m_busy == 0; });
     m_fn = nullptr;
+    if (m_error) std::rethrow_exception(std::exchange(m_error, nullptr));
 }
 
 } // namespace sl::brkga

@@ -7,10 +7,12 @@
 /// done. The calling thread is worker 0; threads-1 std::jthreads are workers 1..threads-1. Items are
 /// claimed one at a time from an atomic counter, so which worker decodes which item varies from
 /// run to run: fn must make its result depend on `item` only (per-item random streams, one
-/// workspace per worker). run() is not re-entrant; one pool per engine.
+/// workspace per worker). The first exception thrown by fn is rethrown by run() once every
+/// worker has stopped (the remaining items are skipped). run() is not re-entrant.
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -41,6 +43,7 @@ private:
     unsigned m_generation = 0;   ///< bumped per run(); workers wait for a new value
     int m_busy = 0;              ///< helper threads still inside the current run
     std::atomic<int> m_next{0};
+    std::exception_ptr m_error;   ///< first failure of the current run
 };
 
 } // namespace sl::brkga

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/brkgaoptimizer.h"
 
+#include "core/brkga/beta.h"
 #include "core/brkga/decoderbasics.h"
 #include "core/brkga/orderdecoder.h"
 #include "core/brkga/regaldecoder.h"
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 namespace sl::brkga {
 
@@ -23,13 +25,15 @@ std::vector<OptionSpec> optionSpecs(Chromosomes kind) {
         {"exchange-count", "Exchanged elites", K::Int, 2, 0, 1000, "best chromosomes copied between populations"},
         {"restart-stall", "Restart after", K::Int, 0, 0, 1e9, "generations without improvement before a restart (0 = never)"},
         {"stall", "Stop after stall", K::Int, 0, 0, 1e9, "stop after this many generations without improvement (0 = never)"},
+        {"alpha", "Beta alpha", K::Double, 1, 0.05, 100, "mutant / initial keys ~ Beta(alpha, beta); 1, 1 = uniform"},
+        {"beta", "Beta beta", K::Double, 1, 0.05, 100, "mutant / initial keys ~ Beta(alpha, beta); 1, 1 = uniform"},
     };
     if (kind == Chromosomes::Regal)
         specs.push_back({"symmetry", "Symmetry breaking", K::Bool, 1, 0, 1,
                          "fix the op with the largest memory on device 0 (identical devices)"});
     else
         specs.push_back({"warm-start", "Warm start (list-cp)", K::Bool, 1, 0, 1,
-                         "seed the population with the critical-path priorities"});
+                         "seed the population with list-cp and list-mopnr priorities"});
     return specs;
 }
 
@@ -71,11 +75,16 @@ public:
 
         std::vector<Chromosome> warm;
         if (m_kind == Chromosomes::Order && options.get("warm-start", 1) != 0)
-            warm.push_back(criticalPathKeys(problem.g()));
+            warm = listHeuristicKeys(problem.g());
 
         Engine engine(genes, [&](std::span<double> keys, int worker) {
             return decoders[static_cast<size_t>(worker)]->decode(keys);
         }, params, threads);
+
+        const double alpha = options.get("alpha", 1), beta = options.get("beta", 1);
+        if (!(alpha > 0 && beta > 0)) throw std::invalid_argument("brkga: alpha and beta must be positive");
+        if (alpha != 1 || beta != 1)
+            engine.setDistributions({.mutant = [alpha, beta](std::span<double> k, Rng& rng) { fillBeta(k, alpha, beta, rng); }});
 
         RunResult out;
         auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);

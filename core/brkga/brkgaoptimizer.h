@@ -5,8 +5,9 @@
 ///  - `brkga`: REGAL's chromosome (placement + order, sl::RegalDecoder), any objective;
 ///  - `brkga-order`: priorities only (sl::OrderDecoder), devices chosen by the list scheduler;
 ///    warm-started by default with the critical-path (list-cp) priorities.
-/// Options (RunOptions::values, declared by brkgaOptionSpecs()): population, elites, mutants, rho,
-/// populations, exchange-interval, exchange-count, restart-stall, stall, and symmetry (brkga) or
+/// Options (RunOptions::values, declared by optionSpecs()): population, elites, mutants, rho,
+/// populations, exchange-interval, exchange-count, restart-stall, stall, alpha and beta (one
+/// Beta distribution for all mutant and initial keys; 1, 1 = uniform), and symmetry (brkga) or
 /// warm-start (brkga-order). Budget defaults to 5,000 evaluations.
 
 #include "core/brkga/brkga.h"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/decoderbasics.h"
 
+#include "core/heuristics/priorities.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -36,11 +38,21 @@ std::vector<double> bottomLevels(const Graph& g) {
     return bl;
 }
 
-std::vector<double> criticalPathKeys(const Graph& g) {
-    std::vector<double> keys = bottomLevels(g);
-    const double top = keys.empty() ? 0 : *std::max_element(keys.begin(), keys.end());
-    for (double& k : keys) k = top > 0 ? k / top : 0.5;
+namespace {
+
+/// Rank keys n..1 scaled into (0, 1]: the same order, hence the same list schedule.
+std::vector<double> scaled(std::vector<double> keys) {
+    const double n = static_cast<double>(std::max<size_t>(keys.size(), 1));
+    for (double& k : keys) k /= n;
     return keys;
+}
+
+} // namespace
+
+std::vector<double> criticalPathKeys(const Graph& g) { return scaled(criticalPathPriorities(g)); }
+
+std::vector<std::vector<double>> listHeuristicKeys(const Graph& g) {
+    return {scaled(criticalPathPriorities(g)), scaled(mopnrPriorities(g))};
 }
 
 ObjectiveScales objectiveScales(const Problem& p) {

@@ -28,8 +28,10 @@ ObjectiveScales objectiveScales(const Problem& p);
 /// priority; per-device durations are averaged). O(V + E).
 std::vector<double> bottomLevels(const Graph& g);
 
-/// Bottom levels scaled into [0, 1] (same order, so the same list schedule): a warm-start key
-/// vector for priority chromosomes.
+/// list-cp's priorities (sl::criticalPathPriorities) scaled into (0, 1]: the same order, hence the
+/// same list schedule as list-cp. A warm-start chromosome for priority-only BRKGA.
 std::vector<double> criticalPathKeys(const Graph& g);
+/// Warm starts for brkga-order: list-cp's and list-mopnr's priorities, scaled into (0, 1].
+std::vector<std::vector<double>> listHeuristicKeys(const Graph& g);
 
 } // namespace sl::brkga

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The BRKGA engine: stops, budget accounting, determinism across threads, cancel, elitism, warm
 // start, and the registered optimizers end to end.
+#include "core/brkga/beta.h"
 #include "core/brkga/brkga.h"
 #include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/decoderbasics.h"
@@ -183,6 +184,36 @@ private Q_SLOTS:
         QVERIFY(r.bestCost < 1e9);
         for (double x : r.best) QVERIFY(x >= 0.5);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, engine.setDistributions({.rho = {0.5}}));
+    }
+
+    void betaVariatesHaveTheRightMoments_data() {
+        QTest::addColumn<double>("alpha");
+        QTest::addColumn<double>("beta");
+        // spec/regal.md §4.6, k = 2: the four Betas REGAL uses, plus uniform and a peaked one.
+        QTest::newRow("2/3, 4/3") << 2.0 / 3 << 4.0 / 3;
+        QTest::newRow("1/6, 1/3") << 1.0 / 6 << 1.0 / 3;
+        QTest::newRow("4/3, 2/3") << 4.0 / 3 << 2.0 / 3;
+        QTest::newRow("1/3, 1/6") << 1.0 / 3 << 1.0 / 6;
+        QTest::newRow("uniform") << 1.0 << 1.0;
+        QTest::newRow("5, 2") << 5.0 << 2.0;
+    }
+    void betaVariatesHaveTheRightMoments() {
+        QFETCH(double, alpha);
+        QFETCH(double, beta);
+        Rng rng(42);
+        std::vector<double> x(40000);
+        fillBeta(x, alpha, beta, rng);
+        double mean = 0, var = 0;
+        for (double v : x) {
+            QVERIFY(v >= 0 && v <= 1);
+            mean += v;
+        }
+        mean /= static_cast<double>(x.size());
+        for (double v : x) var += (v - mean) * (v - mean);
+        var /= static_cast<double>(x.size());
+        const double m = alpha / (alpha + beta), s2 = m * (1 - m) / (alpha + beta + 1);
+        QVERIFY2(std::abs(mean - m) < 0.01, qPrintable(QString::number(mean)));
+        QVERIFY2(std::abs(var - s2) < 0.01, qPrintable(QString::number(var)));
     }
 
     void warmStartNeverEndsWorse() {

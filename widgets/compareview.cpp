@@ -65,8 +65,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(this);
     split->addWidget(left);
     split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    m_table->setMinimumWidth(340);
+    split->setSizes({1000, 400});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

@@ -27,10 +27,10 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_chart->addSeries(m_best);
     m_x = new QValueAxis;
     m_x->setTitleText(tr("evaluations"));
-    m_x->setLabelFormat(QStringLiteral("%.3g"));
+    m_x->setLabelFormat(QStringLiteral("%.0f"));
     m_y = new QValueAxis;
     m_y->setTitleText(tr("cost"));
-    m_y->setLabelFormat(QStringLiteral("%.4g"));
+    m_y->setLabelFormat(QStringLiteral("%.6g"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (auto* s : {m_best, m_mean}) {

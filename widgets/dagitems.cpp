@@ -44,7 +44,7 @@ void DagNodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWi
     p->setPen(m_highlighted ? QPen(palette::accent(), 3) : QPen(m_fill.darker(150), 1));
     p->setBrush(m_fill);
     p->drawRoundedRect(m_rect, 4, 4);
-    if (lod < 0.55) return;
+    if (lod < 0.5) return;
     QFont f = p->font();
     f.setPointSizeF(8);
     p->setFont(f);

@@ -161,11 +161,29 @@ DagLayout layoutLayered(const Graph& g) {
     return out;
 }
 
+long long dotWorkEstimate(const Graph& g) {
+    std::vector<int> layer(static_cast<size_t>(g.opCount()), 0);
+    long long work = g.opCount();
+    for (OpId v : g.topologicalOrder())
+        for (OpId u : g.predecessors(v)) layer[static_cast<size_t>(v)] = std::max(layer[static_cast<size_t>(v)], layer[static_cast<size_t>(u)] + 1);
+    for (OpId v = 0; v < g.opCount(); ++v)
+        for (OpId s : g.successors(v)) work += std::max(0, layer[static_cast<size_t>(s)] - layer[static_cast<size_t>(v)] - 1);
+    return work;
+}
+
 QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g) {
     return QtConcurrent::run(&layoutThread(), [g] {
-        if (g->opCount() <= kDotLimit) return layoutWithDot(*g);
+        const long long work = dotWorkEstimate(*g);
+        if (g->opCount() <= kDotLimit && work <= kDotWorkLimit) {
+            DagLayout l = layoutWithDot(*g);
+            l.dotWork = work;
+            return l;
+        }
         DagLayout l = layoutLayered(*g);
-        l.notice = QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(g->opCount()).arg(kDotLimit);
+        l.dotWork = work;
+        l.notice = g->opCount() > kDotLimit
+                       ? QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(g->opCount()).arg(kDotLimit)
+                       : QStringLiteral("%1 ops with many long edges: fast layered layout (dot would take too long)").arg(g->opCount());
         return l;
     });
 }

@@ -23,9 +23,15 @@ struct DagLayout {
     bool usedGraphviz = false;
     QString notice;                   ///< shown to the user (e.g. why dot was not used)
     double seconds = 0;
+    long long dotWork = 0;            ///< ops + virtual nodes dot would route long edges through
 };
 
+/// dot above this many ops is too slow (20-45 s at 10k ops)
 inline constexpr int kDotLimit = 3000;
+/// dot's time grows with the virtual nodes of long edges too: ops + sum(edge span - 1)
+inline constexpr long long kDotWorkLimit = 4000;
+/// ops + virtual nodes of a longest-path layering, an estimate of dot's work
+long long dotWorkEstimate(const Graph& g);
 
 /// Lays out on the dedicated layout thread; the graph must stay alive (shared_ptr) until done.
 QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g);

@@ -94,9 +94,8 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_view->hovered = [this](OpId v) { if (m_selection) m_selection->setHovered(v); };
 }
 
-DagView::~DagView() {
-    m_watcher.waitForFinished();
-}
+// no wait for a layout in flight: it owns a reference to its graph and touches nothing of ours
+DagView::~DagView() = default;
 
 QWidget* DagView::canvas() const {
     return m_view->viewport();
@@ -147,6 +146,7 @@ void DagView::buildScene() {
         m_notice->show();
     }
     recolour();
+    if (m_selection) onCurrentChanged(m_selection->current());
     fit();
 }
 
@@ -185,6 +185,7 @@ void DagView::setSelection(OpSelection* s) {
 }
 
 void DagView::onCurrentChanged(OpId v) {
+    m_highlighted = v;
     for (auto* item : m_items) item->setHighlighted(item->op() == v);
     if (v >= 0 && static_cast<size_t>(v) < m_items.size()) m_view->ensureVisible(m_items[static_cast<size_t>(v)], 80, 80);
 }
@@ -193,8 +194,8 @@ void DagView::fit() {
     if (!m_layout) return;
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     // a tall thin graph fitted whole is unreadable: keep names legible, start at the top
-    if (m_view->transform().m11() < 0.45) {
-        const double s = 0.45 / m_view->transform().m11();
+    if (m_view->transform().m11() < 0.6) {
+        const double s = 0.6 / m_view->transform().m11();
         m_view->scale(s, s);
         m_view->centerOn(m_scene->sceneRect().center().x(), m_scene->sceneRect().top());
     }

@@ -37,6 +37,8 @@ public:
     /// Selects the first op whose name contains `text` (case-insensitive); false if none.
     bool search(const QString& text);
     QWidget* canvas() const;
+    /// The op drawn highlighted (the shared selection), or kNoOp.
+    OpId highlighted() const { return m_highlighted; }
     /// Scene position of op `v`'s node centre mapped to viewport pixels.
     QPoint viewportPosOf(OpId v) const;
 
@@ -60,6 +62,7 @@ private:
     QLabel* m_notice;
     QLineEdit* m_search;
     std::vector<DagNodeItem*> m_items;
+    OpId m_highlighted = kNoOp;
 };
 
 } // namespace sl::gui

@@ -38,8 +38,11 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(this);
     split->addWidget(m_chartView);
     split->addWidget(side);
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    side->setMinimumWidth(220);
+    side->setMaximumWidth(420);
+    split->setSizes({1000, 320});
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);

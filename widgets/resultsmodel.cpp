@@ -9,7 +9,7 @@ namespace sl::gui {
 
 QString formatBytes(double bytes) {
     if (!std::isfinite(bytes)) return QStringLiteral("∞");
-    return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeTraditionalFormat);
+    return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
 QString formatNumber(double v) {

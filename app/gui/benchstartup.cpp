@@ -77,6 +77,8 @@ int runStartupBenchmark(const CommandLine& cli) {
     std::printf("%-44s %12s\n", "measure", "value");
     std::printf("%-44s %12d\n", "ops", ops);
     std::printf("%-44s %12s\n", "layout", qPrintable(layout));
+    std::printf("%-44s %12lld\n", "dot work estimate (ops + virtual nodes)", w.dagView()->layout() ? w.dagView()->layout()->dotWork : 0LL);
+    std::printf("%-44s %12.3f\n", "layout thread (s)", w.dagView()->layout() ? w.dagView()->layout()->seconds : 0.0);
     std::printf("%-44s %12.3f\n", "load file (s)", loadSeconds);
     std::printf("%-44s %12.3f   (target <= 3 s)\n", "open -> first painted layout (s)", firstPaint);
     if (!method.isEmpty()) {

@@ -5,6 +5,7 @@
 #include "widgets/dagview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
+#include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
 
@@ -119,6 +120,7 @@ bool CommandLine::apply(MainWindow& w) {
     QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab] {
         if (w.activeRuns() > 0 || (w.document() && !w.dagView()->hasLayout())) return;
         poll->stop();
+        if (w.results()->rowCount() >= 2) w.selectResults({0, 1});
         if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
         QTimer::singleShot(300, &w, [&w, out] {   // let charts and the scene settle
             const bool ok = w.grab().save(out);

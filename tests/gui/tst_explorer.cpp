@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// Drives the explorer window offscreen: open the bundled examples, run optimizers, compare, link
+// selections, cancel, recover from a malformed file, export.
+#include "core/generators/generators.h"
+#include "core/optimizer/optimizer.h"
+#include "widgets/compareview.h"
+#include "widgets/convergenceview.h"
+#include "widgets/daglayout.h"
+#include "widgets/dagview.h"
+#include "widgets/exporter.h"
+#include "widgets/ganttview.h"
+#include "widgets/graphloader.h"
+#include "widgets/mainwindow.h"
+#include "widgets/memoryview.h"
+#include "widgets/opselection.h"
+#include "widgets/palette.h"
+#include "widgets/platformpanel.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/runjob.h"
+#include "widgets/runpanel.h"
+#include "widgets/timemapping.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+// the bundled examples are compiled into the schedlab executable; tests read the same files
+#define EXAMPLES SCHEDLAB_TEST_DATA "/../../resources/examples"
+
+using namespace sl;
+using namespace sl::gui;
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+
+private:
+    // runs the run panel's current method to completion; returns the record
+    static RunRecord runToEnd(MainWindow& w) {
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        RunJob* job = w.startRun();
+        if (!job) return {};
+        if (!finished.wait(60000)) return {};
+        return finished.takeFirst().at(0).value<RunRecord>();
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_explorer"));
+        QSettings().clear();
+        registerCoreOptimizers();
+        QVERIFY(OptimizerRegistry::instance().find("brkga"));
+    }
+
+    void timeMapping_data() {
+        QTest::addColumn<double>("t0");
+        QTest::addColumn<double>("t1");
+        QTest::addColumn<double>("width");
+        QTest::addRow("unit range, 100 px") << 0.0 << 1.0 << 100.0;
+        QTest::addRow("offset range, 800 px") << 50.0 << 250.0 << 800.0;
+    }
+    void timeMapping() {
+        QFETCH(double, t0);
+        QFETCH(double, t1);
+        QFETCH(double, width);
+        TimeMapping m{t0, t1, 10, width};
+        QCOMPARE(m.toX(t0), 10.0);
+        QCOMPARE(m.toX(t1), 10.0 + width);
+        QCOMPARE(m.toTime(m.toX((t0 + t1) / 2)), (t0 + t1) / 2);
+        const double anchorX = 10 + width / 3;
+        const double before = m.toTime(anchorX);
+        m.zoomAt(anchorX, 2.0);
+        QVERIFY(std::abs(m.toTime(anchorX) - before) < 1e-9 * (t1 - t0));
+        QCOMPARE(m.t1 - m.t0, (t1 - t0) / 2);
+        const auto ticks = niceTicks(0, 57, 8);
+        QVERIFY(!ticks.empty() && ticks.size() <= 9);
+        QCOMPARE(ticks.front(), 0.0);
+    }
+
+    void openEachBundledExample_data() {
+        QTest::addColumn<QString>("path");
+        for (const auto& [title, path] : MainWindow::bundledExamples()) QTest::addRow("%s", qPrintable(title)) << path;
+    }
+    void openEachBundledExample() {
+        QFETCH(QString, path);
+        path.replace(QStringLiteral(":/examples"), QStringLiteral(EXAMPLES));
+        if (path.endsWith(QLatin1String(".onnx")) && !haveCoreLoaders()) QSKIP("this build has no ONNX loader (core/io not landed)");
+        MainWindow w;
+        QVERIFY2(w.openFile(path), qPrintable(w.lastError()));
+        QVERIFY(w.document()->graph->opCount() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
+        QCOMPARE(static_cast<int>(w.dagView()->layout()->nodes.size()), w.document()->graph->opCount());
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        QCOMPARE(w.results()->rowCount(), 1);
+        QCOMPARE(w.ganttView()->barCount(), w.document()->graph->opCount());
+    }
+
+    void resultsModelPassesTheModelTester() {
+        MainWindow w;
+        QAbstractItemModelTester tester(w.results(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QVERIFY(runToEnd(w).result);
+        QVERIFY(runToEnd(w).result);
+        ResultsModel* m = w.results();
+        QCOMPARE(m->rowCount(), 2);
+        QVERIFY(m->setData(m->index(0, ResultsModel::Name), QStringLiteral("baseline")));
+        QCOMPARE(m->data(m->index(0, ResultsModel::Name)).toString(), QStringLiteral("baseline"));
+        QVERIFY(!m->setData(m->index(0, ResultsModel::Makespan), QStringLiteral("1")));   // read-only
+        QVERIFY(m->removeRows(1, 1));
+        QCOMPARE(m->rowCount(), 1);
+    }
+
+    void runListCpAndBrkgaThenCompare() {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        QCOMPARE(w.document()->graph->opCount(), 36);
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        const RunRecord a = runToEnd(w);
+        QVERIFY(a.result);
+        QVERIFY(a.schedule().makespan >= 55);   // ft06's proven optimum
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("2000")));
+        const RunRecord b = runToEnd(w);
+        QVERIFY(b.result);
+        QVERIFY(b.schedule().makespan >= 55);
+        QCOMPARE(w.results()->rowCount(), 2);
+        QVERIFY(w.convergenceView()->pointCount() > 0);
+        w.selectResults({0, 1});
+        QVERIFY(w.compareView()->comparing());
+        QVERIFY(w.compareView()->table()->rowCount() >= 6);   // method, makespan, peak, cost, transfers, per device...
+        QCOMPARE(w.compareView()->table()->item(1, 1)->text(), formatNumber(a.schedule().makespan));
+    }
+
+    void ganttPaintsOneBarPerOpInDeviceColours() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        w.showTab(MainWindow::GanttTab);
+        GanttView* g = w.ganttView();
+        QCOMPARE(g->barCount(), 36);
+        const QImage img = g->grab().toImage();
+        int checked = 0;
+        for (OpId v = 0; v < 36; ++v) {
+            const QRectF bar = g->barRect(v);
+            if (bar.width() < 6) continue;
+            const QColor expected = palette::category(r.schedule().ops[static_cast<size_t>(v)].device);
+            // sample near the bar's top-left inside the fill, away from the label and the critical-path stripe
+            const QPoint probe(static_cast<int>(bar.left() + 3), static_cast<int>(bar.top() + 3));
+            QCOMPARE(img.pixelColor(probe).rgb(), expected.rgb());
+            ++checked;
+        }
+        QVERIFY(checked >= 30);
+    }
+
+    void selectionLinksViews() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QVERIFY(runToEnd(w).result);
+        QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
+        w.showTab(MainWindow::GanttTab);
+        const OpId target = 7;
+        const QPoint at = w.ganttView()->barRect(target).center().toPoint();
+        QTest::mouseClick(w.ganttView(), Qt::LeftButton, {}, at);
+        QCOMPARE(w.selection()->current(), target);
+        QCOMPARE(w.dagView()->highlighted(), target);
+        // and back: a click on a DAG node selects it everywhere
+        w.showTab(MainWindow::DagTab);
+        const OpId other = 20;
+        w.dagView()->search(QString::fromStdString(w.document()->graph->op(other).name));
+        QCOMPARE(w.selection()->current(), other);
+        const QPoint p = w.dagView()->viewportPosOf(3);
+        QTest::mousePress(w.dagView()->canvas(), Qt::LeftButton, {}, p);
+        QTest::mouseRelease(w.dagView()->canvas(), Qt::LeftButton, {}, p);
+        QCOMPARE(w.selection()->current(), OpId(3));
+        QCOMPARE(w.dagView()->highlighted(), OpId(3));
+    }
+
+    void cancelStopsALongBrkgaRun() {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral("generated:layered:1000:3")));
+        w.platformPanel()->setDeviceCount(4);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("1000000000")));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        RunJob* job = w.startRun();
+        QVERIFY(job);
+        QSignalSpy progressed(job, &RunJob::progressed);
+        QVERIFY(progressed.wait(20000));   // it is really running
+        QCOMPARE(w.activeRuns(), 1);
+        w.cancelAll();
+        QVERIFY(finished.wait(10000));
+        const auto r = finished.takeFirst().at(0).value<RunRecord>();
+        QVERIFY(r.result->cancelled);
+        QVERIFY(r.result->evaluations < 1000000000);
+        QCOMPARE(w.activeRuns(), 0);
+        QCOMPARE(w.results()->rowCount(), 1);
+    }
+
+    void severalRunsAtOnce() {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral("generated:layered:300:2")));
+        w.platformPanel()->setDeviceCount(3);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.runPanel()->setMethod(QStringLiteral("brkga"));
+        w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("3000"));
+        QVERIFY(w.startRun());
+        w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("2"));
+        QVERIFY(w.startRun());
+        QCOMPARE(w.activeRuns(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        QCOMPARE(w.results()->rowCount(), 2);
+    }
+
+    void malformedFileShowsAnErrorAndTheWindowKeepsWorking() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("broken.txt"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("2 2\n0 5 1 oops\n");
+        f.close();
+        MainWindow w;
+        w.show();
+        QVERIFY(!w.openFile(bad));
+        QVERIFY(w.lastError().contains(QStringLiteral("broken.txt")));
+        QMessageBox* box = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox*>(QStringLiteral("errorDialog"))) && box->isVisible(), 5000);
+        box->close();   // auto-close, as a user would
+        QVERIFY(!w.document());
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QVERIFY(runToEnd(w).result);
+        QCOMPARE(w.results()->rowCount(), 1);
+    }
+
+    void exportsWriteEveryFormat() {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("s.json"));
+        exportSchedule(ExportKind::ScheduleJson, r, json);
+        QFile jf(json);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(o.value(QStringLiteral("makespan")).toDouble(), r.schedule().makespan);
+        for (auto [kind, name] : {std::pair{ExportKind::Csv, "s.csv"}, std::pair{ExportKind::ChromeTrace, "t.json"}, std::pair{ExportKind::AnnotatedDot, "s.dot"}}) {
+            const QString path = dir.filePath(QString::fromLatin1(name));
+            exportSchedule(kind, r, path);
+            QVERIFY2(QFileInfo(path).size() > 100, name);
+        }
+        QFile csv(dir.filePath(QStringLiteral("s.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 37);   // header + one row per op
+        w.showTab(MainWindow::GanttTab);
+        exportWidgetImage(w.currentViewWidget(), dir.filePath(QStringLiteral("v.png")));
+        exportWidgetImage(w.currentViewWidget(), dir.filePath(QStringLiteral("v.svg")));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("v.png"))).width() > 100);
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("v.svg"))).size() > 1000);
+    }
+
+    void dotLayoutAndTheLargeGraphFallback() {
+        auto small = generateInstance("layered", 60, 1).graph;
+        const DagLayout dot = layoutWithDot(*small);
+        QVERIFY(dot.usedGraphviz);
+        QCOMPARE(static_cast<int>(dot.nodes.size()), small->opCount());
+        QCOMPARE(static_cast<int>(dot.edges.size()), small->edgeCount());
+        for (OpId v = 0; v < small->opCount(); ++v)
+            for (OpId s : small->successors(v)) QVERIFY(dot.nodes[static_cast<size_t>(v)].center().y() < dot.nodes[static_cast<size_t>(s)].center().y());
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral("generated:layered:%1:1").arg(kDotLimit + 500)));
+        QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
+        QVERIFY(!w.dagView()->layout()->usedGraphviz);
+        QVERIFY(w.dagView()->notice().contains(QStringLiteral("layered")));
+    }
+};
+
+QTEST_MAIN(TestExplorer)
+#include "tst_explorer.moc"

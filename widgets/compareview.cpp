@@ -128,6 +128,7 @@ void CompareView::rebuildMemory() {
     y->setTitleText(unit);
     y->setRange(0, std::max(1e-9, peak / divisor * 1.1));
     y->setLabelFormat(QStringLiteral("%.4g"));
+    y->applyNiceNumbers();
     m_memory->addAxis(x, Qt::AlignBottom);
     m_memory->addAxis(y, Qt::AlignLeft);
     int i = 0;

@@ -86,6 +86,8 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     const double pad = std::max(1e-9, (hi - lo) * 0.08);
     m_x->setRange(0, xMax);
     m_y->setRange(std::max(0.0, lo - pad), hi + pad);
+    m_x->applyNiceNumbers();
+    m_y->applyNiceNumbers();
 }
 
 } // namespace sl::gui

@@ -61,9 +61,13 @@ DagEdgesItem::DagEdgesItem(std::vector<QPainterPath> paths, QRectF bounds) : m_p
     m_arrows.reserve(m_paths.size());
     for (const auto& path : m_paths) {
         m_boxes.push_back(path.controlPointRect().adjusted(-6, -6, 6, 6));
-        const QPointF tip = path.pointAtPercent(1);
-        const double angle = path.angleAtPercent(0.999) * M_PI / 180;   // degrees counter-clockwise, y up
-        const QPointF dir(std::cos(angle), -std::sin(angle));
+        // the arrow follows the last segment's tangent (cheap: no path length sampling)
+        const int n = path.elementCount();
+        const QPointF tip = n > 0 ? QPointF(path.elementAt(n - 1)) : QPointF();
+        QPointF before = n > 1 ? QPointF(path.elementAt(n - 2)) : tip - QPointF(0, 1);
+        if (before == tip) before = tip - QPointF(0, 1);
+        const QPointF d = tip - before;
+        const QPointF dir = d / std::max(1e-9, std::hypot(d.x(), d.y()));
         const QPointF normal(-dir.y(), dir.x());
         m_arrows.push_back(QPolygonF({tip, tip - dir * 8 + normal * 3.5, tip - dir * 8 - normal * 3.5}));
     }

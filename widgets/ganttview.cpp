@@ -13,7 +13,7 @@ namespace sl::gui {
 namespace {
 constexpr int kLabelWidth = 96;
 constexpr int kAxisHeight = 26;
-constexpr double kMaxLaneHeight = 60;
+constexpr double kMaxLaneHeight = 80;
 } // namespace
 
 GanttView::GanttView(QWidget* parent) : QWidget(parent) {
@@ -196,9 +196,10 @@ void GanttView::paintAxis(QPainter& p) {
     const QFontMetrics fm(font());
     const int maxTicks = std::max(2, static_cast<int>(m_map.width / (fm.horizontalAdvance(QStringLiteral("0000000")) + 24)));
     p.setPen(palette().color(QPalette::Text));
+    const double legendLeft = m_record->criticalPath.empty() ? width() : width() - fm.horizontalAdvance(tr("critical path")) - 34;
     for (double t : niceTicks(m_map.t0, m_map.t1, maxTicks)) {
         const double x = m_map.toX(t);
-        if (x < kLabelWidth - 1) continue;
+        if (x < kLabelWidth - 1 || x + fm.horizontalAdvance(QString::number(t, 'g', 6)) / 2.0 + 4 > legendLeft) continue;
         p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 1));
         const QString label = QString::number(t, 'g', 6);
         const double half = fm.horizontalAdvance(label) / 2.0 + 2;
@@ -207,6 +208,14 @@ void GanttView::paintAxis(QPainter& p) {
     }
     p.fillRect(QRectF(0, 0, kLabelWidth, kAxisHeight), palette().window());
     p.drawText(QRectF(6, 2, kLabelWidth - 8, kAxisHeight - 6), Qt::AlignLeft | Qt::AlignVCenter, tr("time"));
+    if (!m_record->criticalPath.empty()) {   // legend for the red stripe, in the axis' top-right corner
+        const QString legend = tr("critical path");
+        const double w = fm.horizontalAdvance(legend) + 26;
+        const QRectF box(width() - w - 8, 0, w + 8, kAxisHeight - 1);
+        p.fillRect(box, palette().window());
+        p.fillRect(QRectF(box.left() + 4, kAxisHeight / 2.0 - 2, 14, 4), palette::accent());
+        p.drawText(box.adjusted(22, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, legend);
+    }
 }
 
 void GanttView::paintLane(QPainter& p, int laneIndex) {
@@ -242,7 +251,7 @@ void GanttView::paintLane(QPainter& p, int laneIndex) {
         if (it->op == hovered) fill = fill.lighter(120);
         p.fillRect(r, fill);
         if (m_critical[static_cast<size_t>(it->op)]) {
-            p.fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), palette::accent());
+            p.fillRect(QRectF(r.left(), r.bottom() - 4, r.width(), 4), palette::accent());
         }
         if (r.width() > 8) {
             p.setPen(fill.darker(135));

@@ -109,6 +109,9 @@ void MemoryView::rebuild() {
     if (!(m_yMax > 0)) m_yMax = 1;
     y->setRange(0, m_yMax);
     y->setLabelFormat(QStringLiteral("%.4g"));
+    x->applyNiceNumbers();
+    y->applyNiceNumbers();
+    m_yMax = y->max();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     // the busiest devices get their own series, the rest would only add noise

@@ -139,6 +139,7 @@ void MainWindow::buildDocks() {
     resizeDocks({platformDock, runDock}, {260, 420}, Qt::Vertical);
     resizeDocks({platformDock}, {330}, Qt::Horizontal);
     resizeDocks({resultsDock}, {190}, Qt::Vertical);
+    connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
 }

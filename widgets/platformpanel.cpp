@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/platformpanel.h"
 
+#include "widgets/platformfile.h"
+
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+
+#include <cmath>
 
 namespace sl::gui {
 
@@ -48,8 +55,16 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_weight->setValue(0.5);
     m_weight->setToolTip(tr("Share of peak memory in the weighted objective"));
 
+    auto* loadButton = new QPushButton(tr("Platform file…"), this);
+    loadButton->setToolTip(tr("Load devices, memory and interconnect from a platform JSON file"));
+    connect(loadButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open platform"), {}, tr("Platform JSON (*.json);;All files (*)"));
+        QString error;
+        if (!path.isEmpty() && !loadPlatformFile(path, &error)) Q_EMIT loadFailed(error);
+    });
     form->addRow(m_useFile);
     form->addRow(m_fileSummary);
+    form->addRow(loadButton);
     form->addRow(tr("Devices"), m_devices);
     form->addRow(tr("Memory / device"), m_memoryGiB);
     form->addRow(tr("Latency"), m_latency);
@@ -76,9 +91,24 @@ void PlatformPanel::setFilePlatform(const std::optional<Platform>& p) {
         const auto distinct = std::unique(types.begin(), types.end()) - types.begin();
         m_fileSummary->setText(tr("%n device(s), %1 machine type(s)", nullptr, p->deviceCount()).arg(distinct));
     } else {
-        m_fileSummary->setText(tr("The file defines no machine"));
+        m_fileSummary->setText(tr("The graph file defines no machine"));
     }
     updateEnabled();
+}
+
+bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
+    try {
+        const Platform p = readPlatformFile(path);
+        setFilePlatform(p);
+        m_latency->setValue(p.link.latency);   // the panel shows (and may edit) the file's link
+        m_bandwidth->setValue(std::isfinite(p.link.bandwidth) ? p.link.bandwidth : 0);
+        m_fileSummary->setText(QFileInfo(path).fileName() + QStringLiteral(": ") + m_fileSummary->text());
+        Q_EMIT changed();
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+        return false;
+    }
 }
 
 void PlatformPanel::updateEnabled() {

@@ -26,11 +26,14 @@ public:
     ObjectiveSpec objective() const;
     void setDeviceCount(int n);
     void setObjective(Objective o);
+    /// Loads a platform JSON file as the machine; false (and `error` set) on bad input.
+    bool loadPlatformFile(const QString& path, QString* error = nullptr);
     void saveSettings() const;
     void restoreSettings();
 
 Q_SIGNALS:
     void changed();
+    void loadFailed(const QString& message);
 
 private:
     void updateEnabled();

@@ -36,12 +36,13 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
     const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N"));
+    const QCommandLineOption platformFile(QStringLiteral("platform"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE"));
     const QCommandLineOption objective(QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare."), QStringLiteral("NAME"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
-    p.addOptions({format, method, run, option, devices, objective, screenshot, size, view, bench});
+    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, size, view, bench});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -50,6 +51,7 @@ bool CommandLine::parse(QApplication& app) {
     this->run = p.isSet(run);
     options = p.values(option);
     this->devices = p.value(devices);
+    this->platform = p.value(platformFile);
     this->objective = p.value(objective);
     this->screenshot = p.value(screenshot);
     this->view = p.value(view).toLower();
@@ -81,6 +83,13 @@ bool CommandLine::apply(MainWindow& w) {
         if (headless) return false;
     }
     if (!devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
+    if (!platform.isEmpty()) {
+        QString error;
+        if (!w.platformPanel()->loadPlatformFile(platform, &error)) {
+            std::fprintf(stderr, "schedlab: %s\n", qPrintable(error));
+            return false;
+        }
+    }
     if (!objective.isEmpty()) {
         try {
             w.platformPanel()->setObjective(objectiveFromString(objective.toStdString()));

@@ -18,6 +18,7 @@ struct CommandLine {
     bool run = false;
     QStringList options;   // key=value, passed to the run panel
     QString devices;
+    QString platform;
     QString objective;
     QString screenshot;
     QSize size{1600, 1000};

@@ -15,6 +15,7 @@
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/platformpanel.h"
+#include "widgets/platformfile.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
@@ -248,6 +249,32 @@ private Q_SLOTS:
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         QVERIFY(runToEnd(w).result);
         QCOMPARE(w.results()->rowCount(), 1);
+    }
+
+    void platformFileSetsTheMachine() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("p.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"devices": [{"name": "gpu0", "memory_bytes": 1e9}, {"name": "gpu1", "memory_bytes": 1e9}],
+                    "interconnect": {"latency": 2, "bandwidth": 1e6}})");
+        f.close();
+        MainWindow w;
+        QVERIFY(w.platformPanel()->loadPlatformFile(path));
+        const Platform p = w.platformPanel()->platform();
+        QCOMPARE(p.deviceCount(), 2);
+        QCOMPARE(p.devices[1].name, std::string("gpu1"));
+        QCOMPARE(p.devices[0].memoryCapacity, 1e9);
+        QCOMPARE(p.link.latency, 2.0);
+        QCOMPARE(p.link.bandwidth, 1e6);
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write(R"({"devices": []})");
+        b.close();
+        QString error;
+        QVERIFY(!w.platformPanel()->loadPlatformFile(bad, &error));
+        QVERIFY(error.contains(QStringLiteral("bad.json")));
     }
 
     void exportsWriteEveryFormat() {

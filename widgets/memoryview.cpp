@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/memoryview.h"
 
+#include "core/costmodel/stepmemory.h"
 #include "widgets/chartutil.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
@@ -8,6 +9,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
@@ -43,9 +45,20 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     side->setMinimumWidth(220);
     side->setMaximumWidth(420);
     split->setSizes({1000, 320});
-    auto* layout = new QHBoxLayout(this);
+    m_clock = new QComboBox(this);
+    m_clock->addItem(tr("Time clock: memory per device over time"));
+    m_clock->addItem(tr("Step clock: the order run on one device (papers' peak)"));
+    m_clock->setToolTip(tr("The step clock counts one step per op of the schedule's order, as the memory-ordering papers do"));
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(4, 4, 4, 0);
+    top->addWidget(m_clock);
+    top->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    layout->setSpacing(2);
+    layout->addLayout(top);
+    layout->addWidget(split, 1);
+    connect(m_clock, &QComboBox::currentIndexChanged, this, &MemoryView::rebuild);
     connect(m_live, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || !m_selection) return;
         m_selection->setCurrent(m_live->item(row)->data(Qt::UserRole).toInt());
@@ -76,7 +89,11 @@ int MemoryView::liveAtPeakCount() const {
     return m_live->count();
 }
 
-void MemoryView::rebuild() {
+void MemoryView::setStepClock(bool on) {
+    m_clock->setCurrentIndex(on ? 1 : 0);
+}
+
+void MemoryView::resetChart() {
     m_chart->removeAllSeries();
     for (auto* a : m_chart->axes()) {
         m_chart->removeAxis(a);
@@ -84,6 +101,14 @@ void MemoryView::rebuild() {
     }
     m_marker = nullptr;
     m_live->clear();
+}
+
+void MemoryView::rebuild() {
+    resetChart();
+    if (m_record && m_record->memory && m_clock->currentIndex() == 1) {
+        rebuildSteps();
+        return;
+    }
     if (!m_record || !m_record->memory) {
         m_chart->setTitle(tr("Memory over time: run an optimizer or select a result"));
         m_liveTitle->setText(tr("Live at the peak"));
@@ -166,6 +191,57 @@ void MemoryView::rebuild() {
     }
     if (live.size() > shown) m_live->addItem(tr("… and %1 more").arg(live.size() - shown));
     if (m_selection) markSelected(m_selection->current());
+}
+
+void MemoryView::rebuildSteps() {
+    const Graph& g = m_record->problem->g();
+    const auto& order = m_record->schedule().order;
+    StepMemory steps(g, 1);
+    steps.reset();
+    std::vector<MemoryPoint> curve;
+    curve.reserve(order.size());
+    double peak = 0;
+    size_t peakStep = 0;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const double m = steps.step(order[i]);
+        curve.push_back({static_cast<double>(i), m});
+        if (m > peak) { peak = m; peakStep = i; }
+    }
+    const auto [divisor, unit] = byteUnit(peak);
+    m_divisor = divisor;
+    m_chart->setTitle(tr("Step clock — peak %1 at step %2 (%3)").arg(formatBytes(peak)).arg(peakStep)
+                          .arg(order.empty() ? QString() : QString::fromStdString(g.op(order[peakStep]).name)));
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("step (position in the order)"));
+    x->setRange(0, std::max<double>(1, static_cast<double>(order.size())));
+    x->setLabelFormat(QStringLiteral("%.0f"));
+    auto* y = new QValueAxis;
+    y->setTitleText(unit);
+    y->setRange(0, std::max(1e-9, peak / divisor * 1.1));
+    y->setLabelFormat(QStringLiteral("%.4g"));
+    x->applyNiceNumbers();
+    y->applyNiceNumbers();
+    m_yMax = y->max();
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    auto* series = new QLineSeries;
+    series->setName(tr("memory in use"));
+    series->replace(stepPoints(curve, static_cast<double>(order.size()), divisor));
+    series->setPen(QPen(palette::category(0), 1.8));
+    m_chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    auto* mark = new QScatterSeries;
+    mark->setName(tr("peak"));
+    mark->setMarkerSize(11);
+    mark->setColor(palette::accent());
+    mark->setBorderColor(Qt::white);
+    mark->append(static_cast<double>(peakStep), peak / divisor);
+    m_chart->addSeries(mark);
+    mark->attachAxis(x);
+    mark->attachAxis(y);
+    m_liveTitle->setText(tr("The step clock ignores devices and times: it is the memory of running the whole order on one "
+                            "device, one op per step. Switch to the time clock for live tensors."));
 }
 
 void MemoryView::markSelected(OpId v) {

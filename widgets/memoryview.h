@@ -10,6 +10,7 @@
 #include <optional>
 
 class QChart;
+class QComboBox;
 class QChartView;
 class QLineSeries;
 class QListWidget;
@@ -29,8 +30,13 @@ public:
     int liveAtPeakCount() const;
     QWidget* canvas() const;
 
+    /// false: time clock per device; true: the papers' step clock of the order on one device
+    void setStepClock(bool on);
+
 private:
     void rebuild();
+    void rebuildSteps();
+    void resetChart();
     void markSelected(OpId v);
 
     std::optional<RunRecord> m_record;
@@ -40,6 +46,7 @@ private:
     QLineSeries* m_marker = nullptr;
     QListWidget* m_live;
     QLabel* m_liveTitle;
+    QComboBox* m_clock;
     double m_divisor = 1;
     double m_yMax = 1;
 };

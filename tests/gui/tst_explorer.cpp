@@ -104,6 +104,12 @@ private Q_SLOTS:
         QVERIFY(r.result);
         QCOMPARE(w.results()->rowCount(), 1);
         QCOMPARE(w.ganttView()->barCount(), w.document()->graph->opCount());
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("1000")));
+        const RunRecord b = runToEnd(w);
+        QVERIFY(b.result);
+        QCOMPARE(w.results()->rowCount(), 2);
+        QCOMPARE(static_cast<int>(b.schedule().ops.size()), w.document()->graph->opCount());
     }
 
     void resultsModelPassesTheModelTester() {
@@ -137,6 +143,10 @@ private Q_SLOTS:
         QVERIFY(b.schedule().makespan >= 55);
         QCOMPARE(w.results()->rowCount(), 2);
         QVERIFY(w.convergenceView()->pointCount() > 0);
+        QVERIFY(w.memoryView()->seriesCount() >= 6);   // one per machine, peak, selection marker
+        w.memoryView()->setStepClock(true);
+        QCOMPARE(w.memoryView()->seriesCount(), 2);     // the order's step curve and its peak
+        w.memoryView()->setStepClock(false);
         w.selectResults({0, 1});
         QVERIFY(w.compareView()->comparing());
         QVERIFY(w.compareView()->table()->rowCount() >= 6);   // method, makespan, peak, cost, transfers, per device...

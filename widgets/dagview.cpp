@@ -69,6 +69,8 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_notice->setObjectName(QStringLiteral("dagNotice"));
     m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4500; padding: 3px 8px; border-radius: 3px; }"));
     m_notice->hide();
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("dagLegend"));
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Find op by name…"));
     m_search->setClearButtonEnabled(true);
@@ -82,6 +84,7 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(fitButton);
     bar->addWidget(m_notice);
     bar->addStretch(1);
+    bar->addWidget(m_legend);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -92,6 +95,13 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     connect(&m_watcher, &QFutureWatcher<DagLayout>::finished, this, &DagView::onLayoutFinished);
     m_view->clicked = [this](OpId v) { if (m_selection) m_selection->setCurrent(v); };
     m_view->hovered = [this](OpId v) { if (m_selection) m_selection->setHovered(v); };
+    showWelcome();
+}
+
+void DagView::showWelcome() {
+    auto* text = m_scene->addText(tr("Open a graph: File ▸ Open (Ctrl+O), File ▸ Open Example, or drop a file here"));
+    text->setDefaultTextColor(palette().color(QPalette::PlaceholderText));
+    m_scene->setSceneRect(text->boundingRect());
 }
 
 // no wait for a layout in flight: it owns a reference to its graph and touches nothing of ours
@@ -107,7 +117,10 @@ void DagView::setGraph(std::shared_ptr<const Graph> g) {
     m_items.clear();
     m_scene->clear();
     m_notice->hide();
-    if (!m_graph) return;
+    if (!m_graph) {
+        showWelcome();
+        return;
+    }
     ++m_generation;
     m_scene->addText(tr("Laying out %n op(s)…", nullptr, m_graph->opCount()));
     m_watcher.setProperty("generation", m_generation);
@@ -160,8 +173,17 @@ void DagView::setRecord(const std::optional<RunRecord>& r) {
 }
 
 void DagView::recolour() {
-    if (m_items.empty()) return;
     const bool has = m_record && m_record->problem->graph == m_graph;
+    QString legend;
+    if (has) {   // the device colours, as in the Gantt lanes
+        const auto& devices = m_record->problem->platform.devices;
+        for (size_t d = 0; d < devices.size() && d < 12; ++d)
+            legend += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp;")
+                          .arg(palette::category(static_cast<int>(d)).name(), QString::fromStdString(devices[d].name).toHtmlEscaped());
+        if (devices.size() > 12) legend += QStringLiteral("…");
+    }
+    m_legend->setText(legend);
+    if (m_items.empty()) return;
     std::vector<int> position;
     if (has) {
         position.assign(m_items.size(), -1);

@@ -50,6 +50,7 @@ private:
     void buildScene();
     void recolour();
     void onCurrentChanged(OpId v);
+    void showWelcome();
 
     std::shared_ptr<const Graph> m_graph;
     std::optional<RunRecord> m_record;
@@ -60,6 +61,7 @@ private:
     QGraphicsScene* m_scene;
     DagGraphicsView* m_view;
     QLabel* m_notice;
+    QLabel* m_legend;
     QLineEdit* m_search;
     std::vector<DagNodeItem*> m_items;
     OpId m_highlighted = kNoOp;

@@ -130,13 +130,12 @@ void MainWindow::buildDocks() {
     m_resultsView->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onResultsSelectionChanged);
 
-    auto* platformDock = makeDock(tr("Platform"), QStringLiteral("platformDock"), m_platform, true);
+    auto* platformDock = makeDock(tr("Platform"), QStringLiteral("platformDock"), m_platform, false);   // never scrolls
     auto* runDock = makeDock(tr("Run"), QStringLiteral("runDock"), m_runPanel, true);
     auto* resultsDock = makeDock(tr("Results"), QStringLiteral("resultsDock"), m_resultsView, false);
     addDockWidget(Qt::LeftDockWidgetArea, platformDock);
     addDockWidget(Qt::LeftDockWidgetArea, runDock);
     addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
-    resizeDocks({platformDock, runDock}, {260, 420}, Qt::Vertical);
     resizeDocks({platformDock}, {330}, Qt::Horizontal);
     resizeDocks({resultsDock}, {190}, Qt::Vertical);
     connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });

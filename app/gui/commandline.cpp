@@ -64,8 +64,8 @@ bool CommandLine::parse(QApplication& app) {
         }
         this->size = QSize(wh[0].toInt(), wh[1].toInt());
     }
-    if ((this->run || !this->screenshot.isEmpty() || benchStartup) && file.isEmpty()) {
-        std::fprintf(stderr, "schedlab: --run, --screenshot and --bench-startup need a FILE\n");
+    if ((this->run || benchStartup) && file.isEmpty()) {
+        std::fprintf(stderr, "schedlab: --run and --bench-startup need a FILE\n");
         return false;
     }
     for (const QString& m : this->methods)

@@ -123,7 +123,7 @@ void CompareView::rebuildMemory() {
     auto* x = new QValueAxis;
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
     x->setRange(0, end);
-    x->setLabelFormat(QStringLiteral("%.4g"));
+    x->setLabelFormat(QStringLiteral("%.6g"));
     auto* y = new QValueAxis;
     y->setTitleText(unit);
     y->setRange(0, std::max(1e-9, peak / divisor * 1.1));

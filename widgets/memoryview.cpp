@@ -127,15 +127,14 @@ void MemoryView::rebuild() {
     auto* x = new QValueAxis;
     x->setTitleText(tr("time"));
     x->setRange(0, std::max(1e-9, s.makespan));
-    x->setLabelFormat(QStringLiteral("%.4g"));
+    x->setLabelFormat(QStringLiteral("%.6g"));
     auto* y = new QValueAxis;
     y->setTitleText(unit);
     m_yMax = std::max(tl.peak, capacity) / divisor * 1.1;
     if (!(m_yMax > 0)) m_yMax = 1;
     y->setRange(0, m_yMax);
     y->setLabelFormat(QStringLiteral("%.4g"));
-    x->applyNiceNumbers();
-    y->applyNiceNumbers();
+    y->applyNiceNumbers();   // x stays [0, makespan]: the schedule fills the width
     m_yMax = y->max();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);

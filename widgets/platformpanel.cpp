@@ -114,6 +114,7 @@ bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
 void PlatformPanel::updateEnabled() {
     const bool file = m_useFile->isChecked() && m_filePlatform;
     m_devices->setEnabled(!file);
+    m_memoryGiB->setSpecialValueText(file ? tr("as in the file") : tr("unlimited"));
     m_weight->setEnabled(m_objective->currentData().toInt() == static_cast<int>(Objective::Weighted));
 }
 

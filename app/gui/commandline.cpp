@@ -36,7 +36,7 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
     const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N"));
-    const QCommandLineOption platformFile(QStringLiteral("platform"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE"));
+    const QCommandLineOption platformFile(QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE"));
     const QCommandLineOption objective(QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));

@@ -178,6 +178,27 @@ private Q_SLOTS:
         QVERIFY(checked >= 30);
     }
 
+    void ganttHoldsTenThousandBars() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral("generated:layered:10000:1")));
+        w.platformPanel()->setDeviceCount(8);
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QVERIFY(runToEnd(w).result);
+        w.showTab(MainWindow::GanttTab);
+        QCOMPARE(w.ganttView()->barCount(), 10000);
+        const QImage img = w.ganttView()->grab().toImage();   // paints without trouble, lanes coloured
+        QVERIFY(!img.isNull());
+        auto painted = [&img](const QColor& c) {
+            for (int x = 100; x < img.width(); x += 7)
+                for (int y = 30; y < img.height(); y += 5)
+                    if (img.pixelColor(x, y).rgb() == c.rgb()) return true;
+            return false;
+        };
+        for (int d = 0; d < 8; ++d) QVERIFY2(painted(palette::category(d)), qPrintable(QStringLiteral("device %1").arg(d)));
+    }
+
     void selectionLinksViews() {
         MainWindow w;
         w.resize(1400, 900);

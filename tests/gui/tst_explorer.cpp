@@ -4,6 +4,7 @@
 #include "core/generators/generators.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/compareview.h"
+#include "widgets/criticalpath.h"
 #include "widgets/convergenceview.h"
 #include "widgets/daglayout.h"
 #include "widgets/dagview.h"
@@ -27,6 +28,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -84,6 +86,47 @@ private Q_SLOTS:
         const auto ticks = niceTicks(0, 57, 8);
         QVERIFY(!ticks.empty() && ticks.size() <= 9);
         QCOMPARE(ticks.front(), 0.0);
+    }
+
+    void criticalPathOfAHandCheckedSchedule() {
+        // a(2) -> b(3) -> d(1), c(4) -> d; two devices: d waits for c (ends 4), so the chain is c, d
+        auto g = std::make_shared<Graph>();
+        const OpId a = g->addOp({.name = "a", .duration = 2});
+        const OpId b = g->addOp({.name = "b", .duration = 1});
+        const OpId c = g->addOp({.name = "c", .duration = 4});
+        const OpId d = g->addOp({.name = "d", .duration = 1});
+        g->addEdge(a, b);
+        g->addEdge(b, d);
+        g->addEdge(c, d);
+        g->finalize();
+        Problem p;
+        p.graph = g;
+        p.platform = Platform::identical(2);
+        Schedule s;
+        s.ops = {{0, 0, 2}, {0, 2, 3}, {1, 0, 4}, {0, 4, 5}};
+        s.order = {a, c, b, d};
+        s.makespan = 5;
+        QCOMPARE(criticalPath(p, s), (std::vector<OpId>{c, d}));
+        s.ops[static_cast<size_t>(c)] = {1, 0, 1};   // now c is short: b is late only through a
+        s.ops[static_cast<size_t>(d)] = {0, 3, 4};
+        s.makespan = 4;
+        QCOMPARE(criticalPath(p, s), (std::vector<OpId>{a, b, d}));
+    }
+
+    void dropAndRecentFiles() {
+        MainWindow w;
+        w.show();
+        const QString path = QFileInfo(QStringLiteral(EXAMPLES "/ft06.txt")).absoluteFilePath();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(w.document());
+        QCOMPARE(w.document()->graph->opCount(), 36);
+        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), path);
     }
 
     void openEachBundledExample_data() {

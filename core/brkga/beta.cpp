@@ -36,4 +36,15 @@ void fillBeta(std::span<double> keys, double alpha, double beta, Rng& rng) {
     for (double& k : keys) k = betaVariate(alpha, beta, rng);
 }
 
+std::function<void(std::span<double>, Rng&)> perGeneBeta(std::vector<double> alpha, std::vector<double> beta) {
+    if (alpha.size() != beta.size()) throw std::invalid_argument("per-gene Beta: alpha and beta differ in size");
+    for (size_t i = 0; i < alpha.size(); ++i)
+        if (!(alpha[i] > 0 && beta[i] > 0)) throw std::invalid_argument("per-gene Beta: shapes must be positive");
+    return [alpha = std::move(alpha), beta = std::move(beta)](std::span<double> keys, Rng& rng) {
+        if (keys.size() != alpha.size()) throw std::invalid_argument("per-gene Beta: chromosome size mismatch");
+        for (size_t i = 0; i < keys.size(); ++i)
+            keys[i] = alpha[i] == 1 && beta[i] == 1 ? rng.uniform() : betaVariate(alpha[i], beta[i], rng);
+    };
+}
+
 } // namespace sl::brkga

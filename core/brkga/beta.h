@@ -7,7 +7,9 @@
 
 #include "core/util/random.h"
 
+#include <functional>
 #include <span>
+#include <vector>
 
 namespace sl::brkga {
 
@@ -17,5 +19,10 @@ double logGamma(double shape, Rng& rng);
 double betaVariate(double alpha, double beta, Rng& rng);
 /// Fills `keys` with i.i.d. Beta(alpha, beta) variates (Uniform when alpha = beta = 1).
 void fillBeta(std::span<double> keys, double alpha, double beta, Rng& rng);
+
+/// A sampler for Distributions::mutant / ::initial drawing gene i from Beta(alpha[i], beta[i]):
+/// REGAL's learned per-gene distributions (spec/regal.md §3.6). alpha[i] = beta[i] = 1 is uniform.
+/// Throws std::invalid_argument when the sizes differ or a shape is not positive.
+std::function<void(std::span<double>, Rng&)> perGeneBeta(std::vector<double> alpha, std::vector<double> beta);
 
 } // namespace sl::brkga

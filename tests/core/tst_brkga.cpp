@@ -216,6 +216,27 @@ private Q_SLOTS:
         QVERIFY2(std::abs(var - s2) < 0.01, qPrintable(QString::number(var)));
     }
 
+    void perGeneBetaFollowsEachGene() {
+        // Gene 0 ~ Beta(5, 1) (mean 5/6), gene 1 ~ Beta(1, 5) (mean 1/6), gene 2 uniform.
+        auto sample = perGeneBeta({5, 1, 1}, {1, 5, 1});
+        Rng rng(3);
+        double sum[3] = {0, 0, 0};
+        std::vector<double> k(3);
+        for (int i = 0; i < 20000; ++i) {
+            sample(k, rng);
+            for (int g = 0; g < 3; ++g) sum[g] += k[static_cast<size_t>(g)];
+        }
+        QVERIFY(std::abs(sum[0] / 20000 - 5.0 / 6) < 0.01);
+        QVERIFY(std::abs(sum[1] / 20000 - 1.0 / 6) < 0.01);
+        QVERIFY(std::abs(sum[2] / 20000 - 0.5) < 0.01);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, perGeneBeta({1}, {1, 1}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, perGeneBeta({0}, {1}));
+        // Plugged into the engine, the learned distribution steers the search.
+        Engine engine(3, [](std::span<double> x, int) { return -x[0]; });
+        engine.setDistributions({.mutant = perGeneBeta({5, 1, 1}, {1, 5, 1})});
+        QVERIFY(engine.run(1, {.budget = 300}).bestCost < -0.97);
+    }
+
     void warmStartNeverEndsWorse() {
         // A warm chromosome at the optimum of the sphere is kept to the end.
         Chromosome optimum(40);

@@ -25,6 +25,15 @@ QLabel* titleLabel(QWidget* parent) {
     return l;
 }
 
+// the same round tick values as the Gantt axes above
+void alignTicks(QValueAxis* axis, double t0, double t1) {
+    const auto ticks = niceTicks(t0, t1, 8);
+    if (ticks.size() < 2) return;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(ticks[1] - ticks[0]);
+}
+
 QString delta(double a, double b, bool bytes) {
     const double d = b - a;
     const QString pct = a != 0 ? QStringLiteral(" (%1%2%)").arg(d >= 0 ? QStringLiteral("+") : QString()).arg(100 * d / a, 0, 'f', 1) : QString();
@@ -48,6 +57,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* memoryView = new QChartView(m_memory, left);
     memoryView->setRenderHint(QPainter::Antialiasing);
     memoryView->setMinimumHeight(160);
+    memoryView->setFrameShape(QFrame::NoFrame);
     leftLayout->addWidget(m_titleA);
     leftLayout->addWidget(m_ganttA, 3);
     leftLayout->addWidget(m_titleB);
@@ -103,7 +113,10 @@ void CompareView::syncRange(double t0, double t1) {
     m_syncing = true;
     m_ganttA->setTimeRange(t0, t1);
     m_ganttB->setTimeRange(t0, t1);
-    for (auto* axis : m_memory->axes(Qt::Horizontal)) axis->setRange(t0, t1);
+    for (auto* axis : m_memory->axes(Qt::Horizontal)) {
+        axis->setRange(t0, t1);
+        alignTicks(static_cast<QValueAxis*>(axis), t0, t1);
+    }
     m_syncing = false;
 }
 
@@ -124,6 +137,7 @@ void CompareView::rebuildMemory() {
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
     x->setRange(0, end);
     x->setLabelFormat(QStringLiteral("%.6g"));
+    alignTicks(x, 0, end);
     auto* y = new QValueAxis;
     y->setTitleText(unit);
     y->setRange(0, std::max(1e-9, peak / divisor * 1.1));

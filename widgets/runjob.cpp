@@ -4,12 +4,28 @@
 #include "widgets/criticalpath.h"
 
 #include <QThread>
+#include <QThreadPool>
 #include <QtConcurrent>
 
 #include <mutex>
 #include <stop_token>
 
 namespace sl::gui {
+
+namespace {
+
+// runs get their own pool: a third run should start at once (the OS shares the cores), not wait
+// behind two long ones in the global pool, which QtConcurrent users elsewhere also share
+QThreadPool& runPool() {
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setMaxThreadCount(16);
+        return p;
+    }();
+    return *pool;
+}
+
+} // namespace
 
 struct ProgressBox {
     std::mutex mutex;
@@ -39,7 +55,7 @@ void RunJob::start() {
     const int id = m_id;
     const QString qmethod = m_method;
     m_clock.start();
-    m_watcher.setFuture(QtConcurrent::run([box, problem, method, options, id, qmethod](QPromise<RunRecord>& promise) {
+    m_watcher.setFuture(QtConcurrent::run(&runPool(), [box, problem, method, options, id, qmethod](QPromise<RunRecord>& promise) {
         try {
             auto optimizer = OptimizerRegistry::instance().create(method);
             auto onProgress = [&](const Progress& p) {

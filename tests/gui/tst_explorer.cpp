@@ -299,9 +299,22 @@ private Q_SLOTS:
         QVERIFY(w.startRun());
         w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("2"));
         QVERIFY(w.startRun());
-        QCOMPARE(w.activeRuns(), 2);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
-        QCOMPARE(w.results()->rowCount(), 2);
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QVERIFY(w.startRun());
+        QCOMPARE(w.activeRuns(), 3);
+        QCOMPARE(w.runPanel()->activeJobs(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 3, 60000);
+        QCOMPARE(w.results()->rowCount(), 3);
+        QCOMPARE(w.runPanel()->activeJobs(), 0);
+        // the same seed gives the same schedule: runs are reproducible across threads
+        w.runPanel()->setMethod(QStringLiteral("brkga"));
+        w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("2"));
+        const RunRecord again = runToEnd(w);
+        bool matched = false;
+        for (int r = 0; r < w.results()->rowCount() - 1; ++r)
+            matched |= w.results()->record(r).options.seed == 2 && w.results()->record(r).method == QStringLiteral("brkga")
+                       && w.results()->record(r).schedule().makespan == again.schedule().makespan;
+        QVERIFY(matched);
     }
 
     void malformedFileShowsAnErrorAndTheWindowKeepsWorking() {

@@ -307,7 +307,8 @@ private Q_SLOTS:
         QCOMPARE(w.results()->rowCount(), 3);
         QCOMPARE(w.runPanel()->activeJobs(), 0);
         // the same seed gives the same schedule: runs are reproducible across threads
-        w.runPanel()->setMethod(QStringLiteral("brkga"));
+        w.runPanel()->setMethod(QStringLiteral("brkga"));   // options are back to their defaults
+        w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("3000"));
         w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("2"));
         const RunRecord again = runToEnd(w);
         bool matched = false;

@@ -44,10 +44,11 @@ Timed runOnce(const std::string& method, const Problem& p, std::int64_t budget, 
     return t;
 }
 
-void speedTable(const std::vector<int>& sizes, std::int64_t evals, int devices, Objective objective,
-                std::uint64_t seed) {
-    std::printf("BRKGA speed: brkga (REGAL chromosome), layered graphs (generateInstance \"layered\", seed %llu),\n"
+void speedTable(const std::string& method, const std::vector<int>& sizes, std::int64_t evals, int devices,
+                Objective objective, std::uint64_t seed) {
+    std::printf("BRKGA speed: %s (%s), layered graphs (generateInstance \"layered\", seed %llu),\n"
                 "%d identical devices, objective %s, population 100 / 10 elites / 10 mutants, %lld evaluations\n\n",
+                method.c_str(), method == "brkga" ? "REGAL chromosome" : "priorities only",
                 static_cast<unsigned long long>(seed), devices, toString(objective).c_str(), static_cast<long long>(evals));
     std::printf("%8s %8s %9s %14s %14s %10s %10s\n", "ops", "tensors", "genes", "evals/s (1 th)", "evals/s (2 th)",
                 "s (1 th)", "s (2 th)");
@@ -57,10 +58,11 @@ void speedTable(const std::vector<int>& sizes, std::int64_t evals, int devices, 
         p.graph = inst.graph;
         p.platform = Platform::identical(devices);
         p.objective.kind = objective;
-        const std::size_t genes = static_cast<size_t>(p.g().opCount()) * static_cast<size_t>(devices + 1) +
-                                  static_cast<size_t>(p.g().tensorCount()) * static_cast<size_t>(devices);
-        const Timed one = runOnce("brkga", p, evals, 1, seed);
-        const Timed two = runOnce("brkga", p, evals, 2, seed);
+        const std::size_t genes = method == "brkga" ? static_cast<size_t>(p.g().opCount()) * static_cast<size_t>(devices + 1) +
+                                                          static_cast<size_t>(p.g().tensorCount()) * static_cast<size_t>(devices)
+                                                    : static_cast<size_t>(p.g().opCount());
+        const Timed one = runOnce(method, p, evals, 1, seed);
+        const Timed two = runOnce(method, p, evals, 2, seed);
         std::printf("%8d %8d %9zu %14.0f %14.0f %10.3f %10.3f\n", p.g().opCount(), p.g().tensorCount(), genes,
                     static_cast<double>(one.result.evaluations) / one.seconds,
                     static_cast<double>(two.result.evaluations) / two.seconds, one.seconds, two.seconds);
@@ -145,8 +147,10 @@ int runBrkgaBench(Args& args) {
     const int threads = static_cast<int>(args.takeInt("threads", 2));
     const std::string data = args.take("data", "tests/data");
     const std::string only = args.take("only", "all");
+    const std::string method = args.take("method", "brkga");
+    if (method != "brkga" && method != "brkga-order") throw UsageError("--method must be brkga or brkga-order");
     args.finish(1);
-    if (only == "all" || only == "speed") speedTable(sizes, evals, devices, objective, seed);
+    if (only == "all" || only == "speed") speedTable(method, sizes, evals, devices, objective, seed);
     if (only == "all" || only == "stg") stgTable(data + "/stg", budget, threads, seed);
     if (only == "all" || only == "jobshop") jobShopTable(data + "/jobshop", budget, threads, seed);
     return 0;
@@ -154,9 +158,10 @@ int runBrkgaBench(Args& args) {
 
 SL_CLI_BENCH({"brkga", "BRKGA evaluations per second; gaps on STG and job-shop fixtures vs list-cp",
               "Usage: schedlab-cli bench brkga [--only speed|stg|jobshop|all] [--sizes 100,1000,10000]\n"
+              "         [--method brkga|brkga-order (speed table)]\n"
               "         [--evals 5000] [--devices 2] [--objective memory|makespan|both] [--budget 5000]\n"
               "         [--threads 2] [--seed 1] [--data tests/data]\n"
-              "Speed: brkga on layered graphs, evaluations per second with 1 and 2 threads and the seconds\n"
+              "Speed: --method on layered graphs, evaluations per second with 1 and 2 threads and the seconds\n"
               "for --evals evaluations. Quality: brkga-order (--budget evaluations, --threads) against the\n"
               "critical-path list schedule (list-cp) on --data/stg (20 graphs x P = 2, 4, 8, 16, gap to the\n"
               "optimum in optimal_50_P*.csv) and --data/jobshop (ft06, ft10, la01-la05, bounds.json).\n",

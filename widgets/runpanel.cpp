@@ -126,6 +126,13 @@ bool RunPanel::setMethod(const QString& name) {
 }
 
 void RunPanel::rebuildOptions() {
+    // the generic options carry over from one method to the next
+    std::map<std::string, double> keep;
+    const RunOptions before = m_fields.empty() ? RunOptions{} : options();
+    if (m_fields.count("seed")) keep["seed"] = static_cast<double>(before.seed);
+    if (m_fields.count("budget")) keep["budget"] = static_cast<double>(before.budget);
+    if (m_fields.count("time-limit")) keep["time-limit"] = before.timeLimit;
+    if (m_fields.count("threads")) keep["threads"] = before.threads;
     while (m_form->rowCount() > 0) m_form->removeRow(0);
     m_fields.clear();
     const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString());
@@ -154,6 +161,7 @@ void RunPanel::rebuildOptions() {
         m_form->addRow(QString::fromStdString(o.label.empty() ? o.key : o.label), w);
         m_fields[o.key] = w;
     }
+    for (const auto& [key, value] : keep) setOption(QString::fromStdString(key), QString::number(value, 'g', 17));
 }
 
 RunOptions RunPanel::options() const {

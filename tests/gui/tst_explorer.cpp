@@ -155,6 +155,17 @@ private Q_SLOTS:
         QCOMPARE(static_cast<int>(b.schedule().ops.size()), w.document()->graph->opCount());
     }
 
+    void genericOptionsCarryOverBetweenMethods() {
+        MainWindow w;
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("42")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("population"), QStringLiteral("64")));
+        QCOMPARE(w.runPanel()->options().values.at("population"), 64.0);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga-order")));
+        QCOMPARE(w.runPanel()->options().seed, std::uint64_t(42));
+        QVERIFY(!w.runPanel()->setOption(QStringLiteral("no-such-option"), QStringLiteral("1")));
+    }
+
     void resultsModelPassesTheModelTester() {
         MainWindow w;
         QAbstractItemModelTester tester(w.results(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -307,7 +318,7 @@ private Q_SLOTS:
         QCOMPARE(w.results()->rowCount(), 3);
         QCOMPARE(w.runPanel()->activeJobs(), 0);
         // the same seed gives the same schedule: runs are reproducible across threads
-        w.runPanel()->setMethod(QStringLiteral("brkga"));   // options are back to their defaults
+        w.runPanel()->setMethod(QStringLiteral("brkga"));
         w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("3000"));
         w.runPanel()->setOption(QStringLiteral("seed"), QStringLiteral("2"));
         const RunRecord again = runToEnd(w);

@@ -59,6 +59,7 @@ DagEdgesItem::DagEdgesItem(std::vector<QPainterPath> paths, QRectF bounds) : m_p
     setZValue(0);
     m_boxes.reserve(m_paths.size());
     m_arrows.reserve(m_paths.size());
+    m_chords.reserve(m_paths.size());
     for (const auto& path : m_paths) {
         m_boxes.push_back(path.controlPointRect().adjusted(-6, -6, 6, 6));
         // the arrow follows the last segment's tangent (cheap: no path length sampling)
@@ -70,12 +71,24 @@ DagEdgesItem::DagEdgesItem(std::vector<QPainterPath> paths, QRectF bounds) : m_p
         const QPointF dir = d / std::max(1e-9, std::hypot(d.x(), d.y()));
         const QPointF normal(-dir.y(), dir.x());
         m_arrows.push_back(QPolygonF({tip, tip - dir * 8 + normal * 3.5, tip - dir * 8 - normal * 3.5}));
+        m_chords.emplace_back(n > 0 ? QPointF(path.elementAt(0)) : tip, tip);
     }
 }
 
 void DagEdgesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) {
     const double lod = option->levelOfDetailFromTransform(p->worldTransform());
     const QRectF exposed = option->exposedRect;
+    if (lod < 0.25 && m_chords.size() > 5000) return;   // a grey hairball that costs 100s of ms: nodes only
+    if (lod < 0.25) {   // far away: faint straight chords
+        QPen faint(QColor(0x70, 0x78, 0x85, m_chords.size() > 3000 ? 28 : 90), 0);
+        p->setPen(faint);
+        std::vector<QLineF> visible;
+        visible.reserve(m_chords.size());
+        for (size_t i = 0; i < m_chords.size(); ++i)
+            if (m_boxes[i].intersects(exposed)) visible.push_back(m_chords[i]);
+        p->drawLines(visible.data(), static_cast<int>(visible.size()));
+        return;
+    }
     p->setRenderHint(QPainter::Antialiasing, lod > 0.4);
     QPen pen(QColor(0x70, 0x78, 0x85), 1);
     pen.setCosmetic(true);

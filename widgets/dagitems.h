@@ -6,6 +6,7 @@
 
 #include <QGraphicsItem>
 #include <QPainterPath>
+#include <QLineF>
 #include <QPolygonF>
 
 #include <vector>
@@ -45,6 +46,7 @@ private:
     std::vector<QPainterPath> m_paths;
     std::vector<QRectF> m_boxes;
     std::vector<QPolygonF> m_arrows;
+    std::vector<QLineF> m_chords;   // start to end: what far-away edges are drawn as
     QRectF m_bounds;
 };
 

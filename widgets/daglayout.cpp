@@ -184,6 +184,7 @@ QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g) {
         l.notice = g->opCount() > kDotLimit
                        ? QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(g->opCount()).arg(kDotLimit)
                        : QStringLiteral("%1 ops with many long edges: fast layered layout (dot would take too long)").arg(g->opCount());
+        if (g->edgeCount() > 5000) l.notice += QStringLiteral("; edges show when you zoom in");
         return l;
     });
 }

@@ -215,8 +215,9 @@ void DagView::onCurrentChanged(OpId v) {
 void DagView::fit() {
     if (!m_layout) return;
     m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    // a tall thin graph fitted whole is unreadable: keep names legible, start at the top
-    if (m_view->transform().m11() < 0.6) {
+    // a small graph fitted whole with unreadable names: keep them legible, start at the top; a big
+    // one is better seen whole (coloured blocks), search and zoom find the details
+    if (m_view->transform().m11() < 0.6 && m_items.size() <= 600) {
         const double s = 0.6 / m_view->transform().m11();
         m_view->scale(s, s);
         m_view->centerOn(m_scene->sceneRect().center().x(), m_scene->sceneRect().top());

@@ -4,7 +4,6 @@
 #include "core/generators/generators.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/compareview.h"
-#include "widgets/criticalpath.h"
 #include "widgets/convergenceview.h"
 #include "widgets/daglayout.h"
 #include "widgets/dagview.h"
@@ -20,7 +19,6 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
-#include "widgets/timemapping.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -61,56 +59,6 @@ private Q_SLOTS:
         QSettings().clear();
         registerCoreOptimizers();
         QVERIFY(OptimizerRegistry::instance().find("brkga"));
-    }
-
-    void timeMapping_data() {
-        QTest::addColumn<double>("t0");
-        QTest::addColumn<double>("t1");
-        QTest::addColumn<double>("width");
-        QTest::addRow("unit range, 100 px") << 0.0 << 1.0 << 100.0;
-        QTest::addRow("offset range, 800 px") << 50.0 << 250.0 << 800.0;
-    }
-    void timeMapping() {
-        QFETCH(double, t0);
-        QFETCH(double, t1);
-        QFETCH(double, width);
-        TimeMapping m{t0, t1, 10, width};
-        QCOMPARE(m.toX(t0), 10.0);
-        QCOMPARE(m.toX(t1), 10.0 + width);
-        QCOMPARE(m.toTime(m.toX((t0 + t1) / 2)), (t0 + t1) / 2);
-        const double anchorX = 10 + width / 3;
-        const double before = m.toTime(anchorX);
-        m.zoomAt(anchorX, 2.0);
-        QVERIFY(std::abs(m.toTime(anchorX) - before) < 1e-9 * (t1 - t0));
-        QCOMPARE(m.t1 - m.t0, (t1 - t0) / 2);
-        const auto ticks = niceTicks(0, 57, 8);
-        QVERIFY(!ticks.empty() && ticks.size() <= 9);
-        QCOMPARE(ticks.front(), 0.0);
-    }
-
-    void criticalPathOfAHandCheckedSchedule() {
-        // a(2) -> b(3) -> d(1), c(4) -> d; two devices: d waits for c (ends 4), so the chain is c, d
-        auto g = std::make_shared<Graph>();
-        const OpId a = g->addOp({.name = "a", .duration = 2});
-        const OpId b = g->addOp({.name = "b", .duration = 1});
-        const OpId c = g->addOp({.name = "c", .duration = 4});
-        const OpId d = g->addOp({.name = "d", .duration = 1});
-        g->addEdge(a, b);
-        g->addEdge(b, d);
-        g->addEdge(c, d);
-        g->finalize();
-        Problem p;
-        p.graph = g;
-        p.platform = Platform::identical(2);
-        Schedule s;
-        s.ops = {{0, 0, 2}, {0, 2, 3}, {1, 0, 4}, {0, 4, 5}};
-        s.order = {a, c, b, d};
-        s.makespan = 5;
-        QCOMPARE(criticalPath(p, s), (std::vector<OpId>{c, d}));
-        s.ops[static_cast<size_t>(c)] = {1, 0, 1};   // now c is short: b is late only through a
-        s.ops[static_cast<size_t>(d)] = {0, 3, 4};
-        s.makespan = 4;
-        QCOMPARE(criticalPath(p, s), (std::vector<OpId>{a, b, d}));
     }
 
     void dropAndRecentFiles() {

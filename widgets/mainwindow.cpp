@@ -110,6 +110,7 @@ void MainWindow::buildDocks() {
         return dock;
     };
     m_platform = new PlatformPanel;
+    m_platform->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);   // spare height goes to the run panel
     m_runPanel = new RunPanel;
     m_resultsView = new QTableView;
     m_resultsView->setObjectName(QStringLiteral("resultsView"));

@@ -8,6 +8,8 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -89,11 +91,16 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_idle->setStyleSheet(QStringLiteral("color: palette(mid)"));
     m_jobs->addWidget(m_idle);
 
+    // Run and the active runs stay at the top, visible however long the option list is
     layout->addWidget(m_method);
     layout->addWidget(m_summary);
-    layout->addWidget(m_formHost);
     layout->addLayout(buttons);
     layout->addLayout(m_jobs);
+    auto* line = new QFrame(this);
+    line->setFrameShape(QFrame::HLine);
+    line->setFrameShadow(QFrame::Sunken);
+    layout->addWidget(line);
+    layout->addWidget(m_formHost);
     layout->addStretch(1);
 
     connect(m_method, &QComboBox::currentIndexChanged, this, &RunPanel::rebuildOptions);
@@ -201,28 +208,34 @@ bool RunPanel::setOption(const QString& key, const QString& value) {
 }
 
 void RunPanel::addJob(RunJob* job) {
+    // a label over a thin bar: the status text never competes with the bar for room
     auto* row = new QWidget(this);
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 0, 0, 0);
+    auto* grid = new QGridLayout(row);
+    grid->setContentsMargins(0, 2, 0, 2);
+    grid->setVerticalSpacing(1);
+    auto* text = new QLabel(tr("%1 #%2 starting…").arg(job->method()).arg(job->id()), row);
+    text->setObjectName(QStringLiteral("jobText"));
     auto* bar = new QProgressBar(row);
     bar->setRange(0, 0);   // busy until the first report
-    bar->setTextVisible(true);
-    bar->setFormat(tr("%1 #%2 starting").arg(job->method()).arg(job->id()));
+    bar->setTextVisible(false);
+    bar->setMaximumHeight(8);
     bar->setObjectName(QStringLiteral("jobProgress"));
     auto* stop = new QToolButton(row);
     stop->setText(QStringLiteral("✕"));
     stop->setToolTip(tr("Stop this run"));
-    h->addWidget(bar, 1);
-    h->addWidget(stop);
+    stop->setAutoRaise(true);
+    grid->addWidget(text, 0, 0);
+    grid->addWidget(bar, 1, 0);
+    grid->addWidget(stop, 0, 1, 2, 1);
     m_jobs->addWidget(row);
     connect(stop, &QToolButton::clicked, job, &RunJob::cancel);
-    connect(job, &RunJob::progressed, bar, [bar, job](const Progress& p) {
+    connect(job, &RunJob::progressed, bar, [bar, text, job](const Progress& p) {
         bar->setRange(0, 1000);
         bar->setValue(static_cast<int>(std::clamp(p.fraction, 0.0, 1.0) * 1000));
         const double elapsed = job->elapsedSeconds();
         QString left = QStringLiteral("…");
         if (p.fraction > 0.01) left = QStringLiteral("%1 s left").arg(std::max(0.0, elapsed * (1 - p.fraction) / p.fraction), 0, 'f', 1);
-        bar->setFormat(QStringLiteral("%1 #%2  best %3  ·  %4").arg(job->method()).arg(job->id()).arg(formatNumber(p.best), left));
+        text->setText(QStringLiteral("%1 #%2   best %3   %4").arg(job->method()).arg(job->id()).arg(formatNumber(p.best), left));
     });
     auto done = [this, row] {
         m_jobs->removeWidget(row);

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <cstdio>
@@ -40,9 +41,10 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption objective(QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));
+    const QCommandLineOption delay(QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare."), QStringLiteral("NAME"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
-    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, size, view, bench});
+    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, bench});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -55,6 +57,7 @@ bool CommandLine::parse(QApplication& app) {
     this->objective = p.value(objective);
     this->screenshot = p.value(screenshot);
     this->view = p.value(view).toLower();
+    if (p.isSet(delay)) screenshotDelay = std::max(0, p.value(delay).toInt());
     benchStartup = p.isSet(bench);
     if (p.isSet(size)) {
         const QStringList wh = p.value(size).split(QLatin1Char('x'));
@@ -126,14 +129,20 @@ bool CommandLine::apply(MainWindow& w) {
     auto* poll = new QTimer(&w);
     const QString out = screenshot;
     const QString tab = view;
-    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab] {
-        if (w.activeRuns() > 0 || (w.document() && !w.dagView()->hasLayout())) return;
+    QElapsedTimer* since = new QElapsedTimer;
+    since->start();
+    const int delayMs = screenshotDelay;
+    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs] {
+        const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (w.activeRuns() > 0 || (w.document() && !w.dagView()->hasLayout()));
+        if (waiting) return;
+        delete since;
         poll->stop();
         if (w.results()->rowCount() >= 2) w.selectResults({0, 1});
         if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
         QTimer::singleShot(300, &w, [&w, out] {   // let charts and the scene settle
             const bool ok = w.grab().save(out);
             std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "schedlab: cannot write %s\n", qPrintable(out));
+            w.cancelAll();   // runs still going (--screenshot-after) stop before the exit
             QApplication::exit(ok ? 0 : 1);
         });
     });

@@ -23,6 +23,7 @@ struct CommandLine {
     QString screenshot;
     QSize size{1600, 1000};
     QString view;
+    int screenshotDelay = -1;   // ms; >= 0: shoot then, even while runs go
     bool benchStartup = false;
 
     /// Parses argv; prints usage / errors and returns false on bad input.

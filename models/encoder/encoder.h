@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The shared Topoformer encoder (spec/topoformer.md §2): node input features, the seven attention
+/// masks derived from the DAG, and the masked multi-head transformer that turns them into one
+/// embedding per op. Used by the Topoformer memory-order decoder (models/topoformer/) and the
+/// one-shot priority sampler (models/prioritysampler/).
+///
+/// Pipeline (features and masks are plain C++, no torch; only the module and EncoderInput use torch):
+/// \code
+///   sl::models::FeatureSpec spec;                        // spec §2.1 columns + Laplacian PE
+///   spec.durations = true; spec.machineTypes = 3;        // extra columns for makespan models
+///   sl::models::NodeFeatures f = sl::models::buildFeatures(graph, spec);
+///   sl::models::GraphMasks m = sl::models::buildMasks(graph);
+///   sl::models::EncoderInput in = sl::models::makeEncoderInput(f, m);   // tensors, [N, ...]
+///   sl::models::TopoformerEncoder enc(sl::models::EncoderConfig::cpuSmall(spec.width()));
+///   torch::Tensor h = enc->forward(in);                  // [N, width]
+/// \endcode
+/// Batches: batchInputs() pads several graphs to [B, Nmax, ...]; forward() then returns
+/// [B, Nmax, width] and EncoderInput::nodeMask marks the real ops (padded ops get no messages and
+/// send none; their rows are meaningless).
+///
+/// Mask convention: set k holds ordered pairs (u, v), u != v, read as an edge u -> v. In attention
+/// the receiver v attends to the sender u (row v, column u). The seven sets partition all ordered
+/// pairs of distinct ops. An op with no key in a set gets a zero message from that set's heads
+/// (finite -1e9 bias times a "row has a key" indicator: no NaN gradients in LibTorch 1.13).
+
+#include "core/graph/graph.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/modulelist.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/normalization.h>
+#include <torch/nn/pimpl.h>
+
+namespace sl::models {
+
+// ------------------------------------------------------------------------------------------------
+// Node features (spec §2.1)
+// ------------------------------------------------------------------------------------------------
+
+/// Which columns buildFeatures() produces, in this order:
+///   memory (2: output bytes m, parameter bytes p), degrees (2: in, out),
+///   hops (4: min/max hops from a source, min/max hops to a sink),
+///   durations (2: duration, longest duration-weighted path from this op to a sink incl. itself),
+///   machineTypes (one-hot, `machineTypes` columns; types >= machineTypes go to the last column),
+///   extraColumns (caller-supplied, `extraColumns` columns),
+///   then the Laplacian positional encoding (`laplacianDims` columns).
+/// Every column before the PE is divided by its maximum over the graph's ops (0 if the max is 0),
+/// except the one-hot machine columns, which are left as 0/1. The PE is not normalised.
+struct FeatureSpec {
+    bool memory = true;
+    bool degrees = true;
+    bool hops = true;
+    bool durations = false;
+    int machineTypes = 0;
+    int extraColumns = 0;
+    int laplacianDims = 20;
+
+    int rawWidth() const;   ///< columns before the PE
+    int width() const;      ///< rawWidth() + laplacianDims: the encoder's input width
+    std::string describe() const;   ///< e.g. "memory,degrees,hops,pe20" (for model cards)
+};
+
+/// Row-major [ops x width] features of one graph.
+struct NodeFeatures {
+    int ops = 0;
+    int width = 0;
+    std::vector<float> values;
+    float at(int op, int column) const { return values[static_cast<size_t>(op) * static_cast<size_t>(width) + static_cast<size_t>(column)]; }
+};
+
+/// Builds the features of a finalized graph. `extra`, when spec.extraColumns > 0, is row-major
+/// [opCount x extraColumns] and is max-normalised per column like the base columns.
+/// `peSignSeed` != 0 flips the sign of each Laplacian eigenvector at random (training only,
+/// spec §2.1); 0 gives the deterministic sign (largest-magnitude entry positive).
+/// Throws std::invalid_argument if `extra` has the wrong size.
+NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra = nullptr,
+                           std::uint64_t peSignSeed = 0);
+
+// ------------------------------------------------------------------------------------------------
+// The seven masks (spec §2.2)
+// ------------------------------------------------------------------------------------------------
+
+enum class MaskKind : int {
+    Reduction = 0,          ///< 1: transitive reduction edges (forward)
+    Redundant = 1,          ///< 2: DAG edges not in the reduction (forward)
+    ClosureRest = 2,        ///< 3: closure pairs that are not DAG edges (forward)
+    ReductionBack = 3,      ///< 4: reverse of 1
+    RedundantBack = 4,      ///< 5: reverse of 2
+    ClosureRestBack = 5,    ///< 6: reverse of 3
+    Incomparable = 6,       ///< 7: both directions of every incomparable pair
+};
+inline constexpr int kMaskCount = 7;
+
+/// Dense pair sets of one graph. Forward sets are stored; backward sets are their transposes.
+struct GraphMasks {
+    int ops = 0;
+    /// [u * ops + v] = 1 iff (u, v) is in forward set 1, 2, 3 resp.; incomparable is symmetric.
+    std::vector<std::uint8_t> reduction, redundant, closureRest, incomparable;
+
+    /// True iff the ordered pair (u, v) belongs to set `k`.
+    bool has(MaskKind k, OpId u, OpId v) const;
+    /// Number of ordered pairs in set `k`.
+    std::int64_t count(MaskKind k) const;
+};
+
+/// Transitive closure / reduction with bitsets, O(N * E / 64) time and O(N^2) memory.
+GraphMasks buildMasks(const Graph& g);
+
+// ------------------------------------------------------------------------------------------------
+// The encoder module (spec §2.3)
+// ------------------------------------------------------------------------------------------------
+
+/// Tensors for one graph (or a padded batch, see batchInputs()). float32, CPU.
+struct EncoderInput {
+    torch::Tensor x;          ///< [N, F] or [B, N, F] features
+    torch::Tensor maskBias;   ///< [7, N, N] or [B, 7, N, N]: 0 where row v may attend column u, else -1e9
+    torch::Tensor rowHasKey;  ///< [7, N, 1] or [B, 7, N, 1]: 1 if the row has any allowed key, else 0
+    torch::Tensor nodeMask;   ///< [N] or [B, N]: 1 for real ops, 0 for padding
+    std::vector<int> sizes;   ///< real op count per graph (one entry when unbatched)
+    bool batched() const { return x.dim() == 3; }
+};
+
+EncoderInput makeEncoderInput(const NodeFeatures& features, const GraphMasks& masks);
+/// Pads unbatched inputs to a batch [B, Nmax, ...].
+EncoderInput batchInputs(const std::vector<EncoderInput>& inputs);
+
+/// Sizes of the encoder. headsPerMask[k] = 0 drops mask k (ablations).
+struct EncoderConfig {
+    int inputWidth = 28;
+    int width = 64;        ///< d
+    int layers = 3;        ///< L
+    std::array<int, kMaskCount> headsPerMask{2, 2, 2, 2, 2, 2, 2};
+    int headDim = 16;      ///< d_k = d_v
+    int mlpHidden = 64;    ///< eq. 5 MLP hidden width
+    bool finalNorm = true; ///< LayerNorm after the last layer
+
+    int totalHeads() const;
+    /// The CPU preset of spec §9.1: d 64, 3 layers, 2 heads per mask, d_k 16, MLP 64.
+    static EncoderConfig cpuSmall(int inputWidth);
+    /// The paper's model (spec §2.3): d 256, 4 layers, 10 heads per mask, d_k 64, MLP 256.
+    static EncoderConfig paper(int inputWidth);
+    std::string toJson() const;                        ///< one-line JSON object
+    static EncoderConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
+};
+
+/// h^(0) = W x + b, then L pre-LN masked-attention layers (eqs. 4-5), then an optional LayerNorm.
+class TopoformerEncoderImpl : public torch::nn::Module {
+public:
+    explicit TopoformerEncoderImpl(const EncoderConfig& config);
+    /// [N, width] for an unbatched input, [B, N, width] for a batch.
+    torch::Tensor forward(const EncoderInput& input);
+    const EncoderConfig& config() const { return m_config; }
+
+private:
+    struct Layer {
+        torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr};
+        torch::nn::Linear qkv{nullptr}, out{nullptr}, mlp1{nullptr}, mlp2{nullptr};
+    };
+    EncoderConfig m_config;
+    torch::nn::Linear m_embed{nullptr};
+    std::vector<Layer> m_layers;
+    torch::nn::LayerNorm m_finalNorm{nullptr};
+    std::vector<std::int64_t> m_headMask;   ///< mask index of each head
+};
+TORCH_MODULE(TopoformerEncoder);
+
+// ------------------------------------------------------------------------------------------------
+// Weight files and model cards
+// ------------------------------------------------------------------------------------------------
+
+/// Current weight-file format version. Files carry it; loading a newer one fails with a message.
+inline constexpr int kWeightFormatVersion = 1;
+
+/// Writes every named parameter and buffer of `module` to `path` (a small binary file: magic
+/// "SLWT", format version, `kind` (e.g. "topoformer-memory"), `configJson`, then name/shape/float32
+/// data per tensor). Atomic (temp file + rename). Throws std::runtime_error.
+void saveWeights(const torch::nn::Module& module, const std::string& path, const std::string& kind,
+                 const std::string& configJson);
+
+/// Header of a weight file, without the tensors.
+struct WeightFileInfo {
+    int formatVersion = 0;
+    std::string kind;
+    std::string configJson;
+};
+WeightFileInfo readWeightInfo(const std::string& path);   ///< throws std::runtime_error
+
+/// Loads tensors by name into `module` (which must have been built from the file's config).
+/// Throws std::runtime_error naming the file and the fault (missing file, wrong kind, version,
+/// missing or mis-shaped tensor).
+void loadWeights(torch::nn::Module& module, const std::string& path, const std::string& expectedKind);
+
+/// The model card written beside the weights as `<weights>.card.json`.
+struct ModelCard {
+    std::string model;          ///< e.g. "topoformer-memory"
+    std::string architecture;   ///< JSON object text (EncoderConfig::toJson() plus head details)
+    std::string features;       ///< FeatureSpec::describe()
+    std::string command;        ///< training command line
+    std::string data;           ///< training data description
+    std::int64_t steps = 0;
+    double seconds = 0;
+    std::string results;        ///< JSON object text (validation / bench numbers)
+    std::string notes;
+};
+void writeModelCard(const ModelCard& card, const std::string& path);   ///< throws std::runtime_error
+
+/// Directory holding the shipped weights: $SCHEDLAB_MODELS_DIR if set, else the build-time
+/// SCHEDLAB_MODELS_DIR (models/weights in the source tree).
+std::string modelsDir();
+
+} // namespace sl::models

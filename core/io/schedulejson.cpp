@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// Schedule JSON: the stable contract of core/io/scheduleio.h and docs/formats.md.
+#include "core/io/scheduleio.h"
+
+#include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/stepmemory.h"
+#include "core/io/graphio.h"
+#include "core/io/scheduleformat.h"
+#include "core/util/atomicfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+namespace sl {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "schedlab-schedule";
+constexpr int kVersion = 1;
+
+/// Reads typed fields and names the file and the place of every fault.
+class Reader {
+public:
+    explicit Reader(const std::string& source) : m_source(source) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw IoError(m_source + ": " + what); }
+
+    const json& field(const json& object, const char* key, const std::string& where) const {
+        auto it = object.find(key);
+        if (it == object.end()) fail(where + " has no \"" + key + "\"");
+        return *it;
+    }
+    double number(const json& v, const std::string& where) const {
+        if (!v.is_number()) fail(where + " must be a number, not " + typeName(v));
+        const double x = v.get<double>();
+        if (!std::isfinite(x)) fail(where + " must be a finite number");
+        return x;
+    }
+    std::string string(const json& v, const std::string& where) const {
+        if (!v.is_string()) fail(where + " must be a string, not " + typeName(v));
+        return v.get<std::string>();
+    }
+    const json& array(const json& v, const std::string& where) const {
+        if (!v.is_array()) fail(where + " must be an array, not " + typeName(v));
+        return v;
+    }
+    /// A device index: an integer (2 or 2.0) in [0, count).
+    int device(const json& v, const std::string& where, int count) const {
+        if (!v.is_number()) fail(where + " must be a device index (an integer), not " + typeName(v));
+        const double x = v.get<double>();
+        if (x != std::floor(x)) fail(where + " must be a device index (an integer), not " + v.dump());
+        if (x < 0 || x >= count)
+            fail(where + ": device " + v.dump() + " is out of range (the platform has " + std::to_string(count) +
+                 (count == 1 ? " device)" : " devices)"));
+        return static_cast<int>(x);
+    }
+
+private:
+    static std::string typeName(const json& v) {
+        if (v.is_number()) return "a number";
+        if (v.is_string()) return "a string (" + v.dump() + ")";
+        if (v.is_null()) return "null";
+        if (v.is_boolean()) return "a boolean";
+        if (v.is_array()) return "an array";
+        return "an object";
+    }
+    std::string m_source;
+};
+
+std::string quoted(const std::string& name) { return "'" + name + "'"; }
+
+/// Peak per device, on the schedule's own clock.
+std::vector<double> devicePeaks(const Problem& p, const Schedule& s) {
+    if (s.memoryClock == "step") {
+        const Graph& g = p.g();
+        const std::vector<int> pos = scheduleformat::positions(p, s);
+        for (OpId v = 0; v < g.opCount(); ++v)
+            for (OpId q : g.predecessors(v))
+                if (pos[static_cast<size_t>(q)] > pos[static_cast<size_t>(v)]) return {};   // not topological
+        const std::vector<int> placement = s.placement();
+        std::vector<int> sequence;
+        std::vector<TransferStep> transfers;
+        insertTransfers(g, placement, s.order, sequence, transfers);
+        StepMemory mem(g, p.platform.deviceCount());
+        std::vector<double> peaks;
+        mem.peak(placement, sequence, transfers, &peaks);
+        return peaks;
+    }
+    return computeMemoryTimeline(p, s).peaks;
+}
+
+} // namespace
+
+std::string scheduleToJson(const Problem& p, const Schedule& s) {
+    scheduleformat::checkShape(p, s, "schedule" + (s.method.empty() ? std::string() : " of " + s.method));
+    const Graph& g = p.g();
+    // Written by hand around nlohmann's dump: the header fields first, one op or transfer per line.
+    nlohmann::ordered_json head = nlohmann::ordered_json::object();
+    head["format"] = kFormat;
+    head["version"] = kVersion;
+    head["makespan"] = s.makespan;
+    head["peak_memory_bytes"] = s.peakMemory;
+    head["memory_clock"] = s.memoryClock;
+    head["method"] = s.method;
+    head["seed"] = s.seed;
+    json devices = json::array();
+    for (int d = 0; d < p.platform.deviceCount(); ++d) devices.push_back(scheduleformat::deviceName(p, d));
+    head["devices"] = std::move(devices);
+    if (s.devicePeakMemory.size() == static_cast<size_t>(p.platform.deviceCount()))
+        head["device_peak_memory_bytes"] = s.devicePeakMemory;
+    json order = json::array();
+    for (OpId v : scheduleformat::rowOrder(p, s)) order.push_back(g.op(v).name);
+    head["order"] = std::move(order);
+
+    std::string out = "{\n";
+    for (const auto& [key, value] : head.items()) out += " " + json(key).dump() + ": " + value.dump() + ",\n";
+    out += " \"ops\": [";
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
+        nlohmann::ordered_json e = {{"id", g.op(v).name}, {"device", o.device}, {"start", o.start}, {"end", o.end}};
+        out += (v ? ",\n  " : "\n  ") + e.dump();
+    }
+    out += g.opCount() ? "\n ],\n" : "],\n";
+    out += " \"transfers\": [";
+    for (size_t k = 0; k < s.transfers.size(); ++k) {
+        const ScheduledTransfer& t = s.transfers[k];
+        nlohmann::ordered_json e = {{"tensor", g.tensor(t.tensor).name}, {"from", t.from}, {"to", t.to},
+                                    {"start", t.start}, {"end", t.end}};
+        out += (k ? ",\n  " : "\n  ") + e.dump();
+    }
+    out += s.transfers.empty() ? "]\n}\n" : "\n ]\n}\n";
+    return out;
+}
+
+void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& path) {
+    scheduleformat::checkShape(p, s, path);
+    writeFileAtomically(path, scheduleToJson(p, s));
+}
+
+Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::string& sourceName) {
+    const Reader r(sourceName);
+    const Graph& g = p.g();
+    const int deviceCount = p.platform.deviceCount();
+    json j;
+    try {
+        j = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error& e) {
+        std::string why = e.what();
+        if (auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);   // drop "[json.exception...]"
+        r.fail("not valid JSON (truncated?): " + why);
+    }
+    if (!j.is_object()) r.fail("a schedule file is a JSON object with \"ops\" and \"order\"");
+    if (auto it = j.find("format"); it != j.end() && (!it->is_string() || it->get<std::string>() != kFormat))
+        r.fail("not a SchedLab schedule (\"format\" is " + it->dump() + ", expected \"" + kFormat + "\")");
+    if (auto it = j.find("version"); it != j.end()) {
+        if (!it->is_number_integer()) r.fail("\"version\" must be an integer");
+        if (it->get<std::int64_t>() > kVersion)
+            r.fail("schedule version " + it->dump() + " is newer than this SchedLab reads (" + std::to_string(kVersion) + ")");
+    }
+
+    Schedule s;
+    s.ops.assign(static_cast<size_t>(g.opCount()), ScheduledOp{});
+    if (auto it = j.find("devices"); it != j.end()) {
+        const json& names = r.array(*it, "\"devices\"");
+        for (size_t d = 0; d < names.size(); ++d) r.string(names[d], "\"devices\"[" + std::to_string(d) + "]");
+        if (names.size() > static_cast<size_t>(deviceCount))
+            r.fail("the schedule uses " + std::to_string(names.size()) + " devices, the platform has " +
+                   std::to_string(deviceCount) + " (use --devices or --platform to match)");
+    }
+
+    // ops: one entry per op of the graph
+    std::vector<char> seen(static_cast<size_t>(g.opCount()), 0);
+    const json& ops = r.array(r.field(j, "ops", "the file"), "\"ops\"");
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const std::string where = "\"ops\"[" + std::to_string(i) + "]";
+        const json& e = ops[i];
+        if (!e.is_object()) r.fail(where + " must be an object {\"id\", \"device\", \"start\", \"end\"}");
+        const std::string name = r.string(r.field(e, "id", where), where + ".id");
+        const OpId v = g.findOp(name);
+        if (v == kNoOp) r.fail(where + ": unknown op " + quoted(name) + " (not in the graph)");
+        if (seen[static_cast<size_t>(v)]) r.fail("op " + quoted(name) + " appears twice in \"ops\"");
+        seen[static_cast<size_t>(v)] = 1;
+        const std::string at = "op " + quoted(name);
+        ScheduledOp& o = s.ops[static_cast<size_t>(v)];
+        o.device = r.device(r.field(e, "device", at), at + ": \"device\"", deviceCount);
+        o.start = r.number(r.field(e, "start", at), at + ": \"start\"");
+        o.end = r.number(r.field(e, "end", at), at + ": \"end\"");
+    }
+    for (OpId v = 0; v < g.opCount(); ++v)
+        if (!seen[static_cast<size_t>(v)]) {
+            const auto missing = std::count(seen.begin(), seen.end(), 0);
+            r.fail("\"ops\" has no entry for op " + quoted(g.op(v).name) +
+                   (missing > 1 ? " (and " + std::to_string(missing - 1) + " other ops)" : std::string()));
+        }
+
+    // order: every op once; derived from the start times when absent
+    if (auto it = j.find("order"); it != j.end()) {
+        const json& order = r.array(*it, "\"order\"");
+        std::fill(seen.begin(), seen.end(), 0);
+        s.order.reserve(order.size());
+        for (size_t i = 0; i < order.size(); ++i) {
+            const std::string name = r.string(order[i], "\"order\"[" + std::to_string(i) + "]");
+            const OpId v = g.findOp(name);
+            if (v == kNoOp) r.fail("\"order\"[" + std::to_string(i) + "]: unknown op " + quoted(name) + " (not in the graph)");
+            if (seen[static_cast<size_t>(v)]) r.fail("op " + quoted(name) + " appears twice in \"order\"");
+            seen[static_cast<size_t>(v)] = 1;
+            s.order.push_back(v);
+        }
+        for (OpId v = 0; v < g.opCount(); ++v)
+            if (!seen[static_cast<size_t>(v)]) r.fail("\"order\" does not contain op " + quoted(g.op(v).name));
+    } else {
+        s.order = scheduleformat::rowOrder(p, s);
+    }
+
+    // transfers: as written, else the ones the placement implies
+    if (auto it = j.find("transfers"); it != j.end()) {
+        const json& transfers = r.array(*it, "\"transfers\"");
+        std::unordered_multimap<std::string_view, TensorId> byName;
+        byName.reserve(static_cast<size_t>(g.tensorCount()));
+        for (TensorId t = 0; t < g.tensorCount(); ++t) byName.emplace(g.tensor(t).name, t);
+        for (size_t i = 0; i < transfers.size(); ++i) {
+            const std::string where = "\"transfers\"[" + std::to_string(i) + "]";
+            const json& e = transfers[i];
+            if (!e.is_object()) r.fail(where + " must be an object {\"tensor\", \"from\", \"to\", \"start\", \"end\"}");
+            ScheduledTransfer t;
+            const std::string name = r.string(r.field(e, "tensor", where), where + ".tensor");
+            t.from = r.device(r.field(e, "from", where), where + ".from", deviceCount);
+            t.to = r.device(r.field(e, "to", where), where + ".to", deviceCount);
+            t.start = r.number(r.field(e, "start", where), where + ".start");
+            t.end = r.number(r.field(e, "end", where), where + ".end");
+            auto [b, end] = byName.equal_range(name);
+            if (b == end) r.fail(where + ": unknown tensor " + quoted(name) + " (not in the graph)");
+            t.tensor = b->second;
+            for (auto c = b; c != end; ++c)   // same-named tensors: the one produced on `from`
+                if (s.ops[static_cast<size_t>(g.tensor(c->second).producer)].device == t.from) {
+                    t.tensor = c->second;
+                    break;
+                }
+            s.transfers.push_back(t);
+        }
+    } else {
+        s.transfers = impliedTransfers(p, s);
+    }
+
+    if (auto it = j.find("memory_clock"); it != j.end()) {
+        s.memoryClock = r.string(*it, "\"memory_clock\"");
+        if (s.memoryClock != "time" && s.memoryClock != "step")
+            r.fail("\"memory_clock\" must be \"time\" or \"step\", not " + it->dump());
+    }
+    if (auto it = j.find("method"); it != j.end() && !it->is_null()) s.method = r.string(*it, "\"method\"");
+    if (auto it = j.find("seed"); it != j.end() && !it->is_null()) {
+        if (!it->is_number_unsigned()) r.fail("\"seed\" must be a non-negative integer, not " + it->dump());
+        s.seed = it->get<std::uint64_t>();
+    }
+    if (auto it = j.find("makespan"); it != j.end()) {
+        s.makespan = r.number(*it, "\"makespan\"");
+    } else {
+        for (const ScheduledOp& o : s.ops) s.makespan = std::max(s.makespan, o.end);
+    }
+    if (auto it = j.find("device_peak_memory_bytes"); it != j.end()) {
+        const json& peaks = r.array(*it, "\"device_peak_memory_bytes\"");
+        if (peaks.size() != static_cast<size_t>(deviceCount))
+            r.fail("\"device_peak_memory_bytes\" has " + std::to_string(peaks.size()) + " entries, the platform " +
+                   std::to_string(deviceCount) + " devices");
+        for (size_t d = 0; d < peaks.size(); ++d)
+            s.devicePeakMemory.push_back(r.number(peaks[d], "\"device_peak_memory_bytes\"[" + std::to_string(d) + "]"));
+    } else {
+        s.devicePeakMemory = devicePeaks(p, s);
+    }
+    if (auto it = j.find("peak_memory_bytes"); it != j.end()) {
+        s.peakMemory = r.number(*it, "\"peak_memory_bytes\"");
+    } else {
+        for (double x : s.devicePeakMemory) s.peakMemory = std::max(s.peakMemory, x);
+    }
+    return s;
+}
+
+Schedule loadScheduleJson(const Problem& p, const std::string& path) {
+    return parseScheduleJson(p, readFile(path, std::size_t(1) << 30), path);
+}
+
+} // namespace sl

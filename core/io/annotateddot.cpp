@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The graph as Graphviz DOT, annotated with a schedule: ops filled with their device's colour and
-// labelled "#position name", dashed edges where a tensor crosses devices, a device legend.
+// labelled "#position name", dashed edges where a tensor crosses devices, a device legend. The op
+// and tensor attributes are the ones the DOT reader reads, so the file loads back as the graph.
 #include "core/io/scheduleio.h"
 
 #include "core/io/scheduleformat.h"
@@ -9,8 +10,24 @@
 namespace sl {
 namespace {
 
-/// A DOT double-quoted string: backslashes and quotes escaped, so Graphviz's \N, \l escapes stay literal.
+/// A DOT quoted ID or attribute value: cgraph unescapes only \" (other backslashes stay as they are).
+/// A trailing backslash would escape the closing quote; a space keeps it literal.
 std::string quote(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    if (out.size() > 1 && out.back() == '\\') out += ' ';
+    return out + "\"";
+}
+
+/// A label: Graphviz expands \N, \G, \l... in labels, so backslashes are doubled to stay literal.
+std::string label(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\';
@@ -63,20 +80,35 @@ void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& pa
         const Op& op = g.op(v);
         const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
         const int pos = position[static_cast<size_t>(v)];
-        out += "  " + quote(op.name) + " [label=" + quote("#" + std::to_string(pos) + " " + op.name);
+        out += "  " + quote(op.name) + " [label=" + label("#" + std::to_string(pos) + " " + op.name);
         out += ", fillcolor=\"" + scheduleformat::deviceColour(o.device) + "\"";
-        out += ", tooltip=" + quote(scheduleformat::deviceName(p, o.device) + ": " + number(o.start) + " - " + number(o.end));
+        out += ", tooltip=" + label(scheduleformat::deviceName(p, o.device) + ": " + number(o.start) + " - " + number(o.end));
         out += ", device=" + std::to_string(o.device) + ", position=" + std::to_string(pos);
         out += ", start=" + quote(number(o.start)) + ", end=" + quote(number(o.end));
         if (!op.type.empty()) out += ", type=" + quote(op.type);
-        out += ", duration=" + quote(number(op.duration)) + "];\n";
-    }
-    for (OpId v = 0; v < g.opCount(); ++v)
-        for (OpId w : g.successors(v)) {
-            out += "  " + quote(g.op(v).name) + " -> " + quote(g.op(w).name);
-            if (s.ops[static_cast<size_t>(v)].device != s.ops[static_cast<size_t>(w)].device) out += " [style=dashed, color=\"#d62728\"]";
-            out += ";\n";
+        out += ", duration=" + quote(number(op.duration));
+        // the rest of what the DOT reader (core/io/dotformat.cpp) reads back, when not the default
+        if (op.paramBytes != 0) out += ", param_bytes=" + quote(number(op.paramBytes));
+        if (op.resourceDemand != 1) out += ", resource_demand=" + quote(number(op.resourceDemand));
+        if (op.machineType != 0) out += ", machine_type=" + std::to_string(op.machineType);
+        if (!op.deviceDurations.empty()) {
+            std::string list;
+            for (double d : op.deviceDurations) list += (list.empty() ? "" : ",") + number(d);
+            out += ", device_durations=" + quote(list);
         }
+        out += "];\n";
+    }
+    // one edge per (tensor, consumer), as the DOT reader expects; dashed where the tensor crosses devices
+    for (const Tensor& t : g.tensors()) {
+        if (t.producer == kNoOp) continue;
+        const int from = s.ops[static_cast<size_t>(t.producer)].device;
+        for (OpId c : t.consumers) {
+            out += "  " + quote(g.op(t.producer).name) + " -> " + quote(g.op(c).name) + " [tensor=" + quote(t.name) +
+                   ", bytes=" + quote(number(t.bytes));
+            if (s.ops[static_cast<size_t>(c)].device != from) out += ", style=dashed, color=\"#d62728\"";
+            out += "];\n";
+        }
+    }
     out += "}\n";
     writeFileAtomically(path, out);
 }

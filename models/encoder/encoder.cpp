@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// The masked multi-head Topoformer encoder (spec/topoformer.md §2.3) and its input tensors.
+#include "models/encoder/encoder.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sl::models {
+
+namespace {
+constexpr float kMaskedBias = -1e9f;
+}
+
+// ---- input tensors ------------------------------------------------------------------------------
+
+EncoderInput makeEncoderInput(const NodeFeatures& features, const GraphMasks& masks) {
+    if (features.ops != masks.ops) throw std::invalid_argument("makeEncoderInput: features and masks differ in size");
+    const std::int64_t n = features.ops;
+    EncoderInput in;
+    in.x = at::from_blob(const_cast<float*>(features.values.data()), {n, features.width}, at::kFloat).clone();
+    in.maskBias = at::full({kMaskCount, n, n}, kMaskedBias, at::kFloat);
+    float* bias = in.maskBias.data_ptr<float>();
+    const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
+    // Row v (receiver), column u (sender): allowed iff (u, v) is in the set.
+    const std::vector<std::uint8_t>* forward[3] = {&masks.reduction, &masks.redundant, &masks.closureRest};
+    for (int k = 0; k < 3; ++k) {
+        const std::vector<std::uint8_t>& m = *forward[k];
+        float* fwd = bias + static_cast<size_t>(k) * nn;
+        float* back = bias + static_cast<size_t>(k + 3) * nn;
+        for (std::int64_t u = 0; u < n; ++u)
+            for (std::int64_t v = 0; v < n; ++v)
+                if (m[static_cast<size_t>(u * n + v)]) {
+                    fwd[static_cast<size_t>(v * n + u)] = 0;    // forward: v hears u
+                    back[static_cast<size_t>(u * n + v)] = 0;   // backward: (v, u) in the set, u hears v
+                }
+    }
+    float* inc = bias + 6 * nn;
+    for (size_t i = 0; i < nn; ++i)
+        if (masks.incomparable[i]) inc[i] = 0;
+    in.rowHasKey = (in.maskBias > -1.0f).any(-1, /*keepdim=*/true).to(at::kFloat);
+    in.nodeMask = at::ones({n}, at::kFloat);
+    in.sizes = {static_cast<int>(n)};
+    return in;
+}
+
+EncoderInput batchInputs(const std::vector<EncoderInput>& inputs) {
+    if (inputs.empty()) throw std::invalid_argument("batchInputs: no inputs");
+    std::int64_t nmax = 0;
+    for (const auto& in : inputs) {
+        if (in.batched()) throw std::invalid_argument("batchInputs: inputs must be unbatched");
+        nmax = std::max<std::int64_t>(nmax, in.x.size(0));
+    }
+    const auto b = static_cast<std::int64_t>(inputs.size());
+    const std::int64_t f = inputs[0].x.size(1);
+    EncoderInput out;
+    out.x = at::zeros({b, nmax, f}, at::kFloat);
+    out.maskBias = at::full({b, kMaskCount, nmax, nmax}, kMaskedBias, at::kFloat);
+    out.rowHasKey = at::zeros({b, kMaskCount, nmax, 1}, at::kFloat);
+    out.nodeMask = at::zeros({b, nmax}, at::kFloat);
+    for (std::int64_t i = 0; i < b; ++i) {
+        const EncoderInput& in = inputs[static_cast<size_t>(i)];
+        const std::int64_t n = in.x.size(0);
+        if (in.x.size(1) != f) throw std::invalid_argument("batchInputs: feature widths differ");
+        out.x[i].narrow(0, 0, n).copy_(in.x);
+        out.maskBias[i].narrow(1, 0, n).narrow(2, 0, n).copy_(in.maskBias);
+        out.rowHasKey[i].narrow(1, 0, n).copy_(in.rowHasKey);
+        out.nodeMask[i].narrow(0, 0, n).fill_(1);
+        out.sizes.push_back(static_cast<int>(n));
+    }
+    return out;
+}
+
+// ---- configuration ------------------------------------------------------------------------------
+
+int EncoderConfig::totalHeads() const {
+    int h = 0;
+    for (int x : headsPerMask) h += x;
+    return h;
+}
+
+EncoderConfig EncoderConfig::cpuSmall(int inputWidth) {
+    EncoderConfig c;
+    c.inputWidth = inputWidth;
+    return c;
+}
+
+EncoderConfig EncoderConfig::paper(int inputWidth) {
+    EncoderConfig c;
+    c.inputWidth = inputWidth;
+    c.width = 256;
+    c.layers = 4;
+    c.headsPerMask.fill(10);
+    c.headDim = 64;
+    c.mlpHidden = 256;
+    return c;
+}
+
+std::string EncoderConfig::toJson() const {
+    nlohmann::json j;
+    j["input_width"] = inputWidth;
+    j["width"] = width;
+    j["layers"] = layers;
+    j["heads_per_mask"] = std::vector<int>(headsPerMask.begin(), headsPerMask.end());
+    j["head_dim"] = headDim;
+    j["mlp_hidden"] = mlpHidden;
+    j["final_norm"] = finalNorm;
+    return j.dump();
+}
+
+EncoderConfig EncoderConfig::fromJson(const std::string& text) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        EncoderConfig c;
+        c.inputWidth = j.at("input_width").get<int>();
+        c.width = j.at("width").get<int>();
+        c.layers = j.at("layers").get<int>();
+        const auto heads = j.at("heads_per_mask").get<std::vector<int>>();
+        if (heads.size() != static_cast<size_t>(kMaskCount)) throw std::invalid_argument("heads_per_mask needs 7 entries");
+        std::copy(heads.begin(), heads.end(), c.headsPerMask.begin());
+        c.headDim = j.at("head_dim").get<int>();
+        c.mlpHidden = j.at("mlp_hidden").get<int>();
+        c.finalNorm = j.value("final_norm", true);
+        if (c.inputWidth <= 0 || c.width <= 0 || c.layers < 0 || c.headDim <= 0 || c.mlpHidden <= 0)
+            throw std::invalid_argument("non-positive size");
+        return c;
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(std::string("encoder config: ") + e.what());
+    }
+}
+
+// ---- module -------------------------------------------------------------------------------------
+
+TopoformerEncoderImpl::TopoformerEncoderImpl(const EncoderConfig& config) : m_config(config) {
+    const std::int64_t d = config.width;
+    const std::int64_t heads = config.totalHeads();
+    const std::int64_t inner = heads * config.headDim;
+    m_embed = register_module("embed", torch::nn::Linear(config.inputWidth, d));
+    for (int k = 0; k < kMaskCount; ++k)
+        for (int h = 0; h < config.headsPerMask[static_cast<size_t>(k)]; ++h) m_headMask.push_back(k);
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string p = "layer" + std::to_string(l) + "_";
+        Layer layer;
+        layer.norm1 = register_module(p + "norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        layer.norm2 = register_module(p + "norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        if (heads > 0) {
+            layer.qkv = register_module(p + "qkv", torch::nn::Linear(d, 3 * inner));
+            layer.out = register_module(p + "out", torch::nn::Linear(inner, d));
+        }
+        layer.mlp1 = register_module(p + "mlp1", torch::nn::Linear(d, config.mlpHidden));
+        layer.mlp2 = register_module(p + "mlp2", torch::nn::Linear(config.mlpHidden, d));
+        m_layers.push_back(layer);
+    }
+    if (config.finalNorm) m_finalNorm = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+}
+
+torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input) {
+    const bool batched = input.batched();
+    at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
+    if (x.size(2) != m_config.inputWidth)
+        throw std::invalid_argument("TopoformerEncoder: input has " + std::to_string(x.size(2)) + " features, expected " +
+                                    std::to_string(m_config.inputWidth));
+    const std::int64_t b = x.size(0), n = x.size(1);
+    const std::int64_t heads = m_config.totalHeads();
+    const std::int64_t dk = m_config.headDim;
+    at::Tensor h = m_embed->forward(x);
+    at::Tensor bias, rowKey;
+    if (heads > 0) {
+        const at::Tensor maskBias = batched ? input.maskBias : input.maskBias.unsqueeze(0);
+        const at::Tensor rowHasKey = batched ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
+        const at::Tensor index = at::tensor(m_headMask, at::kLong);
+        bias = maskBias.index_select(1, index);      // [B, H, N, N]
+        rowKey = rowHasKey.index_select(1, index);   // [B, H, N, 1]
+    }
+    const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
+    for (Layer& layer : m_layers) {
+        if (heads > 0) {
+            const at::Tensor z = layer.norm1->forward(h);
+            const at::Tensor qkv = layer.qkv->forward(z).view({b, n, 3, heads, dk}).permute({2, 0, 3, 1, 4});
+            const at::Tensor q = qkv[0], k = qkv[1], v = qkv[2];   // [B, H, N, dk]
+            at::Tensor scores = at::matmul(q, k.transpose(-2, -1)) * scale + bias;
+            // Fully masked rows: softmax of equal -1e9 values is uniform; the row indicator zeroes it
+            // (finite everywhere, so no NaN gradient as with -inf + nan_to_num).
+            const at::Tensor attn = at::softmax(scores, -1) * rowKey;
+            const at::Tensor msg = at::matmul(attn, v).permute({0, 2, 1, 3}).reshape({b, n, heads * dk});
+            h = h + layer.out->forward(msg);
+        }
+        h = h + layer.mlp2->forward(at::gelu(layer.mlp1->forward(layer.norm2->forward(h))));
+    }
+    if (m_config.finalNorm) h = m_finalNorm->forward(h);
+    return batched ? h : h.squeeze(0);
+}
+
+} // namespace sl::models

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// Node input features of the Topoformer encoder (spec/topoformer.md §2.1).
+#include "models/encoder/encoder.h"
+
+#include "core/util/random.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace sl::models {
+
+int FeatureSpec::rawWidth() const {
+    return (memory ? 2 : 0) + (degrees ? 2 : 0) + (hops ? 4 : 0) + (durations ? 2 : 0) + std::max(0, machineTypes) +
+           std::max(0, extraColumns);
+}
+
+int FeatureSpec::width() const { return rawWidth() + std::max(0, laplacianDims); }
+
+std::string FeatureSpec::describe() const {
+    std::string s;
+    auto add = [&](const std::string& part) { s += (s.empty() ? "" : ",") + part; };
+    if (memory) add("memory");
+    if (degrees) add("degrees");
+    if (hops) add("hops");
+    if (durations) add("durations");
+    if (machineTypes > 0) add("machine" + std::to_string(machineTypes));
+    if (extraColumns > 0) add("extra" + std::to_string(extraColumns));
+    if (laplacianDims > 0) add("pe" + std::to_string(laplacianDims));
+    return s;
+}
+
+namespace {
+
+/// Min and max hop counts from the sources (forward) or to the sinks (reverse).
+void hopDistances(const Graph& g, bool toSinks, std::vector<double>& minHops, std::vector<double>& maxHops) {
+    const int n = g.opCount();
+    minHops.assign(static_cast<size_t>(n), 0);
+    maxHops.assign(static_cast<size_t>(n), 0);
+    const auto& topo = g.topologicalOrder();
+    auto visit = [&](OpId v) {
+        const auto from = toSinks ? g.successors(v) : g.predecessors(v);
+        if (from.empty()) return;
+        double lo = kInfinity, hi = 0;
+        for (OpId u : from) {
+            lo = std::min(lo, minHops[static_cast<size_t>(u)] + 1);
+            hi = std::max(hi, maxHops[static_cast<size_t>(u)] + 1);
+        }
+        minHops[static_cast<size_t>(v)] = lo;
+        maxHops[static_cast<size_t>(v)] = hi;
+    };
+    if (toSinks)
+        for (auto it = topo.rbegin(); it != topo.rend(); ++it) visit(*it);
+    else
+        for (OpId v : topo) visit(v);
+}
+
+/// Eigenvectors of the symmetric normalised Laplacian of the undirected graph, smallest
+/// eigenvalues first, the trivial one skipped; [n x dims] row-major, zero-padded.
+std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t signSeed) {
+    const int n = g.opCount();
+    std::vector<float> pe(static_cast<size_t>(n) * static_cast<size_t>(dims), 0.0f);
+    if (n < 2 || dims <= 0) return pe;
+    std::vector<double> degree(static_cast<size_t>(n), 0);
+    for (OpId v = 0; v < n; ++v)
+        degree[static_cast<size_t>(v)] = static_cast<double>(g.successors(v).size() + g.predecessors(v).size());
+    at::Tensor lap = at::eye(n, at::kDouble);
+    double* L = lap.data_ptr<double>();
+    for (OpId u = 0; u < n; ++u)
+        for (OpId v : g.successors(u)) {
+            const double w = -1.0 / std::sqrt(degree[static_cast<size_t>(u)] * degree[static_cast<size_t>(v)]);
+            L[static_cast<size_t>(u) * static_cast<size_t>(n) + static_cast<size_t>(v)] = w;
+            L[static_cast<size_t>(v) * static_cast<size_t>(n) + static_cast<size_t>(u)] = w;
+        }
+    auto [values, vectors] = at::linalg_eigh(lap);
+    vectors = vectors.contiguous();
+    const double* V = vectors.data_ptr<double>();   // column k = k-th eigenvector, ascending
+    const int take = std::min(dims, n - 1);
+    Rng rng(signSeed);
+    for (int k = 0; k < take; ++k) {
+        const int col = k + 1;
+        double sign = 1;
+        if (signSeed != 0) {
+            sign = rng.uniform() < 0.5 ? -1 : 1;
+        } else {
+            double best = 0;
+            for (int i = 0; i < n; ++i) {
+                const double x = V[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(col)];
+                if (std::abs(x) > std::abs(best) + 1e-12) best = x;
+            }
+            sign = best < 0 ? -1 : 1;
+        }
+        for (int i = 0; i < n; ++i)
+            pe[static_cast<size_t>(i) * static_cast<size_t>(dims) + static_cast<size_t>(k)] =
+                static_cast<float>(sign * V[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(col)]);
+    }
+    return pe;
+}
+
+} // namespace
+
+NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra,
+                           std::uint64_t peSignSeed) {
+    if (!g.finalized()) throw std::invalid_argument("buildFeatures: the graph is not finalized");
+    const int n = g.opCount();
+    const int raw = spec.rawWidth();
+    const int pe = std::max(0, spec.laplacianDims);
+    if (spec.extraColumns > 0) {
+        if (!extra || extra->size() != static_cast<size_t>(n) * static_cast<size_t>(spec.extraColumns))
+            throw std::invalid_argument("buildFeatures: expected " + std::to_string(n) + " x " +
+                                        std::to_string(spec.extraColumns) + " extra feature values");
+    }
+    std::vector<std::vector<double>> cols;   // normalised columns
+    std::vector<bool> normalise;
+    cols.reserve(static_cast<size_t>(raw));   // column() hands out references: no reallocation
+    auto column = [&](bool norm) -> std::vector<double>& {
+        cols.emplace_back(static_cast<size_t>(n), 0.0);
+        normalise.push_back(norm);
+        return cols.back();
+    };
+    if (spec.memory) {
+        auto& m = column(true);
+        auto& p = column(true);
+        for (OpId v = 0; v < n; ++v) {
+            m[static_cast<size_t>(v)] = g.outputBytes(v);
+            p[static_cast<size_t>(v)] = g.op(v).paramBytes;
+        }
+    }
+    if (spec.degrees) {
+        auto& in = column(true);
+        auto& out = column(true);
+        for (OpId v = 0; v < n; ++v) {
+            in[static_cast<size_t>(v)] = static_cast<double>(g.predecessors(v).size());
+            out[static_cast<size_t>(v)] = static_cast<double>(g.successors(v).size());
+        }
+    }
+    if (spec.hops) {
+        std::vector<double> a, b, c, d;
+        hopDistances(g, false, a, b);
+        hopDistances(g, true, c, d);
+        for (auto* src : {&a, &b, &c, &d}) column(true) = *src;
+    }
+    if (spec.durations) {
+        auto& dur = column(true);
+        auto& bottom = column(true);
+        const auto& topo = g.topologicalOrder();
+        for (OpId v = 0; v < n; ++v) dur[static_cast<size_t>(v)] = g.op(v).duration;
+        for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+            double best = 0;
+            for (OpId s : g.successors(*it)) best = std::max(best, bottom[static_cast<size_t>(s)]);
+            bottom[static_cast<size_t>(*it)] = best + g.op(*it).duration;
+        }
+    }
+    for (int t = 0; t < spec.machineTypes; ++t) {
+        auto& c = column(false);
+        for (OpId v = 0; v < n; ++v) {
+            const int type = std::clamp(g.op(v).machineType, 0, spec.machineTypes - 1);
+            c[static_cast<size_t>(v)] = type == t ? 1.0 : 0.0;
+        }
+    }
+    for (int e = 0; e < spec.extraColumns; ++e) {
+        auto& c = column(true);
+        for (OpId v = 0; v < n; ++v)
+            c[static_cast<size_t>(v)] =
+                (*extra)[static_cast<size_t>(v) * static_cast<size_t>(spec.extraColumns) + static_cast<size_t>(e)];
+    }
+    NodeFeatures f;
+    f.ops = n;
+    f.width = raw + pe;
+    f.values.assign(static_cast<size_t>(n) * static_cast<size_t>(f.width), 0.0f);
+    for (size_t c = 0; c < cols.size(); ++c) {
+        double scale = 1;
+        if (normalise[c]) {
+            double mx = 0;
+            for (double x : cols[c]) mx = std::max(mx, std::abs(x));
+            scale = mx > 0 && std::isfinite(mx) ? 1.0 / mx : 0.0;
+        }
+        for (int v = 0; v < n; ++v)
+            f.values[static_cast<size_t>(v) * static_cast<size_t>(f.width) + c] =
+                static_cast<float>(cols[c][static_cast<size_t>(v)] * scale);
+    }
+    if (pe > 0) {
+        const std::vector<float> enc = laplacianEncoding(g, pe, peSignSeed);
+        for (int v = 0; v < n; ++v)
+            for (int k = 0; k < pe; ++k)
+                f.values[static_cast<size_t>(v) * static_cast<size_t>(f.width) + static_cast<size_t>(raw + k)] =
+                    enc[static_cast<size_t>(v) * static_cast<size_t>(pe) + static_cast<size_t>(k)];
+    }
+    return f;
+}
+
+} // namespace sl::models

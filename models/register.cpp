@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "models/register.h"
 
+#include "models/prioritysampler/optimizer.h"
+
 namespace sl {
 
-void registerNeuralOptimizers() {}
+void registerNeuralOptimizers() {
+    ps::registerPrioritySampler();
+}
 
 } // namespace sl

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "models/prioritysampler/network.h"
+
+#include "models/prioritysampler/features.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+namespace sl::ps {
+
+std::string SamplerConfig::toJson() const {
+    nlohmann::json j;
+    j["encoder"] = nlohmann::json::parse(encoder.toJson());
+    j["typeSlots"] = typeSlots;
+    j["task"] = task;
+    j["features"] = featureSpec(typeSlots).describe();
+    j["head"] = "Linear(d,d)-ReLU-Linear(d,1)";
+    return j.dump();
+}
+
+SamplerConfig SamplerConfig::fromJson(const std::string& json) {
+    try {
+        const auto j = nlohmann::json::parse(json);
+        SamplerConfig c;
+        c.encoder = models::EncoderConfig::fromJson(j.at("encoder").dump());
+        c.typeSlots = j.at("typeSlots").get<int>();
+        c.task = j.value("task", std::string("layered-typed"));
+        if (c.typeSlots < 1) throw std::invalid_argument("typeSlots < 1");
+        return c;
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(std::string("priority-sampler config: ") + e.what());
+    }
+}
+
+models::FeatureSpec featureSpec(int typeSlots) {
+    models::FeatureSpec s;
+    s.memory = false;
+    s.degrees = true;
+    s.hops = false;
+    s.durations = true;
+    s.machineTypes = typeSlots;
+    s.extraColumns = kExtraFeatures;
+    s.laplacianDims = 20;
+    return s;
+}
+
+PreparedGraph prepareGraph(const Problem& problem, int typeSlots) {
+    const std::vector<float> extra = extraFeatures(problem);
+    return {models::buildFeatures(problem.g(), featureSpec(typeSlots), &extra), models::buildMasks(problem.g())};
+}
+
+models::EncoderInput encoderInput(const PreparedGraph& g) { return models::makeEncoderInput(g.features, g.masks); }
+
+PrioritySamplerNetImpl::PrioritySamplerNetImpl(const SamplerConfig& config) : m_config(config) {
+    const int d = config.encoder.width;
+    m_encoder = register_module("encoder", models::TopoformerEncoder(config.encoder));
+    m_head1 = register_module("head1", torch::nn::Linear(d, d));
+    m_head2 = register_module("head2", torch::nn::Linear(d, 1));
+}
+
+torch::Tensor PrioritySamplerNetImpl::forward(const models::EncoderInput& input) {
+    const torch::Tensor h = m_encoder->forward(input);
+    return m_head2->forward(torch::relu(m_head1->forward(h))).squeeze(-1);
+}
+
+void saveSampler(const PrioritySamplerNet& net, const std::string& path) {
+    models::saveWeights(*net, path, kWeightKind, net->config().toJson());
+}
+
+PrioritySamplerNet loadSampler(const std::string& path) {
+    const models::WeightFileInfo info = models::readWeightInfo(path);
+    if (info.kind != kWeightKind)
+        throw std::runtime_error(path + ": a '" + info.kind + "' weight file, not '" + kWeightKind + "'");
+    SamplerConfig config;
+    try {
+        config = SamplerConfig::fromJson(info.configJson);
+    } catch (const std::exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    PrioritySamplerNet net(config);
+    models::loadWeights(*net, path, kWeightKind);
+    net->eval();
+    return net;
+}
+
+std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem) {
+    torch::NoGradGuard noGrad;
+    net->eval();
+    const PreparedGraph prepared = prepareGraph(problem, net->config().typeSlots);
+    const torch::Tensor logits = net->forward(encoderInput(prepared)).to(torch::kDouble).contiguous();
+    const double* p = logits.data_ptr<double>();
+    return {p, p + logits.numel()};
+}
+
+} // namespace sl::ps

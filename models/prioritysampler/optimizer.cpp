@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "models/prioritysampler/optimizer.h"
+
+#include "models/prioritysampler/features.h"
+#include "models/prioritysampler/gumbel.h"
+#include "models/prioritysampler/network.h"
+#include "models/prioritysampler/samplescorer.h"
+
+#include "core/heuristics/evaluate.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace sl::ps {
+
+std::string shippedWeights(const std::string& task) {
+    return (std::filesystem::path(models::modelsDir()) / ("priority-sampler-" + task + ".slw")).string();
+}
+
+namespace {
+
+bool jobShopLike(const Problem& p) {
+    const Graph& g = p.g();
+    const int types = machineTypeCount(g);
+    if (types <= 3) return false;
+    std::map<int, int> devices;
+    for (const Device& d : p.platform.devices) {
+        if (d.resourceCapacity != 1) return false;
+        ++devices[d.machineType];
+    }
+    for (const auto& [type, count] : devices)
+        if (count != 1) return false;
+    for (const Op& op : g.ops())
+        if (op.resourceDemand != 1) return false;
+    return true;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+class PrioritySampler : public Optimizer {
+public:
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
+        p.check();
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        std::string weights = o.getString("weights", "");
+        if (weights.empty()) weights = defaultWeightsFor(p);
+        if (weights.empty() || !std::filesystem::exists(weights))
+            throw std::runtime_error("priority-sampler: no weight file" + (weights.empty() ? std::string() : " " + weights) +
+                                     " (train one with 'schedlab-cli train priority-sampler' or pass --weights FILE)");
+        const auto t0 = std::chrono::steady_clock::now();
+        PrioritySamplerNet net = loadSampler(weights);
+        const std::vector<double> logits = inferLogits(net, p);
+        const double encoderSeconds = secondsSince(t0);
+
+        const bool greedy = o.get("greedy", 0) != 0;
+        const int samples = static_cast<int>(o.budget > 0 ? o.budget : static_cast<std::int64_t>(o.get("samples", 64)));
+        const bool withGreedy = o.get("include-greedy", 0) != 0;
+        SampleScorer scorer(p, o.threads);
+        const auto t1 = std::chrono::steady_clock::now();
+        char note[256];
+        if (greedy) {
+            r.schedule = scorer.schedule(logits);
+            r.evaluations = 1;
+            std::snprintf(note, sizeof note, "greedy; encoder %.3f s, list scheduling %.3f s", encoderSeconds, secondsSince(t1));
+        } else {
+            const SampleBatch batch = scorer.sample(logits, std::max(samples, 1), o.seed, false, stop);
+            r.evaluations = batch.scored;
+            r.cancelled = batch.scored < samples;
+            double greedyCost = kInfinity;
+            if (withGreedy) {
+                greedyCost = scorer.greedyCost(logits);
+                ++r.evaluations;
+            }
+            if (greedyCost <= batch.bestCost)
+                r.schedule = scorer.schedule(logits);
+            else
+                r.schedule = scorer.schedule(perturbedKeys(logits, o.seed, static_cast<std::uint64_t>(batch.best)));
+            std::snprintf(note, sizeof note, "S(%d)%s; encoder %.3f s, sampling and list scheduling %.3f s", samples,
+                          withGreedy ? " + greedy" : "", encoderSeconds, secondsSince(t1));
+        }
+        r.note = std::string(note) + "; weights " + std::filesystem::path(weights).filename().string();
+        finishResult(r, p, "priority-sampler", o, monitor, scheduleCost(p, r.schedule));
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+};
+
+} // namespace
+
+std::string defaultWeightsFor(const Problem& problem) {
+    const std::string preferred = shippedWeights(jobShopLike(problem) ? "jobshop" : "layered-typed");
+    if (std::filesystem::exists(preferred)) return preferred;
+    const std::string fallback = shippedWeights("layered-typed");
+    return std::filesystem::exists(fallback) ? fallback : std::string();
+}
+
+OptimizerInfo prioritySamplerInfo() {
+    using K = OptionSpec::Kind;
+    OptimizerInfo info;
+    info.name = "priority-sampler";
+    info.summary = "one-shot neural priorities (Topoformer encoder), Gumbel samples, list scheduling: greedy or best of S(k)";
+    info.family = "neural";
+    info.objectives = {Objective::Makespan, Objective::Weighted, Objective::Memory};
+    info.options = {
+        {.key = "samples", .label = "Samples", .kind = K::Int, .defaultValue = 64, .min = 1, .max = 1e6,
+         .help = "k of S(k): Gumbel samples scored, the best kept (--budget overrides)"},
+        {.key = "greedy", .label = "Greedy", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
+         .help = "one schedule from the noise-free logits instead of S(k)"},
+        {.key = "include-greedy", .label = "Include greedy", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
+         .help = "S(k): also score the greedy order and keep it if best"},
+    };
+    info.usesBudget = true;
+    info.usesSeed = true;
+    return info;
+}
+
+std::unique_ptr<Optimizer> makePrioritySampler() { return std::make_unique<PrioritySampler>(); }
+
+void registerPrioritySampler() {
+    auto& reg = OptimizerRegistry::instance();
+    if (reg.find("priority-sampler")) return;
+    reg.add(prioritySamplerInfo(), [] { return makePrioritySampler(); });
+}
+
+} // namespace sl::ps

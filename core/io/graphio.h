@@ -45,6 +45,9 @@ LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::str
 /// Native graph JSON (docs/formats.md), with the platform when given. Written atomically.
 void saveGraphJson(const Graph& g, const Platform* platform, const std::string& path);
 std::string graphToJson(const Graph& g, const Platform* platform);
+/// The graph as DOT that loadGraph reads back to the same graph (ops with their attributes, one
+/// edge per tensor consumer with `tensor` and `bytes`). Tensors without consumers are not written.
+std::string graphToDot(const Graph& g);
 
 /// Platform JSON: {"devices": [{"name", "machine_type", "memory_bytes", "resource_capacity"}],
 /// "interconnect": {"latency", "bandwidth"}}. Throws IoError.

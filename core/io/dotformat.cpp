@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// Graphviz DOT, read with cgraph (under sl::graphvizMutex(): cgraph is not thread safe) and
+// written as plain text. Nodes are ops (attributes duration, type, param_bytes,
+// resource_demand, machine_type, device_durations="a,b,..."); edges are tensors (attributes
+// bytes and tensor: edges leaving one node with the same tensor name are one tensor with several
+// consumers; an edge without a tensor name is a tensor of its own named "tail->head").
+#include "core/io/graphio.h"
+#include "core/io/graphvizlock.h"
+#include "core/io/importers.h"
+#include "core/io/ioutil.h"
+
+#include <graphviz/cgraph.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+namespace sl {
+
+using namespace io_detail;
+
+namespace {
+
+std::string g_cgraphErrors;   // guarded by graphvizMutex()
+
+int collectCgraphError(char* message) {
+    g_cgraphErrors += message;
+    return 0;
+}
+
+struct RawNode {
+    std::string name;
+    std::map<std::string, std::string> attrs;
+};
+struct RawEdge {
+    std::uint64_t seq;
+    std::size_t tail, head;
+    std::string tensor;
+    std::string bytes;
+};
+struct RawDot {
+    bool directed = true;
+    std::vector<RawNode> nodes;
+    std::vector<RawEdge> edges;
+};
+
+const char* kNodeAttrs[] = {"duration", "type", "param_bytes", "resource_demand", "machine_type", "device_durations"};
+
+/// Everything cgraph is needed for, under the Graphviz lock; returns plain data.
+RawDot parseWithCgraph(const std::string& text, const std::string& source) {
+    std::lock_guard lock(graphvizMutex());
+    g_cgraphErrors.clear();
+    const agusererrf previousHandler = agseterrf(collectCgraphError);
+    Agraph_t* g = agmemread(text.c_str());
+    agseterrf(previousHandler);
+    if (!g) {
+        std::string why = g_cgraphErrors.empty() ? std::string("not a DOT graph") : g_cgraphErrors;
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        // cgraph says "syntax error in line N near 'x'" (the line is relative to the text).
+        fail(source, "invalid DOT: " + why);
+    }
+    struct Closer {
+        Agraph_t* g;
+        ~Closer() { agclose(g); }
+    } closer{g};
+    if (agnnodes(g) > kMaxOps) fail(source, std::to_string(agnnodes(g)) + " nodes is more than this reader accepts");
+    if (agnedges(g) > kMaxEdges) fail(source, std::to_string(agnedges(g)) + " edges is more than this reader accepts");
+    RawDot raw;
+    raw.directed = agisdirected(g);
+    std::map<Agnode_t*, std::size_t> index;
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        RawNode node;
+        node.name = agnameof(n);
+        for (const char* key : kNodeAttrs)
+            if (const char* v = agget(n, const_cast<char*>(key)); v && *v) node.attrs[key] = v;
+        index[n] = raw.nodes.size();
+        raw.nodes.push_back(std::move(node));
+    }
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n))
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            RawEdge edge{AGSEQ(e), index[agtail(e)], index[aghead(e)], {}, {}};
+            if (const char* v = agget(e, const_cast<char*>("tensor")); v && *v) edge.tensor = v;
+            if (const char* v = agget(e, const_cast<char*>("bytes")); v && *v) edge.bytes = v;
+            raw.edges.push_back(std::move(edge));
+        }
+    std::sort(raw.edges.begin(), raw.edges.end(), [](const RawEdge& a, const RawEdge& b) { return a.seq < b.seq; });
+    return raw;
+}
+
+double numberAttr(const RawNode& n, const char* key, double fallback, const std::string& source) {
+    auto it = n.attrs.find(key);
+    if (it == n.attrs.end()) return fallback;
+    const auto v = parseNumber(it->second);
+    if (!v) fail(source, "node '" + n.name + "': " + key + "=\"" + it->second + "\" is not a number");
+    return *v;
+}
+
+std::string dotQuoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    if (!out.empty() && out.back() == '\\' && (out.size() < 3 || out[out.size() - 2] != '\\')) out += ' ';
+    return out + "\"";
+}
+
+} // namespace
+
+namespace io_detail {
+
+LoadedGraph readDot(std::string_view text, const std::string& source) {
+    const RawDot raw = parseWithCgraph(std::string(text), source);
+    if (raw.nodes.empty()) fail(source, "the graph has no nodes");
+    LoadedGraph out;
+    if (!raw.directed) out.warnings.push_back("undirected graph: each edge is read as tail -> head");
+    auto g = std::make_shared<Graph>();
+    int noDuration = 0;
+    for (const RawNode& n : raw.nodes) {
+        Op op;
+        op.name = n.name;
+        if (auto it = n.attrs.find("type"); it != n.attrs.end()) op.type = it->second;
+        if (!n.attrs.count("duration")) ++noDuration;
+        op.duration = numberAttr(n, "duration", 0, source);
+        op.paramBytes = numberAttr(n, "param_bytes", 0, source);
+        op.resourceDemand = numberAttr(n, "resource_demand", 1, source);
+        if (auto it = n.attrs.find("machine_type"); it != n.attrs.end()) {
+            const auto m = parseInteger(it->second);
+            if (!m || *m < 0 || *m > 1'000'000)
+                fail(source, "node '" + n.name + "': machine_type=\"" + it->second + "\" is not a non-negative whole number");
+            op.machineType = static_cast<int>(*m);
+        }
+        if (auto it = n.attrs.find("device_durations"); it != n.attrs.end()) {
+            std::stringstream list(it->second);
+            for (std::string item; std::getline(list, item, ',');) {
+                const auto v = parseNumber(item);
+                if (!v) fail(source, "node '" + n.name + "': device_durations holds '" + item + "', not a number");
+                op.deviceDurations.push_back(*v);
+            }
+        }
+        g->addOp(std::move(op));
+    }
+    std::map<std::pair<std::size_t, std::string>, TensorId> named;
+    for (const RawEdge& e : raw.edges) {
+        const std::string& tail = raw.nodes[e.tail].name;
+        const std::string& head = raw.nodes[e.head].name;
+        double bytes = 0;
+        if (!e.bytes.empty()) {
+            const auto v = parseNumber(e.bytes);
+            if (!v) fail(source, "edge " + tail + " -> " + head + ": bytes=\"" + e.bytes + "\" is not a number");
+            bytes = *v;
+        }
+        TensorId t;
+        if (e.tensor.empty()) {
+            t = g->addTensor(tail + "->" + head, static_cast<OpId>(e.tail), bytes);
+        } else if (auto it = named.find({e.tail, e.tensor}); it != named.end()) {
+            t = it->second;
+            if (g->tensor(t).bytes != bytes)
+                fail(source, "edge " + tail + " -> " + head + ": tensor '" + e.tensor + "' has " + formatNumber(bytes) +
+                                 " bytes here but " + formatNumber(g->tensor(t).bytes) + " on another edge");
+        } else {
+            t = g->addTensor(e.tensor, static_cast<OpId>(e.tail), bytes);
+            named[{e.tail, e.tensor}] = t;
+        }
+        g->addConsumer(t, static_cast<OpId>(e.head));
+    }
+    finalizeGraph(*g, source);
+    out.graph = std::move(g);
+    if (noDuration > 0) out.warnings.push_back(std::to_string(noDuration) + " ops had no duration; 0 used");
+    return out;
+}
+
+} // namespace io_detail
+
+std::string graphToDot(const Graph& g) {
+    // Numbers are quoted: DOT's bare numerals have no exponent ("1e-308" would split in two).
+    auto num = [](double x) { return dotQuoted(formatNumber(x)); };
+    std::string s = "digraph schedlab {\n";
+    for (const Op& o : g.ops()) {
+        s += "  " + dotQuoted(o.name) + " [type=" + dotQuoted(o.type) + ", duration=" + num(o.duration);
+        if (o.paramBytes != 0) s += ", param_bytes=" + num(o.paramBytes);
+        if (o.resourceDemand != 1) s += ", resource_demand=" + num(o.resourceDemand);
+        if (o.machineType != 0) s += ", machine_type=" + std::to_string(o.machineType);
+        if (!o.deviceDurations.empty()) {
+            std::string list;
+            for (double d : o.deviceDurations) list += (list.empty() ? "" : ",") + formatNumber(d);
+            s += ", device_durations=" + dotQuoted(list);
+        }
+        s += "];\n";
+    }
+    for (const Tensor& t : g.tensors())
+        for (OpId c : t.consumers)
+            s += "  " + dotQuoted(g.op(t.producer).name) + " -> " + dotQuoted(g.op(c).name) + " [tensor=" + dotQuoted(t.name) +
+                 ", bytes=" + num(t.bytes) + "];\n";
+    return s + "}\n";
+}
+
+} // namespace sl

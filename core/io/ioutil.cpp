@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/ioutil.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace sl::io_detail {
+
+void fail(const std::string& source, const std::string& message) { throw IoError(source + ": " + message); }
+
+void failAt(const std::string& source, std::int64_t line, const std::string& message) {
+    throw IoError(source + ":" + std::to_string(line) + ": " + message);
+}
+
+std::int64_t lineOfOffset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+}
+
+void finalizeGraph(Graph& g, const std::string& source) {
+    try {
+        g.finalize();
+    } catch (const IoError&) {
+        throw;
+    } catch (const GraphError& e) {
+        fail(source, e.what());
+    }
+}
+
+std::string formatNumber(double x) {
+    if (x == std::floor(x) && std::fabs(x) < 1e15) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0f", x);
+        return buf;
+    }
+    char buf[40];
+    for (int precision = 15; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+        if (std::strtod(buf, nullptr) == x) break;
+    }
+    return buf;
+}
+
+std::optional<std::int64_t> parseInteger(std::string_view token) {
+    if (!token.empty() && token.front() == '+') token.remove_prefix(1);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (token.empty() || ec != std::errc() || end != token.data() + token.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseNumber(std::string_view token) {
+    if (!token.empty() && token.front() == '+') token.remove_prefix(1);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
+    if (token.empty() || ec != std::errc() || end != token.data() + token.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+namespace {
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+} // namespace
+
+void TokenReader::skipBlanks(char stopAt) {
+    while (m_pos < m_text.size()) {
+        const char c = m_text[m_pos];
+        if (c == '\n') {
+            ++m_line;
+            ++m_pos;
+            m_atLineStart = true;
+        } else if (isBlank(c)) {
+            ++m_pos;
+        } else {
+            if (m_atLineStart && stopAt != '\0' && c == stopAt) m_stopped = true;
+            return;
+        }
+    }
+}
+
+std::optional<std::string_view> TokenReader::next(char stopAt) {
+    if (m_stopped) return std::nullopt;
+    skipBlanks(stopAt);
+    if (m_stopped || m_pos >= m_text.size()) return std::nullopt;
+    const std::size_t start = m_pos;
+    while (m_pos < m_text.size() && !isBlank(m_text[m_pos]) && m_text[m_pos] != '\n') ++m_pos;
+    m_atLineStart = false;
+    m_tokenLine = m_line;
+    return m_text.substr(start, m_pos - start);
+}
+
+void TokenReader::skipLine() {
+    while (m_pos < m_text.size() && m_text[m_pos] != '\n') ++m_pos;
+}
+
+bool TokenReader::atEnd() {
+    skipBlanks('\0');
+    return m_pos >= m_text.size();
+}
+
+nlohmann::json parseJson(std::string_view text, const std::string& source) {
+    try {
+        return nlohmann::json::parse(text.begin(), text.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is 1-based and points just past the offending character.
+        const std::size_t offset = e.byte > 0 ? static_cast<std::size_t>(e.byte - 1) : 0;
+        std::string what = e.what();
+        // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> keep the reason.
+        if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+        const bool truncated = offset >= text.size();
+        failAt(source, lineOfOffset(text, offset),
+               std::string("invalid JSON") + (truncated ? " (the file ends too early; truncated?)" : "") + ": " + what);
+    }
+}
+
+std::string jsonKind(const nlohmann::json& j) {
+    switch (j.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::binary: return "binary data";
+    case nlohmann::json::value_t::discarded: return "nothing";
+    default: return "a number";
+    }
+}
+
+} // namespace sl::io_detail

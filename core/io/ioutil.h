@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// Private helpers shared by the graph importers of core/io (not a public API): error messages
+/// that start with the file name, size caps, strict number parsing, a line-aware token reader and
+/// JSON parsing that reports line numbers.
+
+#include "core/graph/graph.h"
+#include "core/io/graphio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sl::io_detail {
+
+/// Caps that keep a hostile or corrupt file from exhausting memory. Real inputs are far below.
+inline constexpr std::int64_t kMaxOps = 5'000'000;
+inline constexpr std::int64_t kMaxEdges = 50'000'000;
+inline constexpr std::size_t kMaxTextBytes = std::size_t(1) << 30;   ///< 1 GiB of text
+inline constexpr double kMaxTensorBytes = 1099511627776.0;           ///< 1 TiB for one tensor
+
+/// Throws IoError("<source>: <message>").
+[[noreturn]] void fail(const std::string& source, const std::string& message);
+/// Throws IoError("<source>:<line>: <message>").
+[[noreturn]] void failAt(const std::string& source, std::int64_t line, const std::string& message);
+
+/// 1-based line number of a byte offset in `text` (clamped to the text).
+std::int64_t lineOfOffset(std::string_view text, std::size_t offset);
+
+/// Finalizes `g`, turning GraphError into IoError prefixed with the source name.
+void finalizeGraph(Graph& g, const std::string& source);
+
+/// Shortest text that reads back to exactly `x` ("%.17g" trimmed by round trip).
+std::string formatNumber(double x);
+
+/// Strict parsers for a whole token: no trailing garbage, no overflow. std::nullopt on failure.
+std::optional<std::int64_t> parseInteger(std::string_view token);
+std::optional<double> parseNumber(std::string_view token);   ///< finite only
+
+/// Reads whitespace-separated tokens and knows the line of each.
+class TokenReader {
+public:
+    explicit TokenReader(std::string_view text) : m_text(text) {}
+    /// The next token on any line, or std::nullopt at the end of the text. Stops (returns nullopt)
+    /// at a line whose first non-blank character is `stopAt` when it is not '\0'.
+    std::optional<std::string_view> next(char stopAt = '\0');
+    /// Line of the token returned last (1-based).
+    std::int64_t line() const { return m_tokenLine; }
+    /// Line where reading stands now.
+    std::int64_t currentLine() const { return m_line; }
+    /// The rest of the current line as tokens is skipped.
+    void skipLine();
+    bool atEnd();
+
+private:
+    void skipBlanks(char stopAt);
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    std::int64_t m_line = 1;
+    std::int64_t m_tokenLine = 1;
+    bool m_atLineStart = true;
+    bool m_stopped = false;
+};
+
+/// Parses JSON; a syntax error becomes IoError "<source>:<line>: ...".
+nlohmann::json parseJson(std::string_view text, const std::string& source);
+
+/// A short description of a JSON value's type for messages ("a string", "an array", ...).
+std::string jsonKind(const nlohmann::json& j);
+
+} // namespace sl::io_detail

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// Native graph JSON ("format": "schedlab-graph", version 1) and platform JSON, read and write.
+// Numbers are written by nlohmann_json's shortest round-trip formatting, so write -> read gives
+// back exactly the same doubles. Infinite capacities and bandwidths are written as absent keys.
+#include "core/io/graphio.h"
+#include "core/io/importers.h"
+#include "core/io/ioutil.h"
+#include "core/util/atomicfile.h"
+
+#include <climits>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+
+namespace sl {
+
+using namespace io_detail;
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+constexpr int kGraphVersion = 1;
+constexpr int kPlatformVersion = 1;
+constexpr std::int64_t kMaxDevices = 1'000'000;
+
+/// Typed field access with messages "<where>: \"key\" must be ...".
+struct Fields {
+    const json& obj;
+    std::string where;
+
+    const json* find(const char* key) const {
+        auto it = obj.find(key);
+        return it == obj.end() ? nullptr : &*it;
+    }
+    [[noreturn]] void bad(const char* key, const std::string& expected, const json& got) const {
+        fail(where, std::string("\"") + key + "\" must be " + expected + ", got " + jsonKind(got));
+    }
+    const json& require(const char* key) const {
+        const json* v = find(key);
+        if (!v) fail(where, std::string("missing field \"") + key + "\"");
+        return *v;
+    }
+    double number(const char* key, std::optional<double> fallback = std::nullopt) const {
+        const json* v = fallback ? find(key) : &require(key);
+        if (!v) return *fallback;
+        if (!v->is_number()) bad(key, "a number", *v);
+        const double x = v->get<double>();
+        if (!std::isfinite(x)) fail(where, std::string("\"") + key + "\" is not a finite number");
+        return x;
+    }
+    /// A number, or infinity when absent or null.
+    double numberOrInfinity(const char* key) const {
+        const json* v = find(key);
+        if (!v || v->is_null()) return kInfinity;
+        return number(key);
+    }
+    int integer(const char* key, std::optional<int> fallback = std::nullopt) const {
+        const json* v = fallback ? find(key) : &require(key);
+        if (!v) return *fallback;
+        if (!v->is_number_integer()) bad(key, "a whole number", *v);
+        if (v->is_number_unsigned() ? v->get<std::uint64_t>() > INT_MAX
+                                    : (v->get<std::int64_t>() > INT_MAX || v->get<std::int64_t>() < INT_MIN))
+            fail(where, std::string("\"") + key + "\" is out of range");
+        return v->get<int>();
+    }
+    std::string string(const char* key, std::optional<std::string> fallback = std::nullopt) const {
+        const json* v = fallback ? find(key) : &require(key);
+        if (!v) return *fallback;
+        if (!v->is_string()) bad(key, "a string", *v);
+        return v->get<std::string>();
+    }
+    const json& array(const char* key, bool required = true) const {
+        static const json empty = json::array();
+        const json* v = required ? &require(key) : find(key);
+        if (!v) return empty;
+        if (!v->is_array()) bad(key, "an array", *v);
+        return *v;
+    }
+};
+
+void checkHeader(const json& doc, const std::string& source, const char* format, int version) {
+    const Fields f{doc, source};
+    if (f.find("format")) {
+        const std::string fmt = f.string("format");
+        if (fmt != format) fail(source, "\"format\" is \"" + fmt + "\", expected \"" + format + "\"");
+    }
+    if (f.find("version")) {
+        const int v = f.integer("version");
+        if (v > version)
+            fail(source, "version " + std::to_string(v) + " was written by a newer SchedLab; this one reads version " +
+                             std::to_string(version));
+        if (v < 1) fail(source, "unknown version " + std::to_string(v));
+    }
+}
+
+} // namespace
+
+namespace io_detail {
+
+Platform platformFromJson(const json& j, const std::string& where) {
+    if (!j.is_object()) fail(where, "a platform must be a JSON object, got " + jsonKind(j));
+    checkHeader(j, where, "schedlab-platform", kPlatformVersion);
+    const Fields f{j, where};
+    const json& devices = f.array("devices");
+    if (devices.empty()) fail(where, "\"devices\" is empty; a platform needs at least one device");
+    if (static_cast<std::int64_t>(devices.size()) > kMaxDevices)
+        fail(where, std::to_string(devices.size()) + " devices is more than this reader accepts (" + std::to_string(kMaxDevices) + ")");
+    Platform p;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const std::string who = where + ": device #" + std::to_string(i);
+        if (!devices[i].is_object()) fail(who, "must be an object, got " + jsonKind(devices[i]));
+        const Fields d{devices[i], who};
+        Device dev;
+        dev.name = d.string("name", "dev" + std::to_string(i));
+        dev.machineType = d.integer("machine_type", 0);
+        dev.memoryCapacity = d.numberOrInfinity("memory_bytes");
+        dev.resourceCapacity = d.number("resource_capacity", 1.0);
+        if (dev.machineType < 0) fail(who, "negative \"machine_type\"");
+        if (!(dev.memoryCapacity > 0)) fail(who, "\"memory_bytes\" must be positive");
+        if (!(dev.resourceCapacity > 0)) fail(who, "\"resource_capacity\" must be positive");
+        p.devices.push_back(std::move(dev));
+    }
+    if (const json* link = f.find("interconnect")) {
+        if (!link->is_object()) fail(where, "\"interconnect\" must be an object, got " + jsonKind(*link));
+        const Fields l{*link, where + ": interconnect"};
+        p.link.latency = l.number("latency", 0.0);
+        p.link.bandwidth = l.numberOrInfinity("bandwidth");
+        if (p.link.latency < 0) fail(l.where, "\"latency\" must not be negative");
+        if (!(p.link.bandwidth > 0)) fail(l.where, "\"bandwidth\" must be positive");
+    }
+    return p;
+}
+
+ojson platformJsonValue(const Platform& p) {
+    ojson devices = ojson::array();
+    for (const Device& d : p.devices) {
+        ojson dev;
+        dev["name"] = d.name;
+        dev["machine_type"] = d.machineType;
+        if (std::isfinite(d.memoryCapacity)) dev["memory_bytes"] = d.memoryCapacity;
+        dev["resource_capacity"] = d.resourceCapacity;
+        devices.push_back(std::move(dev));
+    }
+    ojson link;
+    link["latency"] = p.link.latency;
+    if (std::isfinite(p.link.bandwidth)) link["bandwidth"] = p.link.bandwidth;
+    ojson j;
+    j["format"] = "schedlab-platform";
+    j["version"] = kPlatformVersion;
+    j["devices"] = std::move(devices);
+    j["interconnect"] = std::move(link);
+    return j;
+}
+
+bool looksLikeWfCommons(const json& doc) {
+    if (!doc.is_object()) return false;
+    if (auto f = doc.find("format"); f != doc.end() && f->is_string() && *f == "schedlab-graph") return false;
+    auto w = doc.find("workflow");
+    return w != doc.end() && w->is_object();
+}
+
+LoadedGraph readNativeJson(const json& doc, const std::string& source) {
+    if (!doc.is_object()) fail(source, "a graph file must be a JSON object, got " + jsonKind(doc));
+    checkHeader(doc, source, "schedlab-graph", kGraphVersion);
+    const Fields top{doc, source};
+    const json& ops = top.array("ops");
+    const json& tensors = top.array("tensors", false);
+    if (static_cast<std::int64_t>(ops.size()) > kMaxOps)
+        fail(source, std::to_string(ops.size()) + " ops is more than this reader accepts (" + std::to_string(kMaxOps) + ")");
+    if (static_cast<std::int64_t>(tensors.size()) > kMaxEdges)
+        fail(source, std::to_string(tensors.size()) + " tensors is more than this reader accepts");
+
+    auto g = std::make_shared<Graph>();
+    std::unordered_map<std::string, OpId> byName;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        std::string who = source + ": op #" + std::to_string(i);
+        if (!ops[i].is_object()) fail(who, "must be an object, got " + jsonKind(ops[i]));
+        Fields f{ops[i], who};
+        Op op;
+        op.name = f.string("name");
+        f.where = who + " ('" + op.name + "')";
+        op.type = f.string("type", "");
+        op.duration = f.number("duration");
+        op.paramBytes = f.number("param_bytes", 0.0);
+        op.resourceDemand = f.number("resource_demand", 1.0);
+        op.machineType = f.integer("machine_type", 0);
+        const json& dd = f.array("device_durations", false);
+        for (const json& d : dd) {
+            if (!d.is_number()) fail(f.where, "\"device_durations\" must hold numbers, got " + jsonKind(d));
+            op.deviceDurations.push_back(d.get<double>());
+        }
+        if (!byName.emplace(op.name, static_cast<OpId>(i)).second) fail(f.where, "duplicate op name '" + op.name + "'");
+        g->addOp(std::move(op));
+    }
+    auto opNamed = [&](const json& v, const std::string& who, const char* role) {
+        if (!v.is_string()) fail(who, std::string(role) + " must be an op name (a string), got " + jsonKind(v));
+        auto it = byName.find(v.get<std::string>());
+        if (it == byName.end()) fail(who, std::string(role) + " '" + v.get<std::string>() + "' is not an op of this file (dangling reference)");
+        return it->second;
+    };
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        std::string who = source + ": tensor #" + std::to_string(i);
+        if (!tensors[i].is_object()) fail(who, "must be an object, got " + jsonKind(tensors[i]));
+        Fields f{tensors[i], who};
+        std::string name = f.string("name", "t" + std::to_string(i));
+        f.where = who + " ('" + name + "')";
+        const OpId producer = opNamed(f.require("producer"), f.where, "producer");
+        const double bytes = f.number("bytes", 0.0);
+        const TensorId t = g->addTensor(std::move(name), producer, bytes);
+        for (const json& c : f.array("consumers", false)) g->addConsumer(t, opNamed(c, f.where, "consumer"));
+    }
+    finalizeGraph(*g, source);
+    LoadedGraph out;
+    out.graph = std::move(g);
+    if (const json* p = top.find("platform"); p && !p->is_null()) out.platform = platformFromJson(*p, source + ": platform");
+    return out;
+}
+
+} // namespace io_detail
+
+std::string graphToJson(const Graph& g, const Platform* platform) {
+    ojson ops = ojson::array();
+    for (const Op& o : g.ops()) {
+        ojson j;
+        j["name"] = o.name;
+        j["type"] = o.type;
+        j["duration"] = o.duration;
+        j["param_bytes"] = o.paramBytes;
+        j["resource_demand"] = o.resourceDemand;
+        j["machine_type"] = o.machineType;
+        if (!o.deviceDurations.empty()) j["device_durations"] = o.deviceDurations;
+        ops.push_back(std::move(j));
+    }
+    ojson tensors = ojson::array();
+    for (const Tensor& t : g.tensors()) {
+        ojson j;
+        j["name"] = t.name;
+        j["producer"] = g.op(t.producer).name;
+        ojson consumers = ojson::array();
+        for (OpId c : t.consumers) consumers.push_back(g.op(c).name);
+        j["consumers"] = std::move(consumers);
+        j["bytes"] = t.bytes;
+        tensors.push_back(std::move(j));
+    }
+    ojson doc;
+    doc["format"] = "schedlab-graph";
+    doc["version"] = kGraphVersion;
+    doc["ops"] = std::move(ops);
+    doc["tensors"] = std::move(tensors);
+    if (platform) doc["platform"] = platformJsonValue(*platform);
+    return doc.dump(1) + "\n";
+}
+
+void saveGraphJson(const Graph& g, const Platform* platform, const std::string& path) {
+    writeFileAtomically(path, graphToJson(g, platform));
+}
+
+Platform parsePlatform(std::string_view text, const std::string& sourceName) {
+    return platformFromJson(parseJson(text, sourceName), sourceName);
+}
+
+Platform loadPlatform(const std::string& path) { return parsePlatform(readFile(path, kMaxTextBytes), path); }
+
+std::string platformToJson(const Platform& p) { return platformJsonValue(p).dump(2) + "\n"; }
+
+} // namespace sl

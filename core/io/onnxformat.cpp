@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+// ONNX models, read with libonnx (1.12): the ModelProto is parsed, onnx::shape_inference::InferShapes
+// fills in the shape of every intermediate tensor, and the graph becomes:
+//   - one op per node, named by the node name (or "<op_type>_<index>" when it has none);
+//   - nodes that only make weights (Constant, and ConstantOfShape fed by initializers, as in the
+//     weight-stripped "light" models) are not ops: their output bytes, like those of
+//     initializers, count as parameter bytes of every op that reads them;
+//   - one tensor per node output that some op reads or that is a graph output, sized by its
+//     inferred shape x element width (unknown dims count as 1, with a warning);
+//   - op durations estimated from FLOPs with a roofline: see estimateDuration and docs/formats.md.
+#include "core/io/importers.h"
+#include "core/io/ioutil.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace sl::io_detail {
+
+namespace {
+
+/// Nominal device for the duration estimate, in SchedLab's ONNX time unit (microseconds):
+/// 1 TFLOP/s of compute and 100 GB/s of memory bandwidth.
+constexpr double kFlopsPerMicrosecond = 1e6;
+constexpr double kBytesPerMicrosecond = 1e5;
+
+double elementBytes(int dataType) {
+    using T = onnx::TensorProto_DataType;
+    switch (dataType) {
+    case T::TensorProto_DataType_BOOL:
+    case T::TensorProto_DataType_INT8:
+    case T::TensorProto_DataType_UINT8: return 1;
+    case T::TensorProto_DataType_INT16:
+    case T::TensorProto_DataType_UINT16:
+    case T::TensorProto_DataType_FLOAT16:
+    case T::TensorProto_DataType_BFLOAT16: return 2;
+    case T::TensorProto_DataType_INT32:
+    case T::TensorProto_DataType_UINT32:
+    case T::TensorProto_DataType_FLOAT: return 4;
+    case T::TensorProto_DataType_INT64:
+    case T::TensorProto_DataType_UINT64:
+    case T::TensorProto_DataType_DOUBLE:
+    case T::TensorProto_DataType_COMPLEX64: return 8;
+    case T::TensorProto_DataType_COMPLEX128: return 16;
+    default: return 0;   // strings, undefined
+    }
+}
+
+/// Shape and element type of a value; elements < 0 when the shape is unknown.
+struct ValueInfo {
+    std::vector<double> dims;
+    double elements = -1;
+    double bytes = 0;
+    bool symbolic = false;
+};
+
+struct Reader {
+    const std::string& source;
+
+    [[noreturn]] void tooBig(const std::string& what, double elements) const {
+        fail(source, what + " has " + formatNumber(elements) + " elements; that is beyond the " + formatNumber(kMaxTensorBytes) +
+                         "-byte limit for one tensor (corrupt file?)");
+    }
+
+    ValueInfo fromDims(const std::vector<double>& dims, int dataType, const std::string& what) const {
+        ValueInfo v;
+        v.dims = dims;
+        v.elements = 1;
+        for (double d : dims) {
+            if (d < 0) fail(source, what + " has a negative dimension " + formatNumber(d));
+            v.elements *= d;
+            if (v.elements > kMaxTensorBytes) tooBig(what, v.elements);
+        }
+        v.bytes = v.elements * elementBytes(dataType);
+        if (v.bytes > kMaxTensorBytes) tooBig(what, v.elements);
+        return v;
+    }
+
+    ValueInfo fromType(const onnx::TypeProto& type, const std::string& what) const {
+        if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return {};
+        std::vector<double> dims;
+        bool symbolic = false;
+        for (const auto& d : type.tensor_type().shape().dim()) {
+            if (d.has_dim_value()) {
+                dims.push_back(static_cast<double>(d.dim_value()));
+            } else {
+                dims.push_back(1);
+                symbolic = true;
+            }
+        }
+        ValueInfo v = fromDims(dims, type.tensor_type().elem_type(), "tensor '" + what + "'");
+        v.symbolic = symbolic;
+        return v;
+    }
+
+    ValueInfo fromTensor(const onnx::TensorProto& t) const {
+        std::vector<double> dims;
+        for (auto d : t.dims()) dims.push_back(static_cast<double>(d));
+        return fromDims(dims, t.data_type(), "initializer '" + t.name() + "'");
+    }
+};
+
+std::int64_t intAttr(const onnx::NodeProto& n, const char* name, std::int64_t fallback) {
+    for (const auto& a : n.attribute())
+        if (a.name() == name && a.has_i()) return a.i();
+    return fallback;
+}
+
+double productOfIntsAttr(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute())
+        if (a.name() == name) {
+            double p = 1;
+            for (auto v : a.ints()) p *= static_cast<double>(std::max<std::int64_t>(v, 1));
+            return p;
+        }
+    return 1;
+}
+
+/// FLOPs of one node (multiply-add = 2), from its inferred input and output shapes.
+double estimateFlops(const onnx::NodeProto& n, const std::vector<const ValueInfo*>& in, const ValueInfo& out) {
+    const std::string& t = n.op_type();
+    const double outElems = std::max(out.elements, 0.0);
+    auto inElems = [&](std::size_t i) { return i < in.size() && in[i] ? std::max(in[i]->elements, 0.0) : 0.0; };
+    if (t == "Conv" || t == "ConvTranspose") {
+        // Weight [M, C/group, k...]: each output element is prod(W.dims[1:]) multiply-adds.
+        double macs = 0;
+        if (in.size() > 1 && in[1] && in[1]->dims.size() >= 2) {
+            macs = 1;
+            for (std::size_t i = 1; i < in[1]->dims.size(); ++i) macs *= in[1]->dims[i];
+        }
+        if (t == "ConvTranspose") return 2 * inElems(0) * macs;
+        return 2 * outElems * macs + (in.size() > 2 ? outElems : 0);
+    }
+    if (t == "Gemm" || t == "MatMul") {
+        double k = 0;
+        if (!in.empty() && in[0] && !in[0]->dims.empty())
+            k = (t == "Gemm" && intAttr(n, "transA", 0)) ? in[0]->dims.front() : in[0]->dims.back();
+        return 2 * outElems * k + (t == "Gemm" && in.size() > 2 ? outElems : 0);
+    }
+    if (t == "MaxPool" || t == "AveragePool" || t == "LpPool") return outElems * productOfIntsAttr(n, "kernel_shape");
+    if (t == "GlobalAveragePool" || t == "GlobalMaxPool" || t == "ReduceMean" || t == "ReduceSum" || t == "ReduceMax")
+        return inElems(0);
+    if (t == "LRN") return outElems * static_cast<double>(std::max<std::int64_t>(intAttr(n, "size", 1), 1) + 2);
+    if (t == "BatchNormalization" || t == "InstanceNormalization" || t == "LayerNormalization") return 4 * outElems;
+    if (t == "Softmax" || t == "LogSoftmax") return 3 * outElems;
+    if (t == "Sum" || t == "Max" || t == "Min" || t == "Mean") return outElems * static_cast<double>(std::max<std::size_t>(in.size(), 2) - 1);
+    static const std::unordered_set<std::string> movement = {
+        "Reshape", "Transpose", "Concat", "Dropout", "Unsqueeze", "Squeeze", "Flatten", "Identity", "Gather", "Slice",
+        "Split", "Pad", "Shape", "Cast", "Expand", "Tile", "ConstantOfShape", "Constant"};
+    if (movement.count(t)) return 0;
+    return outElems;   // element-wise (Add, Mul, Relu, ...) and anything else: one FLOP per output element
+}
+
+} // namespace
+
+LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX)) fail(source, "larger than protobuf's 2 GiB limit");
+    onnx::ModelProto model;
+    if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+        fail(source, "not a valid ONNX model: the protobuf data does not parse (truncated or not an .onnx file?)");
+    if (!model.has_graph() || model.graph().node_size() == 0) fail(source, "the ONNX model has no graph nodes (truncated file?)");
+    if (model.graph().node_size() > kMaxOps)
+        fail(source, std::to_string(model.graph().node_size()) + " nodes is more than this reader accepts");
+    const Reader r{source};
+    LoadedGraph out;
+
+    // Sizes from the file itself first: a 10^12-element initializer or declared input is refused
+    // before shape inference does any work on it.
+    std::unordered_map<std::string, ValueInfo> info;
+    std::unordered_set<std::string> initializers;
+    for (const auto& t : model.graph().initializer()) {
+        info[t.name()] = r.fromTensor(t);
+        initializers.insert(t.name());
+    }
+    for (const auto& v : model.graph().input())
+        if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
+
+    try {
+        onnx::shape_inference::InferShapes(model);
+    } catch (const std::exception& e) {
+        fail(source, std::string("ONNX shape inference failed: ") + e.what());
+    }
+    const onnx::GraphProto& graph = model.graph();
+    int symbolic = 0;
+    for (const auto* list : {&graph.value_info(), &graph.output()})
+        for (const auto& v : *list)
+            if (!initializers.count(v.name())) {
+                info[v.name()] = r.fromType(v.type(), v.name());
+                symbolic += info[v.name()].symbolic;
+            }
+
+    // Who produces what: graph inputs, initializers, nodes.
+    const int nodeCount = graph.node_size();
+    std::unordered_map<std::string, int> producerNode;
+    for (int i = 0; i < nodeCount; ++i)
+        for (const std::string& o : graph.node(i).output())
+            if (!o.empty()) producerNode[o] = i;
+    std::unordered_set<std::string> graphInputs;
+    for (const auto& v : graph.input()) graphInputs.insert(v.name());
+
+    // Weight nodes: Constant, or ConstantOfShape whose inputs are all initializers.
+    std::vector<bool> weightNode(static_cast<std::size_t>(nodeCount), false);
+    for (int i = 0; i < nodeCount; ++i) {
+        const auto& n = graph.node(i);
+        if (n.op_type() == "Constant") weightNode[static_cast<std::size_t>(i)] = true;
+        if (n.op_type() == "ConstantOfShape")
+            weightNode[static_cast<std::size_t>(i)] = std::all_of(n.input().begin(), n.input().end(),
+                                                                  [&](const std::string& s) { return s.empty() || initializers.count(s); });
+    }
+
+    auto g = std::make_shared<Graph>();
+    std::vector<OpId> opOfNode(static_cast<std::size_t>(nodeCount), kNoOp);
+    std::unordered_set<std::string> usedNames;
+    int renamed = 0;
+    for (int i = 0; i < nodeCount; ++i) {
+        if (weightNode[static_cast<std::size_t>(i)]) continue;
+        const auto& n = graph.node(i);
+        std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+        if (usedNames.count(name)) {
+            name += "_" + std::to_string(i);
+            ++renamed;
+        }
+        usedNames.insert(name);
+        opOfNode[static_cast<std::size_t>(i)] = g->addOp({.name = name, .type = n.op_type()});
+    }
+    if (g->opCount() == 0) fail(source, "the ONNX graph has only constant nodes");
+
+    int unknownShapes = 0;
+    std::unordered_set<std::string> countedUnknown;
+    auto sizeOf = [&](const std::string& name) -> const ValueInfo* {
+        auto it = info.find(name);
+        if (it == info.end() || it->second.elements < 0) {
+            if (countedUnknown.insert(name).second) ++unknownShapes;
+            return nullptr;
+        }
+        return &it->second;
+    };
+
+    // Tensors: every output of an op node that an op reads or that is a graph output.
+    std::unordered_set<std::string> graphOutputs;
+    for (const auto& v : graph.output()) graphOutputs.insert(v.name());
+    std::unordered_map<std::string, std::vector<OpId>> readers;
+    for (int i = 0; i < nodeCount; ++i) {
+        const OpId v = opOfNode[static_cast<std::size_t>(i)];
+        const auto& n = graph.node(i);
+        for (const std::string& in : n.input()) {
+            if (in.empty()) continue;   // omitted optional input
+            if (!producerNode.count(in) && !initializers.count(in) && !graphInputs.count(in))
+                fail(source, "node '" + (n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name()) + "' reads '" + in +
+                                 "', which no node, graph input or initializer provides (truncated or corrupt file?)");
+            if (v == kNoOp) continue;
+            auto& list = readers[in];
+            if (list.empty() || list.back() != v) list.push_back(v);
+        }
+    }
+    std::vector<double> inBytes(static_cast<std::size_t>(g->opCount()), 0.0);
+    for (int i = 0; i < nodeCount; ++i) {
+        const OpId v = opOfNode[static_cast<std::size_t>(i)];
+        for (const std::string& o : graph.node(i).output()) {
+            if (o.empty()) continue;
+            auto it = readers.find(o);
+            const bool read = it != readers.end() && !it->second.empty();
+            if (!read && !graphOutputs.count(o)) continue;
+            const ValueInfo* size = sizeOf(o);
+            const double b = size ? size->bytes : 0.0;
+            if (v == kNoOp) {   // a weight: parameter bytes of each reader
+                if (read)
+                    for (OpId c : it->second) g->mutableOp(c).paramBytes += b;
+                continue;
+            }
+            const TensorId t = g->addTensor(o, v, b);
+            if (read)
+                for (OpId c : it->second) {
+                    g->addConsumer(t, c);
+                    inBytes[static_cast<std::size_t>(c)] += b;
+                }
+        }
+    }
+    for (const std::string& init : initializers) {
+        auto it = readers.find(init);
+        if (it == readers.end()) continue;
+        // Shape inputs of weight makers (the "__SHAPE" tensors) are read only by weight nodes: not counted.
+        for (OpId c : it->second) g->mutableOp(c).paramBytes += info[init].bytes;
+    }
+
+    // Durations: roofline estimate on the nominal device.
+    for (int i = 0; i < nodeCount; ++i) {
+        const OpId v = opOfNode[static_cast<std::size_t>(i)];
+        if (v == kNoOp) continue;
+        const auto& n = graph.node(i);
+        std::vector<const ValueInfo*> in;
+        for (const std::string& s : n.input()) {
+            auto it = info.find(s);
+            in.push_back(s.empty() || it == info.end() || it->second.elements < 0 ? nullptr : &it->second);
+        }
+        ValueInfo outInfo;
+        if (n.output_size() > 0)
+            if (auto it = info.find(n.output(0)); it != info.end()) outInfo = it->second;
+        const double flops = estimateFlops(n, in, outInfo);
+        double moved = inBytes[static_cast<std::size_t>(v)] + g->op(v).paramBytes;
+        for (const std::string& o : n.output())
+            if (auto it = info.find(o); it != info.end() && it->second.elements >= 0) moved += it->second.bytes;
+        g->mutableOp(v).duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+    }
+
+    finalizeGraph(*g, source);
+    out.graph = std::move(g);
+    if (unknownShapes > 0)
+        out.warnings.push_back(std::to_string(unknownShapes) + " tensors have no inferred shape; 0 bytes used");
+    if (symbolic > 0) out.warnings.push_back(std::to_string(symbolic) + " tensors have symbolic dimensions; 1 used for each");
+    if (renamed > 0) out.warnings.push_back(std::to_string(renamed) + " nodes had duplicate names; \"_<index>\" appended");
+    return out;
+}
+
+} // namespace sl::io_detail

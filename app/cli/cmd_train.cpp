@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli train MODEL [OPTIONS]`: trains a neural method. The models register their trainers
+// in models/train/trainers.h (from registerNeuralOptimizers()); this command only dispatches.
+#include "command.h"
+
+#include "models/train/trainers.h"
+
+#include <iostream>
+
+namespace sl::cli {
+namespace {
+
+std::string modelList() {
+    std::string out;
+    for (const auto& t : models::trainers())
+        out += "  " + t.name + std::string(t.name.size() < 18 ? 18 - t.name.size() : 1, ' ') + t.summary + "\n";
+    return out.empty() ? "  (none registered)\n" : out;
+}
+
+int runTrain(Args& args) {
+    const std::string name = args.positional(0, "model name (one of:\n" + modelList() + ")");
+    const models::Trainer* trainer = models::findTrainer(name);
+    if (!trainer) throw UsageError("unknown model '" + name + "'; one of:\n" + modelList());
+    if (args.positionalCount() > 1 && args.positional(1, "") == "help") {
+        std::cout << "Usage: schedlab-cli train " << name << " [OPTIONS]\n" << trainer->summary << "\n\nOptions:\n"
+                  << trainer->help;
+        return 0;
+    }
+    models::TrainArgs ta;
+    ta.options = args.takeRest();
+    args.finish(1);
+    ta.commandLine = "schedlab-cli train " + name;
+    for (const auto& [k, v] : ta.options) ta.commandLine += " --" + k + " " + v;
+    try {
+        return trainer->run(ta);
+    } catch (const models::TrainUsageError& e) {
+        throw UsageError(e.what());
+    }
+}
+
+SL_CLI_COMMAND({"train", "train a neural method (topoformer, priority-sampler, ...)",
+                "Usage: schedlab-cli train MODEL [OPTIONS]\n"
+                "Trains a neural method and writes its weights and model card.\n"
+                "'schedlab-cli train MODEL help' lists the model's options.\n"
+                "Models: topoformer (single-device peak-memory orders), and the others the build registers.\n",
+                {}, &runTrain});
+
+} // namespace
+} // namespace sl::cli

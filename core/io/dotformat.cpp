@@ -12,6 +12,7 @@
 #include <graphviz/cgraph.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -58,7 +59,13 @@ RawDot parseWithCgraph(const std::string& text, const std::string& source) {
     if (!g) {
         std::string why = g_cgraphErrors.empty() ? std::string("not a DOT graph") : g_cgraphErrors;
         while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-        // cgraph says "syntax error in line N near 'x'" (the line is relative to the text).
+        for (const char* prefix : {"Warning: ", "Error: "})
+            for (std::size_t at; (at = why.find(prefix)) != std::string::npos;) why.erase(at, std::strlen(prefix));
+        // cgraph says "syntax error in line N near 'x'": report it as file:N.
+        if (const auto at = why.rfind("in line "); at != std::string::npos) {
+            const auto line = parseInteger(why.substr(at + 8, why.find_first_not_of("0123456789", at + 8) - (at + 8)));
+            if (line) failAt(source, *line, "invalid DOT: " + why);
+        }
         fail(source, "invalid DOT: " + why);
     }
     struct Closer {

@@ -126,7 +126,11 @@ std::string jsonKind(const nlohmann::json& j) {
     case nlohmann::json::value_t::boolean: return "a boolean";
     case nlohmann::json::value_t::binary: return "binary data";
     case nlohmann::json::value_t::discarded: return "nothing";
-    default: return "a number";
+    default: {
+        std::string text = j.dump();
+        if (text.size() > 24) text = text.substr(0, 24) + "...";
+        return "the number " + text;
+    }
     }
 }
 

@@ -23,6 +23,12 @@ inline constexpr std::int64_t kMaxEdges = 50'000'000;
 inline constexpr std::size_t kMaxTextBytes = std::size_t(1) << 30;   ///< 1 GiB of text
 inline constexpr double kMaxTensorBytes = 1099511627776.0;           ///< 1 TiB for one tensor
 
+/// The nominal device of the ONNX and HLO duration estimates (docs/formats.md): 1 TFLOP/s and
+/// 100 GB/s, with time in microseconds. duration = max(FLOPs / kFlopsPerMicrosecond,
+/// bytes moved / kBytesPerMicrosecond), a roofline.
+inline constexpr double kFlopsPerMicrosecond = 1e6;
+inline constexpr double kBytesPerMicrosecond = 1e5;
+
 /// Throws IoError("<source>: <message>").
 [[noreturn]] void fail(const std::string& source, const std::string& message);
 /// Throws IoError("<source>:<line>: <message>").

@@ -26,11 +26,6 @@ namespace sl::io_detail {
 
 namespace {
 
-/// Nominal device for the duration estimate, in SchedLab's ONNX time unit (microseconds):
-/// 1 TFLOP/s of compute and 100 GB/s of memory bandwidth.
-constexpr double kFlopsPerMicrosecond = 1e6;
-constexpr double kBytesPerMicrosecond = 1e5;
-
 double elementBytes(int dataType) {
     using T = onnx::TensorProto_DataType;
     switch (dataType) {

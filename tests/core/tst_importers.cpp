@@ -445,6 +445,55 @@ private Q_SLOTS:
         QCOMPARE(g.tensor(0).consumers.size(), size_t(1));
     }
 
+    // ---------------- XLA HLO ----------------
+    void hloModules() {
+        // ssd_mobilenet: 508 ENTRY instructions, of which 177 constants and 1 parameter
+        const LoadedGraph ssd = loadGraph(kData + "/hlo/ssd_mobilenet_tf.hlo");
+        QCOMPARE(ssd.format, GraphFormat::Hlo);
+        const Graph& g = *ssd.graph;
+        QCOMPARE(g.opCount(), 508 - 177 - 1);
+        // line 66: %Conv2D.69 = bf16[1,150,150,32] convolution(%sub.6, %Conv2D.68) with the constant
+        // kernel bf16[3,3,3,32]: 1.44 MB out, 1,728 parameter bytes, 2 x 720,000 x 27 FLOPs
+        const OpId conv = g.findOp("Conv2D.69");
+        QVERIFY(conv != kNoOp);
+        QCOMPARE(g.op(conv).type, std::string("convolution"));
+        QCOMPARE(g.outputBytes(conv), 150.0 * 150 * 32 * 2);
+        QCOMPARE(g.op(conv).paramBytes, 3.0 * 3 * 3 * 32 * 2);
+        QCOMPARE(g.op(conv).duration, 2.0 * 720000 * 27 / 1e6);
+        QCOMPARE(g.predecessors(conv).size(), size_t(1));
+        QCOMPARE(g.op(g.predecessors(conv)[0]).name, std::string("sub.6"));
+        QCOMPARE(g.findOp("Conv2D.68"), kNoOp);   // constants are weights, not ops
+        QCOMPARE(g.op(g.topologicalOrder().back()).name, std::string("XLA_Retvals.5"));
+        for (const Tensor& t : g.tensors())
+            if (g.op(t.producer).type != "tuple") QVERIFY2(t.bytes > 0, t.name.c_str());
+
+        // graphsage: 126 instructions, 32 constants, 3 parameters; the ROOT is a get-tuple-element
+        const LoadedGraph sage = loadGraph(kData + "/hlo/graphsage_tf.hlo");
+        QCOMPARE(sage.graph->opCount(), 126 - 32 - 3);
+        // %MatMul_1.10 = bf16[1,128] dot(bf16[1,50], constant bf16[50,128]), lhs_contracting_dims={1}
+        const Graph& h = *sage.graph;
+        const OpId dot = h.findOp("MatMul_1.10");
+        QCOMPARE(h.op(dot).paramBytes, 50.0 * 128 * 2);
+        QCOMPARE(h.outputBytes(dot), 256.0);
+        // memory bound: (100 in + 12,800 weights + 256 out) bytes at 1e5 B/us beats 12,800 FLOPs at 1e6/us
+        QCOMPARE(h.op(dot).duration, (100.0 + 12800 + 256) / 1e5);
+    }
+
+    void hloFaults() {
+        const std::string text = readText(kData + "/hlo/graphsage_tf.hlo");
+        expectError(write("trunc.hlo", text.substr(0, text.size() / 2)), {"ENTRY", "not closed", "truncated"});
+        expectError(write("undef.hlo", "HloModule m\n\nENTRY %e (a: f32[2]) -> f32[2] {\n  %a = f32[2]{0} parameter(0)\n"
+                                       "  ROOT %b = f32[2]{0} add(%a, %ghost)\n}\n"),
+                    {"undef.hlo:5:", "'b'", "%ghost"});
+        expectError(write("huge.hlo", "HloModule m\nENTRY %e () -> f32[] {\n  ROOT %c = f32[1000000000000]{0} iota(), iota_dimension=0\n}\n"),
+                    {"huge.hlo:3:", "1000000000000", "limit"});
+        expectError(write("neg.hlo", "HloModule m\nENTRY %e () -> f32[] {\n  ROOT %c = f32[-5]{0} iota(), iota_dimension=0\n}\n"),
+                    {"neg.hlo:3:", "'-5'"});
+        expectError(write("nomodule.hlo", "ENTRY %e () -> f32[] {\n}\n"), {"nomodule.hlo:1:", "HloModule"});
+        expectError(write("cycle.hlo", "HloModule m\nENTRY %e () -> f32[] {\n  %a = f32[] negate(%b)\n  ROOT %b = f32[] negate(%a)\n}\n"),
+                    {"cycle", "a, b"});
+    }
+
     void formatDetection() {
         QCOMPARE(graphFormatFromPath("a.txt"), GraphFormat::JobShop);
         QCOMPARE(graphFormatFromPath("a.jss"), GraphFormat::JobShop);
@@ -500,7 +549,7 @@ private Q_SLOTS:
                     {"\"ops\" must be an array"});
         expectError(write("types3.json", R"({"format": "schedlab-graph", "version": 1,
             "ops": [{"name": "a", "duration": 1, "machine_type": 1.5}]})"),
-                    {"machine_type", "whole number"});
+                    {"machine_type", "whole number", "1.5"});
         expectError(write("missing.json", R"({"format": "schedlab-graph", "version": 1, "ops": [{"duration": 1}]})"),
                     {"op #0", "missing field \"name\""});
         expectError(write("version.json", R"({"format": "schedlab-graph", "version": 9, "ops": []})"),
@@ -508,7 +557,7 @@ private Q_SLOTS:
         expectError(write("types.txt", "2 2\n0 1 1 x\n0 1 1 1\n"), {":2:", "j0_o1", "'x'"});
         expectError(write("types.stg", "1\n0 0 0\n1 abc 1 0\n2 0 1 1\n"), {":3:", "task 1", "'abc'"});
         expectError(write("types.dot", "digraph { a [duration=\"slow\"]; }"), {"node 'a'", "duration", "slow"});
-        expectError(write("syntax.dot", "digraph {\n a -> b\n b -> ;\n}"), {"syntax error", "line 3"});
+        expectError(write("syntax.dot", "digraph {\n a -> b\n b -> ;\n}"), {"syntax.dot:3:", "syntax error", "line 3"});
         expectError(write("wftypes.json", R"({"workflow": {"specification": {"tasks": [{"id": "t", "parents": "x"}],
             "files": []}, "execution": {"tasks": []}}})"),
                     {"'t'", "\"parents\" must be an array"});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Exports from the explorer: schedule files through core/io (own minimal writers until it lands),
-// and the current view as PNG or SVG.
+// Exports from the explorer: schedule files through core/io/scheduleio.h (one writer per format,
+// shared with schedlab-cli), and the current view as PNG or SVG.
 #include "widgets/types.h"
 
 #include <QString>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Opening graph files for the explorer: sl::loadGraph (core/io) when this build has it, otherwise a
-// small built-in reader for job-shop text; "generated:FAMILY:N:SEED" makes a generated instance.
+// Opening graph files for the explorer: every format through sl::loadGraph (core/io);
+// "generated:FAMILY:N:SEED" makes a generated instance.
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
 
@@ -25,7 +25,5 @@ struct LoadedDocument {
 LoadedDocument loadDocument(const QString& path, const QString& format = {});
 /// Formats the open dialog and --format accept.
 QStringList knownFormats();
-/// True when core/io provides the full set of loaders (ONNX, DOT, STG, WfCommons, JSON).
-bool haveCoreLoaders();
 
 } // namespace sl::gui

@@ -239,7 +239,7 @@ void MainWindow::buildActions() {
 QList<QPair<QString, QString>> MainWindow::bundledExamples() {
     QList<QPair<QString, QString>> list = {{tr("ResNet-50 (ONNX, weights stripped)"), QStringLiteral(":/examples/resnet50.onnx")},
                                            {tr("ft06 job-shop (6 × 6)"), QStringLiteral(":/examples/ft06.txt")}};
-    if (haveCoreLoaders() && QFile::exists(QStringLiteral(":/examples/layered200.json")))
+    if (QFile::exists(QStringLiteral(":/examples/layered200.json")))
         list.append({tr("Layered graph, 200 ops"), QStringLiteral(":/examples/layered200.json")});
     else
         list.append({tr("Layered graph, 200 ops"), QStringLiteral("generated:layered:200:1")});

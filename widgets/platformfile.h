@@ -7,8 +7,8 @@
 namespace sl::gui {
 
 /// Platform JSON (core/io/graphio.h contract): {"devices": [{"name", "machine_type", "memory_bytes",
-/// "resource_capacity"}], "interconnect": {"latency", "bandwidth"}}. Through core/io when built
-/// in. Throws std::exception naming the file.
+/// "resource_capacity"}], "interconnect": {"latency", "bandwidth"}}, read by sl::loadPlatform.
+/// Throws std::exception naming the file.
 Platform readPlatformFile(const QString& path);
 
 } // namespace sl::gui

@@ -2,6 +2,7 @@
 // Drives the explorer window offscreen: open the bundled examples, run optimizers, compare, link
 // selections, cancel, recover from a malformed file, export.
 #include "core/generators/generators.h"
+#include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/compareview.h"
 #include "widgets/convergenceview.h"
@@ -23,8 +24,10 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
@@ -84,7 +87,6 @@ private Q_SLOTS:
     void openEachBundledExample() {
         QFETCH(QString, path);
         path.replace(QStringLiteral(":/examples"), QStringLiteral(EXAMPLES));
-        if (path.endsWith(QLatin1String(".onnx")) && !haveCoreLoaders()) QSKIP("this build has no ONNX loader (core/io not landed)");
         MainWindow w;
         QVERIFY2(w.openFile(path), qPrintable(w.lastError()));
         QVERIFY(w.document()->graph->opCount() > 0);
@@ -339,6 +341,9 @@ private Q_SLOTS:
         QVERIFY(jf.open(QIODevice::ReadOnly));
         const QJsonObject o = QJsonDocument::fromJson(jf.readAll()).object();
         QCOMPARE(o.value(QStringLiteral("makespan")).toDouble(), r.schedule().makespan);
+        const Schedule back = loadScheduleJson(*r.problem, json.toStdString());   // the same reader as the CLI
+        QVERIFY(back.order == r.schedule().order);
+        QCOMPARE(back.ops.size(), r.schedule().ops.size());
         for (auto [kind, name] : {std::pair{ExportKind::Csv, "s.csv"}, std::pair{ExportKind::ChromeTrace, "t.json"}, std::pair{ExportKind::AnnotatedDot, "s.dot"}}) {
             const QString path = dir.filePath(QString::fromLatin1(name));
             exportSchedule(kind, r, path);
@@ -347,6 +352,22 @@ private Q_SLOTS:
         QFile csv(dir.filePath(QStringLiteral("s.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QCOMPARE(csv.readAll().count('\n'), 37);   // header + one row per op
+        QFile trace(dir.filePath(QStringLiteral("t.json")));
+        QVERIFY(trace.open(QIODevice::ReadOnly));
+        const QJsonArray events = QJsonDocument::fromJson(trace.readAll()).object().value(QStringLiteral("traceEvents")).toArray();
+        int deviceTracks = 0;
+        for (const QJsonValue& e : events)
+            deviceTracks += e.toObject().value(QStringLiteral("name")).toString() == QLatin1String("thread_name") &&
+                            e.toObject().value(QStringLiteral("pid")).toInt() == 1;
+        QCOMPARE(deviceTracks, r.problem->platform.deviceCount());
+        // the Export menu offers the four schedule formats
+        QStringList exports;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QLatin1String("&Export"))
+                for (QAction* a : m->actions()) exports << a->text();
+        for (const char* item : {"Schedule &JSON", "&CSV", "Chrome &trace", "Annotated &DOT"})
+            QVERIFY2(std::any_of(exports.begin(), exports.end(), [&](const QString& t) { return t.startsWith(QLatin1String(item)); }),
+                     qPrintable(exports.join(QStringLiteral(" | "))));
         w.showTab(MainWindow::GanttTab);
         exportWidgetImage(w.currentViewWidget(), dir.filePath(QStringLiteral("v.png")));
         exportWidgetImage(w.currentViewWidget(), dir.filePath(QStringLiteral("v.svg")));

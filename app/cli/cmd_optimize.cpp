@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli optimize GRAPH --method M --out SCHEDULE.json`: runs one registered optimizer.
+#include "command.h"
+#include "problemargs.h"
+
+#include "core/costmodel/validator.h"
+#include "core/io/scheduleio.h"
+#include "core/optimizer/optimizer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iomanip>
+#include <iostream>
+#include <thread>
+
+namespace sl::cli {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void onInterrupt(int) { g_interrupted = 1; }
+
+double parseNumber(const std::string& key, const std::string& text) {
+    try {
+        std::size_t used = 0;
+        const double d = std::stod(text, &used);
+        if (used == text.size()) return d;
+    } catch (const std::exception&) {
+    }
+    throw UsageError("--" + key + " expects a number, got '" + text + "'");
+}
+
+/// Declared method options from the command line into RunOptions (range-checked).
+void takeMethodOptions(Args& args, const OptimizerInfo& info, RunOptions& o) {
+    for (const OptionSpec& spec : info.options) {
+        const auto text = args.take(spec.key);
+        if (!text) continue;
+        if (spec.kind == OptionSpec::Kind::Choice) {
+            auto it = std::find(spec.choices.begin(), spec.choices.end(), *text);
+            if (it == spec.choices.end()) throw UsageError("--" + spec.key + ": unknown choice '" + *text + "'");
+            o.strings[spec.key] = *text;
+            o.values[spec.key] = static_cast<double>(it - spec.choices.begin());
+            continue;
+        }
+        double x;
+        if (spec.kind == OptionSpec::Kind::Bool) x = (*text == "1" || *text == "true" || *text == "yes") ? 1 : 0;
+        else x = parseNumber(spec.key, *text);
+        if (x < spec.min || x > spec.max)
+            throw UsageError("--" + spec.key + " expects a value in [" + std::to_string(spec.min) + ", " +
+                             std::to_string(spec.max) + "]");
+        o.values[spec.key] = x;
+    }
+}
+
+std::string methodOptionsHelp() {
+    std::string out;
+    registerCoreOptimizers();
+    for (const OptimizerInfo& m : OptimizerRegistry::instance().list())
+        for (const OptionSpec& s : m.options)
+            out += "  --" + s.key + std::string(s.key.size() < 20 ? 20 - s.key.size() : 1, ' ') + "[" + m.name + "] " +
+                   s.help + "\n";
+    return out;
+}
+
+int runOptimize(Args& args) {
+    const auto method = args.take("method");
+    if (!method) throw UsageError("--method is required (see 'schedlab-cli methods')");
+    const OptimizerInfo* info = OptimizerRegistry::instance().find(*method);
+    if (!info) throw UsageError("unknown method '" + *method + "' (see 'schedlab-cli methods')");
+    RunOptions o;
+    o.seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
+    o.budget = args.takeInt("budget", 0);
+    o.timeLimit = args.takeDouble("time-limit", 0);
+    o.threads = static_cast<int>(args.takeInt("threads", 1));
+    if (o.budget < 0 || o.timeLimit < 0 || o.threads < 1) throw UsageError("--budget, --time-limit, --threads must be positive");
+    const auto out = args.take("out");
+    if (!out) throw UsageError("--out SCHEDULE.json is required");
+    const auto trace = args.take("trace");
+    const auto csv = args.take("csv");
+    const bool progress = args.takeFlag("progress");
+    takeMethodOptions(args, *info, o);
+    LoadedProblem lp = takeProblem(args);
+    args.finish(1);
+    const Problem& p = lp.problem;
+
+    // Ctrl-C requests a stop; the optimizer returns its best schedule so far.
+    std::stop_source stopSource;
+    g_interrupted = 0;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    std::atomic<bool> done{false};
+    std::jthread watcher([&] {
+        while (!done) {
+            if (g_interrupted) {
+                stopSource.request_stop();
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    ProgressFn report;
+    if (progress)
+        report = [](const Progress& pr) {
+            std::cerr << "  " << std::fixed << std::setprecision(2) << pr.seconds << " s  " << pr.evaluations
+                      << " evaluations  best " << std::defaultfloat << std::setprecision(10) << pr.best << "\n";
+        };
+    RunResult r;
+    try {
+        r = OptimizerRegistry::instance().create(*method)->run(p, o, report, stopSource.get_token());
+    } catch (...) {
+        done = true;
+        std::signal(SIGINT, previous);
+        throw;
+    }
+    done = true;
+    watcher.join();
+    std::signal(SIGINT, previous);
+
+    const ValidationReport v = validateSchedule(p, r.schedule);
+    if (!v.ok()) throw std::runtime_error(*method + " produced an invalid schedule: " + v.errors.front());
+    saveScheduleJson(p, r.schedule, *out);
+    if (trace) saveChromeTrace(p, r.schedule, *trace);
+    if (csv) saveScheduleCsv(p, r.schedule, *csv);
+    std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan " << r.schedule.makespan << " | peak memory "
+              << r.schedule.peakMemory << " bytes (" << r.schedule.memoryClock << " clock) | " << r.evaluations
+              << " evaluations | " << std::fixed << std::setprecision(3) << r.seconds << " s" << std::defaultfloat
+              << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
+              << "\n";
+    for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
+    return 0;
+}
+
+std::string optimizeHelp() {
+    return std::string("Usage: schedlab-cli optimize GRAPH --method M --out SCHEDULE.json [options]\n"
+                       "Runs one optimizer ('schedlab-cli methods' lists them), re-validates its schedule,\n"
+                       "writes it and prints a one-line summary. Ctrl-C stops the run and keeps the best\n"
+                       "schedule found so far.\n\n"
+                       "Options:\n"
+                       "  --method M            the optimizer, e.g. list-cp, heft, mem-xla-list, random-search\n"
+                       "  --out FILE            schedule JSON to write (required)\n"
+                       "  --trace FILE          also write a Chrome trace (chrome://tracing, Perfetto)\n"
+                       "  --csv FILE            also write one CSV row per op\n"
+                       "  --seed S              random seed (default 1)\n"
+                       "  --budget EVALS        evaluations for search methods (default: the method's)\n"
+                       "  --time-limit SEC      stop after this many seconds (default: none)\n"
+                       "  --threads T           worker threads for methods that use them (default 1)\n"
+                       "  --progress            print progress to stderr\n") +
+           problemOptionsHelp() + "\nMethod options:\n" + methodOptionsHelp();
+}
+
+SL_CLI_COMMAND({"optimize", "schedule a graph with one optimizer and write the schedule", optimizeHelp(),
+                {"progress"}, &runOptimize});
+
+} // namespace
+} // namespace sl::cli

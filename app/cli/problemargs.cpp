@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include "problemargs.h"
+
+#include <algorithm>
+
+namespace sl::cli {
+namespace {
+
+/// No platform given or in the file: one device per machine type the graph uses (one device when
+/// every op has type 0), so that typed graphs (e.g. a job-shop converted to DOT) still run.
+Platform defaultPlatform(const Graph& g) {
+    int maxType = 0;
+    for (const Op& op : g.ops()) maxType = std::max(maxType, op.machineType);
+    Platform p = Platform::identical(maxType + 1);
+    for (int t = 0; t <= maxType; ++t) p.devices[static_cast<size_t>(t)].machineType = t;
+    return p;
+}
+
+} // namespace
+
+LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
+    const std::string path = args.positional(graphIndex, "graph file");
+    GraphFormat format = GraphFormat::Auto;
+    if (auto f = args.take("format")) {
+        try {
+            format = graphFormatFromString(*f);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    const std::int64_t devices = args.takeInt("devices", 0);
+    const auto platformPath = args.take("platform");
+    const std::string objective = args.take("objective", "makespan");
+    const double weight = args.takeDouble("memory-weight", 0.5);
+    const double cap = args.takeDouble("memory-cap", 0);
+    if (devices < 0 || devices > 4096) throw UsageError("--devices expects 1..4096");
+    if (devices > 0 && platformPath) throw UsageError("give either --devices or --platform, not both");
+    if (weight < 0 || weight > 1) throw UsageError("--memory-weight expects a number in [0, 1]");
+    if (cap < 0) throw UsageError("--memory-cap expects a positive number of bytes");
+
+    LoadedProblem out;
+    try {
+        out.problem.objective.kind = objectiveFromString(objective);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    out.problem.objective.memoryWeight = weight;
+    out.loaded = loadGraph(path, format);
+    out.problem.graph = out.loaded.graph;
+    if (platformPath) out.problem.platform = loadPlatform(*platformPath);
+    else if (devices > 0) out.problem.platform = Platform::identical(static_cast<int>(devices));
+    else if (out.loaded.platform) out.problem.platform = *out.loaded.platform;
+    else out.problem.platform = defaultPlatform(*out.loaded.graph);
+    if (cap > 0)
+        for (Device& d : out.problem.platform.devices) d.memoryCapacity = cap;
+    try {
+        out.problem.check();
+    } catch (const GraphError& e) {
+        throw IoError(path + ": does not fit the platform: " + e.what());
+    }
+    return out;
+}
+
+const char* problemOptionsHelp() {
+    return "  --format F            graph format: json, dot, stg, jobshop, wfcommons, onnx, hlo\n"
+           "                        (default: from the extension)\n"
+           "  --devices N           N identical devices (default: the file's platform, else one\n"
+           "                        device per machine type the graph uses)\n"
+           "  --platform P.json     the machine: devices, machine types, capacities, interconnect\n"
+           "  --objective O         makespan (default), memory, or both (weighted)\n"
+           "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
+           "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n";
+}
+
+} // namespace sl::cli

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// Turns the common command-line description of a scheduling problem into a graph and an
+/// sl::Problem, so that every command reads it the same way:
+///
+///   GRAPH [--format F] [--devices N | --platform P.json] [--objective makespan|memory|both]
+///         [--memory-weight W] [--memory-cap BYTES]
+///
+/// The format comes from the extension unless --format is given. The platform is, in order:
+/// --platform, --devices N identical devices, the platform the file carries (job-shop, native
+/// JSON), else one device per machine type the graph uses (one device for an untyped graph).
+/// --memory-cap sets every device's memory capacity.
+/// Bad files throw sl::IoError (exit 1), bad options UsageError (exit 2).
+
+#include "args.h"
+
+#include "core/costmodel/problem.h"
+#include "core/io/graphio.h"
+
+#include <string>
+
+namespace sl::cli {
+
+struct LoadedProblem {
+    LoadedGraph loaded;
+    Problem problem;
+};
+
+/// Takes positional `graphIndex` and the options above from `args` (other options stay).
+LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
+
+/// The help lines for the options above, to paste into a command's --help.
+const char* problemOptionsHelp();
+
+} // namespace sl::cli

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# Usage errors exit 2; bad input files exit 1 with the file name in the message.
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+
+function(expect_exit expected)
+  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL ${expected})
+    message(FATAL_ERROR "schedlab-cli ${ARGN}: exit ${rc}, expected ${expected}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(LAST_ERR "${err}" PARENT_SCOPE)
+endfunction()
+
+set(ft06 ${DATA}/jobshop/ft06.txt)
+expect_exit(2 optimize ${ft06} --format jobshop --method list-cp --out ${OUT}/x.json --no-such-option 3)
+expect_exit(2 optimize ${ft06} --format jobshop --out ${OUT}/x.json)
+expect_exit(2 optimize ${ft06} --format jobshop --method no-such-method --out ${OUT}/x.json)
+expect_exit(2 optimize ${ft06} --format jobshop --method random-search --samples many --out ${OUT}/x.json)
+expect_exit(2 info ${ft06} --format no-such-format)
+expect_exit(2 info)
+expect_exit(2 evaluate ${ft06})
+expect_exit(2 generate no-such-family --nodes 10 --out ${OUT}/g.json)
+expect_exit(0 optimize --help)
+expect_exit(0 info --help)
+
+# Malformed graphs: exit 1, and the message names the file.
+file(WRITE ${OUT}/broken.stg "   3\n  0  0  0\n  1  5  2  0\n")
+expect_exit(1 info ${OUT}/broken.stg)
+if(NOT LAST_ERR MATCHES "broken.stg")
+  message(FATAL_ERROR "the error does not name the file: ${LAST_ERR}")
+endif()
+file(WRITE ${OUT}/broken.txt "2 2\n0 5 1\n")
+expect_exit(1 optimize ${OUT}/broken.txt --format jobshop --method list-cp --out ${OUT}/x.json)
+if(NOT LAST_ERR MATCHES "broken.txt")
+  message(FATAL_ERROR "the error does not name the file: ${LAST_ERR}")
+endif()
+expect_exit(1 info ${OUT}/does-not-exist.json)
+if(EXISTS ${OUT}/x.json)
+  message(FATAL_ERROR "a failed run left an output file behind")
+endif()

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// Minimal readers for the STG and job-shop fixtures used by `bench brkga` and `tune`. They exist
-/// because the bench had to run before core/io's loaders landed; they follow
-/// spec/formats-and-prior-art.md §1.1-1.2 and throw InputError naming the file and line.
+/// The STG and job-shop fixtures used by `bench brkga`, `bench heuristics` and `tune`: the graphs
+/// come from core/io's loaders (sl::loadGraph, which throws IoError naming the file and line); the
+/// optimum tables (STG CSVs, job-shop bounds.json) are read here and throw InputError.
 
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
@@ -14,7 +14,8 @@
 
 namespace sl::cli {
 
-/// STG task graph: one op per task (dummies included, duration 0), zero-byte edges pred -> task.
+/// STG task graph (sl::loadGraph): one op per task named by its number (dummies included,
+/// duration 0), zero-byte edges pred -> task.
 std::shared_ptr<Graph> readStg(const std::string& path);
 
 struct StgOptimum {
@@ -26,10 +27,10 @@ struct StgOptimum {
 std::vector<StgOptimum> readStgOptima(const std::string& path);
 
 struct JobShop {
-    std::shared_ptr<Graph> graph;   ///< op "J<j>.<k>", machine type = machine, chain per job
+    std::shared_ptr<Graph> graph;   ///< op "j<j>_o<k>", machine type = machine, chain per job
     Platform platform;              ///< one device per machine, device m of machine type m
 };
-/// Standard text format: `jobs machines`, then per job `machine duration` pairs (0-based).
+/// Standard text format (sl::loadGraph): `jobs machines`, then per job `machine duration` pairs.
 JobShop readJobShop(const std::string& path);
 /// bounds.json: [{"instance", "upper_bound", ...}] -> (instance, upper bound), in file order.
 std::vector<std::pair<std::string, double>> readJobShopBounds(const std::string& path);

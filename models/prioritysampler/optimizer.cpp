@@ -5,6 +5,7 @@
 #include "models/prioritysampler/gumbel.h"
 #include "models/prioritysampler/network.h"
 #include "models/prioritysampler/samplescorer.h"
+#include "models/prioritysampler/trainercommand.h"
 
 #include "core/heuristics/evaluate.h"
 
@@ -124,6 +125,7 @@ OptimizerInfo prioritySamplerInfo() {
 std::unique_ptr<Optimizer> makePrioritySampler() { return std::make_unique<PrioritySampler>(); }
 
 void registerPrioritySampler() {
+    registerPrioritySamplerTrainer();   // idempotent: a second add replaces the first
     auto& reg = OptimizerRegistry::instance();
     if (reg.find("priority-sampler")) return;
     reg.add(prioritySamplerInfo(), [] { return makePrioritySampler(); });

@@ -22,7 +22,7 @@ std::string shippedWeights(const std::string& task);
 OptimizerInfo prioritySamplerInfo();
 std::unique_ptr<Optimizer> makePrioritySampler();
 
-/// Adds `priority-sampler` to the registry (once).
+/// Adds `priority-sampler` to the optimizer registry (once) and to the `train` command table.
 void registerPrioritySampler();
 
 } // namespace sl::ps

@@ -54,9 +54,15 @@ RawDot parseWithCgraph(const std::string& text, const std::string& source) {
     std::lock_guard lock(graphvizMutex());
     g_cgraphErrors.clear();
     const agusererrf previousHandler = agseterrf(collectCgraphError);
+    agreseterrors();
     Agraph_t* g = agmemread(text.c_str());
+    // cgraph may return the part it read before an error (e.g. "memory exhausted" on very deep
+    // nesting or very long edge chains): that is a failure too, never a partial graph.
+    const bool failed = !g || agerrors() > 0;
+    agreseterrors();
     agseterrf(previousHandler);
-    if (!g) {
+    if (failed) {
+        if (g) agclose(g);
         std::string why = g_cgraphErrors.empty() ? std::string("not a DOT graph") : g_cgraphErrors;
         while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
         for (const char* prefix : {"Warning: ", "Error: "})
@@ -66,6 +72,8 @@ RawDot parseWithCgraph(const std::string& text, const std::string& source) {
             const auto line = parseInteger(why.substr(at + 8, why.find_first_not_of("0123456789", at + 8) - (at + 8)));
             if (line) failAt(source, *line, "invalid DOT: " + why);
         }
+        if (why.find("memory exhausted") != std::string::npos)
+            why += " (cgraph's parser stack is full: too deeply nested, or a very long a -> b -> c chain)";
         fail(source, "invalid DOT: " + why);
     }
     struct Closer {

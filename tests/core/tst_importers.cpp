@@ -625,6 +625,12 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(IoError, loadGraph(QDir(m_dir.path()).filePath(QStringLiteral("missing.txt")).toStdString()));
         // a folder is not a file
         expectError(m_dir.path().toStdString(), {"folder"}, GraphFormat::JobShop);
+        // cgraph returns what it read before running out of parser stack: an error, not a partial graph
+        std::string chain = "digraph {\n n0";
+        for (int i = 1; i < 20000; ++i) chain += " -> n" + std::to_string(i);
+        expectError(write("chain.dot", chain + "\n}\n"), {"chain.dot:2:", "memory exhausted"});
+        expectError(write("nested.dot", "digraph {" + std::string(50000, '{') + "a" + std::string(50000, '}') + "}"),
+                    {"nested.dot:1:", "invalid DOT"});
         // a bad DOT file leaves cgraph usable for the next one
         expectError(write("bad.dot", "digraph { a -> }"), {"syntax error"});
         QCOMPARE(parseGraph("digraph { x -> y }", GraphFormat::Dot, "ok.dot").graph->opCount(), 2);

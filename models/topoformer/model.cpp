@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "models/topoformer/model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ATen/ATen.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace sl::models {
+
+std::string TopoformerConfig::toJson() const {
+    nlohmann::json j;
+    j["features"] = {{"memory", features.memory},         {"degrees", features.degrees},
+                     {"hops", features.hops},             {"durations", features.durations},
+                     {"machine_types", features.machineTypes}, {"extra_columns", features.extraColumns},
+                     {"laplacian_dims", features.laplacianDims}};
+    j["encoder"] = nlohmann::json::parse(encoder.toJson());
+    j["alpha"] = alpha;
+    j["priority_head"] = "Linear(d,d)-ReLU-Linear(d,1)";
+    return j.dump();
+}
+
+TopoformerConfig TopoformerConfig::fromJson(const std::string& text) {
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        TopoformerConfig c;
+        const auto& f = j.at("features");
+        c.features.memory = f.at("memory").get<bool>();
+        c.features.degrees = f.at("degrees").get<bool>();
+        c.features.hops = f.at("hops").get<bool>();
+        c.features.durations = f.at("durations").get<bool>();
+        c.features.machineTypes = f.at("machine_types").get<int>();
+        c.features.extraColumns = f.at("extra_columns").get<int>();
+        c.features.laplacianDims = f.at("laplacian_dims").get<int>();
+        c.encoder = EncoderConfig::fromJson(j.at("encoder").dump());
+        c.alpha = j.at("alpha").get<double>();
+        if (c.encoder.inputWidth != c.features.width())
+            throw std::invalid_argument("encoder input width does not match the features");
+        if (c.features.extraColumns != 0) throw std::invalid_argument("extra feature columns are not supported here");
+        return c;
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(std::string("topoformer config: ") + e.what());
+    }
+}
+
+TopoformerModelImpl::TopoformerModelImpl(const TopoformerConfig& config) : m_config(config) {
+    const std::int64_t d = config.encoder.width;
+    m_encoder = register_module("encoder", TopoformerEncoder(config.encoder));
+    m_head1 = register_module("head1", torch::nn::Linear(d, d));
+    m_head2 = register_module("head2", torch::nn::Linear(d, 1));
+}
+
+torch::Tensor TopoformerModelImpl::forward(const EncoderInput& input) {
+    const at::Tensor h = m_encoder->forward(input);
+    at::Tensor y = m_head2->forward(at::relu(m_head1->forward(h))).squeeze(-1);   // [N] or [B, N]
+    const at::Tensor mask = input.nodeMask;
+    const at::Tensor count = mask.sum(-1, true).clamp_min(1);
+    const at::Tensor mean = (y * mask).sum(-1, true) / count;
+    const at::Tensor centred = (y - mean) * mask;
+    const at::Tensor stdev = (centred.pow(2).sum(-1, true) / count).sqrt();   // population std
+    return m_config.alpha * centred / (stdev + 1e-8);
+}
+
+EncoderInput topoformerInput(const Graph& g, const TopoformerConfig& config, std::uint64_t peSignSeed) {
+    return makeEncoderInput(buildFeatures(g, config.features, nullptr, peSignSeed), buildMasks(g));
+}
+
+torch::Tensor plackettLuceLogProbTensor(const torch::Tensor& priority, const std::vector<OpId>& order,
+                                        const std::vector<std::uint8_t>& ready) {
+    const auto n = static_cast<std::int64_t>(order.size());
+    if (priority.dim() != 1 || priority.size(0) != n || ready.size() != static_cast<size_t>(n * n))
+        throw std::invalid_argument("plackettLuceLogProbTensor: sizes disagree");
+    const at::Tensor r = at::from_blob(const_cast<std::uint8_t*>(ready.data()), {n, n}, at::kByte).to(at::kFloat);
+    const at::Tensor logits = priority.unsqueeze(0) + (r - 1.0f) * 1e9f;   // not ready: -1e9 (finite)
+    const at::Tensor idx = at::tensor(std::vector<std::int64_t>(order.begin(), order.end()), at::kLong);
+    return priority.index_select(0, idx).sum() - at::logsumexp(logits, {1}).sum();
+}
+
+std::string topoformerWeightsPath(const std::string& override) {
+    if (!override.empty()) return override;
+    if (const char* env = std::getenv("SCHEDLAB_TOPOFORMER_WEIGHTS"); env && *env) return env;
+    return modelsDir() + "/" + kTopoformerWeightsFile;
+}
+
+TopoformerModel loadTopoformer(const std::string& path) {
+    try {
+        const WeightFileInfo info = readWeightInfo(path);
+        if (info.kind != kTopoformerKind)
+            throw std::runtime_error("weights '" + path + "' hold a '" + info.kind + "' model, not " + kTopoformerKind);
+        TopoformerModel model(TopoformerConfig::fromJson(info.configJson));
+        loadWeights(*model, path, kTopoformerKind);
+        model->eval();
+        return model;
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("topoformer: cannot load the memory model: ") + e.what() +
+                                 " (point SCHEDLAB_TOPOFORMER_WEIGHTS at a weight file or SCHEDLAB_MODELS_DIR at "
+                                 "the folder holding " + kTopoformerWeightsFile + "; train one with "
+                                 "'schedlab-cli train topoformer')");
+    }
+}
+
+void saveTopoformer(const TopoformerModel& model, const std::string& path) {
+    saveWeights(*model, path, kTopoformerKind, model->config().toJson());
+}
+
+std::shared_ptr<TopoformerModel> cachedTopoformer(const std::string& path) {
+    static std::mutex mutex;
+    static std::map<std::string, std::shared_ptr<TopoformerModel>> cache;
+    std::lock_guard lock(mutex);
+    auto it = cache.find(path);
+    if (it != cache.end()) return it->second;
+    auto model = std::make_shared<TopoformerModel>(loadTopoformer(path));
+    cache.emplace(path, model);
+    return model;
+}
+
+} // namespace sl::models

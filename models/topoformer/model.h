@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The Topoformer memory-order model (spec/topoformer.md §2-3.1): the shared encoder followed by
+/// the priority MLP (Linear -> ReLU -> Linear) and the per-graph normalisation of eq. 17,
+/// y~ = alpha * (y - mean) / (std + 1e-8). Weight files are of kind "topoformer-memory".
+
+#include "models/encoder/encoder.h"
+
+#include <memory>
+#include <string>
+
+namespace sl::models {
+
+inline constexpr const char* kTopoformerKind = "topoformer-memory";
+/// File name of the shipped memory model under modelsDir().
+inline constexpr const char* kTopoformerWeightsFile = "topoformer-memory.slw";
+
+struct TopoformerConfig {
+    FeatureSpec features;   ///< spec §2.1: memory, degrees, hops, PE 20
+    EncoderConfig encoder = EncoderConfig::cpuSmall(FeatureSpec{}.width());
+    double alpha = 5;       ///< eq. 17
+
+    std::string toJson() const;
+    static TopoformerConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
+};
+
+class TopoformerModelImpl : public torch::nn::Module {
+public:
+    explicit TopoformerModelImpl(const TopoformerConfig& config);
+    /// Normalised priorities: [N] for one graph, [B, N] for a batch (padding rows are 0).
+    torch::Tensor forward(const EncoderInput& input);
+    const TopoformerConfig& config() const { return m_config; }
+
+private:
+    TopoformerConfig m_config;
+    TopoformerEncoder m_encoder{nullptr};
+    torch::nn::Linear m_head1{nullptr}, m_head2{nullptr};
+};
+TORCH_MODULE(TopoformerModel);
+
+/// Encoder input of one graph for this model (features per config; `peSignSeed` != 0 for training).
+EncoderInput topoformerInput(const Graph& g, const TopoformerConfig& config, std::uint64_t peSignSeed = 0);
+
+/// Path of the memory model to use: `override` if non-empty, else $SCHEDLAB_TOPOFORMER_WEIGHTS,
+/// else modelsDir()/kTopoformerWeightsFile.
+std::string topoformerWeightsPath(const std::string& override = {});
+
+/// Builds the model from the file's config and loads it. Throws std::runtime_error with a clear
+/// message (the path, and how to point at another file) when the file is missing or bad.
+TopoformerModel loadTopoformer(const std::string& path);
+void saveTopoformer(const TopoformerModel& model, const std::string& path);
+
+/// log p(order) under eq. 8 as a differentiable tensor: `priority` is [N] (normalised), `ready` the
+/// [N x N] 0/1 ready sets recorded by sampleOrder() (row t = ready set before step t).
+torch::Tensor plackettLuceLogProbTensor(const torch::Tensor& priority, const std::vector<OpId>& order,
+                                        const std::vector<std::uint8_t>& ready);
+
+/// Loads once per path and shares it (inference only; forward under NoGradGuard is thread-safe).
+std::shared_ptr<TopoformerModel> cachedTopoformer(const std::string& path);
+
+} // namespace sl::models

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// The `topoformer` optimizer: one encoder pass gives op priorities, then greedy, best-of-K
+// sampling or beam search decodes single-device orders (spec/topoformer.md §3).
+#include "models/topoformer/optimizer.h"
+
+#include "models/topoformer/decoding.h"
+#include "models/topoformer/model.h"
+
+#include "core/heuristics/evaluate.h"
+
+#include <ATen/ATen.h>
+
+namespace sl::models {
+
+namespace {
+
+class TopoformerOptimizer : public Optimizer {
+public:
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
+        p.check();
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        const Graph& g = p.g();
+        const auto model = cachedTopoformer(topoformerWeightsPath(o.getString("weights", "")));
+        const std::vector<double> prio = topoformerPriorities(**model, g);
+        const bool greedy = o.get("greedy", 0) != 0;
+        const int beam = static_cast<int>(o.get("beam", 0));
+        const int samples = static_cast<int>(o.budget > 0 ? o.budget : o.get("samples", 16));
+        std::vector<OpId> order;
+        if (stop.stop_requested() || greedy) {
+            order = greedyOrder(g, prio);
+            r.evaluations = 1;
+            r.note = "greedy";
+        } else if (beam > 0) {
+            DecodeResult d = beamSearch(g, prio, beam);
+            order = std::move(d.order);
+            r.evaluations = d.evaluated;
+            r.note = "beam " + std::to_string(beam);
+        } else {
+            Rng rng(o.seed);
+            StepMemory mem(g, 1);
+            double best = kInfinity;
+            for (int s = 0; s < std::max(1, samples); ++s) {
+                std::vector<OpId> cand = sampleOrder(g, prio, rng);
+                const double peak = mem.peak(cand);
+                ++r.evaluations;
+                if (peak < best) {
+                    best = peak;
+                    order = std::move(cand);
+                }
+                monitor.report(r, best, peak, static_cast<double>(s + 1) / std::max(1, samples));
+                if (stop.stop_requested() || monitor.timeUp()) {
+                    r.cancelled = stop.stop_requested();
+                    break;
+                }
+            }
+            r.note = "best of " + std::to_string(r.evaluations) + " samples";
+        }
+        r.schedule = sequentialSchedule(p, order);
+        finishResult(r, p, "topoformer", o, monitor, scheduleCost(p, r.schedule));
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+};
+
+} // namespace
+
+std::vector<double> topoformerPriorities(TopoformerModelImpl& model, const Graph& g) {
+    at::NoGradGuard noGrad;
+    const at::Tensor y = model.forward(topoformerInput(g, model.config())).to(at::kDouble).contiguous();
+    const double* d = y.data_ptr<double>();
+    return {d, d + y.numel()};
+}
+
+std::unique_ptr<Optimizer> makeTopoformerOptimizer() { return std::make_unique<TopoformerOptimizer>(); }
+
+OptimizerInfo topoformerInfo() {
+    OptionSpec samples{.key = "samples", .label = "Samples", .kind = OptionSpec::Kind::Int, .defaultValue = 16,
+                       .min = 1, .max = 1e6, .help = "best of K sampled orders (default 16; --budget overrides)"};
+    OptionSpec beam{.key = "beam", .label = "Beam width", .kind = OptionSpec::Kind::Int, .defaultValue = 0, .min = 0,
+                    .max = 4096, .help = "beam search of this width instead of sampling (0 = off)"};
+    OptionSpec greedy{.key = "greedy", .label = "Greedy", .kind = OptionSpec::Kind::Bool, .defaultValue = 0, .min = 0,
+                      .max = 1, .help = "one greedy order (highest priority first), deterministic"};
+    return {.name = "topoformer",
+            .summary = "Topoformer (NeurIPS 2022): learned priorities, sampled/beam/greedy single-device memory orders",
+            .family = "neural",
+            .objectives = {Objective::Memory},
+            .options = {samples, beam, greedy},
+            .usesBudget = true,
+            .usesSeed = true};
+}
+
+} // namespace sl::models

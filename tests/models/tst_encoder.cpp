@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// The shared Topoformer encoder: features, the seven masks, NaN-free gradients, batching, weights.
+#include "models/encoder/encoder.h"
+
+#include "core/generators/generators.h"
+
+#include <ATen/ATen.h>
+
+#include <QTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+using namespace sl;
+using namespace sl::models;
+
+namespace {
+
+/// a -> b -> c, a -> c (redundant), d isolated, e -> f.
+std::shared_ptr<Graph> smallGraph() {
+    auto g = std::make_shared<Graph>();
+    OpId a = g->addOp({.name = "a"}), b = g->addOp({.name = "b"}), c = g->addOp({.name = "c"});
+    g->addOp({.name = "d"});
+    OpId e = g->addOp({.name = "e"}), f = g->addOp({.name = "f"});
+    g->addEdge(a, b, 1);
+    g->addEdge(b, c, 2);
+    g->addEdge(a, c, 3);
+    g->addEdge(e, f, 4);
+    g->finalize();
+    return g;
+}
+
+void checkPartition(const Graph& g) {
+    const GraphMasks m = buildMasks(g);
+    const int n = g.opCount();
+    std::int64_t total = 0;
+    for (int k = 0; k < kMaskCount; ++k) total += m.count(static_cast<MaskKind>(k));
+    QCOMPARE(total, static_cast<std::int64_t>(n) * (n - 1));
+    for (OpId u = 0; u < n; ++u)
+        for (OpId v = 0; v < n; ++v) {
+            int in = 0;
+            for (int k = 0; k < kMaskCount; ++k) in += m.has(static_cast<MaskKind>(k), u, v);
+            if (u == v) QCOMPARE(in, 0);
+            else if (in != 1) QFAIL(qPrintable(QString("pair (%1,%2) is in %3 sets").arg(u).arg(v).arg(in)));
+        }
+}
+
+bool finite(const at::Tensor& t) { return at::isfinite(t).all().item<bool>(); }
+
+} // namespace
+
+class TestEncoder : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void masksOfSmallGraph() {
+        const auto g = smallGraph();
+        const GraphMasks m = buildMasks(*g);
+        QVERIFY(m.has(MaskKind::Reduction, 0, 1));
+        QVERIFY(m.has(MaskKind::Reduction, 1, 2));
+        QVERIFY(m.has(MaskKind::Redundant, 0, 2));
+        QVERIFY(m.has(MaskKind::RedundantBack, 2, 0));
+        QVERIFY(m.has(MaskKind::ReductionBack, 1, 0));
+        QVERIFY(m.has(MaskKind::Incomparable, 3, 0));
+        QVERIFY(m.has(MaskKind::Incomparable, 0, 3));
+        QVERIFY(m.has(MaskKind::Incomparable, 4, 2));
+        QCOMPARE(m.count(MaskKind::ClosureRest), std::int64_t{0});
+        QCOMPARE(m.count(MaskKind::Reduction), std::int64_t{3});
+        QCOMPARE(m.count(MaskKind::Redundant), std::int64_t{1});
+
+        Graph chain;   // a -> b -> c: (a, c) is in the closure but not an edge
+        OpId a = chain.addOp({.name = "a"}), b = chain.addOp({.name = "b"}), c = chain.addOp({.name = "c"});
+        chain.addEdge(a, b);
+        chain.addEdge(b, c);
+        chain.finalize();
+        const GraphMasks mc = buildMasks(chain);
+        QVERIFY(mc.has(MaskKind::ClosureRest, a, c));
+        QVERIFY(mc.has(MaskKind::ClosureRestBack, c, a));
+        QCOMPARE(mc.count(MaskKind::Incomparable), std::int64_t{0});
+    }
+
+    void masksPartitionOrderedPairs() {
+        checkPartition(*smallGraph());
+        for (std::uint64_t seed : {1, 2, 3}) {
+            checkPartition(*generateLayered(60, seed).graph);
+            checkPartition(*generateErdosRenyi(40, seed).graph);
+        }
+        checkPartition(*generateLayered(130, 9).graph);   // more than two 64-bit words per row
+    }
+
+    void featuresFollowTheSpec() {
+        const auto g = smallGraph();
+        FeatureSpec spec;
+        QCOMPARE(spec.width(), 28);
+        const NodeFeatures f = buildFeatures(*g, spec);
+        QCOMPARE(f.ops, 6);
+        QCOMPARE(f.width, 28);
+        for (int v = 0; v < f.ops; ++v)
+            for (int c = 0; c < 8; ++c) QVERIFY(f.at(v, c) >= 0 && f.at(v, c) <= 1);
+        // m: output bytes a = 1 + 3, b = 2, e = 4 (max) -> 1.0, 0.5.
+        QCOMPARE(f.at(4, 0), 1.0f);
+        QCOMPARE(f.at(1, 0), 0.5f);
+        QCOMPARE(f.at(0, 1), 0.0f);   // no parameters: the column stays 0
+        // hops: max from a source, c = 2 (max) -> 1; min from a source, c = 1 (via a -> c)
+        QCOMPARE(f.at(2, 5), 1.0f);
+        QCOMPARE(f.at(2, 4), 1.0f);
+        QCOMPARE(f.at(1, 4), 1.0f);
+        // PE: 5 non-trivial eigenvectors for 6 ops, the remaining 15 columns zero
+        for (int v = 0; v < f.ops; ++v)
+            for (int c = 8 + 5; c < 28; ++c) QCOMPARE(f.at(v, c), 0.0f);
+        // deterministic without a sign seed, sign flips with one
+        const NodeFeatures f2 = buildFeatures(*g, spec);
+        QVERIFY(f.values == f2.values);
+    }
+
+    void extraColumnsForMakespanModels() {
+        const GeneratedInstance inst = generateLayeredTyped(30, 4);
+        FeatureSpec spec;
+        spec.durations = true;
+        spec.machineTypes = 3;
+        spec.extraColumns = 2;
+        spec.laplacianDims = 8;
+        QCOMPARE(spec.rawWidth(), 8 + 2 + 3 + 2);
+        std::vector<float> extra(static_cast<size_t>(inst.graph->opCount()) * 2, 0.0f);
+        for (size_t i = 0; i < extra.size(); ++i) extra[i] = static_cast<float>(i % 7);
+        const NodeFeatures f = buildFeatures(*inst.graph, spec, &extra);
+        QCOMPARE(f.width, spec.width());
+        for (int v = 0; v < f.ops; ++v) {
+            float oneHot = 0;
+            for (int c = 10; c < 13; ++c) oneHot += f.at(v, c);
+            QCOMPARE(oneHot, 1.0f);
+            QCOMPARE(f.at(v, 10 + inst.graph->op(v).machineType), 1.0f);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, buildFeatures(*inst.graph, spec, nullptr));
+        QCOMPARE(QString::fromStdString(spec.describe()), QString("memory,degrees,hops,durations,machine3,extra2,pe8"));
+    }
+
+    void noNanWithIsolatedOps() {
+        // Isolated ops and sources/sinks have empty rows in most masks.
+        auto g = std::make_shared<Graph>();
+        for (int i = 0; i < 5; ++i) g->addOp({.name = "iso" + std::to_string(i)});
+        OpId a = g->addOp({.name = "a"}), b = g->addOp({.name = "b"});
+        g->addEdge(a, b, 2);
+        g->finalize();
+        at::manual_seed(3);
+        const FeatureSpec spec;
+        TopoformerEncoder enc(EncoderConfig::cpuSmall(spec.width()));
+        const EncoderInput in = makeEncoderInput(buildFeatures(*g, spec), buildMasks(*g));
+        const at::Tensor h = enc->forward(in);
+        QCOMPARE(h.size(0), std::int64_t{7});
+        QVERIFY(finite(h));
+        (h * h).sum().backward();
+        for (const auto& p : enc->parameters()) {
+            QVERIFY(p.grad().defined());
+            QVERIFY(finite(p.grad()));
+        }
+        // A single op: every mask row is empty.
+        Graph one;
+        one.addOp({.name = "x"});
+        one.finalize();
+        const at::Tensor h1 = enc->forward(makeEncoderInput(buildFeatures(one, spec), buildMasks(one)));
+        QVERIFY(finite(h1));
+    }
+
+    void batchEqualsSingle() {
+        at::manual_seed(5);
+        const FeatureSpec spec;
+        TopoformerEncoder enc(EncoderConfig::cpuSmall(spec.width()));
+        std::vector<EncoderInput> inputs;
+        for (int n : {12, 20, 7}) {
+            const auto inst = generateLayered(n, static_cast<std::uint64_t>(n));
+            inputs.push_back(makeEncoderInput(buildFeatures(*inst.graph, spec), buildMasks(*inst.graph)));
+        }
+        at::NoGradGuard noGrad;
+        const EncoderInput batch = batchInputs(inputs);
+        QCOMPARE(batch.x.size(1), std::int64_t{20});
+        const at::Tensor hb = enc->forward(batch);
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const at::Tensor hs = enc->forward(inputs[i]);
+            const at::Tensor part = hb[static_cast<std::int64_t>(i)].narrow(0, 0, hs.size(0));
+            QVERIFY(at::allclose(hs, part, 1e-4, 1e-5));
+        }
+    }
+
+    void weightsRoundTrip() {
+        const QString dir = QDir::tempPath() + "/tst_encoder_weights";
+        std::filesystem::create_directories(dir.toStdString());
+        const std::string path = (dir + "/enc.slw").toStdString();
+        const FeatureSpec spec;
+        EncoderConfig cfg = EncoderConfig::cpuSmall(spec.width());
+        cfg.layers = 2;
+        at::manual_seed(1);
+        TopoformerEncoder a(cfg);
+        saveWeights(*a, path, "test-encoder", cfg.toJson());
+        const WeightFileInfo info = readWeightInfo(path);
+        QCOMPARE(info.formatVersion, kWeightFormatVersion);
+        QCOMPARE(QString::fromStdString(info.kind), QString("test-encoder"));
+        const EncoderConfig back = EncoderConfig::fromJson(info.configJson);
+        QCOMPARE(back.layers, 2);
+        at::manual_seed(2);
+        TopoformerEncoder b(back);
+        loadWeights(*b, path, "test-encoder");
+        const auto inst = generateLayered(15, 2);
+        const EncoderInput in = makeEncoderInput(buildFeatures(*inst.graph, spec), buildMasks(*inst.graph));
+        at::NoGradGuard noGrad;
+        QVERIFY(at::equal(a->forward(in), b->forward(in)));
+        // clear errors: wrong kind, wrong shape, missing file, newer format
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, loadWeights(*b, path, "other-kind"));
+        TopoformerEncoder wide(EncoderConfig::cpuSmall(spec.width()));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, loadWeights(*wide, path, "test-encoder"));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readWeightInfo(path + ".missing"));
+        {
+            std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekp(4);
+            const std::uint32_t future = kWeightFormatVersion + 1;
+            f.write(reinterpret_cast<const char*>(&future), 4);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, readWeightInfo(path));
+        ModelCard card;
+        card.model = "test-encoder";
+        card.architecture = cfg.toJson();
+        card.results = R"({"gap": 1.5})";
+        writeModelCard(card, path + ".card.json");
+        QVERIFY(std::filesystem::file_size(path + ".card.json") > 50);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEncoder)
+#include "tst_encoder.moc"

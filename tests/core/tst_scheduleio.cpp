@@ -311,6 +311,23 @@ private Q_SLOTS:
         QVERIFY(text.contains(QLatin1String("fillcolor=\"#f28e2b\"")));
         QVERIFY(text.contains(QLatin1String("GPU &quot;one&quot;")));   // legend, HTML-escaped
 
+        // The DOT reader reads it back as the same graph (every tensor here has a consumer or is
+        // an output nobody reads, which DOT cannot carry).
+        const LoadedGraph back = parseGraph(text.toStdString(), GraphFormat::Dot, "s.dot");
+        const Graph& g = p.g();
+        QCOMPARE(back.graph->opCount(), g.opCount());
+        QCOMPARE(back.graph->edgeCount(), g.edgeCount());
+        int consumed = 0;
+        for (const Tensor& t : g.tensors()) consumed += !t.consumers.empty();
+        QCOMPARE(back.graph->tensorCount(), consumed);
+        for (OpId v = 0; v < g.opCount(); ++v) {
+            const OpId w = back.graph->findOp(g.op(v).name);
+            QVERIFY(w != kNoOp);
+            QCOMPARE(back.graph->op(w).duration, g.op(v).duration);
+            QCOMPARE(back.graph->op(w).type, g.op(v).type);
+            QCOMPARE(back.graph->outputBytes(w) <= g.outputBytes(v), true);
+        }
+
         // Quotes in names are escaped; backslashes are doubled in labels only (cgraph keeps them in IDs).
         const Problem q = quotedNamesProblem();
         saveAnnotatedDot(q, sequentialSchedule(q, q.g().topologicalOrder()), file("q.dot").toStdString());
@@ -319,6 +336,10 @@ private Q_SLOTS:
         const QLatin1String relu("label=\"#1 relu\\\\N\"");                  // label="#1 relu\\N"
         QVERIFY2(qt.contains(edge), qPrintable(qt));
         QVERIFY2(qt.contains(relu), qPrintable(qt));
+        const LoadedGraph qback = parseGraph(qt.toStdString(), GraphFormat::Dot, "q.dot");
+        QVERIFY(qback.graph->findOp("conv, \"1\"") != kNoOp);
+        QVERIFY(qback.graph->findOp("relu\\N") != kNoOp);
+        QCOMPARE(qback.graph->op(qback.graph->findOp("conv, \"1\"")).paramBytes, 8.0);
     }
 
     void atomicWrites() {

@@ -224,33 +224,41 @@ LoadedGraph readWfCommons(const json& doc, const std::string& source) {
         edges += static_cast<std::int64_t>(tasks[i].children.size() + tasks[i].parents.size());
         if (edges > kMaxEdges) fail(source, "more than " + std::to_string(kMaxEdges) + " dependencies");
     }
-    std::unordered_set<std::string> written;
-    for (const WfTask& t : tasks) written.insert(t.outputs.begin(), t.outputs.end());
-    std::vector<std::unordered_set<std::string>> reads(tasks.size());
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        reads[i].insert(tasks[i].inputs.begin(), tasks[i].inputs.end());
+    // Which tasks write each file; workflow inputs (written by none) are parameter bytes.
+    std::unordered_map<std::string, std::vector<OpId>> writers;
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+        for (const std::string& f : std::set<std::string>(tasks[i].outputs.begin(), tasks[i].outputs.end()))
+            writers[f].push_back(static_cast<OpId>(i));
+    // uses[{writer, file}] = the writer's children that read the file. Work is bounded: a file with
+    // many writers read by a task with many inputs could otherwise take quadratic time.
+    std::map<std::pair<OpId, std::string>, std::vector<OpId>> uses;
+    std::vector<std::set<OpId>> carried(tasks.size());
+    std::int64_t work = 0;
+    for (std::size_t v = 0; v < tasks.size(); ++v) {
         double inputBytes = 0;
-        for (const std::string& f : reads[i])
-            if (!written.count(f)) inputBytes += fileSize[f];
-        g->mutableOp(static_cast<OpId>(i)).paramBytes = inputBytes;
-    }
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        std::set<OpId> carried;
-        std::set<std::string> outputs(tasks[i].outputs.begin(), tasks[i].outputs.end());
-        for (const std::string& f : outputs) {
-            std::vector<OpId> readers;
-            for (OpId c : children[i])
-                if (reads[static_cast<std::size_t>(c)].count(f)) readers.push_back(c);
-            if (readers.empty()) continue;
-            const TensorId t = g->addTensor(f, static_cast<OpId>(i), fileSize[f]);
-            for (OpId c : readers) {
-                g->addConsumer(t, c);
-                carried.insert(c);
+        for (const std::string& f : std::set<std::string>(tasks[v].inputs.begin(), tasks[v].inputs.end())) {
+            auto w = writers.find(f);
+            if (w == writers.end()) {
+                inputBytes += fileSize[f];
+                continue;
             }
+            work += static_cast<std::int64_t>(w->second.size());
+            if (work > kMaxEdges) fail(source, "too many file dependencies (more than " + std::to_string(kMaxEdges) + ")");
+            for (OpId u : w->second)
+                if (children[static_cast<std::size_t>(u)].count(static_cast<OpId>(v))) {
+                    uses[{u, f}].push_back(static_cast<OpId>(v));
+                    carried[static_cast<std::size_t>(u)].insert(static_cast<OpId>(v));
+                }
         }
-        for (OpId c : children[i])
-            if (!carried.count(c)) g->addEdge(static_cast<OpId>(i), c, 0);
+        g->mutableOp(static_cast<OpId>(v)).paramBytes = inputBytes;
     }
+    for (const auto& [key, readers] : uses) {
+        const TensorId t = g->addTensor(key.second, key.first, fileSize[key.second]);
+        for (OpId c : readers) g->addConsumer(t, c);
+    }
+    for (std::size_t u = 0; u < tasks.size(); ++u)
+        for (OpId c : children[u])
+            if (!carried[u].count(c)) g->addEdge(static_cast<OpId>(u), c, 0);
     finalizeGraph(*g, source);
     LoadedGraph out;
     out.graph = std::move(g);

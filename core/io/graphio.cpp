@@ -95,6 +95,9 @@ GraphFormat graphFormatFromPath(const std::string& path) {
     if (ext == ".hlo") return GraphFormat::Hlo;
     if (ext == ".txt" || ext == ".jss") return GraphFormat::JobShop;
     if (ext == ".json") return sniffJsonHead(readHead(path, 4096));
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a folder, not a file");
+    if (!std::filesystem::exists(path, ec)) throw IoError(path + ": cannot open: no such file");
     const GraphFormat sniffed = sniffContent(readHead(path, 4096));
     if (sniffed == GraphFormat::Auto)
         throw IoError(path + ": cannot tell the graph format from the name or the content; give it explicitly "

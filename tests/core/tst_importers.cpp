@@ -13,6 +13,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <map>
 #include <set>
 
@@ -508,6 +509,34 @@ private Q_SLOTS:
         QCOMPARE(parseGraph("digraph { a -> b }", GraphFormat::Auto, "s").format, GraphFormat::Dot);
     }
 
+    void concurrentLoads() {
+        // the GUI and the CLI load on worker threads: DOT goes through the Graphviz lock, ONNX through
+        // libonnx's schema registry; every thread must get the same graphs
+        const std::string dot = write("conc.dot", graphToDot(awkwardGraph()));
+        const std::vector<std::string> files = {kData + "/onnx/light_squeezenet.onnx", dot, kData + "/jobshop/ft10.txt",
+                                                kData + "/hlo/graphsage_tf.hlo", kData + "/wfcommons/blast-chameleon-small-001.json",
+                                                kData + "/stg/rand0003.stg"};
+        std::vector<std::future<std::vector<int>>> runs;
+        for (int t = 0; t < 4; ++t)
+            runs.push_back(std::async(std::launch::async, [&files, t] {
+                std::vector<int> counts;
+                for (int round = 0; round < 3; ++round)
+                    for (std::size_t i = 0; i < files.size(); ++i) {
+                        const auto& f = files[(i + static_cast<std::size_t>(t)) % files.size()];
+                        const LoadedGraph lg = loadGraph(f);
+                        counts.push_back(lg.graph->opCount() * 100000 + lg.graph->tensorCount());
+                    }
+                return counts;
+            }));
+        std::vector<std::multiset<int>> results;
+        for (auto& r : runs) {
+            const auto v = r.get();
+            results.emplace_back(v.begin(), v.end());
+        }
+        for (const auto& r : results) QVERIFY(r == results.front());
+        QCOMPARE(results.front().count(66 * 100000 + 66), size_t(3));   // squeezenet every round
+    }
+
     // ---------------- malformed inputs ----------------
     void cycles() {
         expectError(write("cycle.dot", "digraph { a -> b; b -> c; c -> a; c -> d; }"), {"cycle", "a", "b", "c"});
@@ -625,6 +654,8 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(IoError, loadGraph(QDir(m_dir.path()).filePath(QStringLiteral("missing.txt")).toStdString()));
         // a folder is not a file
         expectError(m_dir.path().toStdString(), {"folder"}, GraphFormat::JobShop);
+        expectError(m_dir.path().toStdString(), {"folder"});
+        expectError(QDir(m_dir.path()).filePath(QStringLiteral("nosuchfile")).toStdString(), {"no such file"});
         // cgraph returns what it read before running out of parser stack: an error, not a partial graph
         std::string chain = "digraph {\n n0";
         for (int i = 1; i < 20000; ++i) chain += " -> n" + std::to_string(i);

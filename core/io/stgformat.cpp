@@ -76,6 +76,11 @@ LoadedGraph readStg(std::string_view text, const std::string& source) {
     if (n != *header + 2 && n != *header)
         fail(source, "the header announces " + std::to_string(*header) + " tasks but " + std::to_string(n) +
                          " records were read (truncated file?)");
+    // A random graph cut after exactly `header` records would pass as the dummy-inclusive layout:
+    // there the last record must be the zero-time exit task.
+    if (n == *header && n != *header + 2 && tasks.back().time != 0)
+        fail(source, "the header announces " + std::to_string(*header) + " tasks and " + std::to_string(n) +
+                         " records were read, but the last is not a zero-time exit task (truncated file?)");
     std::vector<std::string> warnings;
     if (tasks.front().time != 0 || tasks.back().time != 0)
         warnings.push_back("the first or last task is not a zero-time dummy task");

@@ -247,6 +247,24 @@ private Q_SLOTS:
         }
     }
 
+    void stgAndJobShopVariants() {
+        // header counting the dummies (robot/fpppp style), a predecessor list wrapped over two lines
+        const LoadedGraph stg = parseGraph("4\n0 0 0\n1 5 1 0\n2 7 2\n 0 1\n3 0 1 2\n# CP Length : 12\n",
+                                           GraphFormat::Stg, "wrapped.stg");
+        QCOMPARE(stg.graph->opCount(), 4);
+        QCOMPARE(stg.graph->predecessors(2).size(), size_t(2));
+        QCOMPARE(longestPath(*stg.graph), 12.0);
+        QVERIFY(stg.warnings.empty());
+        // dummies that are not zero-time: loaded, with a warning
+        QCOMPARE(parseGraph("1\n0 1 0\n1 2 1 0\n2 0 1 1\n", GraphFormat::Stg, "w.stg").warnings.size(), size_t(1));
+        // job-shop: comment and blank lines, decimal durations
+        const LoadedGraph js = parseGraph("# a comment\n\n2 2\n0 1.5 1 2\n\n1 3 0 4\n", GraphFormat::JobShop, "c.txt");
+        QCOMPARE(js.graph->opCount(), 4);
+        QCOMPARE(js.graph->op(js.graph->findOp("j0_o0")).duration, 1.5);
+        QCOMPARE(js.graph->op(js.graph->findOp("j1_o1")).machineType, 0);
+        QCOMPARE(js.platform->deviceCount(), 2);
+    }
+
     // ---------------- native JSON and platform ----------------
     void nativeJsonRoundTrip() {
         const Graph g = awkwardGraph();
@@ -563,6 +581,13 @@ private Q_SLOTS:
             pos = end + 1;
         }
         expectError(write("trunc.stg", firstLines), {"50 tasks", "30 records", "truncated"});
+        std::string fifty;   // header + exactly 50 records: passes the count check, but task 49 is no exit task
+        for (std::size_t pos = 0, n = 0; n < 51; ++n) {
+            const auto end = stg.find('\n', pos);
+            fifty += stg.substr(pos, end - pos + 1);
+            pos = end + 1;
+        }
+        expectError(write("trunc50.stg", fifty), {"50 records", "exit task", "truncated"});
         expectError(write("cut.stg", "2\n0 0 0\n1 5 2 0\n"), {"task 1", "predecessors", "truncated"});
         const std::string ft06 = readText(kData + "/jobshop/ft06.txt");
         expectError(write("trunc.txt", ft06.substr(0, ft06.find("1  5  0  5"))), {"6 jobs", "3 job lines", "truncated"});

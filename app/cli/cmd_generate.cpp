@@ -19,6 +19,7 @@ int runGenerate(Args& args) {
     args.finish(1);
     if (!out) throw UsageError("--out FILE is required");
     if (nodes < 1 || nodes > 10'000'000) throw UsageError("--nodes expects 1..10000000");
+    if (seed < 0) throw UsageError("--seed expects a non-negative whole number");
     const auto families = generatorFamilies();
     if (std::find(families.begin(), families.end(), family) == families.end()) {
         std::string list;

@@ -69,7 +69,9 @@ int runOptimize(Args& args) {
     const OptimizerInfo* info = OptimizerRegistry::instance().find(*method);
     if (!info) throw UsageError("unknown method '" + *method + "' (see 'schedlab-cli methods')");
     RunOptions o;
-    o.seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
+    const std::int64_t seed = args.takeInt("seed", 1);
+    if (seed < 0) throw UsageError("--seed expects a non-negative whole number");
+    o.seed = static_cast<std::uint64_t>(seed);
     o.budget = args.takeInt("budget", 0);
     o.timeLimit = args.takeDouble("time-limit", 0);
     o.threads = static_cast<int>(args.takeInt("threads", 1));

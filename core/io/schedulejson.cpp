@@ -49,13 +49,13 @@ public:
         if (!v.is_array()) fail(where + " must be an array, not " + typeName(v));
         return v;
     }
-    /// A device index: an integer (2 or 2.0) in [0, count).
-    int device(const json& v, const std::string& where, int count) const {
-        if (!v.is_number()) fail(where + " must be a device index (an integer), not " + typeName(v));
+    /// A device index: an integer (2 or 2.0) in [0, count). `owner` names the op or transfer.
+    int device(const json& v, const std::string& owner, const char* key, int count) const {
+        if (!v.is_number()) fail(owner + ": \"" + key + "\" must be a device index (an integer), not " + typeName(v));
         const double x = v.get<double>();
-        if (x != std::floor(x)) fail(where + " must be a device index (an integer), not " + v.dump());
+        if (x != std::floor(x)) fail(owner + ": \"" + key + "\" must be a device index (an integer), not " + v.dump());
         if (x < 0 || x >= count)
-            fail(where + ": device " + v.dump() + " is out of range (the platform has " + std::to_string(count) +
+            fail(owner + ": device " + v.dump() + " is out of range (the platform has " + std::to_string(count) +
                  (count == 1 ? " device)" : " devices)"));
         return static_cast<int>(x);
     }
@@ -187,7 +187,7 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
         seen[static_cast<size_t>(v)] = 1;
         const std::string at = "op " + quoted(name);
         ScheduledOp& o = s.ops[static_cast<size_t>(v)];
-        o.device = r.device(r.field(e, "device", at), at + ": \"device\"", deviceCount);
+        o.device = r.device(r.field(e, "device", at), at, "device", deviceCount);
         o.start = r.number(r.field(e, "start", at), at + ": \"start\"");
         o.end = r.number(r.field(e, "end", at), at + ": \"end\"");
     }
@@ -229,8 +229,8 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
             if (!e.is_object()) r.fail(where + " must be an object {\"tensor\", \"from\", \"to\", \"start\", \"end\"}");
             ScheduledTransfer t;
             const std::string name = r.string(r.field(e, "tensor", where), where + ".tensor");
-            t.from = r.device(r.field(e, "from", where), where + ".from", deviceCount);
-            t.to = r.device(r.field(e, "to", where), where + ".to", deviceCount);
+            t.from = r.device(r.field(e, "from", where), where, "from", deviceCount);
+            t.to = r.device(r.field(e, "to", where), where, "to", deviceCount);
             t.start = r.number(r.field(e, "start", where), where + ".start");
             t.end = r.number(r.field(e, "end", where), where + ".end");
             auto [b, end] = byName.equal_range(name);

@@ -219,7 +219,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
         const auto& n = graph.node(i);
         std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
         if (usedNames.count(name)) {
-            name += "_" + std::to_string(i);
+            while (usedNames.count(name)) name += "_" + std::to_string(i);
             ++renamed;
         }
         usedNames.insert(name);

@@ -112,14 +112,20 @@ std::string field(int number, std::uint64_t v) { return varint(static_cast<std::
 std::string field(int number, const std::string& bytes) {
     return varint((static_cast<std::uint64_t>(number) << 3) | 2) + varint(bytes.size()) + bytes;
 }
-/// ModelProto: x (float[dim]) -> Relu -> y, opset 13.
-std::string reluModel(std::uint64_t dim) {
+/// ModelProto: x (float[dim]) -> Relu -> ... -> Relu -> y, one node per name, opset 13.
+std::string reluModel(std::uint64_t dim, const std::vector<std::string>& names = {"relu"}) {
     const std::string shape = field(1, field(1, dim));                    // TensorShapeProto.dim.dim_value
     const std::string type = field(1, field(1, std::uint64_t{1}) + field(2, shape));   // tensor_type{elem_type=FLOAT, shape}
     const std::string input = field(1, std::string("x")) + field(2, type);
-    const std::string node = field(1, std::string("x")) + field(2, std::string("y")) + field(3, std::string("relu")) +
-                             field(4, std::string("Relu"));
-    const std::string graph = field(1, node) + field(2, std::string("g")) + field(11, input) + field(12, field(1, std::string("y")));
+    std::string graph;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::string in = i == 0 ? "x" : "v" + std::to_string(i);
+        const std::string out = i + 1 == names.size() ? "y" : "v" + std::to_string(i + 1);
+        std::string node = field(1, in) + field(2, out);
+        if (!names[i].empty()) node += field(3, names[i]);
+        graph += field(1, node + field(4, std::string("Relu")));
+    }
+    graph += field(2, std::string("g")) + field(11, input) + field(12, field(1, std::string("y")));
     return field(1, std::uint64_t{7}) + field(7, graph) + field(8, field(1, std::string()) + field(2, std::uint64_t{13}));
 }
 
@@ -404,6 +410,16 @@ private Q_SLOTS:
         QCOMPARE(ok.graph->opCount(), 1);
         QCOMPARE(ok.graph->op(0).name, std::string("relu"));
         QCOMPARE(ok.graph->outputBytes(0), 40.0);
+        // unnamed nodes are <op_type>_<index>; a repeated name gets _<index> and a warning
+        const LoadedGraph named = loadGraph(write("names.onnx", reluModel(10, {"", "a", "a", ""})));
+        QCOMPARE(named.graph->opCount(), 4);
+        QCOMPARE(named.graph->op(0).name, std::string("Relu_0"));
+        QCOMPARE(named.graph->op(1).name, std::string("a"));
+        QCOMPARE(named.graph->op(2).name, std::string("a_2"));
+        QCOMPARE(named.graph->op(3).name, std::string("Relu_3"));
+        QCOMPARE(named.warnings.size(), size_t(1));
+        QCOMPARE(named.graph->edgeCount(), 3);
+        QCOMPARE(named.graph->outputBytes(3), 40.0);   // y, a graph output
         // a dimension of 10^12 elements is refused with a clear message
         expectError(write("huge.onnx", reluModel(1'000'000'000'000ull)), {"tensor 'x'", "elements", "limit"});
     }

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// The Topoformer memory method: decoding, Plackett-Luce log-probabilities, training, shipped weights.
+#include "models/topoformer/decoding.h"
+#include "models/topoformer/model.h"
+#include "models/topoformer/optimizer.h"
+#include "models/topoformer/register.h"
+#include "models/topoformer/training.h"
+
+#include "core/exact/exactmemory.h"
+#include "core/generators/generators.h"
+#include "core/heuristics/memoryorders.h"
+#include "core/optimizer/optimizer.h"
+
+#include <ATen/ATen.h>
+
+#include <QDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+using namespace sl;
+using namespace sl::models;
+
+namespace {
+
+bool isTopological(const Graph& g, const std::vector<OpId>& order) {
+    if (order.size() != static_cast<size_t>(g.opCount())) return false;
+    std::vector<int> pos(static_cast<size_t>(g.opCount()), -1);
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] < 0 || order[i] >= g.opCount() || pos[static_cast<size_t>(order[i])] >= 0) return false;
+        pos[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    }
+    for (OpId u = 0; u < g.opCount(); ++u)
+        for (OpId v : g.successors(u))
+            if (pos[static_cast<size_t>(u)] >= pos[static_cast<size_t>(v)]) return false;
+    return true;
+}
+
+std::vector<double> randomPriorities(int n, std::uint64_t seed) {
+    Rng rng(seed);
+    std::vector<double> p(static_cast<size_t>(n));
+    for (double& x : p) x = 2 * rng.normal();
+    return p;
+}
+
+/// Every linear extension of a small graph.
+void allOrders(const Graph& g, std::vector<OpId>& prefix, std::vector<int>& deg, std::vector<std::vector<OpId>>& out) {
+    if (prefix.size() == static_cast<size_t>(g.opCount())) {
+        out.push_back(prefix);
+        return;
+    }
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        if (deg[static_cast<size_t>(v)] != 0) continue;
+        deg[static_cast<size_t>(v)] = -1;
+        for (OpId s : g.successors(v)) --deg[static_cast<size_t>(s)];
+        prefix.push_back(v);
+        allOrders(g, prefix, deg, out);
+        prefix.pop_back();
+        for (OpId s : g.successors(v)) ++deg[static_cast<size_t>(s)];
+        deg[static_cast<size_t>(v)] = 0;
+    }
+}
+
+double bestClassic(const Graph& g) {
+    double best = kInfinity;
+    for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) best = std::min(best, orderPeak(g, (*rule)(g)));
+    return best;
+}
+
+} // namespace
+
+class TestTopoformer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { at::set_num_threads(1); }
+
+    void peaksComeFromTheStepClock() {
+        // spec §1.2: two chains A1 -> A2, B1 -> B2 with m = 5, 1.
+        Graph g;
+        OpId a1 = g.addOp({.name = "A1"}), a2 = g.addOp({.name = "A2"});
+        OpId b1 = g.addOp({.name = "B1"}), b2 = g.addOp({.name = "B2"});
+        g.addEdge(a1, a2, 5);
+        g.addEdge(b1, b2, 5);
+        const TensorId ta = g.addTensor("a2out", a2, 1);
+        const TensorId tb = g.addTensor("b2out", b2, 1);
+        (void)ta;
+        (void)tb;
+        g.finalize();
+        QCOMPARE(orderPeak(g, std::vector<OpId>{a1, a2, b1, b2}), 6.0);
+        QCOMPARE(orderPeak(g, std::vector<OpId>{a1, b1, a2, b2}), 11.0);
+        // Beam search with priorities that prefer the bad interleaving still finds 6 (collapse).
+        const DecodeResult beam = beamSearch(g, std::vector<double>{1, 0, 0.9, 0}, 2);
+        QCOMPARE(beam.peak, 6.0);
+    }
+
+    void decodedOrdersAreTopological() {
+        for (std::uint64_t seed : {1, 2, 3, 4}) {
+            for (const GeneratedInstance& inst : {generateLayered(80, seed), generateErdosRenyi(60, seed)}) {
+                const Graph& g = *inst.graph;
+                const std::vector<double> prio = randomPriorities(g.opCount(), seed);
+                QVERIFY(isTopological(g, greedyOrder(g, prio)));
+                Rng rng(seed);
+                for (int s = 0; s < 5; ++s) QVERIFY(isTopological(g, sampleOrder(g, prio, rng)));
+                const DecodeResult best = bestOfSamples(g, prio, 8, rng);
+                QVERIFY(isTopological(g, best.order));
+                QCOMPARE(best.peak, orderPeak(g, best.order));
+                const DecodeResult beam = beamSearch(g, prio, 8);
+                QVERIFY(isTopological(g, beam.order));
+                QCOMPARE(beam.peak, orderPeak(g, beam.order));
+            }
+        }
+    }
+
+    void greedyIsDeterministic() {
+        const GeneratedInstance inst = generateLayered(60, 7);
+        const std::vector<double> prio = randomPriorities(inst.graph->opCount(), 7);
+        QCOMPARE(greedyOrder(*inst.graph, prio), greedyOrder(*inst.graph, prio));
+        // equal priorities: ties by smaller id, i.e. Kahn's smallest-id order
+        const std::vector<double> flat(static_cast<size_t>(inst.graph->opCount()), 0.0);
+        QCOMPARE(greedyOrder(*inst.graph, flat), inst.graph->topologicalOrder());
+        // greedy follows the highest ready priority
+        Graph g;
+        OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
+        g.addEdge(a, c);
+        g.finalize();
+        QCOMPARE(greedyOrder(g, std::vector<double>{0, 1, 5}), (std::vector<OpId>{b, a, c}));
+        QCOMPARE(greedyOrder(g, std::vector<double>{2, 1, 0}), (std::vector<OpId>{a, b, c}));
+    }
+
+    void logProbIsPlackettLuce() {
+        // a -> c, b isolated, equal priorities: P(a, c, b) = 1/2 * 1/2 = 1/4 (spec §3.2).
+        Graph g;
+        OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
+        g.addEdge(a, c);
+        g.finalize();
+        const std::vector<double> flat{0, 0, 0};
+        QVERIFY(std::abs(plackettLuceLogProb(g, flat, std::vector<OpId>{a, c, b}) - std::log(0.25)) < 1e-12);
+        QVERIFY(std::abs(plackettLuceLogProb(g, flat, std::vector<OpId>{b, a, c}) - std::log(0.5)) < 1e-12);
+        // Probabilities of all linear extensions sum to 1; the tensor log-prob (training) agrees with
+        // the formula; sampling frequencies match.
+        const GeneratedInstance inst = generateErdosRenyi(7, 3);
+        const Graph& h = *inst.graph;
+        const std::vector<double> prio = randomPriorities(h.opCount(), 11);
+        std::vector<std::vector<OpId>> orders;
+        std::vector<OpId> prefix;
+        std::vector<int> deg;
+        for (OpId v = 0; v < h.opCount(); ++v) deg.push_back(static_cast<int>(h.predecessors(v).size()));
+        allOrders(h, prefix, deg, orders);
+        QVERIFY(orders.size() > 3);
+        double total = 0;
+        const at::Tensor y = at::tensor(std::vector<float>(prio.begin(), prio.end()), at::kFloat);
+        std::map<std::vector<OpId>, double> prob;
+        for (const auto& o : orders) {
+            const double lp = plackettLuceLogProb(h, prio, o);
+            total += std::exp(lp);
+            prob[o] = std::exp(lp);
+            // product of per-step ready-set softmaxes, written out directly
+            double direct = 0;
+            std::vector<int> d2;
+            for (OpId v = 0; v < h.opCount(); ++v) d2.push_back(static_cast<int>(h.predecessors(v).size()));
+            for (OpId v : o) {
+                double z = 0;
+                for (OpId u = 0; u < h.opCount(); ++u)
+                    if (d2[static_cast<size_t>(u)] == 0) z += std::exp(prio[static_cast<size_t>(u)]);
+                direct += prio[static_cast<size_t>(v)] - std::log(z);
+                d2[static_cast<size_t>(v)] = -1;
+                for (OpId s : h.successors(v)) --d2[static_cast<size_t>(s)];
+            }
+            QVERIFY(std::abs(direct - lp) < 1e-9);
+            const double tensorLp = plackettLuceLogProbTensor(y, o, readySets(h, o)).item<double>();
+            QVERIFY2(std::abs(tensorLp - lp) < 1e-4, qPrintable(QString("%1 vs %2").arg(tensorLp).arg(lp)));
+        }
+        QVERIFY(std::abs(total - 1.0) < 1e-9);
+        Rng rng(5);
+        std::map<std::vector<OpId>, int> seen;
+        const int draws = 20000;
+        for (int i = 0; i < draws; ++i) {
+            std::vector<std::uint8_t> ready;
+            const std::vector<OpId> o = sampleOrder(h, prio, rng, &ready);
+            if (i < 20) QVERIFY(ready == readySets(h, o));
+            ++seen[o];
+        }
+        for (const auto& [o, p] : prob) {
+            const double freq = static_cast<double>(seen[o]) / draws;
+            QVERIFY2(std::abs(freq - p) < 4 * std::sqrt(p * (1 - p) / draws) + 1e-3,
+                     qPrintable(QString("frequency %1, probability %2").arg(freq).arg(p)));
+        }
+    }
+
+    void wideBeamIsExact() {
+        // With a beam wider than the number of op sets, collapse makes beam search the exact DP.
+        for (std::uint64_t seed : {1, 2, 3}) {
+            const GeneratedInstance inst = generateLayered(18, seed);
+            const Graph& g = *inst.graph;
+            const ExactMemoryResult exact = exactMinimumMemory(g, {});
+            QVERIFY(exact.optimal);
+            const DecodeResult beam = beamSearch(g, randomPriorities(g.opCount(), seed), 100000);
+            QCOMPARE(beam.peak, exact.peak);
+        }
+    }
+
+    void trainingLowersTheCost() {
+        const QString dir = QDir::tempPath() + "/tst_topoformer_train";
+        QDir(dir).removeRecursively();
+        std::filesystem::create_directories(dir.toStdString());
+        TopoformerTrainConfig c;
+        c.minNodes = 16;
+        c.maxNodes = 24;
+        c.validationGraphs = 32;
+        c.validationNodes = 20;
+        c.steps = 80;
+        c.epochSteps = 20;
+        c.learningRate = 1e-3;
+        c.relativeAdvantage = true;
+        c.width = 32;
+        c.layers = 2;
+        c.headsPerMask = 1;
+        c.seed = 3;
+        c.out = (dir + "/m.slw").toStdString();
+        std::vector<std::string> lines;
+        const TopoformerTrainReport r = trainTopoformer(c, [&](const std::string& l) { lines.push_back(l); });
+        QCOMPARE(r.steps, std::int64_t{80});
+        qInfo("validation greedy peak %.4g -> %.4g; sampled %.4g -> %.4g", r.initialValidation, r.bestValidation,
+              r.firstMeanCost, r.lastMeanCost);
+        QVERIFY(r.bestValidation < r.initialValidation);
+        QVERIFY(lines.size() >= 5);
+        QVERIFY(std::filesystem::exists(c.out));
+        QVERIFY(std::filesystem::exists(c.out + ".card.json"));
+        // Resume continues from the checkpoint.
+        c.steps = 100;
+        c.resume = true;
+        const TopoformerTrainReport r2 = trainTopoformer(c, [](const std::string&) {});
+        QCOMPARE(r2.steps, std::int64_t{100});
+        // The trained file loads and decodes.
+        TopoformerModel m = loadTopoformer(c.out);
+        const GeneratedInstance inst = generateLayered(40, 77);
+        QVERIFY(isTopological(*inst.graph, greedyOrder(*inst.graph, topoformerPriorities(*m, *inst.graph))));
+    }
+
+    void missingWeightsSayHowToFixIt() {
+        try {
+            loadTopoformer("/nonexistent/topoformer.slw");
+            QFAIL("no exception");
+        } catch (const std::runtime_error& e) {
+            const QString msg = e.what();
+            QVERIFY(msg.contains("/nonexistent/topoformer.slw"));
+            QVERIFY(msg.contains("SCHEDLAB_TOPOFORMER_WEIGHTS"));
+        }
+    }
+
+    void shippedWeightsBeatClassicOrders() {
+        const std::string path = topoformerWeightsPath();
+        QVERIFY2(std::filesystem::exists(path), path.c_str());
+        TopoformerModel m = loadTopoformer(path);
+        registerCoreOptimizers();
+        registerTopoformer();
+        double neural = 0, classic = 0;
+        // Held-out graphs (seeds far from the training and validation ranges), larger than training.
+        for (std::uint64_t seed : {424201, 424202, 424203, 424204, 424205}) {
+            const GeneratedInstance inst = generateLayered(150, seed);
+            Problem p{.graph = inst.graph, .platform = inst.platform, .objective = {.kind = Objective::Memory}};
+            RunOptions o;
+            o.values["samples"] = 16;
+            const RunResult r = OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
+            QVERIFY(isTopological(*inst.graph, r.schedule.order));
+            neural += r.schedule.peakMemory;
+            classic += bestClassic(*inst.graph);
+        }
+        qInfo("topoformer sample-16 %.4g, best classic %.4g (sums over 5 graphs)", neural, classic);
+        QVERIFY(neural < classic);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTopoformer)
+#include "tst_topoformer.moc"

@@ -178,7 +178,10 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
         if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
 
     try {
-        onnx::shape_inference::InferShapes(model);
+        // With libonnx's (limited) data propagation for shape computations. Node-level inference
+        // failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.
+        const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*data_propagation=*/true);
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
         fail(source, std::string("ONNX shape inference failed: ") + e.what());
     }

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <utility>
@@ -39,15 +40,21 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
     const Graph& g = p.g();
     const int nd = p.platform.deviceCount();
     const std::vector<int> position = scheduleformat::positions(p, s);
-    json events = json::array();
+    // Events are dumped one by one into the text: no DOM of the whole trace (100k ops + transfers).
+    std::string events;
+    events.reserve(static_cast<size_t>(g.opCount()) * 200 + s.transfers.size() * 300);
+    const auto add = [&events](const json& e) {
+        events += events.empty() ? "\n" : ",\n";
+        events += e.dump();
+    };
 
     std::string title = "SchedLab schedule";
     if (!s.method.empty()) title += ": " + s.method + " (seed " + std::to_string(s.seed) + ")";
-    events.push_back(meta("process_name", kDevicesPid, {}, {{"name", title}}));
-    events.push_back(meta("process_sort_index", kDevicesPid, {}, {{"sort_index", 0}}));
+    add(meta("process_name", kDevicesPid, {}, {{"name", title}}));
+    add(meta("process_sort_index", kDevicesPid, {}, {{"sort_index", 0}}));
     for (int d = 0; d < nd; ++d) {
-        events.push_back(meta("thread_name", kDevicesPid, d, {{"name", scheduleformat::deviceName(p, d)}}));
-        events.push_back(meta("thread_sort_index", kDevicesPid, d, {{"sort_index", d}}));
+        add(meta("thread_name", kDevicesPid, d, {{"name", scheduleformat::deviceName(p, d)}}));
+        add(meta("thread_sort_index", kDevicesPid, d, {{"sort_index", d}}));
     }
 
     // ops, one slice each on its device's track
@@ -61,14 +68,18 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
             e["cat"] = op.type;
             e["args"]["type"] = op.type;
         }
-        events.push_back(std::move(e));
+        add(e);
     }
 
     // transfers: timed ones as slices in lanes per (from, to); every one as a flow arrow
     std::map<std::pair<int, int>, std::vector<std::pair<int, double>>> lanes;   // (from, to) -> (tid, busy until)
     int nextLaneTid = 0;
     bool anyTimed = false;
-    for (size_t k = 0; k < s.transfers.size(); ++k) {
+    std::vector<size_t> byStart(s.transfers.size());   // lanes are packed in start order
+    for (size_t k = 0; k < byStart.size(); ++k) byStart[k] = k;
+    std::stable_sort(byStart.begin(), byStart.end(),
+                     [&](size_t a, size_t b) { return s.transfers[a].start < s.transfers[b].start; });
+    for (const size_t k : byStart) {
         const ScheduledTransfer& t = s.transfers[k];
         const Tensor& x = g.tensor(t.tensor);
         if (t.end > t.start) {
@@ -85,11 +96,11 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
                 std::string name = scheduleformat::deviceName(p, t.from) + " -> " + scheduleformat::deviceName(p, t.to);
                 if (!pairLanes.empty()) name += " #" + std::to_string(pairLanes.size() + 1);
                 pairLanes.emplace_back(tid, t.end);
-                events.push_back(meta("thread_name", kTransfersPid, tid, {{"name", name}}));
-                events.push_back(meta("thread_sort_index", kTransfersPid, tid, {{"sort_index", tid}}));
+                add(meta("thread_name", kTransfersPid, tid, {{"name", name}}));
+                add(meta("thread_sort_index", kTransfersPid, tid, {{"sort_index", tid}}));
             }
             anyTimed = true;
-            events.push_back({{"name", x.name}, {"cat", "transfer"}, {"ph", "X"}, {"ts", t.start}, {"dur", t.end - t.start},
+            add({{"name", x.name}, {"cat", "transfer"}, {"ph", "X"}, {"ts", t.start}, {"dur", t.end - t.start},
                               {"pid", kTransfersPid}, {"tid", tid},
                               {"args", {{"tensor", x.name}, {"bytes", x.bytes},
                                         {"from", scheduleformat::deviceName(p, t.from)}, {"to", scheduleformat::deviceName(p, t.to)}}}});
@@ -104,14 +115,14 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
         const ScheduledOp& prod = s.ops[static_cast<size_t>(x.producer)];
         const ScheduledOp& cons = s.ops[static_cast<size_t>(first)];
         const auto id = static_cast<std::int64_t>(k) + 1;
-        events.push_back({{"name", "transfer"}, {"cat", "transfer"}, {"ph", "s"}, {"id", id}, {"pid", kDevicesPid},
+        add({{"name", "transfer"}, {"cat", "transfer"}, {"ph", "s"}, {"id", id}, {"pid", kDevicesPid},
                           {"tid", prod.device}, {"ts", (prod.start + prod.end) / 2}});
-        events.push_back({{"name", "transfer"}, {"cat", "transfer"}, {"ph", "f"}, {"bp", "e"}, {"id", id},
+        add({{"name", "transfer"}, {"cat", "transfer"}, {"ph", "f"}, {"bp", "e"}, {"id", id},
                           {"pid", kDevicesPid}, {"tid", cons.device}, {"ts", cons.start}});
     }
     if (anyTimed) {
-        events.push_back(meta("process_name", kTransfersPid, {}, {{"name", "transfers"}}));
-        events.push_back(meta("process_sort_index", kTransfersPid, {}, {{"sort_index", 1}}));
+        add(meta("process_name", kTransfersPid, {}, {{"name", "transfers"}}));
+        add(meta("process_sort_index", kTransfersPid, {}, {{"sort_index", 1}}));
     }
 
     // memory per device: the cost model's step function, one counter track per device
@@ -119,7 +130,7 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
     for (int d = 0; d < nd; ++d) {
         const std::string name = "memory " + scheduleformat::deviceName(p, d);
         for (const MemoryPoint& pt : tl.curves[static_cast<size_t>(d)])
-            events.push_back({{"name", name}, {"ph", "C"}, {"pid", kDevicesPid}, {"ts", pt.time}, {"args", {{"bytes", pt.bytes}}}});
+            add({{"name", name}, {"ph", "C"}, {"pid", kDevicesPid}, {"ts", pt.time}, {"args", {{"bytes", pt.bytes}}}});
     }
 
     json otherData = {{"generator", "SchedLab"},
@@ -130,8 +141,10 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
                       {"counter_peak_memory_bytes", tl.peak},
                       {"method", s.method},
                       {"seed", s.seed}};
-    const json trace = {{"displayTimeUnit", "ms"}, {"otherData", std::move(otherData)}, {"traceEvents", std::move(events)}};
-    writeFileAtomically(path, trace.dump() + "\n");
+    std::string text = "{\"displayTimeUnit\": \"ms\", \"otherData\": " + otherData.dump() + ", \"traceEvents\": [";
+    text += events;
+    text += "\n]}\n";
+    writeFileAtomically(path, text);
 }
 
 } // namespace sl

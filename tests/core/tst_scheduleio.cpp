@@ -257,6 +257,8 @@ private Q_SLOTS:
                                                                 e.at("ts").get<double>() + e.at("dur").get<double>());
                 } else {
                     ++transferSlices;
+                    slices[1000 + e.at("tid").get<int>()].emplace_back(e.at("ts").get<double>(),
+                                                                       e.at("ts").get<double>() + e.at("dur").get<double>());
                 }
             }
             if (ph == "C") {
@@ -271,8 +273,8 @@ private Q_SLOTS:
         QCOMPARE(int(threads.size()), p.platform.deviceCount());
         for (int d = 0; d < p.platform.deviceCount(); ++d) QCOMPARE(threads[d], p.platform.devices[static_cast<size_t>(d)].name);
         QCOMPARE(opSlices, p.g().opCount());
-        for (auto& [tid, list] : slices) {
-            QVERIFY(tid >= 0 && tid < p.platform.deviceCount());
+        for (auto& [tid, list] : slices) {   // devices, then transfer lanes (1000 + lane)
+            QVERIFY(tid < p.platform.deviceCount() || tid >= 1000);
             std::sort(list.begin(), list.end());
             for (size_t i = 1; i < list.size(); ++i) QVERIFY(list[i].first >= list[i - 1].second);
         }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The graph as Graphviz DOT, annotated with a schedule: ops filled with their device's colour and
-// labelled "#position name", dashed edges where a tensor crosses devices, a device legend. The op
-// and tensor attributes are the ones the DOT reader reads, so the file loads back as the graph.
+// labelled "#position name", dashed edges where a tensor crosses devices (red when the copy takes
+// time), a device legend. The op and tensor attributes are the ones the DOT reader reads, so the
+// file loads back as the graph.
 #include "core/io/scheduleio.h"
 
 #include "core/io/scheduleformat.h"
@@ -105,7 +106,8 @@ void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& pa
         for (OpId c : t.consumers) {
             out += "  " + quote(g.op(t.producer).name) + " -> " + quote(g.op(c).name) + " [tensor=" + quote(t.name) +
                    ", bytes=" + quote(number(t.bytes));
-            if (s.ops[static_cast<size_t>(c)].device != from) out += ", style=dashed, color=\"#d62728\"";
+            if (s.ops[static_cast<size_t>(c)].device != from)   // crosses devices; red when the copy takes time
+                out += p.platform.link.transferTime(t.bytes) > 0 ? ", style=dashed, color=\"#d62728\"" : ", style=dashed";
             out += "];\n";
         }
     }

@@ -16,6 +16,7 @@ const char* const kTrainHelp =
     "  --out FILE            best weights (model card beside it as FILE.card.json; checkpoints FILE.ckpt.*)\n"
     "  --steps N             gradient steps (default 2000)\n"
     "  --batch B             graphs per step (default 8, one sampled order each)\n"
+    "  --samples-per-graph K  sampled orders per graph, each against the greedy baseline (default 1)\n"
     "  --min-nodes N         smallest training graph (default 50)\n"
     "  --max-nodes N         largest training graph (default 100)\n"
     "  --val-graphs N        fixed validation graphs (default 128)\n"
@@ -38,6 +39,7 @@ int runTrain(const TrainArgs& args) {
     if (c.out.empty()) throw TrainUsageError("--out FILE is required");
     c.steps = r.integer("steps", c.steps);
     c.batch = static_cast<int>(r.integer("batch", c.batch));
+    c.samplesPerGraph = static_cast<int>(r.integer("samples-per-graph", c.samplesPerGraph));
     c.minNodes = static_cast<int>(r.integer("min-nodes", c.minNodes));
     c.maxNodes = static_cast<int>(r.integer("max-nodes", c.maxNodes));
     c.validationGraphs = static_cast<int>(r.integer("val-graphs", c.validationGraphs));
@@ -59,7 +61,7 @@ int runTrain(const TrainArgs& args) {
     c.timeLimit = r.number("time-limit", 0);
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
-    if (c.steps < 0 || c.batch < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.threads < 1 || c.width < 1 ||
+    if (c.steps < 0 || c.batch < 1 || c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.threads < 1 || c.width < 1 ||
         c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 || c.epochSteps < 1)
         throw TrainUsageError("bad sizes: steps >= 0, batch >= 1, 2 <= min-nodes <= max-nodes, threads >= 1");
     c.command = args.commandLine;

@@ -110,7 +110,7 @@ std::string fmt(const char* format, double x) {
 TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std::function<void(const std::string&)>& log,
                                       std::stop_token stop) {
     if (c.out.empty()) throw std::invalid_argument("train topoformer: --out is required");
-    if (c.minNodes < 2 || c.maxNodes < c.minNodes || c.batch < 1 || c.epochSteps < 1 || c.steps < 0 ||
+    if (c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.batch < 1 || c.epochSteps < 1 || c.steps < 0 ||
         c.validationGraphs < 2 || c.validationNodes < 2)
         throw std::invalid_argument("train topoformer: bad sizes (nodes, batch, epoch steps, validation)");
     at::set_num_threads(std::max(1, c.threads));
@@ -193,6 +193,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         r["validation_best_classic_mean_peak"] = mean(classic);
         r["baseline_updates"] = baselineUpdates;
         r["batch"] = c.batch;
+        r["samples_per_graph"] = c.samplesPerGraph;
         r["learning_rate"] = c.learningRate;
         card.results = r.dump();
         writeModelCard(card, c.out + ".card.json");
@@ -226,14 +227,17 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         for (int b = 0; b < c.batch; ++b) {
             const Graph& g = *batch[static_cast<size_t>(b)].graph;
             const int n = g.opCount();
-            std::vector<std::uint8_t> ready;
-            const std::vector<OpId> order = sampleOrder(g, rowPriorities(y[b], n), rng, &ready);
-            const double cost = orderPeak(g, order);
-            costSum += cost;
-            double adv = cost - base[static_cast<size_t>(b)];
-            if (c.relativeAdvantage) adv /= std::max(1e-9, base[static_cast<size_t>(b)]);
-            const at::Tensor logp = plackettLuceLogProbTensor(y[b].narrow(0, 0, n), order, ready);
-            terms.push_back(logp * adv);
+            const std::vector<double> prio = rowPriorities(y[b], n);
+            const at::Tensor yb = y[b].narrow(0, 0, n);
+            for (int k = 0; k < c.samplesPerGraph; ++k) {
+                std::vector<std::uint8_t> ready;
+                const std::vector<OpId> order = sampleOrder(g, prio, rng, &ready);
+                const double cost = orderPeak(g, order);
+                costSum += cost / c.samplesPerGraph;
+                double adv = cost - base[static_cast<size_t>(b)];
+                if (c.relativeAdvantage) adv /= std::max(1e-9, base[static_cast<size_t>(b)]);
+                terms.push_back(plackettLuceLogProbTensor(yb, order, ready) * adv);
+            }
         }
         const at::Tensor loss = at::stack(terms).mean();
         adam.zero_grad();

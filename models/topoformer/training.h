@@ -25,6 +25,7 @@ struct TopoformerTrainConfig {
     // optimisation
     std::int64_t steps = 2000;
     int batch = 8;
+    int samplesPerGraph = 1;                  ///< sampled orders per graph (the paper: 1)
     int epochSteps = 25;                      ///< steps per epoch (200 graphs)
     double learningRate = 3e-4;
     double lrDecay = 0.996;                   ///< per epoch

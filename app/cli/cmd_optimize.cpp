@@ -11,8 +11,10 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 namespace sl::cli {
@@ -53,6 +55,16 @@ void takeMethodOptions(Args& args, const OptimizerInfo& info, RunOptions& o) {
     }
 }
 
+/// Throws IoError naming `path` when its folder does not exist (the file itself is written later).
+void checkWritable(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path folder = fs::path(path).parent_path();
+    if (fs::is_directory(fs::path(path), ec)) throw IoError(path + ": cannot write: is a folder");
+    if (!folder.empty() && !fs::is_directory(folder, ec))
+        throw IoError(path + ": cannot write: the folder " + folder.string() + " does not exist");
+}
+
 std::string methodOptionsHelp() {
     std::string out;
     registerCoreOptimizers();
@@ -85,6 +97,9 @@ int runOptimize(Args& args) {
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
     const Problem& p = lp.problem;
+    // Fail before a long run, not after it, when an output cannot be written.
+    for (const auto& target : {std::optional<std::string>(out), trace, csv})
+        if (target) checkWritable(*target);
 
     // Ctrl-C requests a stop; the optimizer returns its best schedule so far.
     std::stop_source stopSource;

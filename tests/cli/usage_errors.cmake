@@ -55,6 +55,11 @@ expect_exit(1 optimize ${ft06} --method list-cp --out ${OUT}/x.json --platform $
 if(NOT LAST_ERR MATCHES "no-platform.json")
   message(FATAL_ERROR "the error does not name the file: ${LAST_ERR}")
 endif()
+# an output that cannot be written fails before the run, and writes nothing
+expect_exit(1 optimize ${ft06} --method list-cp --out ${OUT}/x.json --trace ${OUT}/no-such-folder/t.json)
+if(NOT LAST_ERR MATCHES "no-such-folder/t.json" OR EXISTS ${OUT}/x.json)
+  message(FATAL_ERROR "optimize did not name the trace or wrote the schedule anyway: ${LAST_ERR}")
+endif()
 # schedules that name unknown ops or devices: exit 1 naming the file and the op
 expect_exit(0 optimize ${ft06} --method list-cp --out ${OUT}/s.json)
 file(READ ${OUT}/s.json schedule)

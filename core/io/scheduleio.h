@@ -12,6 +12,9 @@
 ///     "order": [op names in the total order],
 ///     "ops": [{"id": op name, "device": index into devices, "start": number, "end": number}],
 ///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number}] }
+/// plus, when known, "device_peak_memory_bytes": [bytes per device]. On reading only "ops" is
+/// required: a missing order is the ops by start time, missing transfers the ones the placement
+/// implies, missing makespan / memory come from the cost model. Unknown keys are ignored.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
@@ -23,7 +26,9 @@ namespace sl {
 
 std::string scheduleToJson(const Problem& p, const Schedule& s);
 void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& path);
-/// Maps op names back to ids; throws IoError naming the file and the unknown/missing op.
+/// Maps op names back to ids; throws IoError naming the file and the fault (not JSON / truncated,
+/// unknown, missing or duplicate op, device index out of range, a field of the wrong type).
+/// Reading does not validate the schedule: use sl::validateSchedule (core/costmodel/validator.h).
 Schedule parseScheduleJson(const Problem& p, std::string_view json, const std::string& sourceName);
 Schedule loadScheduleJson(const Problem& p, const std::string& path);
 

@@ -57,7 +57,12 @@ public:
                                      " (train one with 'schedlab-cli train priority-sampler' or pass --weights FILE)");
         const auto t0 = std::chrono::steady_clock::now();
         PrioritySamplerNet net = loadSampler(weights);
-        const std::vector<double> logits = inferLogits(net, p);
+        std::vector<double> logits = inferLogits(net, p);
+        // Inference-only temperature (an extension, spec §3.2 [REC]; the paper samples at T = 1).
+        const double temperature = o.get("temperature", 1.0);
+        if (temperature <= 0) throw std::invalid_argument("priority-sampler: --temperature must be positive");
+        if (temperature != 1.0)
+            for (double& l : logits) l /= temperature;
         const double encoderSeconds = secondsSince(t0);
 
         const bool greedy = o.get("greedy", 0) != 0;
@@ -114,6 +119,8 @@ OptimizerInfo prioritySamplerInfo() {
          .help = "k of S(k): Gumbel samples scored, the best kept (--budget overrides)"},
         {.key = "greedy", .label = "Greedy", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
          .help = "one schedule from the noise-free logits instead of S(k)"},
+        {.key = "temperature", .label = "Temperature", .kind = K::Double, .defaultValue = 1, .min = 1e-3, .max = 1e3,
+         .help = "sample from logits / T (an extension; the paper uses T = 1)"},
         {.key = "include-greedy", .label = "Include greedy", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
          .help = "S(k): also score the greedy order and keep it if best"},
     };

@@ -95,8 +95,9 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
     sc.encoder.mlpHidden = cfg.width;
     PrioritySamplerNet net(sc);
 
-    std::int64_t step = 0;
+    std::int64_t step = 0, phaseStart = 1;
     double best = kInfinity, elapsedBefore = 0;
+    std::string history;   ///< earlier training phases on other data (fine-tuning), for the model card
     const bool resuming = cfg.resume && std::filesystem::exists(ckpt + ".json");
     if (resuming) {
         net = loadSampler(ckpt + ".slw");
@@ -112,6 +113,18 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         elapsedBefore = state.at("seconds").get<double>();
         log(fmt("resumed from %s at step %lld (best validation %.4f)", (ckpt + ".json").c_str(),
                 static_cast<long long>(step), best));
+        history = state.value("history", std::string());
+        phaseStart = state.value("phaseStart", std::int64_t(1));
+        const std::string before = state.value("data", std::string("layered-typed, 100-300 ops"));
+        if (before != cfg.data.describe()) {
+            // Another training family or size range (fine-tuning): its validation set is another
+            // one, so the old best does not compare.
+            best = kInfinity;
+            history += fmt("steps %lld-%lld on %s; ", static_cast<long long>(phaseStart), static_cast<long long>(step),
+                           before.c_str());
+            phaseStart = step + 1;
+            log("training data changed: validation restarts (" + cfg.data.describe() + ")");
+        }
     }
     net->train();
 
@@ -133,8 +146,9 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         card.architecture = sc.toJson();
         card.features = featureSpec(sc.typeSlots).describe();
         card.command = cfg.command;
-        card.data = fmt("%d generated training graphs (%s, seeds 1000000..%d), %d validation graphs (seeds 2000000..)",
-                        cfg.trainGraphs, cfg.data.describe().c_str(), 1000000 + cfg.trainGraphs - 1, cfg.validationGraphs);
+        card.data = history + fmt("steps %lld-%lld: %d generated training graphs (%s, seeds 1000000..%d), %d validation graphs (seeds 2000000..)",
+                        static_cast<long long>(phaseStart), static_cast<long long>(steps), cfg.trainGraphs,
+                                  cfg.data.describe().c_str(), 1000000 + cfg.trainGraphs - 1, cfg.validationGraphs);
         card.steps = steps;
         card.seconds = seconds();
         card.results = fmt("{\"validation_greedy_vs_best_heuristic\": %.4f, \"validation_s16_vs_best_heuristic\": %.4f}",
@@ -218,7 +232,8 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
             }
             saveSampler(net, ckpt + ".slw");
             torch::save(adam, ckpt + ".adam");
-            nlohmann::json state{{"step", step}, {"best", best}, {"seconds", seconds()}, {"seed", cfg.seed}};
+            nlohmann::json state{{"step", step}, {"best", best}, {"seconds", seconds()}, {"seed", cfg.seed},
+                                 {"data", cfg.data.describe()}, {"history", history}, {"phaseStart", phaseStart}};
             writeFileAtomically(ckpt + ".json", state.dump(2));
         }
     }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/mainwindow.h"
 
+#include "widgets/background.h"
 #include "widgets/compareview.h"
+#include "widgets/criticalpath.h"
 #include "widgets/convergenceview.h"
 #include "widgets/dagview.h"
 #include "widgets/exporter.h"
@@ -13,11 +15,16 @@
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
 
+#include "core/costmodel/validator.h"
+#include "core/heuristics/evaluate.h"
+#include "core/io/scheduleio.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -153,13 +160,21 @@ void MainWindow::buildActions() {
             tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
         if (path.isEmpty()) return;
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-        openFile(path);
+        openFileInBackground(path);
+    });
+    file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a schedule of the current graph"),
+                                                          QSettings().value(QStringLiteral("lastScheduleDir")).toString(),
+                                                          tr("Schedule JSON (*.json);;All files (*)"));
+        if (path.isEmpty()) return;
+        QSettings().setValue(QStringLiteral("lastScheduleDir"), QFileInfo(path).absolutePath());
+        importSchedule(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QMenu* examples = file->addMenu(tr("Open E&xample"));
     for (const auto& [title, path] : bundledExamples()) {
         const QString p = path;
-        examples->addAction(title, this, [this, p] { openFile(p); });
+        examples->addAction(title, this, [this, p] { openFileInBackground(p); });
     }
     QMenu* generate = file->addMenu(tr("&Generate"));
     for (const char* family : {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}) {
@@ -167,7 +182,7 @@ void MainWindow::buildActions() {
         generate->addAction(f + QStringLiteral("…"), this, [this, f] {
             bool ok = false;
             const int n = QInputDialog::getInt(this, tr("Generate %1").arg(f), tr("Operations"), 200, 4, 200000, 50, &ok);
-            if (ok) openFile(QStringLiteral("generated:%1:%2:1").arg(f).arg(n));
+            if (ok) openFileInBackground(QStringLiteral("generated:%1:%2:1").arg(f).arg(n));
         });
     }
     file->addSeparator();
@@ -238,15 +253,25 @@ void MainWindow::buildActions() {
 
 QList<QPair<QString, QString>> MainWindow::bundledExamples() {
     QList<QPair<QString, QString>> list = {{tr("ResNet-50 (ONNX, weights stripped)"), QStringLiteral(":/examples/resnet50.onnx")},
-                                           {tr("ft06 job-shop (6 × 6)"), QStringLiteral(":/examples/ft06.txt")}};
-    if (QFile::exists(QStringLiteral(":/examples/layered200.json")))
-        list.append({tr("Layered graph, 200 ops"), QStringLiteral(":/examples/layered200.json")});
-    else
-        list.append({tr("Layered graph, 200 ops"), QStringLiteral("generated:layered:200:1")});
+                                           {tr("ft06 job-shop (6 × 6)"), QStringLiteral(":/examples/ft06.txt")},
+                                           {tr("Layered graph, 200 ops"), QStringLiteral(":/examples/layered200.json")}};
     return list;
 }
 
-bool MainWindow::openFile(const QString& pathIn, const QString& format) {
+bool MainWindow::openFile(const QString& path, const QString& format) {
+    // Loading runs on a worker like any other; the local loop keeps the window painting meanwhile.
+    bool ok = false, finished = false;
+    QEventLoop loop;
+    openFileInBackground(path, format, [&](bool success) {
+        ok = success;
+        finished = true;
+        loop.quit();
+    });
+    if (!finished) loop.exec();   // a quick load may already have landed (then() runs it directly)
+    return ok;
+}
+
+void MainWindow::openFileInBackground(const QString& pathIn, const QString& format, std::function<void(bool)> done) {
     QString path = pathIn;
     if (path.startsWith(QLatin1String(":/"))) {   // bundled: the loaders read real files
         const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/schedlab-examples");
@@ -255,21 +280,29 @@ bool MainWindow::openFile(const QString& pathIn, const QString& format) {
         QFile::remove(target);
         if (!QFile::copy(path, target)) {
             showError(tr("Cannot open example"), tr("%1 is not in this build").arg(path));
-            return false;
+            if (done) done(false);
+            return;
         }
         QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
         path = target;
     }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        LoadedDocument doc = loadDocument(path, format);
-        QApplication::restoreOverrideCursor();
-        m_doc = std::move(doc);
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        showError(tr("Cannot open %1").arg(QFileInfo(pathIn).fileName()), QString::fromUtf8(e.what()));
-        return false;
-    }
+    const int generation = ++m_loadGeneration;   // only the latest request lands
+    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(pathIn).fileName()));
+    QApplication::setOverrideCursor(Qt::BusyCursor);
+    runInBackground(
+        this, [path, format] { return loadDocument(path, format); },
+        [this, pathIn, generation, done = std::move(done)](Outcome<LoadedDocument> loaded) {
+            QApplication::restoreOverrideCursor();
+            const bool current = generation == m_loadGeneration;
+            if (current && loaded.value) documentReady(std::move(*loaded.value), pathIn);
+            else if (current) showError(tr("Cannot open %1").arg(QFileInfo(pathIn).fileName()), loaded.error);
+            if (current) statusBar()->clearMessage();
+            if (done) done(current && loaded.value);
+        });
+}
+
+void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn) {
+    m_doc = std::move(doc);
     m_selection->clear();
     m_platform->setFilePlatform(m_doc->platform);
     m_dag->setGraph(m_doc->graph);
@@ -278,7 +311,6 @@ bool MainWindow::openFile(const QString& pathIn, const QString& format) {
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
     Q_EMIT documentLoaded();
-    return true;
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -305,8 +337,70 @@ void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openFile(p); });
+    for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openFileInBackground(p); });
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+std::shared_ptr<Problem> MainWindow::currentProblem() const {
+    auto problem = std::make_shared<Problem>();
+    problem->graph = m_doc->graph;
+    problem->platform = m_platform->platform();
+    problem->objective = m_platform->objective();
+    problem->check();
+    return problem;
+}
+
+void MainWindow::importSchedule(const QString& path, std::function<void(bool)> done) {
+    auto fail = [this, &done](const QString& message) {
+        showError(tr("Cannot open the schedule"), message);
+        if (done) done(false);
+    };
+    if (!m_doc) return fail(tr("Open the graph the schedule belongs to first."));
+    std::shared_ptr<const Problem> problem;
+    try {
+        problem = currentProblem();
+    } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+    const int id = m_nextRunId++;
+    const std::string file = path.toStdString();
+    runInBackground(
+        this,
+        [problem, file, id, path] {
+            // the file's numbers are not trusted: the cost model re-times and re-scores the schedule
+            auto result = std::make_shared<RunResult>();
+            result->schedule = loadScheduleJson(*problem, file);
+            const ValidationReport v = validateSchedule(*problem, result->schedule);
+            if (!v.ok()) throw std::runtime_error(file + ": not a valid schedule of this graph and platform: " + v.errors.front());
+            Schedule& s = result->schedule;
+            s.makespan = v.makespan;
+            if (s.memoryClock != "step") s.peakMemory = v.peakMemory;
+            result->cost = scheduleCost(*problem, s);
+            RunRecord r;
+            r.id = id;
+            r.method = QString::fromStdString(s.method.empty() ? std::string("imported") : s.method);
+            r.name = QStringLiteral("%1 (%2)").arg(QFileInfo(path).fileName(), r.method);
+            r.problem = problem;
+            r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, s));
+            r.criticalPath = criticalPath(*problem, s);
+            r.result = std::move(result);
+            return r;
+        },
+        [this, done = std::move(done)](Outcome<RunRecord> r) {
+            if (!r.value) {
+                showError(tr("Cannot open the schedule"), r.error);
+                if (done) done(false);
+                return;
+            }
+            addResult(*r.value);
+            if (done) done(true);
+        });
+}
+
+void MainWindow::addResult(const RunRecord& r) {
+    m_results->add(r);
+    const int row = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0)).row();
+    if (m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({row});
 }
 
 RunJob* MainWindow::startRun() {
@@ -316,12 +410,9 @@ RunJob* MainWindow::startRun() {
         return nullptr;
     }
     const QString method = m_runPanel->method();
-    auto problem = std::make_shared<Problem>();
-    problem->graph = m_doc->graph;
-    problem->platform = m_platform->platform();
-    problem->objective = m_platform->objective();
+    std::shared_ptr<Problem> problem;
     try {
-        problem->check();
+        problem = currentProblem();
         if (!OptimizerRegistry::instance().find(method.toStdString())) throw std::runtime_error("unknown method '" + method.toStdString() + "'");
     } catch (const std::exception& e) {
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
@@ -334,9 +425,7 @@ RunJob* MainWindow::startRun() {
         if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
     });
     connect(job, &RunJob::finished, this, [this, job](const RunRecord& r) {
-        m_results->add(r);
-        const int row = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0)).row();
-        if (m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({row});
+        addResult(r);
         statusBar()->showMessage(tr("%1 finished: cost %2 in %3 s").arg(r.name, formatNumber(r.result->cost)).arg(r.result->seconds, 0, 'f', 2), 8000);
         Q_EMIT runFinished(r);
         m_jobs.removeAll(job);
@@ -430,12 +519,17 @@ void MainWindow::exportSchedule(int kind) {
     name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), name + suffix, exportFilter(k));
     if (path.isEmpty()) return;
-    try {
-        sl::gui::exportSchedule(k, *r, path);
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), QString::fromUtf8(e.what()));
-    }
+    statusBar()->showMessage(tr("Writing %1…").arg(path));
+    runInBackground(
+        this,
+        [k, record = *r, path] {
+            sl::gui::exportSchedule(k, record, path);
+            return true;
+        },
+        [this, path](Outcome<bool> written) {
+            if (written.value) statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+            else showError(tr("Export failed"), written.error);
+        });
 }
 
 void MainWindow::exportView() {
@@ -492,7 +586,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openFile(urls.first().toLocalFile());
+        openFileInBackground(urls.first().toLocalFile());
         e->acceptProposedAction();
     }
 }

@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 
+#include <functional>
 #include <optional>
 
 class QLabel;
@@ -35,9 +36,16 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a graph file ("generated:FAMILY:N:SEED" too). On failure shows an error dialog and
-    /// keeps the current document. Returns success.
+    /// Opens a graph file ("generated:FAMILY:N:SEED" too), loading it on a worker thread; emits
+    /// documentLoaded() when it lands. On failure shows an error dialog and keeps the current
+    /// document. If another open starts meanwhile, only the latest lands. `done` gets success.
+    void openFileInBackground(const QString& path, const QString& format = {}, std::function<void(bool)> done = {});
+    /// openFileInBackground() and wait for it (the window keeps painting): for the command line
+    /// and tests. Returns success.
     bool openFile(const QString& path, const QString& format = {});
+    /// Reads a schedule JSON file for the current graph and platform on a worker, re-validates it
+    /// and adds it to the results; errors name the file and the fault. `done` gets success.
+    void importSchedule(const QString& path, std::function<void(bool)> done = {});
     /// Starts a run of the run panel's method and options on the current graph; null on error.
     RunJob* startRun();
     void cancelAll();
@@ -77,6 +85,9 @@ private:
     void buildActions();
     void buildDocks();
     void showError(const QString& title, const QString& message);
+    void documentReady(LoadedDocument doc, const QString& path);
+    std::shared_ptr<Problem> currentProblem() const;   ///< throws when it cannot be scheduled
+    void addResult(const RunRecord& r);
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void onResultsSelectionChanged();
@@ -108,6 +119,7 @@ private:
     QList<RunJob*> m_jobs;
     RunJob* m_watched = nullptr;   // the run the convergence view follows live
     int m_nextRunId = 1;
+    int m_loadGeneration = 0;
     QString m_lastError;
 };
 

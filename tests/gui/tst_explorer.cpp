@@ -73,8 +73,10 @@ private Q_SLOTS:
         QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &enter);
         QVERIFY(enter.isAccepted());
+        QSignalSpy loaded(&w, &MainWindow::documentLoaded);
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &drop);
+        QVERIFY(loaded.count() == 1 || loaded.wait(10000));   // loading happens on a worker
         QVERIFY(w.document());
         QCOMPARE(w.document()->graph->opCount(), 36);
         QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), path);
@@ -324,6 +326,57 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!w.platformPanel()->loadPlatformFile(bad, &error));
         QVERIFY(error.contains(QStringLiteral("bad.json")));
+    }
+
+    void openScheduleAddsAValidatedResult() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        QTemporaryDir dir;
+        const QString json = dir.filePath(QStringLiteral("list-cp.json"));
+        exportSchedule(ExportKind::ScheduleJson, r, json);
+        bool ok = false;
+        QSignalSpy rows(w.results(), &QAbstractItemModel::rowsInserted);
+        w.importSchedule(json, [&](bool success) { ok = success; });
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() == 1, 10000);
+        QVERIFY(ok);
+        const RunRecord back = w.results()->record(1);
+        QCOMPARE(back.result->schedule.makespan, r.result->schedule.makespan);
+        QCOMPARE(back.result->cost, r.result->cost);
+        QVERIFY(back.result->schedule.order == r.result->schedule.order);
+        QCOMPARE(back.method, QStringLiteral("list-cp"));
+        QVERIFY(!back.criticalPath.empty());
+        // a schedule whose op overlaps its predecessor is refused with the op named, nothing added
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonArray ops = o.value(QStringLiteral("ops")).toArray();
+        for (int i = 0; i < ops.size(); ++i) {
+            QJsonObject op = ops[i].toObject();
+            if (op.value(QStringLiteral("id")).toString() != QLatin1String("j0_o1")) continue;
+            op[QStringLiteral("start")] = 0.0;
+            op[QStringLiteral("end")] = 3.0;
+            ops[i] = op;
+        }
+        o[QStringLiteral("ops")] = ops;
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        QFile out(bad);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(o).toJson());
+        out.close();
+        bool finished = false;
+        w.importSchedule(bad, [&](bool success) {
+            ok = success;
+            finished = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+        QVERIFY(!ok);
+        QVERIFY2(w.lastError().contains(QStringLiteral("bad.json")) && w.lastError().contains(QStringLiteral("j0_o1")), qPrintable(w.lastError()));
+        QCOMPARE(w.results()->rowCount(), 2);
     }
 
     void exportsWriteEveryFormat() {

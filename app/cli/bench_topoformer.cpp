@@ -148,7 +148,7 @@ int runBenchTopoformer(Args& args) {
     const int exactMax = static_cast<int>(args.takeInt("exact-max-ops", 100));
     const std::string sizesText = args.take("sizes", "40,100,500");
     const fs::path data = args.take("data", defaultDataDir().string());
-    const bool skipOnnx = args.takeFlag("no-onnx");
+    const bool skipOnnx = args.take("onnx", "1") == "0";
     args.finish(2);
     if (count < 1 || exactTime < 0) throw UsageError("--graphs >= 1, --exact-time >= 0");
     std::vector<int> sizes;
@@ -226,9 +226,9 @@ SL_CLI_BENCH({"topoformer", "Topoformer memory orders vs classic orders, random-
               "  --exact-time SEC    exact-memory time limit per graph (default 10)\n"
               "  --exact-max-ops N   run exact-memory up to this size (default 100)\n"
               "  --data DIR          test data folder (default: the source tree's tests/data)\n"
-              "  --no-onnx           skip the real models\n"
+              "  --onnx 0            skip the real models\n"
               "Weights: SCHEDLAB_TOPOFORMER_WEIGHTS or SCHEDLAB_MODELS_DIR override the shipped file.\n",
-              {"no-onnx"}, &runBenchTopoformer});
+              {}, &runBenchTopoformer});
 
 } // namespace
 } // namespace sl::cli

@@ -64,7 +64,7 @@ private:
 
 std::string readWholeFile(const std::string& path) {
     if (!std::filesystem::exists(path))
-        throw std::runtime_error("weights '" + path + "': no such file (set SCHEDLAB_MODELS_DIR or --weights)");
+        throw std::runtime_error("weights '" + path + "': no such file");
     return readFile(path, std::size_t(1) << 30);
 }
 

@@ -5,27 +5,12 @@
 // file loads back as the graph.
 #include "core/io/scheduleio.h"
 
+#include "core/io/ioutil.h"
 #include "core/io/scheduleformat.h"
 #include "core/util/atomicfile.h"
 
 namespace sl {
 namespace {
-
-/// A DOT quoted ID or attribute value: cgraph unescapes only \" (other backslashes stay as they are).
-/// A trailing backslash would escape the closing quote; a space keeps it literal.
-std::string quote(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    if (out.size() > 1 && out.back() == '\\') out += ' ';
-    return out + "\"";
-}
 
 /// A label: Graphviz expands \N, \G, \l... in labels, so backslashes are doubled to stay literal.
 std::string label(const std::string& s) {
@@ -81,31 +66,19 @@ void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& pa
         const Op& op = g.op(v);
         const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
         const int pos = position[static_cast<size_t>(v)];
-        out += "  " + quote(op.name) + " [label=" + label("#" + std::to_string(pos) + " " + op.name);
+        out += "  " + io_detail::dotQuoted(op.name) + " [label=" + label("#" + std::to_string(pos) + " " + op.name);
         out += ", fillcolor=\"" + scheduleformat::deviceColour(o.device) + "\"";
         out += ", tooltip=" + label(scheduleformat::deviceName(p, o.device) + ": " + number(o.start) + " - " + number(o.end));
         out += ", device=" + std::to_string(o.device) + ", position=" + std::to_string(pos);
-        out += ", start=" + quote(number(o.start)) + ", end=" + quote(number(o.end));
-        if (!op.type.empty()) out += ", type=" + quote(op.type);
-        out += ", duration=" + quote(number(op.duration));
-        // the rest of what the DOT reader (core/io/dotformat.cpp) reads back, when not the default
-        if (op.paramBytes != 0) out += ", param_bytes=" + quote(number(op.paramBytes));
-        if (op.resourceDemand != 1) out += ", resource_demand=" + quote(number(op.resourceDemand));
-        if (op.machineType != 0) out += ", machine_type=" + std::to_string(op.machineType);
-        if (!op.deviceDurations.empty()) {
-            std::string list;
-            for (double d : op.deviceDurations) list += (list.empty() ? "" : ",") + number(d);
-            out += ", device_durations=" + quote(list);
-        }
-        out += "];\n";
+        out += ", start=" + io_detail::dotQuoted(number(o.start)) + ", end=" + io_detail::dotQuoted(number(o.end));
+        out += io_detail::dotOpAttributes(op) + "];\n";   // what the DOT reader reads back
     }
     // one edge per (tensor, consumer), as the DOT reader expects; dashed where the tensor crosses devices
     for (const Tensor& t : g.tensors()) {
         if (t.producer == kNoOp) continue;
         const int from = s.ops[static_cast<size_t>(t.producer)].device;
         for (OpId c : t.consumers) {
-            out += "  " + quote(g.op(t.producer).name) + " -> " + quote(g.op(c).name) + " [tensor=" + quote(t.name) +
-                   ", bytes=" + quote(number(t.bytes));
+            out += "  " + io_detail::dotTensorEdge(g, t, c);
             if (s.ops[static_cast<size_t>(c)].device != from)   // crosses devices; red when the copy takes time
                 out += p.platform.link.transferTime(t.bytes) > 0 ? ", style=dashed, color=\"#d62728\"" : ", style=dashed";
             out += "];\n";

@@ -112,20 +112,6 @@ double numberAttr(const RawNode& n, const char* key, double fallback, const std:
     return *v;
 }
 
-std::string dotQuoted(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    if (!out.empty() && out.back() == '\\' && (out.size() < 3 || out[out.size() - 2] != '\\')) out += ' ';
-    return out + "\"";
-}
-
 } // namespace
 
 namespace io_detail {
@@ -193,26 +179,48 @@ LoadedGraph readDot(std::string_view text, const std::string& source) {
 
 } // namespace io_detail
 
-std::string graphToDot(const Graph& g) {
+std::string io_detail::dotQuoted(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    if (out.size() > 1 && out.back() == '\\') out += ' ';
+    return out + "\"";
+}
+
+std::string io_detail::dotOpAttributes(const Op& o) {
     // Numbers are quoted: DOT's bare numerals have no exponent ("1e-308" would split in two).
     auto num = [](double x) { return dotQuoted(formatNumber(x)); };
-    std::string s = "digraph schedlab {\n";
-    for (const Op& o : g.ops()) {
-        s += "  " + dotQuoted(o.name) + " [type=" + dotQuoted(o.type) + ", duration=" + num(o.duration);
-        if (o.paramBytes != 0) s += ", param_bytes=" + num(o.paramBytes);
-        if (o.resourceDemand != 1) s += ", resource_demand=" + num(o.resourceDemand);
-        if (o.machineType != 0) s += ", machine_type=" + std::to_string(o.machineType);
-        if (!o.deviceDurations.empty()) {
-            std::string list;
-            for (double d : o.deviceDurations) list += (list.empty() ? "" : ",") + formatNumber(d);
-            s += ", device_durations=" + dotQuoted(list);
-        }
-        s += "];\n";
+    std::string s;
+    if (!o.type.empty()) s += ", type=" + dotQuoted(o.type);
+    s += ", duration=" + num(o.duration);
+    if (o.paramBytes != 0) s += ", param_bytes=" + num(o.paramBytes);
+    if (o.resourceDemand != 1) s += ", resource_demand=" + num(o.resourceDemand);
+    if (o.machineType != 0) s += ", machine_type=" + std::to_string(o.machineType);
+    if (!o.deviceDurations.empty()) {
+        std::string list;
+        for (double d : o.deviceDurations) list += (list.empty() ? "" : ",") + formatNumber(d);
+        s += ", device_durations=" + dotQuoted(list);
     }
+    return s;
+}
+
+std::string io_detail::dotTensorEdge(const Graph& g, const Tensor& t, OpId consumer) {
+    return dotQuoted(g.op(t.producer).name) + " -> " + dotQuoted(g.op(consumer).name) + " [tensor=" + dotQuoted(t.name) +
+           ", bytes=" + dotQuoted(formatNumber(t.bytes));
+}
+
+std::string graphToDot(const Graph& g) {
+    using namespace io_detail;
+    std::string s = "digraph schedlab {\n";
+    for (const Op& o : g.ops()) s += "  " + dotQuoted(o.name) + " [" + dotOpAttributes(o).substr(2) + "];\n";
     for (const Tensor& t : g.tensors())
-        for (OpId c : t.consumers)
-            s += "  " + dotQuoted(g.op(t.producer).name) + " -> " + dotQuoted(g.op(c).name) + " [tensor=" + dotQuoted(t.name) +
-                 ", bytes=" + num(t.bytes) + "];\n";
+        for (OpId c : t.consumers) s += "  " + dotTensorEdge(g, t, c) + "];\n";
     return s + "}\n";
 }
 

@@ -43,6 +43,14 @@ void finalizeGraph(Graph& g, const std::string& source);
 /// Shortest text that reads back to exactly `x` ("%.17g" trimmed by round trip).
 std::string formatNumber(double x);
 
+/// A DOT quoted ID or attribute value. cgraph unescapes only \" (other backslashes stay as they
+/// are); a trailing backslash would escape the closing quote, so a space keeps it literal.
+std::string dotQuoted(const std::string& s);
+/// The attributes the DOT reader reads back for an op, as ", type=..., duration=..." (defaults
+/// left out), and the head of one tensor edge: "a" -> "b" [tensor=..., bytes=... (no closing ']').
+std::string dotOpAttributes(const Op& op);
+std::string dotTensorEdge(const Graph& g, const Tensor& t, OpId consumer);
+
 /// Strict parsers for a whole token: no trailing garbage, no overflow. std::nullopt on failure.
 std::optional<std::int64_t> parseInteger(std::string_view token);
 std::optional<double> parseNumber(std::string_view token);   ///< finite only

@@ -1,17 +1,7 @@
 # SPDX-License-Identifier: MIT
 # convert: every readable graph format to native JSON and DOT, which read back to the same graph.
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
-file(REMOVE_RECURSE ${OUT})
-file(MAKE_DIRECTORY ${OUT})
-
-function(run_cli expected)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL ${expected})
-    message(FATAL_ERROR "schedlab-cli ${ARGN}: exit ${rc}, expected ${expected}\nstdout: ${out}\nstderr: ${err}")
-  endif()
-  set(LAST_OUT "${out}" PARENT_SCOPE)
-  set(LAST_ERR "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
 
 # ops count of a graph file, through `info --json`
 function(op_count file result)

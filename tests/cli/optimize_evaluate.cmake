@@ -1,17 +1,7 @@
 # SPDX-License-Identifier: MIT
 # optimize writes a schedule that evaluate accepts; a corrupted schedule makes evaluate exit 1.
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
-file(REMOVE_RECURSE ${OUT})
-file(MAKE_DIRECTORY ${OUT})
-
-function(run_cli expected)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL ${expected})
-    message(FATAL_ERROR "schedlab-cli ${ARGN}: exit ${rc}, expected ${expected}\nstdout: ${out}\nstderr: ${err}")
-  endif()
-  set(LAST_OUT "${out}" PARENT_SCOPE)
-  set(LAST_ERR "${err}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
 
 foreach(method list-cp heft random-search)
   set(extra)

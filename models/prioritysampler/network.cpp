@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace sl::ps {
@@ -85,10 +86,12 @@ PrioritySamplerNet loadSampler(const std::string& path) {
     return net;
 }
 
-std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem) {
+std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem, double* prepareSeconds) {
     torch::NoGradGuard noGrad;
     net->eval();
+    const auto t0 = std::chrono::steady_clock::now();
     const PreparedGraph prepared = prepareGraph(problem, net->config().typeSlots);
+    if (prepareSeconds) *prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const torch::Tensor logits = net->forward(encoderInput(prepared)).to(torch::kDouble).contiguous();
     const double* p = logits.data_ptr<double>();
     return {p, p + logits.numel()};

@@ -58,7 +58,8 @@ void saveSampler(const PrioritySamplerNet& net, const std::string& path);
 /// Builds the network from the file's config and loads its weights. Throws std::runtime_error.
 PrioritySamplerNet loadSampler(const std::string& path);
 
-/// Noise-free logits of a graph (inference: no gradients, eval mode).
-std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem);
+/// Noise-free logits of a graph (inference: no gradients, eval mode). `prepareSeconds` (optional)
+/// receives the time spent on features (Laplacian eigenvectors included) and masks.
+std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem, double* prepareSeconds = nullptr);
 
 } // namespace sl::ps

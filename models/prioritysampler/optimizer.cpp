@@ -57,7 +57,8 @@ public:
                                      " (train one with 'schedlab-cli train priority-sampler' or pass --weights FILE)");
         const auto t0 = std::chrono::steady_clock::now();
         PrioritySamplerNet net = loadSampler(weights);
-        std::vector<double> logits = inferLogits(net, p);
+        double prepareSeconds = 0;
+        std::vector<double> logits = inferLogits(net, p, &prepareSeconds);
         // Inference-only temperature (an extension, spec §3.2 [REC]; the paper samples at T = 1).
         const double temperature = o.get("temperature", 1.0);
         if (temperature <= 0) throw std::invalid_argument("priority-sampler: --temperature must be positive");
@@ -74,7 +75,8 @@ public:
         if (greedy) {
             r.schedule = scorer.schedule(logits);
             r.evaluations = 1;
-            std::snprintf(note, sizeof note, "greedy; encoder %.3f s, list scheduling %.3f s", encoderSeconds, secondsSince(t1));
+            std::snprintf(note, sizeof note, "greedy; features and masks %.3f s, network %.3f s, list scheduling %.3f s",
+                          prepareSeconds, encoderSeconds - prepareSeconds, secondsSince(t1));
         } else {
             const SampleBatch batch = scorer.sample(logits, std::max(samples, 1), o.seed, false, stop);
             r.evaluations = batch.scored;
@@ -88,8 +90,9 @@ public:
                 r.schedule = scorer.schedule(logits);
             else
                 r.schedule = scorer.schedule(perturbedKeys(logits, o.seed, static_cast<std::uint64_t>(batch.best)));
-            std::snprintf(note, sizeof note, "S(%d)%s; encoder %.3f s, sampling and list scheduling %.3f s", samples,
-                          withGreedy ? " + greedy" : "", encoderSeconds, secondsSince(t1));
+            std::snprintf(note, sizeof note, "S(%d)%s; features and masks %.3f s, network %.3f s, sampling and list scheduling %.3f s",
+                          samples, withGreedy ? " + greedy" : "", prepareSeconds, encoderSeconds - prepareSeconds,
+                          secondsSince(t1));
         }
         r.note = std::string(note) + "; weights " + std::filesystem::path(weights).filename().string();
         finishResult(r, p, "priority-sampler", o, monitor, scheduleCost(p, r.schedule));

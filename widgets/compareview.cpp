@@ -11,6 +11,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QCoreApplication>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QValueAxis>
@@ -36,6 +38,7 @@ void alignTicks(QValueAxis* axis, double t0, double t1) {
 
 QString delta(double a, double b, bool bytes) {
     const double d = b - a;
+    if (d == 0) return QCoreApplication::translate("CompareView", "same");
     const QString pct = a != 0 ? QStringLiteral(" (%1%2%)").arg(d >= 0 ? QStringLiteral("+") : QString()).arg(100 * d / a, 0, 'f', 1) : QString();
     return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + (bytes ? formatBytes(std::abs(d)) : formatNumber(std::abs(d))) + pct;
 }
@@ -70,6 +73,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     auto* split = new QSplitter(this);
@@ -130,8 +134,8 @@ void CompareView::rebuildMemory() {
         m_memory->setTitle({});
         return;
     }
-    m_memory->setTitle(tr("Memory of each schedule's peak device"));
     const double peak = std::max(m_a->memory->peak, m_b->memory->peak);
+    m_memory->setTitle(peak > 0 ? tr("Memory of each schedule's peak device") : tr("Memory: this graph's tensors have no bytes"));
     const auto [divisor, unit] = byteUnit(peak);
     auto* x = new QValueAxis;
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
@@ -140,7 +144,7 @@ void CompareView::rebuildMemory() {
     alignTicks(x, 0, end);
     auto* y = new QValueAxis;
     y->setTitleText(unit);
-    y->setRange(0, std::max(1e-9, peak / divisor * 1.1));
+    y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis
     y->setLabelFormat(QStringLiteral("%.4g"));
     y->applyNiceNumbers();
     m_memory->addAxis(x, Qt::AlignBottom);
@@ -158,6 +162,14 @@ void CompareView::rebuildMemory() {
         s->attachAxis(y);
         ++i;
     }
+}
+
+void CompareView::fitTableWidth() {
+    // wide enough for every column's contents: the splitter gives the rest to the charts
+    m_table->resizeColumnsToContents();
+    int width = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < m_table->columnCount(); ++c) width += m_table->horizontalHeader()->sectionSize(c);
+    m_table->setMinimumWidth(std::max(340, width));
 }
 
 void CompareView::rebuildTable() {
@@ -185,6 +197,7 @@ void CompareView::rebuildTable() {
     const bool sameGraph = m_a->problem->graph == m_b->problem->graph && a.ops.size() == b.ops.size();
     if (!sameGraph) {
         addRow(tr("Graphs differ"), {}, {}, {});
+        fitTableWidth();
         return;
     }
     const int devices = std::max(m_a->problem->platform.deviceCount(), m_b->problem->platform.deviceCount());
@@ -204,6 +217,7 @@ void CompareView::rebuildTable() {
         addRow(tr("Busy time, device %1").arg(d), formatNumber(la), formatNumber(lb), delta(la, lb, false));
     }
     addRow(tr("Ops that moved device"), {}, {}, QString::number(m_moved));
+    fitTableWidth();
     if (!moved.isEmpty()) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);

@@ -29,6 +29,7 @@ public:
 
 private:
     void rebuildTable();
+    void fitTableWidth();
     void rebuildMemory();
     void syncRange(double t0, double t1);
 

@@ -216,7 +216,7 @@ void MemoryView::rebuildSteps() {
     x->setLabelFormat(QStringLiteral("%.0f"));
     auto* y = new QValueAxis;
     y->setTitleText(unit);
-    y->setRange(0, std::max(1e-9, peak / divisor * 1.1));
+    y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis
     y->setLabelFormat(QStringLiteral("%.4g"));
     x->applyNiceNumbers();
     y->applyNiceNumbers();

@@ -58,10 +58,10 @@ std::vector<Row> rows(int threads, std::uint64_t seed, const std::string& weight
 
 /// Runs every row on `count` bench graphs of `spec`; metric = speedup (sum of durations / makespan)
 /// or makespan.
-std::vector<Cell> runSet(const ps::TaskSpec& spec, int count, const std::vector<Row>& table, bool speedup) {
+std::vector<Cell> runSet(const ps::TaskSpec& spec, ps::Split split, int count, const std::vector<Row>& table, bool speedup) {
     std::vector<Cell> cells(table.size());
     for (int i = 0; i < count; ++i) {
-        const Problem p = ps::makespanProblem(ps::taskInstance(spec, ps::Split::Bench, i));
+        const Problem p = ps::makespanProblem(ps::taskInstance(spec, split, i));
         for (size_t r = 0; r < table.size(); ++r) {
             const auto t0 = std::chrono::steady_clock::now();
             const RunResult res = OptimizerRegistry::instance().create(table[r].method)->run(p, table[r].options, {}, {});
@@ -125,6 +125,9 @@ int runPrioritySamplerBench(Args& args) {
     const std::string weightsJobshop = args.take("weights-jobshop", "");
     const bool random = args.take("random", "1") != "0";
     const double temperature = args.takeDouble("temperature", 1.0);
+    const std::string splitName = args.take("split", "bench");
+    if (splitName != "bench" && splitName != "validation") throw UsageError("--split bench|validation");
+    const ps::Split split = splitName == "bench" ? ps::Split::Bench : ps::Split::Validation;
     args.finish(1);
     if (only != "all" && only != "layered" && only != "jobshop") throw UsageError("--only all|layered|jobshop");
     auto check = [](const std::string& given, const char* task) {
@@ -134,6 +137,8 @@ int runPrioritySamplerBench(Args& args) {
     if (only != "jobshop") check(weightsLayered, "layered-typed");
     if (only != "layered") check(weightsJobshop, "jobshop");
 
+    if (split == ps::Split::Validation)
+        std::printf("VALIDATION graphs (seeds 2000000+i): for choosing between checkpoints, not for reporting.\n");
     std::printf("Priority sampler benchmark: held-out generated graphs (seeds 3000000+i, never used in training),\n"
                 "mean over the graphs; Time = wall seconds per graph (features, encoder and list scheduling\n"
                 "included), %d thread(s), sampling seed %llu.\n\n", threads, static_cast<unsigned long long>(seed));
@@ -145,7 +150,7 @@ int runPrioritySamplerBench(Args& args) {
             ps::TaskSpec spec;
             spec.task = "layered-typed";
             spec.minNodes = spec.maxNodes = n;
-            sets.push_back(runSet(spec, graphs, table, true));
+            sets.push_back(runSet(spec, split, graphs, table, true));
             columns.push_back(std::to_string(n));
         }
         printTable("Layered-typed computation graphs (machine types 0/1/2, capacities 1/1/4), " + std::to_string(graphs) +
@@ -161,7 +166,7 @@ int runPrioritySamplerBench(Args& args) {
         const std::vector<Row> table = rows(threads, seed, weightsJobshop, random, temperature);
         ps::TaskSpec spec;
         spec.task = "jobshop";
-        const std::vector<std::vector<Cell>> sets{runSet(spec, jobshops, table, false)};
+        const std::vector<std::vector<Cell>> sets{runSet(spec, split, jobshops, table, false)};
         printTable("Random 25x10 job-shop instances (Taillard-style durations 1..99), " + std::to_string(jobshops) +
                        " instances; makespan (lower is better)",
                    {"(25,10)"}, table, sets, "Makespan", false);
@@ -172,12 +177,13 @@ int runPrioritySamplerBench(Args& args) {
 SL_CLI_BENCH({"priority-sampler", "neural priority sampler (Greedy, S(16/64/256)) vs list-cp/mopnr/spt, paper-shaped",
               "Usage: schedlab-cli bench priority-sampler [--only all|layered|jobshop] [--graphs 20]\n"
               "         [--sizes 200,500,1000] [--jobshops 50] [--threads 2] [--seed 1] [--random 1]\n"
-              "         [--weights-layered FILE] [--weights-jobshop FILE] [--temperature 1]\n"
+              "         [--weights-layered FILE] [--weights-jobshop FILE] [--temperature 1] [--split bench]\n"
               "Tables in the shape of Jeon et al. (ICLR 2023) Tabs. 3/7 (SpeedUp on layered-typed graphs per\n"
               "size) and Tab. 5 (makespan on 25x10 job-shops) on held-out generated sets (seeds 3000000+i),\n"
               "with the gain of each mode over the best of CP / SPT / MOPNR and the S(256) seconds per graph.\n"
               "Weights default to the shipped models in models/weights. '--random 0' drops the extra\n"
-              "random-priority best-of-256 row.\n",
+              "random-priority best-of-256 row. '--split validation' runs on validation seeds (2000000+i) to\n"
+              "choose between checkpoints without looking at the benchmark graphs.\n",
               {}, &runPrioritySamplerBench});
 
 } // namespace

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// The one-shot neural priority sampler (spec/priority-sampling.md): sampling, log-probabilities,
+// validity through the cost model, reproducibility, a training signal and the shipped weights.
+#include "models/prioritysampler/datasets.h"
+#include "models/prioritysampler/gumbel.h"
+#include "models/prioritysampler/optimizer.h"
+#include "models/prioritysampler/plackettluce.h"
+#include "models/prioritysampler/samplescorer.h"
+#include "models/prioritysampler/training.h"
+#include "models/register.h"
+
+#include "core/costmodel/validator.h"
+#include "core/generators/generators.h"
+#include "core/heuristics/evaluate.h"
+#include "core/heuristics/priorities.h"
+#include "core/optimizer/optimizer.h"
+#include "core/util/random.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+using namespace sl;
+
+namespace {
+
+Problem problemOf(const GeneratedInstance& inst) { return ps::makespanProblem(inst); }
+
+std::vector<double> randomLogits(int n, std::uint64_t seed, double scale = 1.0) {
+    Rng rng(seed);
+    std::vector<double> l(static_cast<size_t>(n));
+    for (double& x : l) x = scale * rng.normal();
+    return l;
+}
+
+} // namespace
+
+class TestPrioritySampler : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void logProbMatchesHandFormula() {
+        // Four ops, logits (1, -0.5, 2, 0.25); order 2, 0, 3, 1, written out factor by factor.
+        const std::vector<double> l{1.0, -0.5, 2.0, 0.25};
+        const std::vector<OpId> order{2, 0, 3, 1};
+        const double e0 = std::exp(1.0), e1 = std::exp(-0.5), e2 = std::exp(2.0), e3 = std::exp(0.25);
+        const double hand = std::log(e2 / (e0 + e1 + e2 + e3)) + std::log(e0 / (e0 + e1 + e3)) +
+                            std::log(e3 / (e1 + e3)) + std::log(e1 / e1);
+        QVERIFY(std::abs(ps::plackettLuceLogProb(l, order) - hand) < 1e-12);
+        // The batched LibTorch version used by training.
+        const torch::Tensor logits = torch::tensor(std::vector<double>(l.begin(), l.end()), torch::kDouble);
+        const torch::Tensor orders = torch::tensor(std::vector<std::int64_t>{2, 0, 3, 1, 0, 1, 2, 3}).reshape({2, 4});
+        const torch::Tensor lp = ps::plackettLuceLogProb(logits, orders);
+        QVERIFY(std::abs(lp[0].item<double>() - hand) < 1e-9);
+        QVERIFY(std::abs(lp[1].item<double>() - ps::plackettLuceLogProb(l, std::vector<OpId>{0, 1, 2, 3})) < 1e-9);
+        // A distribution: the probabilities of all 24 orders sum to 1.
+        std::vector<OpId> perm{0, 1, 2, 3};
+        double total = 0;
+        do total += std::exp(ps::plackettLuceLogProb(l, perm));
+        while (std::next_permutation(perm.begin(), perm.end()));
+        QVERIFY(std::abs(total - 1.0) < 1e-12);
+    }
+
+    void gumbelArgsortMatchesPlackettLuce() {
+        // Empirical frequency of the most likely order of three ops against its probability.
+        const std::vector<double> l{1.5, 0.0, -1.0};
+        const std::vector<OpId> top{0, 1, 2};
+        const double p = std::exp(ps::plackettLuceLogProb(l, top));
+        const int draws = 20000;
+        int hits = 0;
+        for (int i = 0; i < draws; ++i) hits += ps::argsortDescending(ps::perturbedKeys(l, 99, static_cast<std::uint64_t>(i))) == top;
+        const double freq = static_cast<double>(hits) / draws;
+        QVERIFY2(std::abs(freq - p) < 4 * std::sqrt(p * (1 - p) / draws),
+                 qPrintable(QStringLiteral("frequency %1, probability %2").arg(freq).arg(p)));
+    }
+
+    void everySampleIsValid() {
+        for (const GeneratedInstance& inst : {generateLayeredTyped(80, 11), generateJobShop(6, 4, 12)}) {
+            const Problem p = problemOf(inst);
+            const auto logits = randomLogits(p.g().opCount(), 5);
+            ps::SampleScorer scorer(p, 2);
+            const ps::SampleBatch batch = scorer.sample(logits, 24, 77, true);
+            QCOMPARE(batch.scored, 24);
+            for (int i = 0; i < 24; ++i) {
+                const Schedule s = scorer.schedule(ps::perturbedKeys(logits, 77, static_cast<std::uint64_t>(i)));
+                const ValidationReport rep = validateSchedule(p, s);
+                QVERIFY2(rep.ok(), rep.errors.empty() ? "" : rep.errors.front().c_str());
+                QCOMPARE(s.makespan, batch.costs[static_cast<size_t>(i)]);
+                // The sampled order is a permutation of all ops.
+                std::vector<OpId> o = batch.orders[static_cast<size_t>(i)];
+                std::sort(o.begin(), o.end());
+                for (int v = 0; v < p.g().opCount(); ++v) QCOMPARE(o[static_cast<size_t>(v)], v);
+            }
+            QCOMPARE(batch.bestCost, *std::min_element(batch.costs.begin(), batch.costs.end()));
+        }
+    }
+
+    void sameSeedSameResultWithOneOrTwoThreads() {
+        const Problem p = problemOf(generateLayeredTyped(150, 21));
+        const auto logits = randomLogits(p.g().opCount(), 6, 0.5);
+        ps::SampleScorer one(p, 1), two(p, 2);
+        const ps::SampleBatch a = one.sample(logits, 64, 2024, true), b = two.sample(logits, 64, 2024, true);
+        QCOMPARE(a.costs, b.costs);
+        QCOMPARE(a.orders, b.orders);
+        QCOMPARE(a.best, b.best);
+        const ps::SampleBatch c = two.sample(logits, 64, 2025);
+        QVERIFY(c.costs != a.costs);
+    }
+
+    void greedyIsTheArgsortOfTheLogits() {
+        const Problem p = problemOf(generateLayeredTyped(60, 3));
+        const auto logits = randomLogits(p.g().opCount(), 8);
+        ps::SampleScorer scorer(p, 1);
+        const double a = scorer.greedyCost(logits), b = scorer.greedyCost(logits);
+        QCOMPARE(a, b);
+        PriorityEvaluator ev(p);
+        QCOMPARE(a, ev.cost(prioritiesFromOrder(ps::argsortDescending(logits))));
+    }
+
+    void fewTrainingStepsLowerTheMeanCost() {
+        QTemporaryDir dir;
+        ps::TrainConfig c;
+        c.data.task = "layered-typed";
+        c.data.minNodes = 40;
+        c.data.maxNodes = 60;
+        c.trainGraphs = 4;
+        c.validationGraphs = 2;
+        c.samples = 32;
+        c.steps = 80;
+        c.validateEvery = 20;
+        c.learningRate = 3e-3;
+        c.width = 32;
+        c.layers = 1;
+        c.headsPerMask = 1;
+        c.seed = 3;
+        c.out = (std::filesystem::path(dir.path().toStdString()) / "tiny.slw").string();
+        const ps::TrainReport r = ps::trainPrioritySampler(c, [](const std::string& line) { qInfo("%s", line.c_str()); });
+        QCOMPARE(r.steps, std::int64_t(80));
+        QVERIFY2(r.lastMeanCost < r.firstMeanCost,
+                 qPrintable(QStringLiteral("mean cost %1 -> %2").arg(r.firstMeanCost).arg(r.lastMeanCost)));
+        QVERIFY(std::filesystem::exists(c.out));
+        QVERIFY(std::filesystem::exists(c.out + ".card.json"));
+        // Resume continues from the checkpoint to a larger step count.
+        c.steps = 100;
+        c.resume = true;
+        const ps::TrainReport r2 = ps::trainPrioritySampler(c, [](const std::string&) {});
+        QCOMPARE(r2.steps, std::int64_t(100));
+    }
+
+    void optimizerIsReproducibleAndGreedyDeterministic() {
+        registerNeuralOptimizers();
+        const Problem p = problemOf(generateLayeredTyped(120, 4'000'123));
+        if (ps::defaultWeightsFor(p).empty()) QFAIL("no shipped priority-sampler weights in models/weights");
+        auto run = [&](int threads, bool greedy) {
+            RunOptions o;
+            o.seed = 9;
+            o.threads = threads;
+            o.values["samples"] = 32;
+            o.values["greedy"] = greedy;
+            return OptimizerRegistry::instance().create("priority-sampler")->run(p, o, {}, {});
+        };
+        const RunResult g1 = run(1, true), g2 = run(2, true);
+        QCOMPARE(g1.cost, g2.cost);
+        QCOMPARE(g1.schedule.order, g2.schedule.order);
+        const RunResult s1 = run(1, false), s2 = run(2, false);
+        QCOMPARE(s1.cost, s2.cost);
+        QCOMPARE(s1.schedule.order, s2.schedule.order);
+        QVERIFY(validateSchedule(p, s1.schedule).ok());
+    }
+
+    void largerGraphsThanTrainingWork() {
+        // Trained on at most 600 ops; a 1,000-op graph (partial eigensolver path of the PE) and a
+        // 30x12 job-shop (more machine types than the model's one-hot) still give valid schedules.
+        registerNeuralOptimizers();
+        for (const GeneratedInstance& inst : {generateLayeredTyped(1000, 4'000'777), generateJobShop(30, 12, 4'000'778)}) {
+            const Problem p = problemOf(inst);
+            RunOptions o;
+            o.threads = 2;
+            o.values["samples"] = 16;
+            const RunResult r = OptimizerRegistry::instance().create("priority-sampler")->run(p, o, {}, {});
+            QVERIFY(validateSchedule(p, r.schedule).ok());
+            QVERIFY(std::isfinite(r.cost) && r.cost > 0);
+        }
+    }
+
+    void shippedWeightsBeatTheHeuristics() {
+        registerNeuralOptimizers();
+        for (const char* task : {"layered-typed", "jobshop"}) {
+            if (!std::filesystem::exists(ps::shippedWeights(task))) QFAIL(qPrintable(QStringLiteral("missing %1 weights").arg(task)));
+            ps::TaskSpec spec;
+            spec.task = task;
+            spec.minNodes = 200;
+            spec.maxNodes = 300;
+            double ours = 0, heuristics = 0;
+            for (int i = 0; i < 4; ++i) {
+                const Problem p = problemOf(ps::taskInstance(spec, ps::Split::Test, i));
+                PriorityEvaluator ev(p);
+                const Graph& g = p.g();
+                heuristics += std::min({ev.cost(criticalPathPriorities(g)), ev.cost(mopnrPriorities(g)), ev.cost(sptPriorities(g))});
+                RunOptions o;
+                o.seed = 1;
+                o.threads = 2;
+                o.values["samples"] = 64;
+                o.strings["weights"] = ps::shippedWeights(task);
+                ours += OptimizerRegistry::instance().create("priority-sampler")->run(p, o, {}, {}).cost;
+            }
+            qInfo("%s: S(64) %.1f, best heuristic %.1f (sums over 4 held-out graphs)", task, ours, heuristics);
+            QVERIFY2(ours < heuristics, task);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPrioritySampler)
+#include "tst_prioritysampler.moc"

@@ -108,6 +108,8 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         std::ifstream in(ckpt + ".json");
         const auto state = nlohmann::json::parse(in);
         torch::load(adam, ckpt + ".adam");
+        for (auto& group : adam.param_groups())   // --lr applies on resume (the file has the old one)
+            static_cast<torch::optim::AdamOptions&>(group.options()).lr(cfg.learningRate);
         step = state.at("step").get<std::int64_t>();
         best = state.at("best").get<double>();
         elapsedBefore = state.at("seconds").get<double>();
@@ -115,7 +117,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
                 static_cast<long long>(step), best));
         history = state.value("history", std::string());
         phaseStart = state.value("phaseStart", std::int64_t(1));
-        const std::string before = state.value("data", std::string("layered-typed, 100-300 ops"));
+        const std::string before = state.value("data", cfg.data.describe());   // older files: assume the same
         if (before != cfg.data.describe()) {
             // Another training family or size range (fine-tuning): its validation set is another
             // one, so the old best does not compare.

@@ -65,6 +65,23 @@ std::int64_t Args::takeInt(const std::string& key, std::int64_t fallback) {
     return x;
 }
 
+std::vector<int> Args::takeIntList(const std::string& key, const std::string& fallback, int min) {
+    const std::string text = take(key, fallback);
+    std::vector<int> out;
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+        const std::size_t end = std::min(text.find(',', begin), text.size());
+        int x = 0;
+        auto [p, ec] = std::from_chars(text.data() + begin, text.data() + end, x);
+        if (ec != std::errc() || p != text.data() + end)
+            throw UsageError("--" + key + " expects comma-separated whole numbers, got '" + text + "'");
+        if (x < min) throw UsageError("--" + key + " values must be at least " + std::to_string(min));
+        out.push_back(x);
+        begin = end + 1;
+    }
+    return out;
+}
+
 bool Args::takeFlag(const std::string& key) {
     auto v = take(key);
     return v && *v != "0" && *v != "false";

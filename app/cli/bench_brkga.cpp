@@ -12,18 +12,9 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 namespace sl::cli {
 namespace {
-
-std::vector<int> parseInts(const std::string& csv) {
-    std::vector<int> out;
-    std::stringstream ss(csv);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) out.push_back(std::stoi(item));
-    return out;
-}
 
 struct Timed {
     RunResult result;
@@ -138,7 +129,7 @@ void jobShopTable(const std::string& dir, std::int64_t budget, int threads, std:
 }
 
 int runBrkgaBench(Args& args) {
-    const auto sizes = parseInts(args.take("sizes", "100,1000,10000"));
+    const auto sizes = args.takeIntList("sizes", "100,1000,10000", 2);
     const std::int64_t evals = args.takeInt("evals", 5000);
     const std::int64_t budget = args.takeInt("budget", 5000);
     const int devices = static_cast<int>(args.takeInt("devices", 2));

@@ -11,26 +11,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <sstream>
 
 namespace sl::cli {
 namespace {
-
-std::vector<int> parseList(const std::string& key, const std::string& text) {
-    std::vector<int> out;
-    std::stringstream s(text);
-    std::string item;
-    while (std::getline(s, item, ',')) {
-        try {
-            out.push_back(std::stoi(item));
-        } catch (const std::exception&) {
-            throw UsageError("--" + key + " expects comma-separated whole numbers, got '" + text + "'");
-        }
-        if (out.back() < 1) throw UsageError("--" + key + " values must be positive");
-    }
-    if (out.empty()) throw UsageError("--" + key + " is empty");
-    return out;
-}
 
 /// Calls `once()` repeatedly for at least `seconds` of wall time; returns calls per second.
 template <typename F>
@@ -48,8 +31,8 @@ double ratePerSecond(double seconds, F once) {
 }
 
 int runCostModelBench(Args& args) {
-    const std::vector<int> sizes = parseList("sizes", args.take("sizes", "100,1000,10000"));
-    const std::vector<int> deviceCounts = parseList("devices", args.take("devices", "1,2,4"));
+    const std::vector<int> sizes = args.takeIntList("sizes", "100,1000,10000");
+    const std::vector<int> deviceCounts = args.takeIntList("devices", "1,2,4");
     const double seconds = args.takeDouble("seconds", 0.5);
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
     args.finish(1);

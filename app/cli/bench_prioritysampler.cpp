@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 namespace sl::cli {
 namespace {
@@ -106,20 +105,12 @@ void printTable(const std::string& title, const std::vector<std::string>& column
     std::printf("\n");
 }
 
-std::vector<int> parseInts(const std::string& csv) {
-    std::vector<int> out;
-    std::stringstream ss(csv);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) out.push_back(std::stoi(item));
-    return out;
-}
-
 int runPrioritySamplerBench(Args& args) {
     const int graphs = static_cast<int>(args.takeInt("graphs", 20));
     const int jobshops = static_cast<int>(args.takeInt("jobshops", 50));
     const int threads = static_cast<int>(args.takeInt("threads", 2));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
-    const std::vector<int> sizes = parseInts(args.take("sizes", "200,500,1000"));
+    const std::vector<int> sizes = args.takeIntList("sizes", "200,500,1000", 2);
     const std::string only = args.take("only", "all");
     const std::string weightsLayered = args.take("weights-layered", "");
     const std::string weightsJobshop = args.take("weights-jobshop", "");

@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 namespace sl::cli {
 namespace {
@@ -146,21 +145,11 @@ int runBenchTopoformer(Args& args) {
     const int count = static_cast<int>(args.takeInt("graphs", 20));
     const double exactTime = args.takeDouble("exact-time", 10);
     const int exactMax = static_cast<int>(args.takeInt("exact-max-ops", 100));
-    const std::string sizesText = args.take("sizes", "40,100,500");
+    const std::vector<int> sizes = args.takeIntList("sizes", "40,100,500", 2);
     const fs::path data = args.take("data", defaultDataDir().string());
     const bool skipOnnx = args.take("onnx", "1") == "0";
     args.finish(2);
     if (count < 1 || exactTime < 0) throw UsageError("--graphs >= 1, --exact-time >= 0");
-    std::vector<int> sizes;
-    std::stringstream ss(sizesText);
-    for (std::string item; std::getline(ss, item, ',');) {
-        try {
-            sizes.push_back(std::stoi(item));
-        } catch (const std::exception&) {
-            throw UsageError("--sizes expects a comma-separated list of op counts");
-        }
-        if (sizes.back() < 2) throw UsageError("--sizes: at least 2 ops");
-    }
     // Warm-up: load the weights once (not timed per graph); a clear error if they are missing.
     {
         const auto g = generateLayered(10, 1).graph;

@@ -21,6 +21,10 @@ struct Bench {
 
 std::vector<Bench>& benches();
 
+/// Where the quality benches find their fixtures by default: tests/data of the source tree this
+/// binary was built from, else ./tests/data.
+std::string defaultDataDir();
+
 struct BenchRegistrar {
     explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }
 };

@@ -136,7 +136,7 @@ int runBrkgaBench(Args& args) {
     const Objective objective = objectiveFromString(args.take("objective", "memory"));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
     const int threads = static_cast<int>(args.takeInt("threads", 2));
-    const std::string data = args.take("data", "tests/data");
+    const std::string data = args.take("data", defaultDataDir());
     const std::string only = args.take("only", "all");
     const std::string method = args.take("method", "brkga");
     if (method != "brkga" && method != "brkga-order") throw UsageError("--method must be brkga or brkga-order");
@@ -151,7 +151,7 @@ SL_CLI_BENCH({"brkga", "BRKGA evaluations per second; gaps on STG and job-shop f
               "Usage: schedlab-cli bench brkga [--only speed|stg|jobshop|all] [--sizes 100,1000,10000]\n"
               "         [--method brkga|brkga-order (speed table)]\n"
               "         [--evals 5000] [--devices 2] [--objective memory|makespan|both] [--budget 5000]\n"
-              "         [--threads 2] [--seed 1] [--data tests/data]\n"
+              "         [--threads 2] [--seed 1] [--data DIR (default: the source tree's tests/data)]\n"
               "Speed: --method on layered graphs, evaluations per second with 1 and 2 threads and the seconds\n"
               "for --evals evaluations. Quality: brkga-order (--budget evaluations, --threads) against the\n"
               "critical-path list schedule (list-cp) on --data/stg (20 graphs x P = 2, 4, 8, 16, gap to the\n"

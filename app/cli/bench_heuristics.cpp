@@ -20,13 +20,6 @@ namespace fs = std::filesystem;
 
 const char* const kMethods[] = {"list-cp", "list-mopnr", "list-spt", "heft"};
 
-/// tests/data of the source tree this file was compiled from, else ./tests/data.
-fs::path defaultDataDir() {
-    const fs::path fromSource = fs::path(__FILE__).parent_path() / ".." / ".." / "tests" / "data";
-    if (fs::exists(fromSource)) return fromSource;
-    return fs::path("tests") / "data";
-}
-
 double runMethod(const char* method, const Problem& p) {
     return OptimizerRegistry::instance().create(method)->run(p, {}, {}, {}).schedule.makespan;
 }
@@ -110,7 +103,7 @@ void jobShopTable(const fs::path& dir) {
 }
 
 int runHeuristicsBench(Args& args) {
-    const fs::path data = args.take("data", defaultDataDir().string());
+    const fs::path data = args.take("data", defaultDataDir());
     args.finish(1);
     if (!fs::exists(data / "stg") || !fs::exists(data / "jobshop"))
         throw InputError(data.string() + ": no stg/ and jobshop/ fixtures here (use --data DIR)");

@@ -66,12 +66,6 @@ Outcome runOne(const Method& m, const std::shared_ptr<Graph>& g) {
 
 bool isClassic(const std::string& name) { return name.rfind("mem-", 0) == 0; }
 
-fs::path defaultDataDir() {
-    const fs::path fromSource = fs::path(__FILE__).parent_path() / ".." / ".." / "tests" / "data";
-    if (fs::exists(fromSource)) return fromSource;
-    return fs::path("tests") / "data";
-}
-
 /// One column group per graph set: mean % gap to the reference and seconds per graph.
 struct Column {
     std::string title;
@@ -146,7 +140,7 @@ int runBenchTopoformer(Args& args) {
     const double exactTime = args.takeDouble("exact-time", 10);
     const int exactMax = static_cast<int>(args.takeInt("exact-max-ops", 100));
     const std::vector<int> sizes = args.takeIntList("sizes", "40,100,500", 2);
-    const fs::path data = args.take("data", defaultDataDir().string());
+    const fs::path data = args.take("data", defaultDataDir());
     const bool skipOnnx = args.take("onnx", "1") == "0";
     args.finish(2);
     if (count < 1 || exactTime < 0) throw UsageError("--graphs >= 1, --exact-time >= 0");

@@ -3,9 +3,17 @@
 #include "command.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 namespace sl::cli {
+
+std::string defaultDataDir() {
+    namespace fs = std::filesystem;
+    const fs::path fromSource = fs::path(__FILE__).parent_path() / ".." / ".." / "tests" / "data";
+    if (fs::exists(fromSource)) return fromSource.lexically_normal().string();
+    return (fs::path("tests") / "data").string();
+}
 
 std::vector<Bench>& benches() {
     static std::vector<Bench> list;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli convert IN OUT`: any readable graph format to native JSON or DOT.
 #include "command.h"
+#include "problemargs.h"
 
 #include "core/io/graphio.h"
 #include "core/util/atomicfile.h"
@@ -26,14 +27,7 @@ std::string lowerExtension(const std::string& path) {
 int runConvert(Args& args) {
     const std::string in = args.positional(0, "input graph file");
     const std::string out = args.positional(1, "output file");
-    GraphFormat format = GraphFormat::Auto;
-    if (auto f = args.take("format")) {
-        try {
-            format = graphFormatFromString(*f);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-    }
+    const GraphFormat format = takeGraphFormat(args);
     std::string to = args.take("to", "");
     const auto platformPath = args.take("platform");
     args.finish(2);

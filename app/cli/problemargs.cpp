@@ -18,16 +18,19 @@ Platform defaultPlatform(const Graph& g) {
 
 } // namespace
 
+GraphFormat takeGraphFormat(Args& args) {
+    const auto name = args.take("format");
+    if (!name) return GraphFormat::Auto;
+    try {
+        return graphFormatFromString(*name);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     const std::string path = args.positional(graphIndex, "graph file");
-    GraphFormat format = GraphFormat::Auto;
-    if (auto f = args.take("format")) {
-        try {
-            format = graphFormatFromString(*f);
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-    }
+    const GraphFormat format = takeGraphFormat(args);
     const std::int64_t devices = args.takeInt("devices", 0);
     const auto platformPath = args.take("platform");
     const std::string objective = args.take("objective", "makespan");

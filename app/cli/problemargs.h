@@ -26,6 +26,9 @@ struct LoadedProblem {
     Problem problem;
 };
 
+/// --format F as a GraphFormat (Auto when absent); UsageError for an unknown name.
+GraphFormat takeGraphFormat(Args& args);
+
 /// Takes positional `graphIndex` and the options above from `args` (other options stay).
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/chartutil.h"
 
+#include "widgets/timemapping.h"
+
+#include <QValueAxis>
+
 #include <algorithm>
 
 namespace sl::gui {
@@ -40,6 +44,14 @@ QList<QPointF> stepPoints(const std::vector<MemoryPoint>& curve, double endTime,
     }
     out.append(QPointF(std::max(endTime, pts.back().time), prev / divisor));
     return out;
+}
+
+void alignTicks(QValueAxis* axis, double t0, double t1) {
+    const auto ticks = niceTicks(t0, t1, 8);
+    if (ticks.size() < 2) return;
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(ticks[1] - ticks[0]);
 }
 
 } // namespace sl::gui

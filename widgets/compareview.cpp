@@ -27,15 +27,6 @@ QLabel* titleLabel(QWidget* parent) {
     return l;
 }
 
-// the same round tick values as the Gantt axes above
-void alignTicks(QValueAxis* axis, double t0, double t1) {
-    const auto ticks = niceTicks(t0, t1, 8);
-    if (ticks.size() < 2) return;
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0);
-    axis->setTickInterval(ticks[1] - ticks[0]);
-}
-
 QString delta(double a, double b, bool bytes) {
     const double d = b - a;
     if (d == 0) return QCoreApplication::translate("CompareView", "same");

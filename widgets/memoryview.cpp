@@ -128,6 +128,7 @@ void MemoryView::rebuild() {
     x->setTitleText(tr("time"));
     x->setRange(0, std::max(1e-9, s.makespan));
     x->setLabelFormat(QStringLiteral("%.6g"));
+    alignTicks(x, 0, std::max(1e-9, s.makespan));
     auto* y = new QValueAxis;
     y->setTitleText(unit);
     m_yMax = std::max(tl.peak, capacity) / divisor * 1.1;

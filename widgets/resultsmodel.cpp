@@ -52,7 +52,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Method: return r.method;
     case Makespan: return formatNumber(res.schedule.makespan);
     case PeakMemory: return formatBytes(res.schedule.peakMemory);
-    case Cost: return formatNumber(res.cost);
+    case Cost:   // a peak-memory cost is bytes; makespan and weighted costs are plain numbers
+        return r.problem && r.problem->objective.kind == Objective::Memory ? formatBytes(res.cost) : formatNumber(res.cost);
     case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
     case Seconds: return QString::number(res.seconds, 'f', 2);
     case Seed: return QString::number(r.options.seed);

@@ -76,6 +76,12 @@ struct NodeFeatures {
     float at(int op, int column) const { return values[static_cast<size_t>(op) * static_cast<size_t>(width) + static_cast<size_t>(column)]; }
 };
 
+/// The encoder's attention, masks and Laplacian are dense in the number of ops (O(N^2) memory:
+/// about 2 GB at 3,000 ops, 5-6 GB at 5,000). Larger graphs are refused with a clear message
+/// rather than exhausting memory. Throws std::invalid_argument.
+inline constexpr int kMaxEncoderOps = 5000;
+void checkEncoderSize(const Graph& g);
+
 /// Builds the features of a finalized graph. `extra`, when spec.extraColumns > 0, is row-major
 /// [opCount x extraColumns] and is max-normalised per column like the base columns.
 /// `peSignSeed` != 0 flips the sign of each Laplacian eigenvector at random (training only,

@@ -145,9 +145,17 @@ std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t sig
 
 } // namespace
 
+void checkEncoderSize(const Graph& g) {
+    if (g.opCount() > kMaxEncoderOps)
+        throw std::invalid_argument("the neural methods handle at most " + std::to_string(kMaxEncoderOps) +
+                                    " ops (their attention is dense in the op count); this graph has " +
+                                    std::to_string(g.opCount()) + ". Use a list heuristic, a memory order or BRKGA.");
+}
+
 NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra,
                            std::uint64_t peSignSeed) {
     if (!g.finalized()) throw std::invalid_argument("buildFeatures: the graph is not finalized");
+    checkEncoderSize(g);
     const int n = g.opCount();
     const int raw = spec.rawWidth();
     const int pe = std::max(0, spec.laplacianDims);

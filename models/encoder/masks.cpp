@@ -41,6 +41,7 @@ std::int64_t GraphMasks::count(MaskKind k) const {
 
 GraphMasks buildMasks(const Graph& g) {
     if (!g.finalized()) throw std::invalid_argument("buildMasks: the graph is not finalized");
+    checkEncoderSize(g);
     const int n = g.opCount();
     const size_t words = (static_cast<size_t>(n) + 63) / 64;
     // reach[u]: ops strictly reachable from u.

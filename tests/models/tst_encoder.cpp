@@ -162,6 +162,30 @@ private Q_SLOTS:
         QVERIFY(finite(h1));
     }
 
+    void graphsAboveTheSizeCapAreRefusedClearly() {
+        // one op past the cap: refused before any O(N^2) allocation, with both counts named
+        Graph g;
+        OpId previous = kNoOp;
+        for (int i = 0; i <= models::kMaxEncoderOps; ++i) {
+            const OpId v = g.addOp({.name = "op" + std::to_string(i), .duration = 1});
+            if (previous != kNoOp) g.addEdge(previous, v, 4);
+            previous = v;
+        }
+        g.finalize();
+        for (int which = 0; which < 2; ++which) {
+            try {
+                if (which == 0) models::buildMasks(g);
+                else models::buildFeatures(g, models::FeatureSpec{});
+                QFAIL("a graph above the cap was accepted");
+            } catch (const std::invalid_argument& e) {
+                const std::string m = e.what();
+                QVERIFY2(m.find(std::to_string(models::kMaxEncoderOps)) != std::string::npos &&
+                             m.find(std::to_string(models::kMaxEncoderOps + 1)) != std::string::npos,
+                         e.what());
+            }
+        }
+    }
+
     void batchEqualsSingle() {
         at::manual_seed(5);
         const FeatureSpec spec;

@@ -54,6 +54,12 @@ private:
         if (!finished.wait(60000)) return {};
         return finished.takeFirst().at(0).value<RunRecord>();
     }
+    // opens ft06 and runs list-cp on it; an empty record if either fails
+    static RunRecord listCpOnFt06(MainWindow& w) {
+        if (!w.openFile(QStringLiteral(EXAMPLES "/ft06.txt"))) return {};
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        return runToEnd(w);
+    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -163,9 +169,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
-        w.runPanel()->setMethod(QStringLiteral("list-cp"));
-        const RunRecord r = runToEnd(w);
+        const RunRecord r = listCpOnFt06(w);
         QVERIFY(r.result);
         w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
@@ -331,9 +335,7 @@ private Q_SLOTS:
     void openScheduleAddsAValidatedResult() {
         MainWindow w;
         w.show();
-        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
-        w.runPanel()->setMethod(QStringLiteral("list-cp"));
-        const RunRecord r = runToEnd(w);
+        const RunRecord r = listCpOnFt06(w);
         QVERIFY(r.result);
         QTemporaryDir dir;
         const QString json = dir.filePath(QStringLiteral("list-cp.json"));
@@ -383,9 +385,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1200, 800);
         w.show();
-        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
-        w.runPanel()->setMethod(QStringLiteral("list-cp"));
-        const RunRecord r = runToEnd(w);
+        const RunRecord r = listCpOnFt06(w);
         QVERIFY(r.result);
         QTemporaryDir dir;
         const QString json = dir.filePath(QStringLiteral("s.json"));

@@ -181,7 +181,10 @@ void CompareView::rebuildTable() {
     };
     addRow(tr("Method"), m_a->method, m_b->method, {});
     addRow(tr("Makespan"), formatNumber(a.makespan), formatNumber(b.makespan), delta(a.makespan, b.makespan, false));
-    addRow(tr("Peak memory"), formatBytes(a.peakMemory), formatBytes(b.peakMemory), delta(a.peakMemory, b.peakMemory, true));
+    addRow(tr("Peak memory (step)"), formatBytes(a.stepMemory.peak), formatBytes(b.stepMemory.peak),
+           delta(a.stepMemory.peak, b.stepMemory.peak, true));
+    addRow(tr("Peak memory (time)"), formatBytes(a.timeMemory.peak), formatBytes(b.timeMemory.peak),
+           delta(a.timeMemory.peak, b.timeMemory.peak, true));
     addRow(tr("Cost"), formatNumber(m_a->result->cost), formatNumber(m_b->result->cost), delta(m_a->result->cost, m_b->result->cost, false));
     addRow(tr("Transfers"), QString::number(a.transfers.size()), QString::number(b.transfers.size()),
            QString::number(static_cast<long long>(b.transfers.size()) - static_cast<long long>(a.transfers.size())));

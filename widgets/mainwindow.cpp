@@ -15,6 +15,7 @@
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
 
+#include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
 #include "core/heuristics/evaluate.h"
 #include "core/io/scheduleio.h"
@@ -373,9 +374,7 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
             const ValidationReport v = validateSchedule(*problem, result->schedule);
             if (!v.ok()) throw std::runtime_error(file + ": not a valid schedule of this graph and platform: " + v.errors.front());
             Schedule& s = result->schedule;
-            s.makespan = v.makespan;
-            if (s.memoryClock != "step") s.peakMemory = v.peakMemory;
-            result->cost = scheduleCost(*problem, s);
+            result->cost = scoreSchedule(*problem, s);
             RunRecord r;
             r.id = id;
             r.method = QString::fromStdString(s.method.empty() ? std::string("imported") : s.method);

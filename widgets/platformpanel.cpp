@@ -54,6 +54,12 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_weight->setSingleStep(0.1);
     m_weight->setValue(0.5);
     m_weight->setToolTip(tr("Share of peak memory in the weighted objective"));
+    m_clock = new QComboBox(this);
+    m_clock->addItem(tr("Step (papers)"), static_cast<int>(MemoryClock::Step));
+    m_clock->addItem(tr("Time (memory view)"), static_cast<int>(MemoryClock::Time));
+    m_clock->setToolTip(tr("The peak memory the cost reads: step = one op or transfer per step of the order, as "
+                           "REGAL and Topoformer define it; time = memory over time of the timed schedule. "
+                           "The results table shows both."));
 
     auto* loadButton = new QPushButton(tr("Platform file…"), this);
     loadButton->setToolTip(tr("Load devices, memory and interconnect from a platform JSON file"));
@@ -71,11 +77,13 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Bandwidth"), m_bandwidth);
     form->addRow(tr("Objective"), m_objective);
     form->addRow(tr("Memory weight"), m_weight);
+    form->addRow(tr("Memory clock"), m_clock);
 
     for (auto* s : {m_memoryGiB, m_latency, m_bandwidth, m_weight})
         connect(s, &QDoubleSpinBox::valueChanged, this, &PlatformPanel::changed);
     connect(m_devices, &QSpinBox::valueChanged, this, &PlatformPanel::changed);
     connect(m_objective, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); Q_EMIT changed(); });
+    connect(m_clock, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_useFile, &QCheckBox::toggled, this, [this] { updateEnabled(); Q_EMIT changed(); });
     setFilePlatform(std::nullopt);
 }
@@ -131,6 +139,7 @@ ObjectiveSpec PlatformPanel::objective() const {
     ObjectiveSpec o;
     o.kind = static_cast<Objective>(m_objective->currentData().toInt());
     o.memoryWeight = m_weight->value();
+    o.memoryClock = static_cast<MemoryClock>(m_clock->currentData().toInt());
     return o;
 }
 
@@ -152,6 +161,7 @@ void PlatformPanel::saveSettings() const {
     s.setValue(QStringLiteral("bandwidth"), m_bandwidth->value());
     s.setValue(QStringLiteral("objective"), m_objective->currentIndex());
     s.setValue(QStringLiteral("weight"), m_weight->value());
+    s.setValue(QStringLiteral("memoryClock"), m_clock->currentIndex());
 }
 
 void PlatformPanel::restoreSettings() {
@@ -163,6 +173,7 @@ void PlatformPanel::restoreSettings() {
     m_bandwidth->setValue(s.value(QStringLiteral("bandwidth"), 0.0).toDouble());
     m_objective->setCurrentIndex(s.value(QStringLiteral("objective"), 0).toInt());
     m_weight->setValue(s.value(QStringLiteral("weight"), 0.5).toDouble());
+    m_clock->setCurrentIndex(s.value(QStringLiteral("memoryClock"), 0).toInt());
 }
 
 } // namespace sl::gui

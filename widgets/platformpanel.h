@@ -46,6 +46,7 @@ private:
     QDoubleSpinBox* m_bandwidth;
     QComboBox* m_objective;
     QDoubleSpinBox* m_weight;
+    QComboBox* m_clock;
 };
 
 } // namespace sl::gui

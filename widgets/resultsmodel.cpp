@@ -36,7 +36,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole) {
         switch (index.column()) {
         case Makespan: return res.schedule.makespan;
-        case PeakMemory: return res.schedule.peakMemory;
+        case StepPeak: return res.schedule.stepMemory.peak;
+        case TimePeak: return res.schedule.timeMemory.peak;
         case Cost: return res.cost;
         case Evaluations: return static_cast<qlonglong>(res.evaluations);
         case Seconds: return res.seconds;
@@ -45,13 +46,18 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         }
         role = Qt::DisplayRole;
     }
+    if (role == Qt::ToolTipRole && index.column() == Cost && r.problem)
+        return tr("%1 objective, peak memory on the %2 clock")
+            .arg(QString::fromStdString(toString(r.problem->objective.kind)),
+                 QString::fromStdString(toString(r.problem->objective.memoryClock)));
     if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
     case Name: return r.name;
     case Method: return r.method;
     case Makespan: return formatNumber(res.schedule.makespan);
-    case PeakMemory: return formatBytes(res.schedule.peakMemory);
+    case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
+    case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
     case Cost:   // a peak-memory cost is bytes; makespan and weighted costs are plain numbers
         return r.problem && r.problem->objective.kind == Objective::Memory ? formatBytes(res.cost) : formatNumber(res.cost);
     case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
@@ -62,12 +68,22 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
-    if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (o != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case StepPeak: return tr("Peak memory on the step clock: one op or transfer per step of the order (the papers')");
+        case TimePeak: return tr("Peak memory on the time clock: memory over time of the timed schedule (the memory view)");
+        case Cost: return tr("The one scalar cost every method minimises; its memory term reads the problem's memory clock");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Name: return tr("Run");
     case Method: return tr("Method");
     case Makespan: return tr("Makespan");
-    case PeakMemory: return tr("Peak memory");
+    case StepPeak: return tr("Peak (step)");
+    case TimePeak: return tr("Peak (time)");
     case Cost: return tr("Cost");
     case Evaluations: return tr("Evals");
     case Seconds: return tr("Seconds");

@@ -59,7 +59,7 @@ Outcome runOne(const Method& m, const std::shared_ptr<Graph>& g) {
     const RunResult r = OptimizerRegistry::instance().create(m.name)->run(p, m.options, {}, {});
     Outcome o;
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    o.peak = r.schedule.peakMemory;
+    o.peak = r.schedule.peakMemory();
     o.optimal = r.note.rfind("optimal", 0) == 0;
     return o;
 }

@@ -138,8 +138,9 @@ int runOptimize(Args& args) {
     saveScheduleJson(p, r.schedule, *out);
     if (trace) saveChromeTrace(p, r.schedule, *trace);
     if (csv) saveScheduleCsv(p, r.schedule, *csv);
-    std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan " << r.schedule.makespan << " | peak memory "
-              << r.schedule.peakMemory << " bytes (" << r.schedule.memoryClock << " clock) | " << r.evaluations
+    std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan " << r.schedule.makespan
+              << " | peak memory " << r.schedule.stepMemory.peak << " bytes (step), " << r.schedule.timeMemory.peak
+              << " bytes (time) | " << r.evaluations
               << " evaluations | " << std::fixed << std::setprecision(3) << r.seconds << " s" << std::defaultfloat
               << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
               << "\n";

@@ -34,6 +34,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     const std::int64_t devices = args.takeInt("devices", 0);
     const auto platformPath = args.take("platform");
     const std::string objective = args.take("objective", "makespan");
+    const std::string clock = args.take("memory-clock", "step");
     const double weight = args.takeDouble("memory-weight", 0.5);
     const double cap = args.takeDouble("memory-cap", 0);
     if (devices < 0 || devices > 4096) throw UsageError("--devices expects 1..4096");
@@ -44,6 +45,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     LoadedProblem out;
     try {
         out.problem.objective.kind = objectiveFromString(objective);
+        out.problem.objective.memoryClock = memoryClockFromString(clock);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -72,7 +74,10 @@ const char* problemOptionsHelp() {
            "  --platform P.json     the machine: devices, machine types, capacities, interconnect\n"
            "  --objective O         makespan (default), memory, or both (weighted)\n"
            "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
-           "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n";
+           "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n"
+           "  --memory-clock C      the peak memory the cost reads: step (default; one op or\n"
+           "                        transfer per step of the order, as the papers) or time (memory\n"
+           "                        over time of the timed schedule, as the memory view draws it)\n";
 }
 
 } // namespace sl::cli

@@ -4,7 +4,7 @@
 /// sl::Problem, so that every command reads it the same way:
 ///
 ///   GRAPH [--format F] [--devices N | --platform P.json] [--objective makespan|memory|both]
-///         [--memory-weight W] [--memory-cap BYTES]
+///         [--memory-weight W] [--memory-cap BYTES] [--memory-clock step|time]
 ///
 /// The format comes from the extension unless --format is given. The platform is, in order:
 /// --platform, --devices N identical devices, the platform the file carries (job-shop, native

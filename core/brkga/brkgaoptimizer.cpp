@@ -104,9 +104,9 @@ public:
         if (progress && !out.history.empty()) progress(out.history.back());
 
         out.schedule = decoders[0]->schedule(r.best);
-        out.cost = decoders[0]->decode(r.best);
         out.schedule.method = m_kind == Chromosomes::Regal ? "brkga" : "brkga-order";
         out.schedule.seed = options.seed;
+        out.cost = scoreSchedule(problem, out.schedule);   // what `evaluate` reports, and r.bestCost
         out.evaluations = r.evaluations;
         out.seconds = r.seconds;
         out.cancelled = r.stop == StopReason::Cancelled;

@@ -1,32 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Small pieces the BRKGA decoders share: which objective values a problem needs, the scales of
-/// the weighted objective and critical-path priorities for warm starts.
+/// Warm-start chromosomes for the BRKGA optimizers: list heuristics' priorities as keys. (Which
+/// objective values a cost needs and the weighted objective's scales are sl::CostFunction's.)
 
-#include "core/costmodel/problem.h"
+#include "core/graph/graph.h"
 
 #include <vector>
 
 namespace sl::brkga {
-
-/// True when the scalar cost needs the makespan (makespan and weighted objectives).
-bool needsMakespan(const Problem& p);
-/// True when the scalar cost needs peak memory: memory and weighted objectives, or makespan with
-/// the capacity penalty on and some device of finite capacity.
-bool needsMemory(const Problem& p);
-
-/// Normalisers of the weighted objective (sl::scalarCost): makespan by max(critical path,
-/// work / devices), memory by the largest single-op footprint (inputs + outputs + parameters).
-struct ObjectiveScales {
-    double makespan = 1;
-    double memory = 1;
-};
-ObjectiveScales objectiveScales(const Problem& p);
-
-/// Bottom level of every op: its duration plus the longest path to a sink (the list-cp
-/// priority; per-device durations are averaged). O(V + E).
-std::vector<double> bottomLevels(const Graph& g);
 
 /// list-cp's priorities (sl::criticalPathPriorities) scaled into (0, 1]: the same order, hence the
 /// same list schedule as list-cp. A warm-start chromosome for priority-only BRKGA.

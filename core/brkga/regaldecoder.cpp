@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/regaldecoder.h"
 
-#include "core/brkga/decoderbasics.h"
-
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -27,18 +25,13 @@ bool identicalDevices(const Problem& p) {
 } // namespace
 
 RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
-    : m_problem(problem), m_graph(problem.g()) {
+    : m_problem(problem), m_graph(problem.g()), m_cost(problem) {
     problem.check();
     const Graph& g = m_graph;
     const int n = g.opCount(), T = g.tensorCount(), D = problem.platform.deviceCount();
     m_layout = {n, T, D};
-    m_needMakespan = brkga::needsMakespan(problem);
-    m_needMemory = brkga::needsMemory(problem);
-    if (problem.objective.kind == Objective::Weighted) {
-        const auto s = brkga::objectiveScales(problem);
-        m_makespanScale = s.makespan;
-        m_memoryScale = s.memory;
-    }
+    const bool stepClock = m_cost.clock() == MemoryClock::Step;
+    m_needSchedule = m_cost.needsMakespan() || (m_cost.needsMemory() && !stepClock);
     m_devicesOfType = problem.platform.devicesByType();
     m_type.resize(static_cast<size_t>(n));
     for (OpId v = 0; v < n; ++v) m_type[static_cast<size_t>(v)] = g.op(v).machineType;
@@ -67,8 +60,9 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
         }
     }
 
-    if (m_needMakespan) m_scheduler = std::make_unique<ListScheduler>(problem);
-    if (m_needMemory) m_memory = std::make_unique<StepMemory>(g, D);
+    m_scheduler = std::make_unique<ListScheduler>(problem);   // schedule() needs it in any case
+    if (m_cost.needsMemory() && stepClock) m_stepMemory = std::make_unique<StepMemory>(g, D);
+    if (m_cost.needsMemory() && !stepClock) m_timeMemory = std::make_unique<TimeMemory>(problem);
 
     const size_t maxNodes = static_cast<size_t>(n) + static_cast<size_t>(T) * static_cast<size_t>(std::max(D - 1, 0));
     m_placement.resize(static_cast<size_t>(n));
@@ -85,7 +79,7 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
     m_ready.resize(static_cast<int>(std::max<size_t>(maxNodes, 1)));
     m_sequence.reserve(maxNodes);
     m_order.reserve(static_cast<size_t>(n));
-    m_listPriority.resize(static_cast<size_t>(n));
+    m_orderRank.resize(static_cast<size_t>(n));
     m_devicePeaks.assign(static_cast<size_t>(D), 0.0);
     m_nodeKey.resize(maxNodes);   // grow PrioritySort's buffers once
     m_sort.sort(m_nodeKey);
@@ -205,6 +199,11 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
     if (m_sequence.size() != nodes) throw std::logic_error("REGAL decoder: the extended graph has a cycle");
 }
 
+void RegalDecoder::listSchedule() {
+    for (size_t i = 0; i < m_order.size(); ++i) m_orderRank[static_cast<size_t>(m_order[i])] = static_cast<int>(i);
+    m_makespan = m_scheduler->makespanRanked(m_orderRank, m_order, m_placement);
+}
+
 double RegalDecoder::decode(std::span<const double> keys) {
     if (keys.size() != m_layout.size())
         throw std::invalid_argument("REGAL decoder: expected " + std::to_string(m_layout.size()) + " keys, got " +
@@ -213,31 +212,31 @@ double RegalDecoder::decode(std::span<const double> keys) {
     buildTransfers();
     sortTopologically(keys);
     m_makespan = m_peak = std::nan("");
-    if (m_needMakespan) {
-        const double total = static_cast<double>(m_sequence.size());
-        for (size_t i = 0; i < m_sequence.size(); ++i)
-            if (m_sequence[i] < m_layout.ops) m_listPriority[static_cast<size_t>(m_sequence[i])] = total - static_cast<double>(i);
-        m_makespan = m_scheduler->makespan(m_listPriority, m_placement);
-    }
-    if (m_needMemory) m_peak = m_memory->peak(m_placement, m_sequence, m_transfers, &m_devicePeaks);
-    return scalarCost(m_problem, m_needMakespan ? m_makespan : 0, m_needMemory ? m_peak : 0,
-                      m_needMemory ? std::span<const double>(m_devicePeaks) : std::span<const double>(),
-                      m_makespanScale, m_memoryScale);
+    if (m_needSchedule) listSchedule();
+    if (m_stepMemory) m_peak = m_stepMemory->peak(m_placement, m_sequence, m_transfers, &m_devicePeaks);
+    if (m_timeMemory)
+        m_peak = m_timeMemory->peak(m_scheduler->starts(), m_scheduler->ends(), m_scheduler->devices(),
+                                    m_scheduler->startOrder(), m_scheduler->endOrder(), &m_devicePeaks);
+    const bool memory = m_cost.needsMemory();
+    return m_cost(m_cost.needsMakespan() ? m_makespan : 0, memory ? m_peak : 0,
+                  memory ? std::span<const double>(m_devicePeaks) : std::span<const double>());
 }
 
 Schedule RegalDecoder::schedule(std::span<const double> keys) {
     decode(keys);
-    const double total = static_cast<double>(m_sequence.size());
+    listSchedule();
+    Schedule s = m_scheduler->lastSchedule();
+    s.order = m_order;
+    // Each transfer keeps its step in the decoded sequence (the step clock reads it).
+    const auto D = static_cast<size_t>(m_layout.devices);
+    std::vector<int> stepOf(static_cast<size_t>(m_layout.tensors) * D, -1);
     for (size_t i = 0; i < m_sequence.size(); ++i)
-        if (m_sequence[i] < m_layout.ops) m_listPriority[static_cast<size_t>(m_sequence[i])] = total - static_cast<double>(i);
-    ListScheduler ls(m_problem);
-    Schedule s = ls.schedule(m_listPriority, m_placement);
-    if (m_problem.objective.kind != Objective::Makespan) {
-        s.order = m_order;
-        s.peakMemory = m_peak;
-        s.devicePeakMemory = m_devicePeaks;
-        s.memoryClock = "step";
-    }
+        if (const int node = m_sequence[i]; node >= m_layout.ops) {
+            const TransferStep& x = m_transfers[static_cast<size_t>(node - m_layout.ops)];
+            stepOf[static_cast<size_t>(x.tensor) * D + static_cast<size_t>(x.device)] = static_cast<int>(i);
+        }
+    for (ScheduledTransfer& x : s.transfers) x.step = stepOf[static_cast<size_t>(x.tensor) * D + static_cast<size_t>(x.to)];
+    scoreSchedule(m_problem, s, m_cost);
     return s;
 }
 

@@ -15,12 +15,12 @@
 ///  2. one transfer X(t, q) per tensor and remote device hosting a consumer of t;
 ///  3. Kahn's algorithm over ops + transfers, the ready node with the highest key first (ties: ops
 ///     before transfers, then smaller id; transfers are numbered by (tensor, device)) -> sequence;
-///  4. objectives. Peak memory: sl::StepMemory over the sequence (the papers' step clock).
-///     Makespan: sl::ListScheduler, our one time-clock cost model, with the decoded placement and
-///     the sequence positions as priorities (earlier = higher); transfers cost what the platform's
-///     link says (the papers: zero). The capacity penalty of sl::scalarCost uses the step-clock
-///     device peaks. Weighted: both, normalised by a critical-path / work lower bound and by the
-///     largest single-op footprint.
+///  4. objectives, through sl::CostFunction (core/costmodel/cost.h). Makespan: sl::ListScheduler,
+///     our one time-clock cost model, with the decoded placement and the op order of the sequence
+///     as ranks; transfers cost what the platform's link says (the papers: zero). Peak memory on
+///     the problem's clock: step — sl::StepMemory over the sequence (the papers' clock); time —
+///     sl::TimeMemory over that list schedule. schedule() returns the decoded order and transfer
+///     steps, so sl::scoreSchedule gives the same cost to the bit.
 ///
 /// One decoder per thread (it owns its workspace, including a ListScheduler and a StepMemory);
 /// decode() does not allocate after construction. The problem must outlive the decoder.
@@ -32,9 +32,11 @@
 ///   sl::Schedule s = dec.schedule(keys);     // full timed schedule for views and export
 /// \endcode
 
+#include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/problem.h"
 #include "core/costmodel/stepmemory.h"
+#include "core/costmodel/timememory.h"
 #include "core/schedule/schedule.h"
 #include "core/util/prioritysort.h"
 #include "core/util/rankset.h"
@@ -66,7 +68,7 @@ public:
     /// The op fixed on device 0, or kNoOp (symmetry breaking off, or devices not identical).
     OpId symmetryOp() const { return m_symmetryOp; }
 
-    /// Decodes `keys` (layout().size() values) and returns the scalar cost (sl::scalarCost).
+    /// Decodes `keys` (layout().size() values) and returns the scalar cost (sl::CostFunction).
     double decode(std::span<const double> keys);
 
     // Details of the last decode().
@@ -75,25 +77,26 @@ public:
     std::span<const int> sequence() const { return m_sequence; }
     std::span<const TransferStep> transfers() const { return m_transfers; }
     std::span<const OpId> order() const { return m_order; }   ///< the ops of sequence()
-    double makespan() const { return m_makespan; }            ///< NaN if the objective needs none
-    double peakMemory() const { return m_peak; }              ///< step clock; NaN if not needed
+    double makespan() const { return m_makespan; }            ///< NaN if the cost needs none
+    double peakMemory() const { return m_peak; }              ///< on the cost's clock; NaN if not needed
     std::span<const double> devicePeaks() const { return m_devicePeaks; }
 
-    /// Decodes and builds the timed schedule (sl::ListScheduler). For memory and weighted
-    /// objectives, `order` is the decoded op order and the memory fields are its step-clock values.
+    /// Decodes and builds the scored timed schedule (sl::ListScheduler): its `order` is the decoded
+    /// op order and its transfers carry their steps in the decoded sequence.
     Schedule schedule(std::span<const double> keys);
 
 private:
     void place(std::span<const double> keys);
     void buildTransfers();
     void sortTopologically(std::span<const double> keys);
+    void listSchedule();
 
     const Problem& m_problem;
     const Graph& m_graph;
     RegalLayout m_layout;
     OpId m_symmetryOp = kNoOp;
-    bool m_needMakespan = false, m_needMemory = false;
-    double m_makespanScale = 1, m_memoryScale = 1;
+    CostFunction m_cost;
+    bool m_needSchedule = false;   ///< the makespan or the time clock needs the list schedule
 
     std::vector<std::vector<int>> m_devicesOfType;
     std::vector<int> m_type;
@@ -102,7 +105,8 @@ private:
     std::vector<OpId> m_cons;
 
     std::unique_ptr<ListScheduler> m_scheduler;
-    std::unique_ptr<StepMemory> m_memory;
+    std::unique_ptr<StepMemory> m_stepMemory;
+    std::unique_ptr<TimeMemory> m_timeMemory;
 
     // workspace
     std::vector<int> m_placement;
@@ -119,7 +123,7 @@ private:
     RankSet m_ready;
     std::vector<int> m_sequence;
     std::vector<OpId> m_order;
-    std::vector<double> m_listPriority;
+    std::vector<int> m_orderRank;             ///< per op: its position in m_order
     std::vector<double> m_devicePeaks;
     double m_makespan = 0, m_peak = 0;
 };

@@ -22,27 +22,32 @@ ListScheduler::ListScheduler(const Problem& problem)
     problem.check();
     m_devicesOfType = problem.platform.devicesByType();
     m_freeTransfers = problem.platform.link.free();
+    for (const Device& d : problem.platform.devices) m_typeOfDevice.push_back(d.machineType);
     const auto n = static_cast<size_t>(m_graph.opCount());
     m_type.resize(n);
     m_demand.resize(n);
     m_duration.resize(n);
+    m_predCount.resize(n);
     for (OpId v = 0; v < m_graph.opCount(); ++v) {
         const Op& o = m_graph.op(v);
-        m_type[static_cast<size_t>(v)] = o.machineType;
-        m_demand[static_cast<size_t>(v)] = o.resourceDemand;
-        m_duration[static_cast<size_t>(v)] = o.deviceDurations.empty() ? o.duration : -1;
-        m_unitDemand = m_unitDemand && o.resourceDemand == 1;
+        const auto sv = static_cast<size_t>(v);
+        m_type[sv] = o.machineType;
+        m_demand[sv] = o.resourceDemand;
+        m_duration[sv] = o.deviceDurations.empty() ? o.duration : -1;
+        m_predCount[sv] = static_cast<int>(m_graph.predecessors(v).size());
     }
-    for (const Device& d : problem.platform.devices) m_unitDemand = m_unitDemand && d.resourceCapacity == 1;
     m_pending.resize(n);
     m_start.resize(n);
     m_end.resize(n);
     m_device.resize(n);
+    m_wakeAt.resize(n);
     m_freeCapacity.resize(problem.platform.devices.size());
+    m_freeDevices.resize(m_devicesOfType.size());
     m_ready.resize(m_devicesOfType.size());
     for (auto& r : m_ready) r.resize(static_cast<int>(n));
     m_order.reserve(n);
-    m_events.reserve(2 * n + 8);
+    m_finished.reserve(n);
+    m_events.reserve(3 * n + 8);
 }
 
 double ListScheduler::dataReady(OpId v, int d) const {
@@ -57,50 +62,71 @@ double ListScheduler::dataReady(OpId v, int d) const {
     return r;
 }
 
-void ListScheduler::run(std::span<const double> priority, std::span<const int> placement) {
+void ListScheduler::checkPlacement(std::span<const int> placement) const {
     const int n = m_graph.opCount();
-    if (static_cast<int>(priority.size()) != n)
-        throw std::invalid_argument("list scheduler: need one priority per op");
-    const bool fixed = !placement.empty();
-    if (fixed && static_cast<int>(placement.size()) != n)
+    if (static_cast<int>(placement.size()) != n)
         throw std::invalid_argument("list scheduler: need one device per op");
     const auto& devices = m_problem.platform.devices;
-    if (fixed)
-        for (OpId v = 0; v < n; ++v) {
-            const int d = placement[static_cast<size_t>(v)];
-            if (d >= static_cast<int>(devices.size()) ||
-                (d >= 0 && devices[static_cast<size_t>(d)].machineType != m_type[static_cast<size_t>(v)]))
-                throw std::invalid_argument("list scheduler: op '" + m_graph.op(v).name +
-                                            "' placed on a missing device or one of another machine type");
-        }
+    for (OpId v = 0; v < n; ++v) {
+        const int d = placement[static_cast<size_t>(v)];
+        if (d >= static_cast<int>(devices.size()) ||
+            (d >= 0 && devices[static_cast<size_t>(d)].machineType != m_type[static_cast<size_t>(v)]))
+            throw std::invalid_argument("list scheduler: op '" + m_graph.op(v).name +
+                                        "' placed on a missing device or one of another machine type");
+    }
+}
 
-    m_ranks.sort(priority);
-    const auto rankOf = m_ranks.rankOf();
-    const auto opAt = m_ranks.order();
-    for (size_t d = 0; d < devices.size(); ++d) m_freeCapacity[d] = devices[d].resourceCapacity;
+void ListScheduler::pushEvent(double time, OpId op) {
+    m_events.push_back({time, op});
+    std::push_heap(m_events.begin(), m_events.end(), ByTime{});
+}
+
+// Devices count as free while they have any capacity left, so "is any device of this type free?"
+// is one comparison instead of a scan.
+void ListScheduler::occupy(int device, double demand) {
+    double& cap = m_freeCapacity[static_cast<size_t>(device)];
+    const bool wasFree = cap > 0;
+    cap -= demand;
+    if (wasFree && cap <= 0) --m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
+}
+
+void ListScheduler::release(int device, double demand) {
+    double& cap = m_freeCapacity[static_cast<size_t>(device)];
+    const bool wasFree = cap > 0;
+    cap += demand;
+    if (!wasFree && cap > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
+}
+
+void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement) {
+    const int n = m_graph.opCount();
+    const bool fixed = !placement.empty();
+    if (fixed) checkPlacement(placement);
+    const auto& devices = m_problem.platform.devices;
+    std::fill(m_freeDevices.begin(), m_freeDevices.end(), 0);
+    for (size_t d = 0; d < devices.size(); ++d) {
+        m_freeCapacity[d] = devices[d].resourceCapacity;
+        if (m_freeCapacity[d] > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[d])];
+    }
     for (auto& r : m_ready) r.clear();
     m_events.clear();
     m_order.clear();
-    for (OpId v = 0; v < n; ++v) {
-        const auto sv = static_cast<size_t>(v);
-        m_pending[sv] = static_cast<int>(m_graph.predecessors(v).size());
-        m_device[sv] = -1;
-        if (m_pending[sv] == 0) m_ready[static_cast<size_t>(m_type[sv])].insert(rankOf[sv]);
-    }
+    m_finished.clear();
+    std::copy(m_predCount.begin(), m_predCount.end(), m_pending.begin());
+    std::fill(m_device.begin(), m_device.end(), -1);
+    std::fill(m_wakeAt.begin(), m_wakeAt.end(), -1.0);
+    for (OpId v = 0; v < n; ++v)
+        if (m_pending[static_cast<size_t>(v)] == 0)
+            m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]);
 
     double t = 0;
     m_makespan = 0;
     while (true) {
-        // Step 3: scan each machine type's ready ops in priority order, starting every one that fits.
+        // Scan each machine type's ready ops in priority order, starting every one that fits.
         for (size_t ty = 0; ty < m_ready.size(); ++ty) {
             RankSet& ready = m_ready[ty];
             const auto& candidates = m_devicesOfType[ty];
-            auto anyFree = [&] {
-                for (int d : candidates)
-                    if (m_freeCapacity[static_cast<size_t>(d)] > 0) return true;
-                return false;
-            };
-            if (ready.empty() || !anyFree()) continue;
+            int& freeDevices = m_freeDevices[ty];
+            if (freeDevices == 0 || ready.empty()) continue;
             for (int r = ready.next(0); r != RankSet::npos; r = ready.next(r + 1)) {
                 const OpId v = opAt[static_cast<size_t>(r)];
                 const auto sv = static_cast<size_t>(v);
@@ -121,24 +147,25 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
                     }
                 }
                 if (best < 0) continue;   // does not fit now: stays ready (non-blocking scan)
-                if (bestReady > t) {      // inputs still in flight: wake up when they arrive
-                    m_events.push_back({bestReady, -1});
-                    std::push_heap(m_events.begin(), m_events.end(), ByTime{});
+                if (bestReady > t) {      // inputs still in flight: wake up when they arrive (once)
+                    if (m_wakeAt[sv] != bestReady) {
+                        m_wakeAt[sv] = bestReady;
+                        pushEvent(bestReady, -1);
+                    }
                     continue;
                 }
                 ready.erase(r);
                 m_device[sv] = best;
                 m_start[sv] = t;
                 m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, best));
-                m_freeCapacity[static_cast<size_t>(best)] -= demand;
+                occupy(best, demand);
                 m_order.push_back(v);
-                m_events.push_back({m_end[sv], v});
-                std::push_heap(m_events.begin(), m_events.end(), ByTime{});
-                if (!anyFree()) break;
+                pushEvent(m_end[sv], v);
+                if (freeDevices == 0) break;
             }
         }
         if (m_events.empty()) break;
-        // Step 4: advance to the next event and release everything that happens then.
+        // Advance to the next event and release everything that happens then.
         t = m_events.front().time;
         while (!m_events.empty() && m_events.front().time <= t) {
             std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
@@ -146,8 +173,9 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
             m_events.pop_back();
             if (u < 0) continue;
             const auto su = static_cast<size_t>(u);
+            m_finished.push_back(u);
             m_makespan = std::max(m_makespan, m_end[su]);
-            m_freeCapacity[static_cast<size_t>(m_device[su])] += m_demand[su];
+            release(m_device[su], m_demand[su]);
             for (OpId s : m_graph.successors(u)) {
                 const auto ss = static_cast<size_t>(s);
                 if (--m_pending[ss] == 0) m_ready[static_cast<size_t>(m_type[ss])].insert(rankOf[ss]);
@@ -160,12 +188,27 @@ void ListScheduler::run(std::span<const double> priority, std::span<const int> p
 }
 
 double ListScheduler::makespan(std::span<const double> priority, std::span<const int> placement) {
-    run(priority, placement);
+    if (static_cast<int>(priority.size()) != m_graph.opCount())
+        throw std::invalid_argument("list scheduler: need one priority per op");
+    m_ranks.sort(priority);
+    run(m_ranks.rankOf(), m_ranks.order(), placement);
+    return m_makespan;
+}
+
+double ListScheduler::makespanRanked(std::span<const int> rankOf, std::span<const int> opAt,
+                                     std::span<const int> placement) {
+    if (static_cast<int>(rankOf.size()) != m_graph.opCount() || opAt.size() != rankOf.size())
+        throw std::invalid_argument("list scheduler: need one rank per op");
+    run(rankOf, opAt, placement);
     return m_makespan;
 }
 
 Schedule ListScheduler::schedule(std::span<const double> priority, std::span<const int> placement) {
-    run(priority, placement);
+    makespan(priority, placement);
+    return lastSchedule();
+}
+
+Schedule ListScheduler::lastSchedule() const {
     const int n = m_graph.opCount();
     Schedule s;
     s.ops.resize(static_cast<size_t>(n));
@@ -176,10 +219,6 @@ Schedule ListScheduler::schedule(std::span<const double> priority, std::span<con
     s.order = m_order;   // decision times only grow, so start order is a topological order
     s.makespan = m_makespan;
     s.transfers = impliedTransfers(m_problem, s);
-    const MemoryTimeline mem = computeMemoryTimeline(m_problem, s);
-    s.peakMemory = mem.peak;
-    s.devicePeakMemory = mem.devicePeaks();
-    s.memoryClock = "time";
     return s;
 }
 

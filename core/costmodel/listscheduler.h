@@ -15,7 +15,8 @@
 /// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT).
 ///
 /// Complexity: O(V + E) for ranking the priorities (radix sort) plus O(log64 V) per ready-set
-/// operation and O(log D) per event; allocation-free after the first call. Not thread-safe: use one ListScheduler per thread.
+/// operation and O(log V) per event; allocation-free after the first call. Not thread-safe: use
+/// one ListScheduler per thread.
 ///
 /// \code
 ///   sl::ListScheduler ls(problem);
@@ -41,44 +42,61 @@ public:
     /// Makespan of the list schedule for `priority` (one key per op, higher = earlier).
     /// `placement` (optional): a device per op, or -1 to let the scheduler choose.
     double makespan(std::span<const double> priority, std::span<const int> placement = {});
+    /// The same for priorities already ranked: `opAt[r]` is the op of rank r (0 = first) and
+    /// `rankOf[v]` the rank of op v. Skips the sort (REGAL's decoder has the ranks).
+    double makespanRanked(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement = {});
 
-    /// The full schedule (ops, order by start time, transfers, makespan and time-clock memory).
+    /// The full schedule (ops, order by start time, transfers, makespan); its memory values are
+    /// left to sl::scoreSchedule.
     Schedule schedule(std::span<const double> priority, std::span<const int> placement = {});
+    /// The schedule of the last run, as schedule() returns it.
+    Schedule lastSchedule() const;
 
     /// Start / end / device of the last run (valid until the next call).
     std::span<const double> starts() const { return m_start; }
     std::span<const double> ends() const { return m_end; }
     std::span<const int> devices() const { return m_device; }
+    /// Ops of the last run in the order they started (a topological order, by start time) and in
+    /// the order they ended (by end time; a producer before its consumers at equal times).
+    std::span<const OpId> startOrder() const { return m_order; }
+    std::span<const OpId> endOrder() const { return m_finished; }
 
 private:
     struct Event {
         double time;
         OpId op;   ///< op finishing, or -1 for a data-arrival wake-up
     };
-    void run(std::span<const double> priority, std::span<const int> placement);
+    void checkPlacement(std::span<const int> placement) const;
+    void run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement);
     /// Earliest time the inputs of `v` are all on device `d` (all predecessors have finished).
     double dataReady(OpId v, int d) const;
+    void pushEvent(double time, OpId op);
+    void occupy(int device, double demand);
+    void release(int device, double demand);
 
     const Problem& m_problem;
     const Graph& m_graph;
     std::vector<std::vector<int>> m_devicesOfType;
+    std::vector<int> m_typeOfDevice;
     bool m_freeTransfers = true;
 
     // Hot per-op fields copied out of the (large) Op structs for cache locality.
     std::vector<int> m_type;
     std::vector<double> m_demand;
     std::vector<double> m_duration;       ///< device-independent duration, or -1 for a table
-    bool m_uniformDevices = true;         ///< no per-device duration tables
-    bool m_unitDemand = true;             ///< every op demands 1 and every device offers 1
+    std::vector<int> m_predCount;         ///< distinct predecessors per op
 
     // workspace
     std::vector<int> m_pending;          ///< unfinished predecessors per op
     std::vector<double> m_start, m_end;
     std::vector<int> m_device;
     std::vector<double> m_freeCapacity;  ///< per device
+    std::vector<int> m_freeDevices;      ///< per machine type: devices with capacity left
+    std::vector<double> m_wakeAt;        ///< per op: pending data-arrival wake-up, or -1
     PrioritySort m_ranks;                ///< priority rank of every op for this call
     std::vector<RankSet> m_ready;        ///< per machine type: ready ops by rank
     std::vector<OpId> m_order;           ///< ops in the order they started
+    std::vector<OpId> m_finished;        ///< ops in the order they ended
     std::vector<Event> m_events;         ///< min-heap by time
     double m_makespan = 0;
 };

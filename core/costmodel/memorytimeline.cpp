@@ -41,8 +41,9 @@ std::vector<Residency> residencies(const Problem& p, const Schedule& s) {
         for (const auto& [q, end] : lastUse) {
             if (q == prod.device) {
                 freeOnProducer = std::max(freeOnProducer, end);
-            } else {   // the transfer starts at prod.end and consumes the tensor on the source
+            } else {   // the transfer runs from prod.end and holds the tensor on the source until it ends
                 out.push_back({t, x.producer, q, prod.end, end, x.bytes});
+                freeOnProducer = std::max(freeOnProducer, prod.end + p.platform.link.transferTime(x.bytes));
             }
         }
         out.push_back({t, x.producer, prod.device, prod.start, freeOnProducer, x.bytes});

@@ -5,12 +5,14 @@
 ///
 /// Residency rules (the time-clock reading of spec/regal.md §2.2):
 ///  - an output tensor is allocated on its producer's device when the producer starts and freed
-///    when the last of its local consumers (and outgoing transfers) ends; an output nobody reads
+///    when the last of its local consumers and outgoing transfers ends; an output nobody reads
 ///    is freed when its producer ends;
 ///  - a transferred tensor is resident on the destination from the transfer's start until its last
 ///    consumer there ends;
 ///  - an op's parameter bytes are resident while it runs.
-/// At equal times, frees come before allocations (memory released at t can be reused at t).
+/// At equal times, frees come before allocations (memory released at t can be reused at t), but a
+/// residency of zero length still counts at its instant. sl::TimeMemory computes the same peaks
+/// in one sweep, for the optimizers' inner loops.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"

@@ -5,9 +5,9 @@
 
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
+#include "core/schedule/schedule.h"
 
 #include <memory>
-#include <span>
 #include <string>
 
 namespace sl {
@@ -18,6 +18,7 @@ std::string toString(Objective o);
 /// "makespan", "memory" or "both"/"weighted"; throws std::invalid_argument otherwise.
 Objective objectiveFromString(const std::string& s);
 
+
 struct ObjectiveSpec {
     Objective kind = Objective::Makespan;
     /// For Weighted: cost = (1-w) * makespan / makespanScale + w * peak / memoryScale.
@@ -25,6 +26,8 @@ struct ObjectiveSpec {
     /// Makespan runs: a schedule over a device's memory capacity costs more than any feasible one
     /// (spec/regal.md §2.4).
     bool enforceMemoryCapacity = true;
+    /// The clock of "peak memory" in the cost (memory and weighted objectives, capacity penalty).
+    MemoryClock memoryClock = MemoryClock::Step;
 };
 
 /// Everything an optimizer needs. Cheap to copy; the graph is shared and immutable (finalized).
@@ -37,11 +40,5 @@ struct Problem {
     void check() const;
     const Graph& g() const { return *graph; }
 };
-
-/// The scalar cost of a schedule with these objective values. `devicePeaks` feeds the capacity
-/// penalty (may be empty). `makespanScale` and `memoryScale` normalise the weighted objective
-/// (use lower bounds; 1 when unknown).
-double scalarCost(const Problem& p, double makespan, double peakMemory, std::span<const double> devicePeaks,
-                  double makespanScale = 1, double memoryScale = 1);
 
 } // namespace sl

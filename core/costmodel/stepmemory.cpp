@@ -9,6 +9,16 @@ namespace sl {
 StepMemory::StepMemory(const Graph& graph, int deviceCount)
     : m_graph(graph), m_devices(std::max(deviceCount, 1)) {
     if (!graph.finalized()) throw std::invalid_argument("StepMemory needs a finalized graph");
+    m_bytes.resize(static_cast<size_t>(graph.tensorCount()));
+    for (TensorId t = 0; t < graph.tensorCount(); ++t) m_bytes[static_cast<size_t>(t)] = graph.tensor(t).bytes;
+    m_params.resize(static_cast<size_t>(graph.opCount()));
+    m_outputBytes.resize(static_cast<size_t>(graph.opCount()));
+    m_producer.resize(static_cast<size_t>(graph.tensorCount()));
+    for (TensorId t = 0; t < graph.tensorCount(); ++t) m_producer[static_cast<size_t>(t)] = graph.tensor(t).producer;
+    for (OpId v = 0; v < graph.opCount(); ++v) {
+        m_params[static_cast<size_t>(v)] = graph.op(v).paramBytes;
+        m_outputBytes[static_cast<size_t>(v)] = graph.outputBytes(v);
+    }
     m_consumerCount.assign(static_cast<size_t>(graph.tensorCount()), 0);
     for (OpId v = 0; v < graph.opCount(); ++v)
         for (TensorId t : graph.inputs(v)) ++m_consumerCount[static_cast<size_t>(t)];
@@ -24,17 +34,17 @@ void StepMemory::reset() {
 }
 
 double StepMemory::step(OpId v) {
-    const double params = m_graph.op(v).paramBytes;
+    const double params = m_params[static_cast<size_t>(v)];
     double& live = m_live[0];
-    live += m_graph.outputBytes(v) + params;
+    live += m_outputBytes[static_cast<size_t>(v)] + params;
     const double now = live;
     m_peak[0] = std::max(m_peak[0], now);
     live -= params;
     for (TensorId t : m_graph.inputs(v))
-        if (--m_remaining[static_cast<size_t>(t)] == 0) live -= m_graph.tensor(t).bytes;
+        if (--m_remaining[static_cast<size_t>(t)] == 0) live -= m_bytes[static_cast<size_t>(t)];
     if (!keepOutputs)
         for (TensorId t : m_graph.outputs(v))
-            if (m_consumerCount[static_cast<size_t>(t)] == 0) live -= m_graph.tensor(t).bytes;
+            if (m_consumerCount[static_cast<size_t>(t)] == 0) live -= m_bytes[static_cast<size_t>(t)];
     return now;
 }
 
@@ -54,7 +64,7 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
         for (TensorId t : m_graph.inputs(v)) ++m_remaining[static_cast<size_t>(t) * D + q];
     }
     for (const TransferStep& x : transfers) {
-        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_graph.tensor(x.tensor).producer)]);
+        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[static_cast<size_t>(x.tensor)])]);
         ++m_remaining[static_cast<size_t>(x.tensor) * D + src];
     }
     std::fill(m_live.begin(), m_live.end(), 0.0);
@@ -63,28 +73,54 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
         if (e < n) {
             const OpId v = e;
             const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-            const double params = m_graph.op(v).paramBytes;
+            const double params = m_params[static_cast<size_t>(v)];
             double& live = m_live[q];
-            live += m_graph.outputBytes(v) + params;
+            live += m_outputBytes[static_cast<size_t>(v)] + params;
             m_peak[q] = std::max(m_peak[q], live);
             live -= params;
             for (TensorId t : m_graph.inputs(v))
-                if (--m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_graph.tensor(t).bytes;
+                if (--m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_bytes[static_cast<size_t>(t)];
             if (!keepOutputs)
                 for (TensorId t : m_graph.outputs(v))
-                    if (m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_graph.tensor(t).bytes;
+                    if (m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_bytes[static_cast<size_t>(t)];
         } else {
             const TransferStep& x = transfers[static_cast<size_t>(e - n)];
-            const Tensor& tensor = m_graph.tensor(x.tensor);
+            const double bytes = m_bytes[static_cast<size_t>(x.tensor)];
             const auto q = static_cast<size_t>(x.device);
-            const auto src = static_cast<size_t>(placement[static_cast<size_t>(tensor.producer)]);
-            m_live[q] += tensor.bytes;
+            const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[static_cast<size_t>(x.tensor)])]);
+            m_live[q] += bytes;
             m_peak[q] = std::max(m_peak[q], m_live[q]);
-            if (--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0) m_live[src] -= tensor.bytes;
+            if (--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0) m_live[src] -= bytes;
         }
     }
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
     return *std::max_element(m_peak.begin(), m_peak.end());
+}
+
+double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const OpId> order,
+                               std::vector<double>* devicePeaks) {
+    const auto D = static_cast<size_t>(m_devices);
+    if (m_stamp.empty()) m_stamp.assign(m_bytes.size() * D, 0);
+    if (++m_epoch == 0) {   // wrapped: clear the stamps once
+        std::fill(m_stamp.begin(), m_stamp.end(), 0);
+        m_epoch = 1;
+    }
+    m_sequence.clear();
+    m_transfers.clear();
+    const int n = m_graph.opCount();
+    for (OpId v : order) {
+        const int q = placement[static_cast<size_t>(v)];
+        for (TensorId t : m_graph.inputs(v)) {
+            const int src = placement[static_cast<size_t>(m_producer[static_cast<size_t>(t)])];
+            unsigned& stamp = m_stamp[static_cast<size_t>(t) * D + static_cast<size_t>(q)];
+            if (src == q || stamp == m_epoch) continue;
+            stamp = m_epoch;
+            m_sequence.push_back(n + static_cast<int>(m_transfers.size()));
+            m_transfers.push_back({t, q});
+        }
+        m_sequence.push_back(v);
+    }
+    return peak(placement, m_sequence, m_transfers, devicePeaks);
 }
 
 void insertTransfers(const Graph& g, std::span<const int> placement, std::span<const OpId> order,

@@ -44,6 +44,11 @@ public:
     double peak(std::span<const int> placement, std::span<const int> sequence,
                 std::span<const TransferStep> transfers, std::vector<double>* devicePeaks = nullptr);
 
+    /// Several devices, each transfer just before the first consumer on its destination (as
+    /// sl::insertTransfers places them), without allocating.
+    double peakOfOrder(std::span<const int> placement, std::span<const OpId> order,
+                       std::vector<double>* devicePeaks = nullptr);
+
     /// Partial cost of a prefix: call reset(), then step(v) per op; single device only.
     void reset();
     double step(OpId v);   ///< returns the memory in use during this step (M_t)
@@ -56,9 +61,18 @@ public:
 private:
     const Graph& m_graph;
     int m_devices;
-    std::vector<int> m_consumerCount;   ///< distinct consumer ops per tensor
+    // Hot fields copied out of the (large) Op and Tensor structs for cache locality.
+    std::vector<double> m_bytes;        ///< per tensor
+    std::vector<OpId> m_producer;       ///< per tensor
+    std::vector<double> m_params, m_outputBytes;   ///< per op
+    std::vector<int> m_consumerCount;   ///< consumer entries per tensor
     std::vector<int> m_remaining;       ///< per (tensor, device)
     std::vector<double> m_live, m_peak; ///< per device
+    // peakOfOrder's workspace
+    std::vector<int> m_sequence;
+    std::vector<TransferStep> m_transfers;
+    std::vector<unsigned> m_stamp;      ///< per (tensor, device): == m_epoch once transferred
+    unsigned m_epoch = 0;
 };
 
 /// Builds the step sequence for an op order under a placement: each transfer X(tau, q) is placed

@@ -2,6 +2,7 @@
 #include "core/costmodel/validator.h"
 
 #include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/cost.h"
 #include "core/costmodel/stepmemory.h"
 
 #include <algorithm>
@@ -20,6 +21,36 @@ std::string num(double x) {
     std::ostringstream s;
     s << x;
     return s.str();
+}
+
+/// The transfers are the ones the placement implies, once each, and their steps (if any) are
+/// consistent with the order.
+template <typename Fail>
+void checkTransfers(const Problem& p, const Schedule& s, Fail&& fail) {
+    const Graph& g = p.g();
+    const std::vector<ScheduledTransfer> implied = impliedTransfers(p, s);
+    auto key = [](const ScheduledTransfer& x) { return std::pair(x.tensor, x.to); };
+    std::vector<std::pair<TensorId, int>> want, have;
+    for (const auto& x : implied) want.push_back(key(x));
+    for (const auto& x : s.transfers) {
+        if (x.tensor < 0 || x.tensor >= g.tensorCount()) return fail("a transfer names tensor #" + std::to_string(x.tensor) + ", which does not exist");
+        have.push_back(key(x));
+    }
+    std::sort(want.begin(), want.end());
+    std::sort(have.begin(), have.end());
+    if (want != have)
+        return fail("the transfers are not the " + std::to_string(want.size()) +
+                    " the placement implies (one per tensor and remote consumer device)");
+    const bool anyStep = std::any_of(s.transfers.begin(), s.transfers.end(), [](auto& x) { return x.step >= 0; });
+    const bool allSteps = std::all_of(s.transfers.begin(), s.transfers.end(), [](auto& x) { return x.step >= 0; });
+    if (anyStep && !allSteps) return fail("some transfers have a step and others do not");
+    try {
+        std::vector<int> sequence;
+        std::vector<TransferStep> steps;
+        stepSequence(g, s, sequence, steps);
+    } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    }
 }
 
 } // namespace
@@ -51,7 +82,6 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
         if (!near(o.end - o.start, g.durationOn(v, o.device)))
             fail(who + " runs for " + num(o.end - o.start) + " but its duration there is " +
                  num(g.durationOn(v, o.device)));
-        r.makespan = std::max(r.makespan, o.end);
     }
     // Precedence, with transfer time between devices.
     for (TensorId t = 0; t < g.tensorCount(); ++t) {
@@ -105,21 +135,19 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
                 }
     }
     if (!r.ok()) return r;
+    checkTransfers(p, s, fail);
+    if (!r.ok()) return r;
 
-    const MemoryTimeline tl = computeMemoryTimeline(p, s);
-    r.peakMemory = tl.peak;
+    Schedule scored = s;
+    scoreSchedule(p, scored);
+    const MemoryPeaks& peaks = scored.memory();
     for (size_t d = 0; d < devices.size(); ++d)
-        if (tl.peaks[d] > devices[d].memoryCapacity) {
+        if (peaks.devices[d] > devices[d].memoryCapacity) {
             r.memoryFeasible = false;
-            r.warnings.push_back("device '" + devices[d].name + "' needs " + num(tl.peaks[d]) + " bytes, " +
-                                 num(tl.peaks[d] - devices[d].memoryCapacity) + " over its capacity");
+            r.warnings.push_back("device '" + devices[d].name + "' needs " + num(peaks.devices[d]) + " bytes (" +
+                                 toString(scored.memoryClock) + " clock), " +
+                                 num(peaks.devices[d] - devices[d].memoryCapacity) + " over its capacity");
         }
-    const std::vector<int> placement = s.placement();
-    std::vector<int> seq;
-    std::vector<TransferStep> xs;
-    insertTransfers(g, placement, s.order, seq, xs);
-    StepMemory mem(g, p.platform.deviceCount());
-    r.stepPeakMemory = mem.peak(placement, seq, xs);
     return r;
 }
 

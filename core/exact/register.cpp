@@ -25,7 +25,7 @@ public:
         r.evaluations = best.expanded + 4;   // + the four heuristic incumbents
         r.cancelled = best.cancelled;
         r.note = best.optimal ? "optimal (" + std::to_string(best.states) + " states)" : best.note;
-        finishResult(r, p, "exact-memory", o, monitor, scheduleCost(p, r.schedule));
+        finishResult(r, p, "exact-memory", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }

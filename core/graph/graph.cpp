@@ -16,6 +16,11 @@ namespace {
 
 bool badNumber(double x) { return !std::isfinite(x) || x < 0; }
 
+/// Whole numbers up to 2^53 in total: every memory sum of the cost model is then exact, so its
+/// clocks' implementations agree to the bit whatever order they add in.
+constexpr double kMaxTotalBytes = 9007199254740992.0;   // 2^53
+bool badBytes(double x) { return badNumber(x) || x != std::floor(x) || x > kMaxTotalBytes; }
+
 std::string fmt(double x) {
     std::ostringstream s;
     s << x;
@@ -80,7 +85,7 @@ void Graph::validateFields() const {
             throw GraphError("duplicate op name '" + o.name + "' (ops #" + std::to_string(it->second) +
                              " and #" + std::to_string(v) + ")");
         if (badNumber(o.duration)) throw GraphError(who + ": duration " + fmt(o.duration) + " is not a finite non-negative number");
-        if (badNumber(o.paramBytes)) throw GraphError(who + ": parameter bytes " + fmt(o.paramBytes) + " is not a finite non-negative number");
+        if (badBytes(o.paramBytes)) throw GraphError(who + ": parameter bytes " + fmt(o.paramBytes) + " is not a whole number of bytes (0 to 2^53)");
         if (badNumber(o.resourceDemand)) throw GraphError(who + ": resource demand " + fmt(o.resourceDemand) + " is not a finite non-negative number");
         if (o.machineType < 0) throw GraphError(who + ": negative machine type " + std::to_string(o.machineType));
         for (double d : o.deviceDurations)
@@ -91,13 +96,17 @@ void Graph::validateFields() const {
         const std::string who = "tensor '" + x.name + "'";
         if (x.producer < 0 || x.producer >= opCount())
             throw GraphError(who + " has no valid producer (dangling reference " + std::to_string(x.producer) + ")");
-        if (badNumber(x.bytes)) throw GraphError(who + ": size " + fmt(x.bytes) + " bytes is not a finite non-negative number");
+        if (badBytes(x.bytes)) throw GraphError(who + ": size " + fmt(x.bytes) + " is not a whole number of bytes (0 to 2^53)");
         for (OpId c : x.consumers) {
             if (c < 0 || c >= opCount())
                 throw GraphError(who + " has a dangling consumer reference " + std::to_string(c));
             if (c == x.producer) throw GraphError(who + " is consumed by its own producer '" + op(c).name + "' (a cycle)");
         }
     }
+    double total = 0;
+    for (const Tensor& x : m_tensors) total += x.bytes;
+    for (const Op& o : m_ops) total += o.paramBytes;
+    if (total > kMaxTotalBytes) throw GraphError("the tensors and parameters total " + fmt(total) + " bytes, more than 2^53");
 }
 
 void Graph::buildAdjacency() {

@@ -18,7 +18,7 @@ public:
         PriorityEvaluator evaluator(p);
         r.schedule = evaluator.schedule(m_rule(p.g()));
         r.evaluations = 1;
-        finishResult(r, p, m_name, o, monitor, scheduleCost(p, r.schedule, evaluator.scales()));
+        finishResult(r, p, m_name, o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }
@@ -37,7 +37,7 @@ public:
         RunResult r;
         r.schedule = sequentialSchedule(p, m_rule(p.g()));
         r.evaluations = 1;
-        finishResult(r, p, m_name, o, monitor, scheduleCost(p, r.schedule));
+        finishResult(r, p, m_name, o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }
@@ -55,7 +55,7 @@ public:
         r.schedule = heftSchedule(p, stop);
         r.cancelled = stop.stop_requested();
         r.evaluations = 1;
-        finishResult(r, p, "heft", o, monitor, scheduleCost(p, r.schedule));
+        finishResult(r, p, "heft", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }

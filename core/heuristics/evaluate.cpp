@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/heuristics/evaluate.h"
 
-#include "core/analysis/bounds.h"
 #include "core/costmodel/memorytimeline.h"
 
 #include <algorithm>
@@ -9,34 +8,25 @@
 
 namespace sl {
 
-CostScales costScales(const Problem& p) {
-    const LowerBounds b = lowerBounds(p);
-    return {std::max(b.makespan, 1e-9), std::max(b.memory, 1e-9)};
-}
-
-bool costNeedsMemory(const Problem& p) {
-    if (p.objective.kind != Objective::Makespan) return true;
-    if (!p.objective.enforceMemoryCapacity) return false;
-    return std::any_of(p.platform.devices.begin(), p.platform.devices.end(),
-                       [](const Device& d) { return d.memoryCapacity != kInfinity; });
-}
-
-double scheduleCost(const Problem& p, const Schedule& s, const CostScales& scales) {
-    return scalarCost(p, s.makespan, s.peakMemory, s.devicePeakMemory, scales.makespan, scales.memory);
-}
-
-double scheduleCost(const Problem& p, const Schedule& s) { return scheduleCost(p, s, costScales(p)); }
-
 PriorityEvaluator::PriorityEvaluator(const Problem& p)
-    : m_problem(p), m_scheduler(p), m_scales(costScales(p)), m_needsMemory(costNeedsMemory(p)) {}
+    : m_problem(p), m_scheduler(p), m_cost(p), m_stepMemory(p.g(), p.platform.deviceCount()), m_timeMemory(p) {}
 
 double PriorityEvaluator::cost(std::span<const double> priority, std::span<const int> placement) {
-    if (!m_needsMemory) return m_scheduler.makespan(priority, placement);
-    return scheduleCost(m_problem, m_scheduler.schedule(priority, placement), m_scales);
+    const double makespan = m_scheduler.makespan(priority, placement);
+    if (!m_cost.needsMemory()) return m_cost(makespan, 0, {});
+    // The same clocks sl::scoreSchedule reads from the schedule this run would build.
+    const double peak =
+        m_cost.clock() == MemoryClock::Step
+            ? m_stepMemory.peakOfOrder(m_scheduler.devices(), m_scheduler.startOrder(), &m_devicePeaks)
+            : m_timeMemory.peak(m_scheduler.starts(), m_scheduler.ends(), m_scheduler.devices(),
+                                m_scheduler.startOrder(), m_scheduler.endOrder(), &m_devicePeaks);
+    return m_cost(makespan, peak, m_devicePeaks);
 }
 
 Schedule PriorityEvaluator::schedule(std::span<const double> priority, std::span<const int> placement) {
-    return m_scheduler.schedule(priority, placement);
+    Schedule s = m_scheduler.schedule(priority, placement);
+    scoreSchedule(m_problem, s, m_cost);
+    return s;
 }
 
 Schedule sequentialSchedule(const Problem& p, std::span<const OpId> order) {
@@ -73,13 +63,7 @@ Schedule sequentialSchedule(const Problem& p, std::span<const OpId> order) {
         s.makespan = std::max(s.makespan, end);
     }
     s.transfers = impliedTransfers(p, s);
-    const std::vector<int> placement = s.placement();
-    std::vector<int> sequence;
-    std::vector<TransferStep> transfers;
-    insertTransfers(g, placement, order, sequence, transfers);
-    StepMemory mem(g, p.platform.deviceCount());
-    s.peakMemory = mem.peak(placement, sequence, transfers, &s.devicePeakMemory);
-    s.memoryClock = "step";
+    scoreSchedule(p, s);
     return s;
 }
 
@@ -111,11 +95,10 @@ void RunMonitor::report(RunResult& r, double best, double mean, double fraction,
 }
 
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,
-                  const RunMonitor& monitor, double cost) {
-    (void)p;
+                  const RunMonitor& monitor) {
     r.schedule.method = method;
     r.schedule.seed = o.seed;
-    r.cost = cost;
+    r.cost = scoreSchedule(p, r.schedule);
     r.seconds = monitor.seconds();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/heuristics/heft.h"
 
+#include "core/costmodel/cost.h"
 #include "core/costmodel/memorytimeline.h"
 
 #include <algorithm>
@@ -116,10 +117,7 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
         return listPos[static_cast<size_t>(a)] < listPos[static_cast<size_t>(b)];
     });
     s.transfers = impliedTransfers(p, s);
-    const MemoryTimeline mem = computeMemoryTimeline(p, s);
-    s.peakMemory = mem.peak;
-    s.devicePeakMemory = mem.devicePeaks();
-    s.memoryClock = "time";
+    scoreSchedule(p, s);
     return s;
 }
 

@@ -58,9 +58,10 @@ public:
         const bool orders = space == "orders" || (space == "auto" && p.objective.kind == Objective::Memory);
 
         PriorityEvaluator evaluator(p);
-        const CostScales scales = evaluator.scales();
-        // Fast step-clock path: one device and a pure memory objective.
-        const bool stepOnly = orders && p.platform.deviceCount() == 1 && p.objective.kind == Objective::Memory;
+        const CostFunction& costOf = evaluator.costFunction();
+        // Fast path: one device, a pure memory objective on the step clock (what scoreSchedule reads).
+        const bool stepOnly = orders && p.platform.deviceCount() == 1 && p.objective.kind == Objective::Memory &&
+                              costOf.clock() == MemoryClock::Step;
         StepMemory mem(g, 1);
         double best = kInfinity, sum = 0;
         std::optional<std::uint64_t> bestSample;
@@ -73,7 +74,7 @@ public:
             double cost;
             if (orders) {
                 const std::vector<OpId> order = randomTopologicalOrder(g, rng);
-                cost = stepOnly ? mem.peak(order) : scheduleCost(p, sequentialSchedule(p, order), scales);
+                cost = stepOnly ? mem.peak(order) : costOf.of(sequentialSchedule(p, order));
             } else {
                 std::vector<double> key(static_cast<size_t>(g.opCount()));
                 for (double& x : key) x = rng.uniform();
@@ -96,7 +97,7 @@ public:
             for (double& x : key) x = rng.uniform();
             r.schedule = evaluator.schedule(key);
         }
-        finishResult(r, p, "random-search", o, monitor, scheduleCost(p, r.schedule, scales));
+        finishResult(r, p, "random-search", o, monitor);
         monitor.report(r, r.cost, sum / static_cast<double>(std::max<std::int64_t>(r.evaluations, 1)), 1.0, true);
         return r;
     }

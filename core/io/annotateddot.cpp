@@ -51,7 +51,7 @@ void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& pa
     out.reserve(static_cast<size_t>(g.opCount()) * 160);
     out += "// SchedLab schedule";
     if (!s.method.empty()) out += " of " + s.method + " (seed " + std::to_string(s.seed) + ")";
-    out += ": makespan " + number(s.makespan) + ", peak memory " + number(s.peakMemory) + " bytes (" + s.memoryClock +
+    out += ": makespan " + number(s.makespan) + ", peak memory " + number(s.peakMemory()) + " bytes (" + toString(s.memoryClock) +
            " clock)\n";
     out += "digraph schedule {\n";
     // the legend: one cell per device in its colour

@@ -136,8 +136,8 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
     json otherData = {{"generator", "SchedLab"},
                       {"time_unit", "1 schedule time unit = 1 us"},
                       {"makespan", s.makespan},
-                      {"peak_memory_bytes", s.peakMemory},
-                      {"memory_clock", s.memoryClock},
+                      {"peak_memory_bytes", s.peakMemory()},
+                      {"memory_clock", toString(s.memoryClock)},
                       {"counter_peak_memory_bytes", tl.peak},
                       {"method", s.method},
                       {"seed", s.seed}};

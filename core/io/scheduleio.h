@@ -8,13 +8,16 @@
 /// Schedule JSON contract (stable; other tools read it):
 ///   { "format": "schedlab-schedule", "version": 1,
 ///     "makespan": number, "peak_memory_bytes": number, "memory_clock": "time"|"step",
+///     "peak_memory_step_bytes": number, "peak_memory_time_bytes": number,
 ///     "method": string, "seed": number, "devices": [device names],
 ///     "order": [op names in the total order],
 ///     "ops": [{"id": op name, "device": index into devices, "start": number, "end": number}],
-///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number}] }
-/// plus, when known, "device_peak_memory_bytes": [bytes per device]. On reading only "ops" is
-/// required: a missing order is the ops by start time, missing transfers the ones the placement
-/// implies, missing makespan / memory come from the cost model. Unknown keys are ignored.
+///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number,
+///                    "step": position in the step sequence (optional)}] }
+/// plus, when known, "device_peak_memory_bytes": [bytes per device, on memory_clock]. On reading
+/// only "ops" is required: a missing order is the ops by start time, missing transfers the ones
+/// the placement implies. The objective values written are informative: reading ignores them and
+/// sl::scoreSchedule recomputes them after validation. Unknown keys are ignored.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"

@@ -74,26 +74,6 @@ private:
 
 std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
-/// Peak per device, on the schedule's own clock.
-std::vector<double> devicePeaks(const Problem& p, const Schedule& s) {
-    if (s.memoryClock == "step") {
-        const Graph& g = p.g();
-        const std::vector<int> pos = scheduleformat::positions(p, s);
-        for (OpId v = 0; v < g.opCount(); ++v)
-            for (OpId q : g.predecessors(v))
-                if (pos[static_cast<size_t>(q)] > pos[static_cast<size_t>(v)]) return {};   // not topological
-        const std::vector<int> placement = s.placement();
-        std::vector<int> sequence;
-        std::vector<TransferStep> transfers;
-        insertTransfers(g, placement, s.order, sequence, transfers);
-        StepMemory mem(g, p.platform.deviceCount());
-        std::vector<double> peaks;
-        mem.peak(placement, sequence, transfers, &peaks);
-        return peaks;
-    }
-    return computeMemoryTimeline(p, s).peaks;
-}
-
 } // namespace
 
 std::string scheduleToJson(const Problem& p, const Schedule& s) {
@@ -104,15 +84,17 @@ std::string scheduleToJson(const Problem& p, const Schedule& s) {
     head["format"] = kFormat;
     head["version"] = kVersion;
     head["makespan"] = s.makespan;
-    head["peak_memory_bytes"] = s.peakMemory;
-    head["memory_clock"] = s.memoryClock;
+    head["peak_memory_bytes"] = s.peakMemory();
+    head["memory_clock"] = toString(s.memoryClock);
+    head["peak_memory_step_bytes"] = s.stepMemory.peak;
+    head["peak_memory_time_bytes"] = s.timeMemory.peak;
     head["method"] = s.method;
     head["seed"] = s.seed;
     json devices = json::array();
     for (int d = 0; d < p.platform.deviceCount(); ++d) devices.push_back(scheduleformat::deviceName(p, d));
     head["devices"] = std::move(devices);
-    if (s.devicePeakMemory.size() == static_cast<size_t>(p.platform.deviceCount()))
-        head["device_peak_memory_bytes"] = s.devicePeakMemory;
+    if (s.memory().devices.size() == static_cast<size_t>(p.platform.deviceCount()))
+        head["device_peak_memory_bytes"] = s.memory().devices;
     json order = json::array();
     for (OpId v : scheduleformat::rowOrder(p, s)) order.push_back(g.op(v).name);
     head["order"] = std::move(order);
@@ -131,6 +113,7 @@ std::string scheduleToJson(const Problem& p, const Schedule& s) {
         const ScheduledTransfer& t = s.transfers[k];
         nlohmann::ordered_json e = {{"tensor", g.tensor(t.tensor).name}, {"from", t.from}, {"to", t.to},
                                     {"start", t.start}, {"end", t.end}};
+        if (t.step >= 0) e["step"] = t.step;
         out += (k ? ",\n  " : "\n  ") + e.dump();
     }
     out += s.transfers.empty() ? "]\n}\n" : "\n ]\n}\n";
@@ -233,6 +216,11 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
             t.to = r.device(r.field(e, "to", where), where, "to", deviceCount);
             t.start = r.number(r.field(e, "start", where), where + ".start");
             t.end = r.number(r.field(e, "end", where), where + ".end");
+            if (auto st = e.find("step"); st != e.end()) {
+                if (!st->is_number_integer() || st->get<std::int64_t>() < 0 || st->get<std::int64_t>() > (1 << 30))
+                    r.fail(where + ".step must be a non-negative integer (the transfer's position in the step sequence), not " + st->dump());
+                t.step = st->get<int>();
+            }
             auto [b, end] = byName.equal_range(name);
             if (b == end) r.fail(where + ": unknown tensor " + quoted(name) + " (not in the graph)");
             t.tensor = b->second;
@@ -248,34 +236,23 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
     }
 
     if (auto it = j.find("memory_clock"); it != j.end()) {
-        s.memoryClock = r.string(*it, "\"memory_clock\"");
-        if (s.memoryClock != "time" && s.memoryClock != "step")
+        const std::string clock = r.string(*it, "\"memory_clock\"");
+        if (clock != "time" && clock != "step")
             r.fail("\"memory_clock\" must be \"time\" or \"step\", not " + it->dump());
+        s.memoryClock = memoryClockFromString(clock);
     }
     if (auto it = j.find("method"); it != j.end() && !it->is_null()) s.method = r.string(*it, "\"method\"");
     if (auto it = j.find("seed"); it != j.end() && !it->is_null()) {
         if (!it->is_number_unsigned()) r.fail("\"seed\" must be a non-negative integer, not " + it->dump());
         s.seed = it->get<std::uint64_t>();
     }
-    if (auto it = j.find("makespan"); it != j.end()) {
-        s.makespan = r.number(*it, "\"makespan\"");
-    } else {
-        for (const ScheduledOp& o : s.ops) s.makespan = std::max(s.makespan, o.end);
-    }
+    // The objective values in the file are not trusted: sl::scoreSchedule recomputes them once
+    // the schedule is validated. They must still be numbers: anything else is a corrupt file.
+    for (const char* key : {"makespan", "peak_memory_bytes", "peak_memory_step_bytes", "peak_memory_time_bytes"})
+        if (auto it = j.find(key); it != j.end()) r.number(*it, "\"" + std::string(key) + "\"");
     if (auto it = j.find("device_peak_memory_bytes"); it != j.end()) {
         const json& peaks = r.array(*it, "\"device_peak_memory_bytes\"");
-        if (peaks.size() != static_cast<size_t>(deviceCount))
-            r.fail("\"device_peak_memory_bytes\" has " + std::to_string(peaks.size()) + " entries, the platform " +
-                   std::to_string(deviceCount) + " devices");
-        for (size_t d = 0; d < peaks.size(); ++d)
-            s.devicePeakMemory.push_back(r.number(peaks[d], "\"device_peak_memory_bytes\"[" + std::to_string(d) + "]"));
-    } else {
-        s.devicePeakMemory = devicePeaks(p, s);
-    }
-    if (auto it = j.find("peak_memory_bytes"); it != j.end()) {
-        s.peakMemory = r.number(*it, "\"peak_memory_bytes\"");
-    } else {
-        for (double x : s.devicePeakMemory) s.peakMemory = std::max(s.peakMemory, x);
+        for (size_t d = 0; d < peaks.size(); ++d) r.number(peaks[d], "\"device_peak_memory_bytes\"[" + std::to_string(d) + "]");
     }
     return s;
 }

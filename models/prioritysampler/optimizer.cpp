@@ -95,7 +95,7 @@ public:
                           secondsSince(t1));
         }
         r.note = std::string(note) + "; weights " + std::filesystem::path(weights).filename().string();
-        finishResult(r, p, "priority-sampler", o, monitor, scheduleCost(p, r.schedule));
+        finishResult(r, p, "priority-sampler", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }

@@ -57,7 +57,7 @@ public:
             r.note = "best of " + std::to_string(r.evaluations) + " samples";
         }
         r.schedule = sequentialSchedule(p, order);
-        finishResult(r, p, "topoformer", o, monitor, scheduleCost(p, r.schedule));
+        finishResult(r, p, "topoformer", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
     }

@@ -291,7 +291,7 @@ private Q_SLOTS:
         QCOMPARE(r.history.back().best, r.cost);
         const ValidationReport v = validateSchedule(p, r.schedule);
         QVERIFY2(v.ok(), v.errors.empty() ? "" : v.errors.front().c_str());
-        if (p.objective.kind == Objective::Memory) QCOMPARE(r.schedule.peakMemory, r.cost);
+        if (p.objective.kind == Objective::Memory) QCOMPARE(r.schedule.peakMemory(), r.cost);
         if (p.objective.kind == Objective::Makespan) QCOMPARE(r.schedule.makespan, r.cost);
         o.threads = 2;
         const RunResult r2 = opt->run(p, o, {}, {});

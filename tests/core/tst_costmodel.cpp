@@ -2,7 +2,11 @@
 // The cost model on hand-checked cases: spec/regal.md §2.6 and spec/topoformer.md §1.2.
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/stepmemory.h"
+#include "core/costmodel/cost.h"
+#include "core/costmodel/memorytimeline.h"
 #include "core/costmodel/validator.h"
+#include "core/heuristics/evaluate.h"
+#include "common/reference.h"
 
 #include <QTest>
 
@@ -62,8 +66,94 @@ private Q_SLOTS:
         const Schedule s = ls.schedule(prio, placement);
         const ValidationReport r = validateSchedule(p, s);
         QVERIFY2(r.ok(), r.errors.empty() ? "" : r.errors.front().c_str());
-        QCOMPARE(r.makespan, 5.0);
+        Schedule scored = s;
+        scoreSchedule(p, scored);
+        QCOMPARE(scored.makespan, 5.0);
         QCOMPARE(s.transfers.size(), size_t(2));
+        // Time clock by hand: dev0 holds t1 [0,3), t2 [1,5), the t3 copy [4,5), t4 [4,5]: 6 at 1;
+        // dev1 holds the t1 copy [1,4) and t3 [1,4): 7.
+        QCOMPARE(scored.timeMemory.devices, (std::vector<double>{6, 7}));
+    }
+
+    // a (1 unit) -t:5-> b (0 units, 4 parameter bytes) -u:3-> c (1 unit), one device.
+    // Step clock: a 5; b t + u + 4 = 12; c 3. Time clock: at 0 t = 5; at 1 t is freed (b ends) and
+    // u is allocated, and b's parameters count at their zero-length instant: 3 + 4 = 7.
+    void clocksDifferOnZeroDurationOps() {
+        auto g = std::make_shared<Graph>();
+        g->addOp({.name = "a", .duration = 1});
+        g->addOp({.name = "b", .duration = 0, .paramBytes = 4});
+        g->addOp({.name = "c", .duration = 1});
+        g->addEdge(0, 1, 5);
+        g->addEdge(1, 2, 3);
+        g->finalize();
+        Problem p{g, Platform::identical(1), {.kind = Objective::Memory}};
+        PriorityEvaluator ev(p);
+        const std::vector<double> prio{3, 2, 1};
+        Schedule s = ev.schedule(prio);
+        QCOMPARE(s.stepMemory.peak, 12.0);
+        QCOMPARE(s.timeMemory.peak, 7.0);
+        QCOMPARE(ev.cost(prio), 12.0);   // the default clock is the step clock
+        p.objective.memoryClock = MemoryClock::Time;
+        PriorityEvaluator timed(p);
+        QCOMPARE(timed.cost(prio), 7.0);
+        QCOMPARE(scoreSchedule(p, s), 7.0);
+    }
+
+    // a and c on dev0, b on dev1; link latency 2. a [0,1] sends t (6 bytes) to b [3,4]; c [1,2]
+    // makes 2 bytes nobody reads. The source copy of t stays until the transfer ends at 3, so
+    // dev0 holds 6 + 2 = 8 at time 1 (freeing it at a's end would give 6).
+    void aTransferHoldsItsSourceUntilItEnds() {
+        auto g = std::make_shared<Graph>();
+        g->addOp({.name = "a", .duration = 1});
+        g->addOp({.name = "b", .duration = 1});
+        g->addOp({.name = "c", .duration = 1});
+        g->addEdge(0, 1, 6);
+        g->addTensor("c:0", 2, 2);
+        g->finalize();
+        Problem p{g, Platform::identical(2), {.kind = Objective::Memory, .memoryClock = MemoryClock::Time}};
+        p.platform.link.latency = 2;
+        PriorityEvaluator ev(p);
+        const std::vector<double> prio{3, 1, 2};
+        const std::vector<int> placement{0, 1, 0};
+        const double cost = ev.cost(prio, placement);
+        Schedule s = ev.schedule(prio, placement);
+        QCOMPARE(s.ops[1].start, 3.0);
+        QCOMPARE(s.timeMemory.devices, (std::vector<double>{8, 6}));
+        QCOMPARE(cost, 8.0);
+        QCOMPARE(computeMemoryTimeline(p, s).peaks, (std::vector<double>{8, 6}));
+    }
+
+    // The time clock's one-sweep implementation (TimeMemory), the curves the memory view draws
+    // (computeMemoryTimeline) and the definition (tests/common/reference.h) agree on random
+    // graphs, platforms, links and zero-duration ops; so do the step clock and its definition.
+    void clocksMatchTheirDefinitions() {
+        for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+            reference::Case c = reference::randomCase(seed);
+            const Problem& p = c.problem;
+            PriorityEvaluator ev(p);
+            Rng rng(seed);
+            std::vector<double> prio(static_cast<size_t>(p.g().opCount()));
+            for (double& x : prio) x = rng.uniform();
+            const Schedule s = ev.schedule(prio);
+            const auto time = reference::timePeaks(p, s);
+            QVERIFY2(s.timeMemory.devices == time, qPrintable(QString("case %1: time clock").arg(seed)));
+            QVERIFY2(computeMemoryTimeline(p, s).peaks == time, qPrintable(QString("case %1: curves").arg(seed)));
+            QVERIFY2(s.stepMemory.devices == reference::stepPeaks(p, s), qPrintable(QString("case %1: step clock").arg(seed)));
+        }
+    }
+
+    void wholeBytesAreRequired() {
+        Graph g;
+        g.addOp({.name = "a"});
+        g.addOp({.name = "b"});
+        g.addEdge(0, 1, 1.5);
+        try {
+            g.finalize();
+            QFAIL("fractional bytes accepted");
+        } catch (const GraphError& e) {
+            QVERIFY(std::string(e.what()).find("'a->b'") != std::string::npos);
+            QVERIFY(std::string(e.what()).find("whole number of bytes") != std::string::npos);
+        }
     }
 
     void topoformerChain() {

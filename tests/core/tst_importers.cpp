@@ -65,16 +65,16 @@ void compareGraphs(const Graph& a, const Graph& b) {
 /// durations, a tensor with two consumers, a control tensor, a name with a space and a quote.
 Graph awkwardGraph() {
     Graph g;
-    const OpId a = g.addOp({.name = "conv 1", .type = "Conv", .duration = 1.0 / 3, .paramBytes = 1e-300 + 0.1,
+    const OpId a = g.addOp({.name = "conv 1", .type = "Conv", .duration = 1.0 / 3, .paramBytes = 3,
                             .resourceDemand = 0.25, .machineType = 1, .deviceDurations = {0.1, 2.5e17}});
     const OpId b = g.addOp({.name = "say \"hi\"", .type = "", .duration = 7, .paramBytes = 123456789012345.0});
     const OpId c = g.addOp({.name = "c", .type = "Relu", .duration = 0, .machineType = 0, .deviceDurations = {3, 4}});
     const OpId d = g.addOp({.name = "d", .type = "Add", .duration = 2.2250738585072014e-308});
-    const TensorId t = g.addTensor("x", a, 4096.5);
+    const TensorId t = g.addTensor("x", a, 4097);
     g.addConsumer(t, b);
     g.addConsumer(t, c);
     g.addEdge(b, d, 0);
-    g.addEdge(c, d, 1e15 + 0.5);
+    g.addEdge(c, d, 1e15 + 1);   // bytes are whole numbers
     g.finalize();
     return g;
 }

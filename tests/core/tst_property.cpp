@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Invariants of every classic / exact optimizer on ~200 random DAGs and platforms: valid schedules,
-// topological orders, lower bounds below every makespan, step-clock peaks equal to an independent
-// recomputation, exact-memory below every heuristic, reproducible seeds, prompt cancellation.
+// topological orders, lower bounds below every makespan, both memory clocks equal to independent
+// recomputations from their definitions (tests/common/reference.h), exact-memory below every
+// heuristic, reproducible seeds, prompt cancellation.
 #include "core/analysis/bounds.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
 #include "core/heuristics/evaluate.h"
 #include "core/optimizer/optimizer.h"
 #include "core/util/random.h"
+#include "common/reference.h"
 
 #include <QTest>
 
@@ -15,6 +17,8 @@
 #include <thread>
 
 using namespace sl;
+using reference::Case;
+using reference::randomCase;
 
 namespace {
 
@@ -39,51 +43,6 @@ double definitionPeak(const Graph& g, const std::vector<OpId>& order) {
         peak = std::max(peak, m);
     }
     return peak;
-}
-
-struct Case {
-    Problem problem;
-    bool positiveDurations = true;
-};
-
-/// Random DAG (edge probability p over a random id order), random durations / bytes / params,
-/// on 1-3 identical devices, sometimes with a costly link, sometimes with two machine types.
-Case randomCase(std::uint64_t seed) {
-    Rng rng(seed);
-    const int n = static_cast<int>(rng.integer(2, 14));
-    const double p = rng.uniform(0.1, 0.5);
-    const bool typed = rng.uniform() < 0.25;
-    Case c;
-    auto g = std::make_shared<Graph>();
-    std::vector<int> perm(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
-    rng.shuffle(perm);   // op i of the DAG gets id perm[i]: ids are not topological
-    std::vector<OpId> id(static_cast<size_t>(n));
-    for (int k = 0; k < n; ++k) g->addOp({.name = "n" + std::to_string(k)});
-    for (int i = 0; i < n; ++i) {
-        Op& op = g->mutableOp(perm[static_cast<size_t>(i)]);
-        op.duration = static_cast<double>(rng.integer(0, 9));
-        if (op.duration == 0 && rng.uniform() < 0.7) op.duration = 1;
-        c.positiveDurations &= op.duration > 0;
-        if (rng.uniform() < 0.3) op.paramBytes = static_cast<double>(rng.integer(1, 5));
-        if (typed) op.machineType = static_cast<int>(rng.integer(0, 1));
-        id[static_cast<size_t>(i)] = perm[static_cast<size_t>(i)];
-    }
-    for (int i = 0; i < n; ++i) {
-        const TensorId t = g->addTensor("t" + std::to_string(i), id[static_cast<size_t>(i)], static_cast<double>(rng.integer(0, 12)));
-        for (int j = i + 1; j < n; ++j)
-            if (rng.uniform() < p) g->addConsumer(t, id[static_cast<size_t>(j)]);
-        if (rng.uniform() < 0.15) g->addTensor("x" + std::to_string(i), id[static_cast<size_t>(i)], 3);
-    }
-    g->finalize();
-    c.problem.graph = g;
-    if (typed) {
-        c.problem.platform.devices = {{"gpu0", 0}, {"cpu", 1}, {"gpu1", 0}};
-    } else {
-        c.problem.platform = Platform::identical(static_cast<int>(rng.integer(1, 3)));
-    }
-    if (rng.uniform() < 0.4) c.problem.platform.link = {.latency = 1, .bandwidth = 4};
-    return c;
 }
 
 } // namespace
@@ -114,9 +73,13 @@ private Q_SLOTS:
                     QVERIFY2(std::isfinite(r.cost), qPrintable(where + "cost"));
                     QCOMPARE(r.schedule.method, std::string(m));
                     QVERIFY(r.evaluations >= 1);
-                    if (c.positiveDurations || r.schedule.memoryClock == "step")
-                        QVERIFY2(r.schedule.peakMemory >= lb.memory - 1e-9, qPrintable(where + "peak below the bound"));
-                    QCOMPARE(r.cost, scheduleCost(p, r.schedule));
+                    QVERIFY2(r.schedule.stepMemory.peak >= lb.memory, qPrintable(where + "step peak below the bound"));
+                    if (c.positiveDurations)
+                        QVERIFY2(r.schedule.timeMemory.peak >= lb.memory, qPrintable(where + "time peak below the bound"));
+                    QVERIFY2(r.schedule.stepMemory.devices == reference::stepPeaks(p, r.schedule),
+                             qPrintable(where + "step clock differs from its definition"));
+                    QVERIFY2(r.schedule.timeMemory.devices == reference::timePeaks(p, r.schedule),
+                             qPrintable(where + "time clock differs from its definition"));
                 }
             }
         }
@@ -136,20 +99,19 @@ private Q_SLOTS:
                 QVERIFY(exact.note.rfind("optimal", 0) == 0);
                 for (const char* m : kMemoryOrders) {
                     const RunResult r = reg.create(m)->run(p, {}, {}, {});
-                    QCOMPARE(r.schedule.memoryClock, std::string("step"));
-                    QCOMPARE(r.schedule.peakMemory, definitionPeak(p.g(), r.schedule.order));
-                    QCOMPARE(validateSchedule(p, r.schedule).stepPeakMemory, r.schedule.peakMemory);
+                    QCOMPARE(r.schedule.stepMemory.peak, definitionPeak(p.g(), r.schedule.order));
+                    QCOMPARE(r.cost, r.schedule.stepMemory.peak);   // the default clock is the step clock
                     QVERIFY(exact.cost <= r.cost);
                     // Back to back on one device: the makespan is the total work.
                     QCOMPARE(r.schedule.makespan, p.g().totalWork());
                 }
-                QCOMPARE(exact.schedule.peakMemory, definitionPeak(p.g(), exact.schedule.order));
+                QCOMPARE(exact.schedule.stepMemory.peak, definitionPeak(p.g(), exact.schedule.order));
                 RunOptions o;
                 o.seed = seed;
                 o.values["samples"] = 20;
                 const RunResult random = reg.create("random-search")->run(p, o, {}, {});
                 QVERIFY(exact.cost <= random.cost);
-                QCOMPARE(random.schedule.peakMemory, definitionPeak(p.g(), random.schedule.order));
+                QCOMPARE(random.schedule.stepMemory.peak, definitionPeak(p.g(), random.schedule.order));
             }
         next:;
         }

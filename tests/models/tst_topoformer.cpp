@@ -266,7 +266,7 @@ private Q_SLOTS:
             o.values["samples"] = 16;
             const RunResult r = OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
             QVERIFY(isTopological(*inst.graph, r.schedule.order));
-            neural += r.schedule.peakMemory;
+            neural += r.schedule.peakMemory();
             classic += bestClassic(*inst.graph);
         }
         qInfo("topoformer sample-16 %.4g, best classic %.4g (sums over 5 graphs)", neural, classic);

@@ -2,7 +2,7 @@
 # Options that shrink a command to a smoke run of seconds. They go after the command's own options
 # (schedlab-cli keeps the last value of a repeated option), so README lines run as written, smaller.
 set(SMOKE_optimize --budget 50)
-set(SMOKE_tune --generate layered:20:1 --budget 60 --threads 1)
+set(SMOKE_tune --generate layered:30:2 --budget 400 --threads 1)
 set(SMOKE_bench --quick)
 # train MODEL: a step or two on tiny graphs with a tiny network. Every trainer needs an entry here
 # (cli_train fails for one without), and WEIGHTS_<model>: the file name its optimizer loads from

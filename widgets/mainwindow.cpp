@@ -92,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_platform->restoreSettings();
     m_runPanel->restoreSettings();
+    m_runPanel->setObjective(m_platform->objective().kind);
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
     updateStatus();
@@ -149,6 +150,7 @@ void MainWindow::buildDocks() {
     resizeDocks({resultsDock}, {190}, Qt::Vertical);
     connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
+    connect(m_platform, &PlatformPanel::changed, this, [this] { m_runPanel->setObjective(m_platform->objective().kind); });
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
 }
 
@@ -412,7 +414,7 @@ RunJob* MainWindow::startRun() {
     std::shared_ptr<Problem> problem;
     try {
         problem = currentProblem();
-        if (!OptimizerRegistry::instance().find(method.toStdString())) throw std::runtime_error("unknown method '" + method.toStdString() + "'");
+        if (const QString why = m_runPanel->unavailableReason(method); !why.isEmpty()) throw std::runtime_error(why.toStdString());
     } catch (const std::exception& e) {
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;

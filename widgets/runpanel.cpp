@@ -16,8 +16,10 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sl::gui {
@@ -132,6 +134,34 @@ bool RunPanel::setMethod(const QString& name) {
     return true;
 }
 
+void RunPanel::setObjective(Objective objective) {
+    m_objective = objective;
+    updateAvailability();
+}
+
+QString RunPanel::unavailableReason(const QString& name) const {
+    const OptimizerInfo* info = OptimizerRegistry::instance().find(name.toStdString());
+    if (!info) return tr("unknown method '%1'").arg(name);
+    if (std::find(info->objectives.begin(), info->objectives.end(), m_objective) != info->objectives.end()) return {};
+    QStringList names;
+    for (const Objective o : info->objectives) names << QString::fromStdString(toString(o));
+    return tr("%1 is built for %2, not %3: choose another method, or the objective in the Platform panel")
+        .arg(name, names.join(QStringLiteral(", ")), QString::fromStdString(toString(m_objective)));
+}
+
+void RunPanel::updateAvailability() {
+    auto* items = qobject_cast<QStandardItemModel*>(m_method->model());
+    for (int i = 0; i < m_method->count(); ++i) {
+        const QString why = unavailableReason(m_method->itemData(i).toString());
+        items->item(i)->setEnabled(why.isEmpty());
+        items->item(i)->setToolTip(why);
+    }
+    const QString why = unavailableReason(method());
+    m_run->setEnabled(why.isEmpty());
+    if (const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString()))
+        m_summary->setText(why.isEmpty() ? QString::fromStdString(info->summary) : why);
+}
+
 void RunPanel::rebuildOptions() {
     // the generic options carry over from one method to the next
     std::map<std::string, double> keep;
@@ -169,6 +199,7 @@ void RunPanel::rebuildOptions() {
         m_fields[o.key] = w;
     }
     for (const auto& [key, value] : keep) setOption(QString::fromStdString(key), QString::number(value, 'g', 17));
+    updateAvailability();
 }
 
 RunOptions RunPanel::options() const {

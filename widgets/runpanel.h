@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Method choice with option widgets generated from the method's OptionSpecs, Run / Cancel, and one
-// progress row per active run (best cost so far, time left).
+// progress row per active run (best cost so far, time left). Methods not built for the objective
+// (set from the Platform panel) stay listed but disabled.
 #include "core/optimizer/optimizer.h"
 
 #include <QWidget>
@@ -25,6 +26,10 @@ public:
     void reloadMethods();   ///< re-reads the optimizer registry
     QString method() const;
     bool setMethod(const QString& name);
+    /// The objective chosen in the Platform panel: only the methods that declare it can run.
+    void setObjective(Objective objective);
+    /// Empty when method `name` is registered and declares the current objective, else why it cannot run.
+    QString unavailableReason(const QString& name) const;
     /// Current values of the generic and the method's own options.
     RunOptions options() const;
     /// Sets an option by its CLI key ("seed", "budget", "population", ...); false if unknown.
@@ -41,6 +46,7 @@ Q_SIGNALS:
 private:
     void rebuildOptions();
     void updateButtons();
+    void updateAvailability();
 
     QComboBox* m_method;
     QLabel* m_summary;
@@ -51,6 +57,7 @@ private:
     QPushButton* m_cancel;
     QVBoxLayout* m_jobs;
     QLabel* m_idle;
+    Objective m_objective = Objective::Makespan;
 };
 
 } // namespace sl::gui

@@ -129,9 +129,10 @@ void jobShopTable(const std::string& dir, std::int64_t budget, int threads, std:
 }
 
 int runBrkgaBench(Args& args) {
-    const auto sizes = args.takeIntList("sizes", "100,1000,10000", 2);
-    const std::int64_t evals = args.takeInt("evals", 5000);
-    const std::int64_t budget = args.takeInt("budget", 5000);
+    const bool quick = args.takeFlag("quick");
+    const auto sizes = args.takeIntList("sizes", quick ? "100" : "100,1000,10000", 2);
+    const std::int64_t evals = args.takeInt("evals", quick ? 200 : 5000);
+    const std::int64_t budget = args.takeInt("budget", quick ? 100 : 5000);
     const int devices = static_cast<int>(args.takeInt("devices", 2));
     const Objective objective = objectiveFromString(args.take("objective", "memory"));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
@@ -151,11 +152,12 @@ SL_CLI_BENCH({"brkga", "BRKGA evaluations per second; gaps on STG and job-shop f
               "Usage: schedlab-cli bench brkga [--only speed|stg|jobshop|all] [--sizes 100,1000,10000]\n"
               "         [--method brkga|brkga-order (speed table)]\n"
               "         [--evals 5000] [--devices 2] [--objective memory|makespan|both] [--budget 5000]\n"
-              "         [--threads 2] [--seed 1] [--data DIR (default: the source tree's tests/data)]\n"
+              "         [--threads 2] [--seed 1] [--data DIR (default: the source tree's tests/data)] [--quick]\n"
               "Speed: --method on layered graphs, evaluations per second with 1 and 2 threads and the seconds\n"
               "for --evals evaluations. Quality: brkga-order (--budget evaluations, --threads) against the\n"
               "critical-path list schedule (list-cp) on --data/stg (20 graphs x P = 2, 4, 8, 16, gap to the\n"
-              "optimum in optimal_50_P*.csv) and --data/jobshop (ft06, ft10, la01-la05, bounds.json).\n",
+              "optimum in optimal_50_P*.csv) and --data/jobshop (ft06, ft10, la01-la05, bounds.json).\n"
+              "--quick: --sizes 100 --evals 200 --budget 100 unless given.\n",
               {}, &runBrkgaBench});
 
 } // namespace

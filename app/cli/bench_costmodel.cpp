@@ -31,9 +31,10 @@ double ratePerSecond(double seconds, F once) {
 }
 
 int runCostModelBench(Args& args) {
-    const std::vector<int> sizes = args.takeIntList("sizes", "100,1000,10000");
-    const std::vector<int> deviceCounts = args.takeIntList("devices", "1,2,4");
-    const double seconds = args.takeDouble("seconds", 0.5);
+    const bool quick = args.takeFlag("quick");
+    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "100" : "100,1000,10000");
+    const std::vector<int> deviceCounts = args.takeIntList("devices", quick ? "1,2" : "1,2,4");
+    const double seconds = args.takeDouble("seconds", quick ? 0.05 : 0.5);
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
     args.finish(1);
     if (seconds <= 0) throw UsageError("--seconds must be positive");
@@ -76,10 +77,11 @@ int runCostModelBench(Args& args) {
 
 SL_CLI_BENCH({"costmodel", "list-scheduler and step-clock evaluations per second (layered graphs)",
               "Usage: schedlab-cli bench costmodel [--sizes 100,1000,10000] [--devices 1,2,4]\n"
-              "                                    [--seconds 0.5] [--seed 1]\n"
+              "                                    [--seconds 0.5] [--seed 1] [--quick]\n"
               "Full list-schedule evaluations per second (ListScheduler::makespan with random\n"
               "priorities) on layered graphs for every size x device count, then single-device\n"
-              "step-clock peak-memory evaluations per second (random topological orders).\n",
+              "step-clock peak-memory evaluations per second (random topological orders).\n"
+              "--quick: --sizes 100 --devices 1,2 --seconds 0.05 unless given.\n",
               {}, &runCostModelBench});
 
 } // namespace

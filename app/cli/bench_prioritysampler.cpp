@@ -106,11 +106,12 @@ void printTable(const std::string& title, const std::vector<std::string>& column
 }
 
 int runPrioritySamplerBench(Args& args) {
-    const int graphs = static_cast<int>(args.takeInt("graphs", 20));
-    const int jobshops = static_cast<int>(args.takeInt("jobshops", 50));
+    const bool quick = args.takeFlag("quick");
+    const int graphs = static_cast<int>(args.takeInt("graphs", quick ? 2 : 20));
+    const int jobshops = static_cast<int>(args.takeInt("jobshops", quick ? 2 : 50));
     const int threads = static_cast<int>(args.takeInt("threads", 2));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
-    const std::vector<int> sizes = args.takeIntList("sizes", "200,500,1000", 2);
+    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "50" : "200,500,1000", 2);
     const std::string only = args.take("only", "all");
     const std::string weightsLayered = args.take("weights-layered", "");
     const std::string weightsJobshop = args.take("weights-jobshop", "");
@@ -168,13 +169,14 @@ int runPrioritySamplerBench(Args& args) {
 SL_CLI_BENCH({"priority-sampler", "neural priority sampler (Greedy, S(16/64/256)) vs list-cp/mopnr/spt, paper-shaped",
               "Usage: schedlab-cli bench priority-sampler [--only all|layered|jobshop] [--graphs 20]\n"
               "         [--sizes 200,500,1000] [--jobshops 50] [--threads 2] [--seed 1] [--random 1]\n"
-              "         [--weights-layered FILE] [--weights-jobshop FILE] [--temperature 1] [--split bench]\n"
+              "         [--weights-layered FILE] [--weights-jobshop FILE] [--temperature 1] [--split bench] [--quick]\n"
               "Tables in the shape of Jeon et al. (ICLR 2023) Tabs. 3/7 (SpeedUp on layered-typed graphs per\n"
               "size) and Tab. 5 (makespan on 25x10 job-shops) on held-out generated sets (seeds 3000000+i),\n"
               "with the gain of each mode over the best of CP / SPT / MOPNR and the S(256) seconds per graph.\n"
               "Weights default to the shipped models in models/weights. '--random 0' drops the extra\n"
               "random-priority best-of-256 row. '--split validation' runs on validation seeds (2000000+i) to\n"
-              "choose between checkpoints without looking at the benchmark graphs.\n",
+              "choose between checkpoints without looking at the benchmark graphs.\n"
+              "--quick: --graphs 2 --sizes 50 --jobshops 2 unless given.\n",
               {}, &runPrioritySamplerBench});
 
 } // namespace

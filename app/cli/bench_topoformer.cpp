@@ -136,12 +136,13 @@ void printColumns(const std::vector<Column>& cols, const std::vector<Method>& ms
 }
 
 int runBenchTopoformer(Args& args) {
-    const int count = static_cast<int>(args.takeInt("graphs", 20));
-    const double exactTime = args.takeDouble("exact-time", 10);
+    const bool quick = args.takeFlag("quick");
+    const int count = static_cast<int>(args.takeInt("graphs", quick ? 2 : 20));
+    const double exactTime = args.takeDouble("exact-time", quick ? 1 : 10);
     const int exactMax = static_cast<int>(args.takeInt("exact-max-ops", 100));
-    const std::vector<int> sizes = args.takeIntList("sizes", "40,100,500", 2);
+    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "20" : "40,100,500", 2);
     const fs::path data = args.take("data", defaultDataDir());
-    const bool skipOnnx = args.take("onnx", "1") == "0";
+    const bool skipOnnx = args.take("onnx", quick ? "0" : "1") == "0";
     args.finish(2);
     if (count < 1 || exactTime < 0) throw UsageError("--graphs >= 1, --exact-time >= 0");
     // Warm-up: load the weights once (not timed per graph); a clear error if they are missing.
@@ -210,6 +211,7 @@ SL_CLI_BENCH({"topoformer", "Topoformer memory orders vs classic orders, random-
               "  --exact-max-ops N   run exact-memory up to this size (default 100)\n"
               "  --data DIR          test data folder (default: the source tree's tests/data)\n"
               "  --onnx 0            skip the real models\n"
+              "  --quick             --graphs 2 --sizes 20 --exact-time 1 --onnx 0 unless given\n"
               "Weights: SCHEDLAB_TOPOFORMER_WEIGHTS or SCHEDLAB_MODELS_DIR override the shipped file.\n",
               {}, &runBenchTopoformer});
 

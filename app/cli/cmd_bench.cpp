@@ -10,8 +10,7 @@ namespace sl::cli {
 
 std::string defaultDataDir() {
     namespace fs = std::filesystem;
-    const fs::path fromSource = fs::path(__FILE__).parent_path() / ".." / ".." / "tests" / "data";
-    if (fs::exists(fromSource)) return fromSource.lexically_normal().string();
+    if (fs::exists(SCHEDLAB_TEST_DATA_DIR)) return SCHEDLAB_TEST_DATA_DIR;
     return (fs::path("tests") / "data").string();
 }
 
@@ -39,11 +38,15 @@ int runBench(Args& args) {
     return it->run(args);
 }
 
-SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)",
-                "Usage: schedlab-cli bench NAME [OPTIONS]\n"
-                "Runs a benchmark and prints its table. 'schedlab-cli bench NAME --help' lists its options.\n"
-                "Build Release for meaningful numbers (scripts/setup.sh does).\n",
-                {}, &runBench});
+std::string benchHelp() {
+    return "Usage: schedlab-cli bench NAME [OPTIONS]\n"
+           "Runs a benchmark and prints its table. 'schedlab-cli bench NAME --help' lists its options;\n"
+           "'--quick' runs every benchmark on a few small instances, in seconds (a smoke test, not numbers).\n"
+           "Build Release for meaningful numbers (scripts/setup.sh does).\n\n"
+           "Benchmarks:\n" + benchList();
+}
+
+SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)", &benchHelp, {"quick"}, &runBench});
 
 } // namespace
 } // namespace sl::cli

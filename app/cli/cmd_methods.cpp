@@ -8,16 +8,24 @@
 namespace sl::cli {
 namespace {
 
+std::string pad(const std::string& s, std::size_t width) { return s + std::string(s.size() < width ? width - s.size() : 1, ' '); }
+
 int runMethods(Args& args) {
     args.finish(0);
     for (const OptimizerInfo& m : OptimizerRegistry::instance().list()) {
-        std::cout << m.name << std::string(m.name.size() < 20 ? 20 - m.name.size() : 1, ' ') << m.summary << "\n";
+        std::string objectives;
+        for (const Objective o : m.objectives) objectives += (objectives.empty() ? "" : ",") + toString(o);
+        std::cout << pad(m.name, 18) << pad(objectives, 22) << m.summary << "\n";
     }
     return 0;
 }
 
-SL_CLI_COMMAND({"methods", "list every registered optimizer with one line",
-                "Usage: schedlab-cli methods\nLists every registered optimizer, one per line.\n", {}, &runMethods});
+SL_CLI_COMMAND({"methods", "list every registered optimizer with the objectives it is built for",
+                "Usage: schedlab-cli methods\n"
+                "Lists every registered optimizer, one per line: its name, the objectives it is built for\n"
+                "(the first is its natural one; 'optimize --objective' accepts only these) and a summary.\n"
+                "'schedlab-cli optimize --help' lists each method's own options.\n",
+                {}, &runMethods});
 
 } // namespace
 } // namespace sl::cli

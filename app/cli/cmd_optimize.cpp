@@ -15,6 +15,7 @@
 #include <iomanip>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 namespace sl::cli {
@@ -65,13 +66,38 @@ void checkWritable(const std::string& path) {
         throw IoError(path + ": cannot write: the folder " + folder.string() + " does not exist");
 }
 
+std::string join(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const std::string& x : items) out += (out.empty() ? "" : separator) + x;
+    return out;
+}
+
+std::vector<std::string> objectiveNames(const OptimizerInfo& m) {
+    std::vector<std::string> out;
+    for (const Objective o : m.objectives) out.push_back(toString(o));
+    return out;
+}
+
+/// One declared option as it goes on the command line, with its default: "--population 100".
+std::string optionLine(const OptionSpec& s) {
+    std::ostringstream usage;
+    usage << "--" << s.key << " ";
+    if (s.kind == OptionSpec::Kind::Choice) usage << s.choices.at(static_cast<std::size_t>(s.defaultValue));
+    else if (s.kind == OptionSpec::Kind::Double) usage << s.defaultValue;
+    else usage << static_cast<long long>(s.defaultValue);
+    std::string line = "    " + usage.str();
+    line += std::string(line.size() < 30 ? 30 - line.size() : 1, ' ') + s.help;
+    if (s.kind == OptionSpec::Kind::Choice) line += " (" + join(s.choices, ", ") + ")";
+    return line + "\n";
+}
+
+/// Every registered method, its declared objectives and its own options, from the registry.
 std::string methodOptionsHelp() {
     std::string out;
-    registerCoreOptimizers();
-    for (const OptimizerInfo& m : OptimizerRegistry::instance().list())
-        for (const OptionSpec& s : m.options)
-            out += "  --" + s.key + std::string(s.key.size() < 20 ? 20 - s.key.size() : 1, ' ') + "[" + m.name + "] " +
-                   s.help + "\n";
+    for (const OptimizerInfo& m : OptimizerRegistry::instance().list()) {
+        out += "  " + m.name + " (--objective " + join(objectiveNames(m), "|") + ")" + (m.options.empty() ? ": no options\n" : ":\n");
+        for (const OptionSpec& s : m.options) out += optionLine(s);
+    }
     return out;
 }
 
@@ -97,6 +123,10 @@ int runOptimize(Args& args) {
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
     const Problem& p = lp.problem;
+    const auto& declared = info->objectives;
+    if (std::find(declared.begin(), declared.end(), p.objective.kind) == declared.end())
+        throw UsageError(*method + " does not optimise " + toString(p.objective.kind) + ": it declares --objective " +
+                         join(objectiveNames(*info), "|"));
     // Fail before a long run, not after it, when an output cannot be written.
     for (const auto& target : {std::optional<std::string>(out), trace, csv})
         if (target) checkWritable(*target);
@@ -163,10 +193,12 @@ std::string optimizeHelp() {
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
                        "  --threads T           worker threads for methods that use them (default 1)\n"
                        "  --progress            print progress to stderr\n") +
-           problemOptionsHelp() + "\nMethod options:\n" + methodOptionsHelp();
+           problemOptionsHelp() +
+           "\nMethods, the objectives each is built for (others are refused) and their own options with\n"
+           "their defaults (an option applies only to its method):\n" + methodOptionsHelp();
 }
 
-SL_CLI_COMMAND({"optimize", "schedule a graph with one optimizer and write the schedule", optimizeHelp(),
+SL_CLI_COMMAND({"optimize", "schedule a graph with one optimizer and write the schedule", &optimizeHelp,
                 {"progress"}, &runOptimize});
 
 } // namespace

@@ -38,12 +38,14 @@ int runTrain(Args& args) {
     }
 }
 
-SL_CLI_COMMAND({"train", "train a neural method (topoformer, priority-sampler, ...)",
-                "Usage: schedlab-cli train MODEL [OPTIONS]\n"
-                "Trains a neural method and writes its weights and model card.\n"
-                "'schedlab-cli train MODEL help' lists the model's options.\n"
-                "Models: topoformer (single-device peak-memory orders), and the others the build registers.\n",
-                {}, &runTrain});
+std::string trainHelp() {
+    return "Usage: schedlab-cli train MODEL [OPTIONS]\n"
+           "Trains a neural method and writes its weights and model card.\n"
+           "'schedlab-cli train MODEL help' lists the model's options.\n\n"
+           "Models:\n" + modelList();
+}
+
+SL_CLI_COMMAND({"train", "train a neural method ('schedlab-cli train --help' lists the models)", &trainHelp, {}, &runTrain});
 
 } // namespace
 } // namespace sl::cli

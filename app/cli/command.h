@@ -12,10 +12,19 @@
 
 namespace sl::cli {
 
+/// A command's --help: fixed text, or made when asked (from the registries, which are complete only
+/// once main() has registered every method).
+struct HelpText {
+    HelpText(std::string text) : make([s = std::move(text)] { return s; }) {}
+    HelpText(const char* text) : HelpText(std::string(text)) {}
+    HelpText(std::string (*fn)()) : make(fn) {}
+    std::function<std::string()> make;
+};
+
 struct Command {
     std::string name;
     std::string summary;              ///< one line for the command list
-    std::string help;                 ///< full text for `schedlab-cli NAME --help`
+    HelpText help;                    ///< full text for `schedlab-cli NAME --help`
     std::vector<std::string> flags;   ///< options that take no value
     std::function<int(Args&)> run;
 };

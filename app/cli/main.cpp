@@ -60,12 +60,12 @@ int main(int argc, char** argv) {
                 return 0;
             }
     }
+    sl::registerCoreOptimizers();
+    sl::registerNeuralOptimizers();   // before any help: optimize, train and methods read the registries
     if (wantsHelp) {
-        std::cout << it->help;
+        std::cout << it->help.make();
         return 0;
     }
-    sl::registerCoreOptimizers();
-    sl::registerNeuralOptimizers();
     try {
         Args args(rest, it->flags);
         return it->run(args);

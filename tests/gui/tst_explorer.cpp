@@ -23,6 +23,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,11 +31,15 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 // the bundled examples are compiled into the schedlab executable; tests read the same files
 #define EXAMPLES SCHEDLAB_TEST_DATA "/../../resources/examples"
@@ -122,6 +127,32 @@ private Q_SLOTS:
         QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga-order")));
         QCOMPARE(w.runPanel()->options().seed, std::uint64_t(42));
         QVERIFY(!w.runPanel()->setOption(QStringLiteral("no-such-option"), QStringLiteral("1")));
+    }
+
+    // The Run panel offers a method only for the objectives it declares; Run (and F5) refuse the others.
+    void runPanelOffersOnlyDeclaredObjectives() {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
+        auto* combo = w.runPanel()->findChild<QComboBox*>(QStringLiteral("methodCombo"));
+        auto* items = qobject_cast<QStandardItemModel*>(combo->model());
+        auto* run = w.runPanel()->findChild<QPushButton*>(QStringLiteral("runButton"));
+        int refused = 0;
+        for (const Objective objective : {Objective::Makespan, Objective::Memory, Objective::Weighted}) {
+            w.platformPanel()->setObjective(objective);
+            for (const OptimizerInfo& info : OptimizerRegistry::instance().list()) {
+                const bool declared = std::ranges::count(info.objectives, objective) > 0;
+                const int row = combo->findData(QString::fromStdString(info.name));
+                QVERIFY(row >= 0);
+                QCOMPARE(items->item(row)->isEnabled(), declared);
+                QVERIFY(w.runPanel()->setMethod(QString::fromStdString(info.name)));
+                QCOMPARE(run->isEnabled(), declared);
+                if (declared) continue;
+                QVERIFY(!w.startRun());
+                QVERIFY2(w.lastError().contains(QString::fromStdString(toString(info.objectives.front()))), qPrintable(w.lastError()));
+                ++refused;
+            }
+        }
+        QVERIFY(refused > 0);   // exact-memory declares memory only
     }
 
     void resultsModelPassesTheModelTester() {

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# Every bench `bench --help` lists runs with --quick and prints its table header.
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/registry.cmake)
+
+# the column headings each bench prints (a new bench needs a line here)
+set(header_brkga "evals/s \\(1 th\\).*list-cp gap %.*brkga-order")
+set(header_costmodel "list-sched eval/s.*step-clock eval/s")
+set(header_heuristics "list-cp +list-mopnr +list-spt +heft")
+set(header_priority-sampler "\\| +\\| 50 SpeedUp \\| Time \\|.*\\(25,10\\) Makespan")
+set(header_topoformer "method +\\| 20 ops")
+
+read_benches()
+foreach(bench IN LISTS BENCHES)
+  if(NOT DEFINED header_${bench})
+    message(FATAL_ERROR "bench ${bench}: add the table header it prints to ${CMAKE_CURRENT_LIST_FILE}")
+  endif()
+  run_cli(0 bench ${bench} --quick)
+  expect_match("${header_${bench}}" "${LAST_OUT}" "bench ${bench} --quick")
+endforeach()

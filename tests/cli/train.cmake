@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: MIT
+# Every trainer `train --help` lists runs a smoke training (lib/smoke.cmake), writes weights and a
+# model card, and its optimizer schedules with those weights (SCHEDLAB_MODELS_DIR points at them).
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/registry.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/smoke.cmake)
+
+read_trainers()
+read_methods()
+run_cli(0 generate layered --nodes 20 --seed 4 --out ${OUT}/g.json)
+foreach(model IN LISTS TRAINERS)
+  smoke_options(smoke train ${model})
+  set(weights ${OUT}/models/${WEIGHTS_${model}})
+  file(MAKE_DIRECTORY ${OUT}/models)
+  run_cli(0 train ${model} --seed 2 ${smoke} --out ${weights})
+  if(NOT EXISTS ${weights} OR NOT EXISTS ${weights}.card.json)
+    message(FATAL_ERROR "train ${model} did not write ${weights} and its model card")
+  endif()
+  file(READ ${weights}.card.json card)
+  string(JSON ignored ERROR_VARIABLE error LENGTH "${card}")
+  if(error)
+    message(FATAL_ERROR "the model card of ${model} is not JSON: ${error}")
+  endif()
+  expect_match("train ${model}" "${card}" "the model card of ${model} names its command line")
+  # the trainer's method, scheduling with the new weights and no others
+  set(CLI_ENV SCHEDLAB_MODELS_DIR=${OUT}/models)
+  list(GET OBJECTIVES_${model} 0 objective)
+  run_cli(0 optimize ${OUT}/g.json --devices 1 --objective ${objective} --method ${model} --budget 8 --out ${OUT}/${model}.json)
+  unset(CLI_ENV)
+  evaluated_makespan(ignored ${OUT}/g.json --devices 1 ${OUT}/${model}.json)
+  file(REMOVE_RECURSE ${OUT}/models)
+endforeach()

@@ -76,21 +76,21 @@ void ListScheduler::checkPlacement(std::span<const int> placement) const {
     }
 }
 
-void ListScheduler::pushEvent(double time, OpId op) {
+inline void ListScheduler::pushEvent(double time, OpId op) {
     m_events.push_back({time, op});
     std::push_heap(m_events.begin(), m_events.end(), ByTime{});
 }
 
 // Devices count as free while they have any capacity left, so "is any device of this type free?"
 // is one comparison instead of a scan.
-void ListScheduler::occupy(int device, double demand) {
+inline void ListScheduler::occupy(int device, double demand) {
     double& cap = m_freeCapacity[static_cast<size_t>(device)];
     const bool wasFree = cap > 0;
     cap -= demand;
     if (wasFree && cap <= 0) --m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
 }
 
-void ListScheduler::release(int device, double demand) {
+inline void ListScheduler::release(int device, double demand) {
     double& cap = m_freeCapacity[static_cast<size_t>(device)];
     const bool wasFree = cap > 0;
     cap += demand;

@@ -25,7 +25,7 @@ public:
         m_order.resize(n);
         m_rank.resize(n);
         if (n == 0) return;
-        // Histograms of the three 11-bit digits of the top 32 bits, in one pass.
+        // Histograms of the four 8-bit digits of the top 32 bits, in one pass.
         constexpr int kBits = 8, kPasses = 4, kBuckets = 1 << kBits, kLow = 64 - kBits * kPasses;
         std::fill(m_count.begin(), m_count.end(), 0);
         for (size_t i = 0; i < n; ++i) {
@@ -44,14 +44,14 @@ public:
             for (const Item& it : m_a) m_b[count[(it.key >> shift) & (kBuckets - 1)]++] = it;
             m_a.swap(m_b);
         }
-        // Items equal in the top 32 bits are in index order; order them by the full key (rare).
-        for (size_t i = 0; i + 1 < n;) {
-            size_t j = i + 1;
-            while (j < n && (m_a[j].key >> kLow) == (m_a[i].key >> kLow)) ++j;
-            if (j - i > 1)
-                std::stable_sort(m_a.begin() + static_cast<std::ptrdiff_t>(i), m_a.begin() + static_cast<std::ptrdiff_t>(j),
-                                 [](const Item& x, const Item& y) { return x.key < y.key; });
-            i = j;
+        // Items equal in the top 32 bits are in index order; an insertion sort by the full key
+        // keeps that order for equal keys and allocates nothing (such runs are short and rare).
+        for (size_t i = 1; i < n; ++i) {
+            if ((m_a[i].key >> kLow) != (m_a[i - 1].key >> kLow) || m_a[i - 1].key <= m_a[i].key) continue;
+            const Item item = m_a[i];
+            size_t j = i;
+            for (; j > 0 && (m_a[j - 1].key >> kLow) == (item.key >> kLow) && m_a[j - 1].key > item.key; --j) m_a[j] = m_a[j - 1];
+            m_a[j] = item;
         }
         for (size_t r = 0; r < n; ++r) {
             m_order[r] = static_cast<int>(m_a[r].index);

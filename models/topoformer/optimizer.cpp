@@ -3,6 +3,7 @@
 // sampling or beam search decodes single-device orders (spec/topoformer.md §3).
 #include "models/topoformer/optimizer.h"
 
+#include "models/encoder/maththreads.h"
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
@@ -67,6 +68,7 @@ public:
 
 std::vector<double> topoformerPriorities(TopoformerModelImpl& model, const Graph& g) {
     at::NoGradGuard noGrad;
+    const MathThreads pin(1);   // the same priorities whatever the thread settings
     const at::Tensor y = model.forward(topoformerInput(g, model.config())).to(at::kDouble).contiguous();
     const double* d = y.data_ptr<double>();
     return {d, d + y.numel()};

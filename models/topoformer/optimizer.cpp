@@ -4,6 +4,7 @@
 #include "models/topoformer/optimizer.h"
 
 #include "models/encoder/maththreads.h"
+#include "models/objectives.h"
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
@@ -19,6 +20,7 @@ class TopoformerOptimizer : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
         p.check();
+        requireDeclaredObjective(topoformerInfo(), p);
         RunMonitor monitor(o, progress);
         RunResult r;
         const Graph& g = p.g();

@@ -88,17 +88,6 @@ EncoderConfig EncoderConfig::cpuSmall(int inputWidth) {
     return c;
 }
 
-EncoderConfig EncoderConfig::paper(int inputWidth) {
-    EncoderConfig c;
-    c.inputWidth = inputWidth;
-    c.width = 256;
-    c.layers = 4;
-    c.headsPerMask.fill(10);
-    c.headDim = 64;
-    c.mlpHidden = 256;
-    return c;
-}
-
 std::string EncoderConfig::toJson() const {
     nlohmann::json j;
     j["input_width"] = inputWidth;

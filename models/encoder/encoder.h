@@ -151,8 +151,6 @@ struct EncoderConfig {
     int totalHeads() const;
     /// The CPU preset of spec §9.1: d 64, 3 layers, 2 heads per mask, d_k 16, MLP 64.
     static EncoderConfig cpuSmall(int inputWidth);
-    /// The paper's model (spec §2.3): d 256, 4 layers, 10 heads per mask, d_k 64, MLP 256.
-    static EncoderConfig paper(int inputWidth);
     std::string toJson() const;                        ///< one-line JSON object
     static EncoderConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
 };

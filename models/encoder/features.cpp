@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Node input features of the Topoformer encoder (spec/topoformer.md §2.1).
 #include "models/encoder/encoder.h"
+#include "models/encoder/maththreads.h"
 
 #include "core/util/random.h"
 
@@ -117,6 +118,8 @@ std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t sig
             L[static_cast<size_t>(v) * static_cast<size_t>(n) + static_cast<size_t>(u)] = w;
         }
     const int take = std::min(dims, n - 1);
+    // One BLAS thread: the basis LAPACK picks in a degenerate eigenspace depends on the thread count.
+    const MathThreads pin(1);
     at::Tensor vectors = n >= kPartialEigenOps ? smallestEigenvectors(lap, take + 1) : at::Tensor();
     if (!vectors.defined()) vectors = std::get<1>(at::linalg_eigh(lap));
     vectors = vectors.contiguous();

@@ -3,6 +3,8 @@
 
 #include "models/prioritysampler/features.h"
 
+#include "models/encoder/maththreads.h"
+
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
@@ -88,6 +90,7 @@ PrioritySamplerNet loadSampler(const std::string& path) {
 
 std::vector<double> inferLogits(PrioritySamplerNet& net, const Problem& problem, double* prepareSeconds) {
     torch::NoGradGuard noGrad;
+    const models::MathThreads pin(1);   // the same logits whatever the thread settings
     net->eval();
     const auto t0 = std::chrono::steady_clock::now();
     const PreparedGraph prepared = prepareGraph(problem, net->config().typeSlots);

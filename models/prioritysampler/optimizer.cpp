@@ -7,6 +7,8 @@
 #include "models/prioritysampler/samplescorer.h"
 #include "models/prioritysampler/trainercommand.h"
 
+#include "models/objectives.h"
+
 #include "core/heuristics/evaluate.h"
 
 #include <torch/torch.h>
@@ -48,6 +50,7 @@ class PrioritySampler : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
         p.check();
+        models::requireDeclaredObjective(prioritySamplerInfo(), p);
         RunMonitor monitor(o, progress);
         RunResult r;
         std::string weights = o.getString("weights", "");
@@ -116,7 +119,8 @@ OptimizerInfo prioritySamplerInfo() {
     info.name = "priority-sampler";
     info.summary = "one-shot neural priorities (Topoformer encoder), Gumbel samples, list scheduling: greedy or best of S(k)";
     info.family = "neural";
-    info.objectives = {Objective::Makespan, Objective::Weighted, Objective::Memory};
+    // Trained and tested on makespan only (the REINFORCE reward is the list schedule's makespan).
+    info.objectives = {Objective::Makespan};
     info.options = {
         {.key = "samples", .label = "Samples", .kind = K::Int, .defaultValue = 64, .min = 1, .max = 1e6,
          .help = "k of S(k): Gumbel samples scored, the best kept (--budget overrides)"},

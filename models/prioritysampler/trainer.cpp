@@ -6,6 +6,8 @@
 #include "models/prioritysampler/plackettluce.h"
 #include "models/prioritysampler/samplescorer.h"
 
+#include "models/encoder/maththreads.h"
+
 #include "core/heuristics/evaluate.h"
 #include "core/heuristics/priorities.h"
 #include "core/util/atomicfile.h"
@@ -79,7 +81,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
                                  std::stop_token stop) {
     if (cfg.out.empty()) throw std::runtime_error("train priority-sampler: no output path (--out FILE)");
     if (cfg.samples < 2) throw std::runtime_error("train priority-sampler: --samples must be at least 2");
-    torch::set_num_threads(std::max(cfg.threads, 1));
+    const models::MathThreads pin(cfg.threads);   // LibTorch and OpenBLAS: results do not depend on the environment
     torch::manual_seed(cfg.seed);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string ckpt = cfg.out + ".ckpt";

@@ -3,6 +3,8 @@
 // sampling or beam search decodes single-device orders (spec/topoformer.md §3).
 #include "models/topoformer/optimizer.h"
 
+#include "models/encoder/maththreads.h"
+#include "models/objectives.h"
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
@@ -18,6 +20,7 @@ class TopoformerOptimizer : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
         p.check();
+        requireDeclaredObjective(topoformerInfo(), p);
         RunMonitor monitor(o, progress);
         RunResult r;
         const Graph& g = p.g();
@@ -67,6 +70,7 @@ public:
 
 std::vector<double> topoformerPriorities(TopoformerModelImpl& model, const Graph& g) {
     at::NoGradGuard noGrad;
+    const MathThreads pin(1);   // the same priorities whatever the thread settings
     const at::Tensor y = model.forward(topoformerInput(g, model.config())).to(at::kDouble).contiguous();
     const double* d = y.data_ptr<double>();
     return {d, d + y.numel()};

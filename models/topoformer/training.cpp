@@ -5,6 +5,8 @@
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
+#include "models/encoder/maththreads.h"
+
 #include "core/generators/generators.h"
 #include "core/heuristics/memoryorders.h"
 #include "core/util/atomicfile.h"
@@ -113,7 +115,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
     if (c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.batch < 1 || c.epochSteps < 1 || c.steps < 0 ||
         c.validationGraphs < 2 || c.validationNodes < 2)
         throw std::invalid_argument("train topoformer: bad sizes (nodes, batch, epoch steps, validation)");
-    at::set_num_threads(std::max(1, c.threads));
+    const MathThreads pin(c.threads);   // LibTorch and OpenBLAS: results do not depend on the environment
     const auto begin = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
 

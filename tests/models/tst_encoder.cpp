@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The shared Topoformer encoder: features, the seven masks, NaN-free gradients, batching, weights.
 #include "models/encoder/encoder.h"
+#include "models/encoder/maththreads.h"
 
 #include "core/generators/generators.h"
 
@@ -111,6 +112,41 @@ private Q_SLOTS:
         // deterministic without a sign seed, sign flips with one
         const NodeFeatures f2 = buildFeatures(*g, spec);
         QVERIFY(f.values == f2.values);
+    }
+
+    void featuresDoNotDependOnMathThreads() {
+        // 40-op layered graph 40004: eigenvalue 1 has multiplicity 6 among the 21 smallest, so the
+        // PE takes vectors from a degenerate eigenspace. Unpinned, OpenBLAS with 2 threads gave
+        // another basis of it than with 1 (PE entries up to 1.1 apart) and other schedules.
+        const GeneratedInstance inst = generateLayered(40, 40004);
+        const FeatureSpec spec;
+        NodeFeatures one, two;
+        {
+            const MathThreads pin(1);
+            one = buildFeatures(*inst.graph, spec);
+        }
+        {
+            const MathThreads pin(2);
+            two = buildFeatures(*inst.graph, spec);
+        }
+        QVERIFY(one.values == two.values);
+    }
+
+    void mathThreadsRestoresTheSettings() {
+        const int torchBefore = at::get_num_threads(), blasBefore = openBlasThreads();
+        {
+            const MathThreads outer(1);
+            QCOMPARE(at::get_num_threads(), 1);
+            if (blasBefore > 0) QCOMPARE(openBlasThreads(), 1);
+            {
+                const MathThreads inner(2);   // the smallest live count holds for OpenBLAS
+                QCOMPARE(at::get_num_threads(), 2);
+                if (blasBefore > 0) QCOMPARE(openBlasThreads(), 1);
+            }
+            QCOMPARE(at::get_num_threads(), 1);
+        }
+        QCOMPARE(at::get_num_threads(), torchBefore);
+        QCOMPARE(openBlasThreads(), blasBefore);
     }
 
     void extraColumnsForMakespanModels() {

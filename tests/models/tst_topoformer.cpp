@@ -64,6 +64,89 @@ void allOrders(const Graph& g, std::vector<OpId>& prefix, std::vector<int>& deg,
     }
 }
 
+/// Step-clock peak from its definition (spec §1.2), independent of StepMemory: at step t, the
+/// tensors made before t and still read at or after t, plus op t's outputs and parameters.
+double definitionPeak(const Graph& g, const std::vector<OpId>& order) {
+    std::vector<int> pos(static_cast<size_t>(g.opCount()));
+    for (size_t i = 0; i < order.size(); ++i) pos[static_cast<size_t>(order[i])] = static_cast<int>(i);
+    double peak = 0;
+    for (size_t t = 0; t < order.size(); ++t) {
+        double m = g.op(order[t]).paramBytes;
+        for (TensorId x = 0; x < g.tensorCount(); ++x) {
+            const Tensor& tensor = g.tensor(x);
+            const int made = pos[static_cast<size_t>(tensor.producer)];
+            bool live = made == static_cast<int>(t);
+            for (OpId c : tensor.consumers) live |= made < static_cast<int>(t) && pos[static_cast<size_t>(c)] >= static_cast<int>(t);
+            if (live) m += tensor.bytes;
+        }
+        peak = std::max(peak, m);
+    }
+    return peak;
+}
+
+/// Greedy by a linear scan of the ready ops (no heap): the highest priority, ties to the smaller id.
+std::vector<OpId> scanGreedy(const Graph& g, const std::vector<double>& prio) {
+    std::vector<int> deg(static_cast<size_t>(g.opCount()));
+    for (OpId v = 0; v < g.opCount(); ++v) deg[static_cast<size_t>(v)] = static_cast<int>(g.predecessors(v).size());
+    std::vector<OpId> order;
+    while (order.size() < static_cast<size_t>(g.opCount())) {
+        OpId pick = -1;
+        for (OpId v = 0; v < g.opCount(); ++v)
+            if (deg[static_cast<size_t>(v)] == 0 && (pick < 0 || prio[static_cast<size_t>(v)] > prio[static_cast<size_t>(pick)]))
+                pick = v;
+        deg[static_cast<size_t>(pick)] = -1;
+        for (OpId s : g.successors(pick)) --deg[static_cast<size_t>(s)];
+        order.push_back(pick);
+    }
+    return order;
+}
+
+/// Mean greedy peak of a model on fixed graphs.
+double meanGreedyPeak(TopoformerModelImpl& m, const std::vector<GeneratedInstance>& graphs) {
+    double sum = 0;
+    for (const GeneratedInstance& inst : graphs)
+        sum += orderPeak(*inst.graph, greedyOrder(*inst.graph, topoformerPriorities(m, *inst.graph)));
+    return sum / static_cast<double>(graphs.size());
+}
+
+/// A tiny model on 16-24-op graphs: a few seconds for 40 steps.
+TopoformerTrainConfig tinyTrainConfig(std::uint64_t seed, std::int64_t steps, const std::string& out) {
+    TopoformerTrainConfig c;
+    c.minNodes = 16;
+    c.maxNodes = 24;
+    c.validationGraphs = 4;
+    c.validationNodes = 20;
+    c.steps = steps;
+    c.epochSteps = 20;
+    c.learningRate = 1e-3;
+    c.relativeAdvantage = true;
+    c.width = 32;
+    c.layers = 2;
+    c.headsPerMask = 1;
+    c.seed = seed;
+    c.out = out;
+    return c;
+}
+
+/// Mean relative gain trainingLowersTheCost requires. Measured: 9.4 %, 7.7 %, 2.5 % for seeds 1-3.
+constexpr double kTrainingGain = 0.02;
+
+/// Margins of the shipped weights (share of the summed peak). Measured: 10.3 % below random
+/// weights (init seed 1), 2.1 % below the best classic order; random weights are 9 % above it.
+constexpr double kMarginOverRandom = 0.05;
+constexpr double kMarginOverClassic = 0.01;
+
+/// Peak of the topoformer optimizer's sample-16 order with the weights at `weights`.
+double sample16Peak(const GeneratedInstance& inst, const std::string& weights) {
+    Problem p{.graph = inst.graph, .platform = inst.platform, .objective = {.kind = Objective::Memory}};
+    RunOptions o;
+    o.values["samples"] = 16;
+    o.strings["weights"] = weights;
+    const RunResult r = OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
+    if (!isTopological(*inst.graph, r.schedule.order)) throw std::logic_error("not a topological order");
+    return r.schedule.peakMemory;
+}
+
 double bestClassic(const Graph& g) {
     double best = kInfinity;
     for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) best = std::min(best, orderPeak(g, (*rule)(g)));
@@ -75,8 +158,6 @@ double bestClassic(const Graph& g) {
 class TestTopoformer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { at::set_num_threads(1); }
-
     void peaksComeFromTheStepClock() {
         // spec §1.2: two chains A1 -> A2, B1 -> B2 with m = 5, 1.
         Graph g;
@@ -104,20 +185,27 @@ private Q_SLOTS:
                 QVERIFY(isTopological(g, greedyOrder(g, prio)));
                 Rng rng(seed);
                 for (int s = 0; s < 5; ++s) QVERIFY(isTopological(g, sampleOrder(g, prio, rng)));
-                const DecodeResult best = bestOfSamples(g, prio, 8, rng);
+                // best of 8 = the least definition peak of the same 8 draws
+                Rng again(seed + 100), replay(seed + 100);
+                const DecodeResult best = bestOfSamples(g, prio, 8, again);
+                double least = kInfinity;
+                for (int s = 0; s < 8; ++s) least = std::min(least, definitionPeak(g, sampleOrder(g, prio, replay)));
                 QVERIFY(isTopological(g, best.order));
-                QCOMPARE(best.peak, orderPeak(g, best.order));
+                QCOMPARE(best.peak, least);
                 const DecodeResult beam = beamSearch(g, prio, 8);
                 QVERIFY(isTopological(g, beam.order));
-                QCOMPARE(beam.peak, orderPeak(g, beam.order));
+                QCOMPARE(beam.peak, definitionPeak(g, beam.order));
             }
         }
     }
 
-    void greedyIsDeterministic() {
+    void greedyTakesTheHighestReadyPriority() {
         const GeneratedInstance inst = generateLayered(60, 7);
         const std::vector<double> prio = randomPriorities(inst.graph->opCount(), 7);
-        QCOMPARE(greedyOrder(*inst.graph, prio), greedyOrder(*inst.graph, prio));
+        QCOMPARE(greedyOrder(*inst.graph, prio), scanGreedy(*inst.graph, prio));
+        std::vector<double> coarse = prio;   // many exact ties: ids decide
+        for (double& x : coarse) x = std::round(x);
+        QCOMPARE(greedyOrder(*inst.graph, coarse), scanGreedy(*inst.graph, coarse));
         // equal priorities: ties by smaller id, i.e. Kahn's smallest-id order
         const std::vector<double> flat(static_cast<size_t>(inst.graph->opCount()), 0.0);
         QCOMPARE(greedyOrder(*inst.graph, flat), inst.graph->topologicalOrder());
@@ -203,38 +291,43 @@ private Q_SLOTS:
     }
 
     void trainingLowersTheCost() {
+        // Paired: for each seed, the greedy peak of the model after 40 steps against the same
+        // model before training (same init seed), on the same fixed graphs. Training pins its
+        // math threads (MathThreads), so the numbers do not depend on OMP/OpenBLAS settings.
         const QString dir = QDir::tempPath() + "/tst_topoformer_train";
+        std::vector<GeneratedInstance> graphs;
+        for (std::uint64_t i = 0; i < 16; ++i) graphs.push_back(generateLayered(20, 7000 + i));
+        double gainSum = 0;
+        for (std::uint64_t seed : {1, 2, 3}) {
+            QDir(dir).removeRecursively();
+            std::filesystem::create_directories(dir.toStdString());
+            const TopoformerTrainConfig c = tinyTrainConfig(seed, 40, (dir + "/m.slw").toStdString());
+            const TopoformerTrainReport r = trainTopoformer(c, [](const std::string&) {});
+            QCOMPARE(r.steps, std::int64_t{40});
+            TopoformerModel after = loadTopoformer(c.out + ".ckpt.model");   // the last step's weights
+            at::manual_seed(seed);                                          // the trainer's init
+            TopoformerModel before(after->config());
+            const double b = meanGreedyPeak(*before, graphs), a = meanGreedyPeak(*after, graphs);
+            qInfo("seed %d: mean greedy peak %.4g -> %.4g (%+.1f%%)", static_cast<int>(seed), b, a, 100 * (a - b) / b);
+            QVERIFY2(a < b, qPrintable(QString("seed %1: %2 -> %3").arg(seed).arg(b).arg(a)));
+            gainSum += (b - a) / b;
+        }
+        QVERIFY2(gainSum / 3 > kTrainingGain, qPrintable(QString("mean gain %1").arg(gainSum / 3)));
+    }
+
+    void trainingResumesFromItsCheckpoint() {
+        const QString dir = QDir::tempPath() + "/tst_topoformer_resume";
         QDir(dir).removeRecursively();
         std::filesystem::create_directories(dir.toStdString());
-        TopoformerTrainConfig c;
-        c.minNodes = 16;
-        c.maxNodes = 24;
-        c.validationGraphs = 32;
-        c.validationNodes = 20;
-        c.steps = 80;
-        c.epochSteps = 20;
-        c.learningRate = 1e-3;
-        c.relativeAdvantage = true;
-        c.width = 32;
-        c.layers = 2;
-        c.headsPerMask = 1;
-        c.seed = 3;
-        c.out = (dir + "/m.slw").toStdString();
+        TopoformerTrainConfig c = tinyTrainConfig(3, 20, (dir + "/m.slw").toStdString());
         std::vector<std::string> lines;
-        const TopoformerTrainReport r = trainTopoformer(c, [&](const std::string& l) { lines.push_back(l); });
-        QCOMPARE(r.steps, std::int64_t{80});
-        qInfo("validation greedy peak %.4g -> %.4g; sampled %.4g -> %.4g", r.initialValidation, r.bestValidation,
-              r.firstMeanCost, r.lastMeanCost);
-        QVERIFY(r.bestValidation < r.initialValidation);
-        QVERIFY(lines.size() >= 5);
+        QCOMPARE(trainTopoformer(c, [&](const std::string& l) { lines.push_back(l); }).steps, std::int64_t{20});
+        QVERIFY(lines.size() >= 2);
         QVERIFY(std::filesystem::exists(c.out));
         QVERIFY(std::filesystem::exists(c.out + ".card.json"));
-        // Resume continues from the checkpoint.
-        c.steps = 100;
+        c.steps = 30;
         c.resume = true;
-        const TopoformerTrainReport r2 = trainTopoformer(c, [](const std::string&) {});
-        QCOMPARE(r2.steps, std::int64_t{100});
-        // The trained file loads and decodes.
+        QCOMPARE(trainTopoformer(c, [](const std::string&) {}).steps, std::int64_t{30});
         TopoformerModel m = loadTopoformer(c.out);
         const GeneratedInstance inst = generateLayered(40, 77);
         QVERIFY(isTopological(*inst.graph, greedyOrder(*inst.graph, topoformerPriorities(*m, *inst.graph))));
@@ -251,26 +344,43 @@ private Q_SLOTS:
         }
     }
 
-    void shippedWeightsBeatClassicOrders() {
+    void shippedWeightsBeatRandomWeightsAndClassicOrders() {
+        // Held-out 150-op graphs (seeds far from training and validation), sample-16 through the
+        // optimizer: the shipped weights against randomly initialised ones of the same
+        // architecture (init seed 1) and against the best classic order, with stated margins.
         const std::string path = topoformerWeightsPath();
         QVERIFY2(std::filesystem::exists(path), path.c_str());
-        TopoformerModel m = loadTopoformer(path);
+        const QString dir = QDir::tempPath() + "/tst_topoformer_random";
+        std::filesystem::create_directories(dir.toStdString());
+        const std::string randomPath = (dir + "/random.slw").toStdString();
+        at::manual_seed(1);
+        saveTopoformer(TopoformerModel(loadTopoformer(path)->config()), randomPath);
         registerCoreOptimizers();
         registerTopoformer();
-        double neural = 0, classic = 0;
-        // Held-out graphs (seeds far from the training and validation ranges), larger than training.
+        double shipped = 0, random = 0, classic = 0;
         for (std::uint64_t seed : {424201, 424202, 424203, 424204, 424205}) {
             const GeneratedInstance inst = generateLayered(150, seed);
-            Problem p{.graph = inst.graph, .platform = inst.platform, .objective = {.kind = Objective::Memory}};
-            RunOptions o;
-            o.values["samples"] = 16;
-            const RunResult r = OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
-            QVERIFY(isTopological(*inst.graph, r.schedule.order));
-            neural += r.schedule.peakMemory();
+            shipped += sample16Peak(inst, path);
+            random += sample16Peak(inst, randomPath);
             classic += bestClassic(*inst.graph);
         }
-        qInfo("topoformer sample-16 %.4g, best classic %.4g (sums over 5 graphs)", neural, classic);
-        QVERIFY(neural < classic);
+        qInfo("sample-16 peaks summed over 5 graphs: shipped %.4g, random weights %.4g, best classic %.4g", shipped,
+              random, classic);
+        QVERIFY2(shipped < (1 - kMarginOverRandom) * random, "the shipped weights do not beat random weights by the margin");
+        QVERIFY2(shipped < (1 - kMarginOverClassic) * classic, "the shipped weights do not beat the classic orders by the margin");
+    }
+
+    void undeclaredObjectiveIsRefused() {
+        registerTopoformer();
+        const GeneratedInstance inst = generateLayered(20, 5);
+        Problem p{.graph = inst.graph, .platform = inst.platform, .objective = {.kind = Objective::Makespan}};
+        try {
+            OptimizerRegistry::instance().create("topoformer")->run(p, RunOptions{}, {}, {});
+            QFAIL("no exception");
+        } catch (const std::invalid_argument& e) {
+            const QString msg = e.what();
+            QVERIFY2(msg.contains("topoformer") && msg.contains("makespan") && msg.contains("supports: memory"), e.what());
+        }
     }
 };
 

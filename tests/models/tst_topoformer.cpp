@@ -144,7 +144,7 @@ double sample16Peak(const GeneratedInstance& inst, const std::string& weights) {
     o.strings["weights"] = weights;
     const RunResult r = OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
     if (!isTopological(*inst.graph, r.schedule.order)) throw std::logic_error("not a topological order");
-    return r.schedule.peakMemory;
+    return r.schedule.peakMemory();
 }
 
 double bestClassic(const Graph& g) {

@@ -4,6 +4,7 @@
 #include "core/costmodel/memorytimeline.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace sl {
@@ -36,6 +37,10 @@ ListScheduler::ListScheduler(const Problem& problem)
         m_duration[sv] = o.deviceDurations.empty() ? o.duration : -1;
         m_predCount[sv] = static_cast<int>(m_graph.predecessors(v).size());
     }
+    bool unit = problem.platform.deviceCount() <= 64 && m_devicesOfType.size() == 1;
+    for (const Device& d : problem.platform.devices) unit = unit && d.resourceCapacity == 1;
+    for (double demand : m_demand) unit = unit && demand == 1;
+    m_uniform = unit && m_freeTransfers;
     m_pending.resize(n);
     m_start.resize(n);
     m_end.resize(n);
@@ -97,29 +102,76 @@ inline void ListScheduler::release(int device, double demand) {
     if (!wasFree && cap > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
 }
 
+void ListScheduler::resetRun(std::span<const int> rankOf) {
+    for (auto& r : m_ready) r.clear();
+    m_events.clear();
+    m_order.clear();
+    m_finished.clear();
+    m_makespan = 0;
+    std::copy(m_predCount.begin(), m_predCount.end(), m_pending.begin());
+    std::fill(m_device.begin(), m_device.end(), -1);
+    for (OpId v = 0; v < m_graph.opCount(); ++v)
+        if (m_pending[static_cast<size_t>(v)] == 0)
+            m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]);
+}
+
+/// Bookkeeping of an op that ends now: makespan, end order, successors that become ready.
+inline void ListScheduler::finish(OpId u) {
+    const auto su = static_cast<size_t>(u);
+    m_finished.push_back(u);
+    m_makespan = std::max(m_makespan, m_end[su]);
+}
+
+void ListScheduler::runUniform(std::span<const int> rankOf, std::span<const int> opAt) {
+    resetRun(rankOf);
+    const int D = m_problem.platform.deviceCount();
+    const std::uint64_t all = D == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << D) - 1;
+    std::uint64_t freeDevices = all;   // bit d: device d is idle
+    RankSet& ready = m_ready[0];
+    double t = 0;
+    while (true) {
+        for (; freeDevices != 0 && !ready.empty(); freeDevices &= freeDevices - 1) {
+            const int r = ready.next(0);
+            ready.erase(r);
+            const OpId v = opAt[static_cast<size_t>(r)];
+            const auto sv = static_cast<size_t>(v);
+            const int d = std::countr_zero(freeDevices);
+            m_device[sv] = d;
+            m_start[sv] = t;
+            m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, d));
+            m_order.push_back(v);
+            pushEvent(m_end[sv], v);
+        }
+        if (m_events.empty()) break;
+        t = m_events.front().time;
+        while (!m_events.empty() && m_events.front().time <= t) {
+            std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
+            const OpId u = m_events.back().op;
+            m_events.pop_back();
+            finish(u);
+            freeDevices |= std::uint64_t(1) << m_device[static_cast<size_t>(u)];
+            for (OpId s : m_graph.successors(u))
+                if (--m_pending[static_cast<size_t>(s)] == 0) ready.insert(rankOf[static_cast<size_t>(s)]);
+        }
+    }
+    if (static_cast<int>(m_order.size()) != m_graph.opCount()) throw std::logic_error("list scheduler: not every op ran");
+}
+
 void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement) {
     const int n = m_graph.opCount();
     const bool fixed = !placement.empty();
     if (fixed) checkPlacement(placement);
+    if (m_uniform && !fixed) return runUniform(rankOf, opAt);
     const auto& devices = m_problem.platform.devices;
     std::fill(m_freeDevices.begin(), m_freeDevices.end(), 0);
     for (size_t d = 0; d < devices.size(); ++d) {
         m_freeCapacity[d] = devices[d].resourceCapacity;
         if (m_freeCapacity[d] > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[d])];
     }
-    for (auto& r : m_ready) r.clear();
-    m_events.clear();
-    m_order.clear();
-    m_finished.clear();
-    std::copy(m_predCount.begin(), m_predCount.end(), m_pending.begin());
-    std::fill(m_device.begin(), m_device.end(), -1);
     std::fill(m_wakeAt.begin(), m_wakeAt.end(), -1.0);
-    for (OpId v = 0; v < n; ++v)
-        if (m_pending[static_cast<size_t>(v)] == 0)
-            m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]);
+    resetRun(rankOf);
 
     double t = 0;
-    m_makespan = 0;
     while (true) {
         // Scan each machine type's ready ops in priority order, starting every one that fits.
         for (size_t ty = 0; ty < m_ready.size(); ++ty) {
@@ -173,8 +225,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
             m_events.pop_back();
             if (u < 0) continue;
             const auto su = static_cast<size_t>(u);
-            m_finished.push_back(u);
-            m_makespan = std::max(m_makespan, m_end[su]);
+            finish(u);
             release(m_device[su], m_demand[su]);
             for (OpId s : m_graph.successors(u)) {
                 const auto ss = static_cast<size_t>(s);

@@ -68,6 +68,12 @@ private:
     };
     void checkPlacement(std::span<const int> placement) const;
     void run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement);
+    /// run() when every ready op fits every free device (one machine type, unit demands and
+    /// capacities, free transfers, no fixed placement): the best-ranked ready op takes the
+    /// lowest-numbered free device, with no scan. Gives exactly run()'s schedule, faster.
+    void runUniform(std::span<const int> rankOf, std::span<const int> opAt);
+    void resetRun(std::span<const int> rankOf);
+    void finish(OpId u);
     /// Earliest time the inputs of `v` are all on device `d` (all predecessors have finished).
     double dataReady(OpId v, int d) const;
     void pushEvent(double time, OpId op);
@@ -79,6 +85,7 @@ private:
     std::vector<std::vector<int>> m_devicesOfType;
     std::vector<int> m_typeOfDevice;
     bool m_freeTransfers = true;
+    bool m_uniform = false;               ///< runUniform() applies when no placement is fixed
 
     // Hot per-op fields copied out of the (large) Op structs for cache locality.
     std::vector<int> m_type;

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace sl;
 
 class TestCostModel : public QObject {
@@ -140,6 +142,31 @@ private Q_SLOTS:
             QVERIFY2(computeMemoryTimeline(p, s).peaks == time, qPrintable(QString("case %1: curves").arg(seed)));
             QVERIFY2(s.stepMemory.devices == reference::stepPeaks(p, s), qPrintable(QString("case %1: step clock").arg(seed)));
         }
+    }
+
+    // The scan-free path (every ready op fits every free device) must build exactly the schedule
+    // of the general scan, which a placement of all -1 ("scheduler's choice") forces.
+    void uniformPathEqualsTheGeneralScan() {
+        int uniformCases = 0;
+        for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+            reference::Case c = reference::randomCase(seed, 2, 40);
+            Problem& p = c.problem;
+            p.platform.link = {};
+            ListScheduler ls(p);
+            Rng rng(seed);
+            std::vector<double> prio(static_cast<size_t>(p.g().opCount()));
+            for (double& x : prio) x = std::floor(rng.uniform() * 4);   // ties too
+            const std::vector<int> anyDevice(prio.size(), -1);
+            const Schedule fast = ls.schedule(prio);
+            const Schedule general = ls.schedule(prio, anyDevice);
+            uniformCases += p.platform.devices.size() == p.platform.devicesByType().front().size();
+            QVERIFY(fast.order == general.order);
+            for (size_t v = 0; v < prio.size(); ++v) {
+                QCOMPARE(fast.ops[v].device, general.ops[v].device);
+                QCOMPARE(fast.ops[v].start, general.ops[v].start);
+            }
+        }
+        QVERIFY(uniformCases > 100);
     }
 
     void wholeBytesAreRequired() {

@@ -99,6 +99,12 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
 
 double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const OpId> order,
                                std::vector<double>* devicePeaks) {
+    if (m_devices == 1) {   // no transfers: the single-device walk, the same sums in the same order
+        reset();
+        for (OpId v : order) step(v);
+        if (devicePeaks) devicePeaks->assign(1, m_peak[0]);
+        return m_peak[0];
+    }
     const auto D = static_cast<size_t>(m_devices);
     if (m_stamp.empty()) m_stamp.assign(m_bytes.size() * D, 0);
     if (++m_epoch == 0) {   // wrapped: clear the stamps once

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/brkga.h"
 
-#include "core/brkga/workerpool.h"
+#include "core/util/workerpool.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/brkga.h"
 
-#include "core/brkga/workerpool.h"
+#include "core/util/workerpool.h"
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -37,7 +38,7 @@ std::string toString(StopReason r) {
     return "budget";
 }
 
-Engine::Engine(std::size_t genes, Decoder decoder, Params params, int threads)
+Engine::Engine(std::size_t genes, DecodeFunction decoder, Params params, int threads, Typed)
     : m_genes(genes), m_decoder(std::move(decoder)), m_params(params), m_threads(std::max(threads, 1)) {
     if (genes == 0) throw std::invalid_argument("brkga: a chromosome needs at least one gene");
     if (!m_decoder) throw std::invalid_argument("brkga: no decoder");
@@ -57,260 +58,406 @@ void Engine::setDistributions(Distributions d) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Sampler = std::function<void(std::span<double> keys, Rng& rng)>;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void uniformKeys(std::span<double> keys, Rng& rng) {
     for (double& k : keys) k = rng.uniform();
 }
 
-/// One population: keys of `size` chromosomes back to back, their costs and the ranking.
+/// `first ? a : b` without a branch: crossover's choices are random, so a branch mispredicts often.
+double pick(bool first, double a, double b) {
+    const std::uint64_t mask = 0 - static_cast<std::uint64_t>(first);
+    return std::bit_cast<double>((std::bit_cast<std::uint64_t>(a) & mask) | (std::bit_cast<std::uint64_t>(b) & ~mask));
+}
+
+/// One population: keys of `size` chromosomes back to back, their costs and the ranking. The next
+/// generation is built in nextKeys/nextCost, then the buffers swap.
 struct Population {
     std::vector<double> keys, nextKeys;
     std::vector<double> cost, nextCost;
     std::vector<int> rank;   ///< rank[r] = slot of the r-th best
 
+    Population(int size, std::size_t genes)
+        : keys(static_cast<size_t>(size) * genes), nextKeys(keys.size()), cost(static_cast<size_t>(size), kInf),
+          nextCost(cost.size()), rank(cost.size()) {}
+
     std::span<double> at(std::vector<double>& buf, int slot, std::size_t genes) {
         return {buf.data() + static_cast<std::size_t>(slot) * genes, genes};
     }
+    const double* at(int slot, std::size_t genes) const { return keys.data() + static_cast<std::size_t>(slot) * genes; }
+    /// By cost, ties to the lower slot (what a stable sort gives), without a stable sort's buffer.
     void sortRanks() {
         std::iota(rank.begin(), rank.end(), 0);
-        std::stable_sort(rank.begin(), rank.end(), [&](int a, int b) {
-            return cost[static_cast<size_t>(a)] < cost[static_cast<size_t>(b)];
+        std::sort(rank.begin(), rank.end(), [&](int a, int b) {
+            const double ca = cost[static_cast<size_t>(a)], cb = cost[static_cast<size_t>(b)];
+            return ca < cb || (!(cb < ca) && a < b);
         });
     }
 };
 
-enum class Kind { Initial, Offspring, Restart };
-
 } // namespace
 
-Result Engine::run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart,
-                   const Observer& observer, std::stop_token cancel) {
-    const Params& P = m_params;
-    const std::size_t G = m_genes;
-    const int K = P.populations, p = P.population, e = P.elites, m = P.mutants, c = p - e - m;
-    for (const Chromosome& w : warmStart)
-        if (w.size() != G)
-            throw std::invalid_argument("brkga: a warm-start chromosome has " + std::to_string(w.size()) +
-                                        " keys, expected " + std::to_string(G));
+/// What a batch builds: the initial population, a generation's offspring, or a restart.
+enum class Batch { Initial, Offspring, Restart };
 
-    const auto start = Clock::now();
-    const bool timed = stop.timeLimit > 0;
-    const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stop.timeLimit));
-    auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-
-    // Crossover thresholds on 32-bit draws: two genes per 64-bit random number.
-    std::vector<std::uint64_t> threshold(G);
-    for (std::size_t i = 0; i < G; ++i) {
-        const double r = m_dist.rho.empty() ? P.rho : m_dist.rho[i];
-        threshold[i] = static_cast<std::uint64_t>(std::ldexp(r, 32));
-    }
-    const auto mutantFn = m_dist.mutant ? m_dist.mutant : std::function<void(std::span<double>, Rng&)>(uniformKeys);
-    const auto initialFn = m_dist.initial ? m_dist.initial : mutantFn;
-
-    std::vector<Population> pops(static_cast<size_t>(K));
-    for (auto& pop : pops) {
-        pop.keys.assign(static_cast<size_t>(p) * G, 0.0);
-        pop.nextKeys.assign(static_cast<size_t>(p) * G, 0.0);
-        pop.cost.assign(static_cast<size_t>(p), kInf);
-        pop.nextCost.assign(static_cast<size_t>(p), kInf);
-        pop.rank.resize(static_cast<size_t>(p));
-    }
-
-    Result result;
-    result.best.assign(G, 0.0);
-    int stall = 0;
-    bool improved = false;
-    WorkerPool pool(m_threads);
-    std::atomic<bool> timeUp{false};
-
+/// One run: the populations, the best so far and the counters, and the pool that decodes.
+struct Engine::State {
     struct Item {
         int pop, slot;
     };
-    std::vector<Item> items;
-    items.reserve(static_cast<size_t>(K) * static_cast<size_t>(p));
-    std::vector<char> decoded(static_cast<size_t>(K) * static_cast<size_t>(p));
-    // Warm-start chromosome per (pop, slot), or null.
-    auto warmFor = [&](int k, int slot) -> const Chromosome* {
-        const auto idx = static_cast<size_t>(slot) * static_cast<size_t>(K) + static_cast<size_t>(k);
-        return idx < warmStart.size() ? &warmStart[idx] : nullptr;
-    };
 
-    // Builds and decodes every item of `items` (up to the remaining budget) into nextKeys/nextCost.
-    auto evaluate = [&](Kind kind, int generation) {
-        std::int64_t count = static_cast<std::int64_t>(items.size());
-        if (stop.budget > 0) count = std::min(count, std::max<std::int64_t>(stop.budget - result.evaluations, 0));
-        std::fill(decoded.begin(), decoded.end(), 0);
-        const std::uint64_t genSeed = deriveSeed(seed, static_cast<std::uint64_t>(generation));
-        pool.run(static_cast<int>(count), [&](int i, int worker) {
-            if (cancel.stop_requested()) return;
-            if (timed && (timeUp.load(std::memory_order_relaxed) || Clock::now() >= deadline)) {
-                timeUp.store(true, std::memory_order_relaxed);
-                return;
-            }
-            const Item it = items[static_cast<size_t>(i)];
-            Population& pop = pops[static_cast<size_t>(it.pop)];
-            std::span<double> child = pop.at(pop.nextKeys, it.slot, G);
-            Rng rng(deriveSeed(genSeed, static_cast<std::uint64_t>(it.pop) * static_cast<std::uint64_t>(p) +
-                                            static_cast<std::uint64_t>(it.slot)));
-            if (kind == Kind::Initial) {
-                if (const Chromosome* w = warmFor(it.pop, it.slot))
-                    for (std::size_t g = 0; g < G; ++g) child[g] = std::clamp((*w)[g], 0.0, 1.0);
-                else
-                    initialFn(child, rng);
-            } else if (kind == Kind::Restart) {
-                initialFn(child, rng);
-            } else if (it.slot < e + c) {   // child of an elite and a non-elite
-                const int a = pop.rank[static_cast<size_t>(rng.integer(0, e - 1))];
-                const int b = pop.rank[static_cast<size_t>(rng.integer(e, p - 1))];
-                const double* ka = pop.keys.data() + static_cast<size_t>(a) * G;
-                const double* kb = pop.keys.data() + static_cast<size_t>(b) * G;
-                for (std::size_t g = 0; g < G; g += 2) {
-                    const std::uint64_t bits = rng.bits();
-                    child[g] = (bits & 0xffffffffu) < threshold[g] ? ka[g] : kb[g];
-                    if (g + 1 < G) child[g + 1] = (bits >> 32) < threshold[g + 1] ? ka[g + 1] : kb[g + 1];
-                }
-            } else {
-                mutantFn(child, rng);
-            }
-            pop.nextCost[static_cast<size_t>(it.slot)] = m_decoder(child, worker);
-            decoded[static_cast<size_t>(i)] = 1;
-        });
-        // Sequential bookkeeping in item order, so ties resolve the same whatever the threads.
-        for (std::int64_t i = 0; i < static_cast<std::int64_t>(items.size()); ++i) {
-            const Item it = items[static_cast<size_t>(i)];
-            Population& pop = pops[static_cast<size_t>(it.pop)];
-            double& cost = pop.nextCost[static_cast<size_t>(it.slot)];
-            if (!decoded[static_cast<size_t>(i)]) {
-                cost = kInf;
-                continue;
-            }
-            ++result.evaluations;
-            if (std::isnan(cost)) cost = kInf;
-            if (cost < result.bestCost) {
-                result.bestCost = cost;
-                const auto src = pop.at(pop.nextKeys, it.slot, G);
-                std::copy(src.begin(), src.end(), result.best.begin());
-                improved = true;
-            }
-        }
-        for (auto& pop : pops) {
-            pop.keys.swap(pop.nextKeys);
-            pop.cost.swap(pop.nextCost);
-            pop.sortRanks();
-        }
-    };
+    State(const Engine& engine, std::uint64_t seed, const Limits& limits);
 
-    auto status = [&](int generation) {
-        Status s;
-        s.evaluations = result.evaluations;
-        s.generation = generation;
-        s.best = result.bestCost;
-        s.seconds = seconds();
-        s.restarts = result.restarts;
-        double sum = 0, div = 0;
-        std::int64_t finite = 0, samples = 0;
-        const std::size_t stride = std::max<std::size_t>(1, G / 256);
-        for (auto& pop : pops)
-            for (int i = 0; i < p; ++i) {
-                const double cst = pop.cost[static_cast<size_t>(i)];
-                if (std::isfinite(cst)) {
-                    sum += cst;
-                    ++finite;
-                }
-                const double* k = pop.keys.data() + static_cast<size_t>(i) * G;
-                for (std::size_t g = 0; g < G; g += stride, ++samples) div += std::abs(k[g] - result.best[g]);
-            }
-        s.mean = finite ? sum / static_cast<double>(finite) : kInf;
-        s.diversity = samples ? div / static_cast<double>(samples) : 0;
-        return s;
-    };
+    // Fixed for the run.
+    const Engine& engine;
+    const std::size_t genes;
+    const Params& params;
+    const std::uint64_t seed;
+    const Limits limits;
+    const Clock::time_point start;
+    const Clock::time_point deadline;
+    std::vector<std::uint64_t> threshold;   ///< crossover: elite gene when a 32-bit draw is below
+    Sampler mutant, initial;
 
-    // Returns true (and sets result.stop) when the run must end.
-    auto shouldStop = [&](int generation) {
-        const Status s = status(generation);
-        result.history.push_back(s);
-        if (cancel.stop_requested()) return result.stop = StopReason::Cancelled, true;
-        if (result.bestCost <= stop.target) return result.stop = StopReason::Target, true;
-        if (observer && observer(s)) return result.stop = StopReason::Observer, true;
-        if (stop.budget > 0 && result.evaluations >= stop.budget) return result.stop = StopReason::Budget, true;
-        if (timeUp.load() || (timed && Clock::now() >= deadline)) return result.stop = StopReason::TimeLimit, true;
-        if (stop.stallGenerations > 0 && stall >= stop.stallGenerations) return result.stop = StopReason::Stall, true;
-        return false;
-    };
+    // Working buffers, sized once.
+    WorkerPool pool;
+    std::vector<Population> pops;
+    std::vector<Item> items;     ///< what the current batch builds, in budget order
+    std::vector<char> decoded;   ///< per item: built and decoded (not skipped by a limit)
+    std::vector<double> migrantKeys, migrantCost;   ///< exchangeElite()'s snapshot
 
-    // Initial population(s).
-    for (int slot = 0; slot < p; ++slot)
-        for (int k = 0; k < K; ++k) items.push_back({k, slot});
-    evaluate(Kind::Initial, 0);
-
+    // Progress.
+    Chromosome best;
+    double bestCost = kInf;
+    std::int64_t evaluations = 0;
     int generation = 0;
-    while (!shouldStop(generation)) {
-        ++generation;
-        improved = false;
-        const bool restart = P.restartAfterStall > 0 && stall >= P.restartAfterStall;
-        items.clear();
-        for (int k = 0; k < K; ++k) {
-            Population& pop = pops[static_cast<size_t>(k)];
-            if (restart) {
-                // Keep only the best chromosome ever seen (in population 0); re-sample the rest.
-                const int first = k == 0 ? 1 : 0;
-                if (k == 0) {
-                    std::copy(result.best.begin(), result.best.end(), pop.nextKeys.begin());
-                    pop.nextCost[0] = result.bestCost;
-                }
-                for (int slot = first; slot < p; ++slot) items.push_back({k, slot});
-                continue;
-            }
-            for (int r = 0; r < e; ++r) {   // elites survive unchanged, cost cached
-                const int from = pop.rank[static_cast<size_t>(r)];
-                const auto src = pop.at(pop.keys, from, G);
-                std::copy(src.begin(), src.end(), pop.nextKeys.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(r) * G));
-                pop.nextCost[static_cast<size_t>(r)] = pop.cost[static_cast<size_t>(from)];
-            }
-            for (int slot = e; slot < p; ++slot) items.push_back({k, slot});
-        }
-        // Items are population-major; keep them so (children before mutants within a population).
-        evaluate(restart ? Kind::Restart : Kind::Offspring, generation);
-        if (restart) {
-            ++result.restarts;
-            stall = 0;
-        } else {
-            stall = improved ? 0 : stall + 1;
-        }
-        result.generations = generation;
+    int restarts = 0;
+    int stall = 0;
+    bool improved = false;
+    std::atomic<bool> deadlinePassed{false};
 
-        if (K > 1 && P.exchangeCount > 0 && generation % P.exchangeInterval == 0) {
-            // Snapshot every population's best, then overwrite the others' worst.
-            std::vector<double> bestKeys(static_cast<size_t>(K * P.exchangeCount) * G);
-            std::vector<double> bestCost(static_cast<size_t>(K * P.exchangeCount));
-            for (int k = 0; k < K; ++k)
-                for (int x = 0; x < P.exchangeCount; ++x) {
-                    Population& pop = pops[static_cast<size_t>(k)];
-                    const int slot = pop.rank[static_cast<size_t>(x)];
-                    const auto src = pop.at(pop.keys, slot, G);
-                    const auto idx = static_cast<size_t>(k * P.exchangeCount + x);
-                    std::copy(src.begin(), src.end(), bestKeys.begin() + static_cast<std::ptrdiff_t>(idx * G));
-                    bestCost[idx] = pop.cost[static_cast<size_t>(slot)];
-                }
-            for (int k = 0; k < K; ++k) {
-                Population& pop = pops[static_cast<size_t>(k)];
-                int worst = p - 1;
-                for (int j = 0; j < K; ++j) {
-                    if (j == k) continue;
-                    for (int x = 0; x < P.exchangeCount; ++x, --worst) {
-                        const int slot = pop.rank[static_cast<size_t>(worst)];
-                        const auto idx = static_cast<size_t>(j * P.exchangeCount + x);
-                        std::copy(bestKeys.begin() + static_cast<std::ptrdiff_t>(idx * G),
-                                  bestKeys.begin() + static_cast<std::ptrdiff_t>((idx + 1) * G),
-                                  pop.keys.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(slot) * G));
-                        pop.cost[static_cast<size_t>(slot)] = bestCost[idx];
-                    }
-                }
-                pop.sortRanks();
-            }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+    bool timed() const { return limits.timeLimit > 0; }
+    void beginGeneration();
+    void queueSlots(int pop, int firstSlot);
+    void carryElites(Population& pop);
+    void keepBestInFirstSlot(Population& pop);
+    void decodeBatch(Batch batch, std::span<const Chromosome> warmStart = {});
+    std::int64_t affordable() const;
+    bool mayDecode();
+    void buildAndDecode(Batch batch, int item, int worker, std::span<const Chromosome> warmStart);
+    void build(Batch batch, const Item& item, std::span<double> child, Rng& rng,
+               std::span<const Chromosome> warmStart) const;
+    void crossover(const Population& pop, std::span<double> child, Rng& rng) const;
+    void recordBatch();
+    void promoteNextGeneration();
+    void exchangeElite();
+    Status status() const;
+};
+
+Engine::State::State(const Engine& e, std::uint64_t seed_, const Limits& limits_)
+    : engine(e), genes(e.m_genes), params(e.m_params), seed(seed_), limits(limits_), start(Clock::now()),
+      deadline(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeLimit))),
+      threshold(genes), mutant(e.m_dist.mutant ? e.m_dist.mutant : Sampler(uniformKeys)),
+      initial(e.m_dist.initial ? e.m_dist.initial : mutant), pool(e.m_threads), best(genes, 0.0) {
+    // Crossover thresholds on 32-bit draws: two genes per 64-bit random number.
+    for (std::size_t i = 0; i < genes; ++i) {
+        const double r = e.m_dist.rho.empty() ? params.rho : e.m_dist.rho[i];
+        threshold[i] = static_cast<std::uint64_t>(std::ldexp(r, 32));
+    }
+    const int K = params.populations, p = params.population;
+    pops.reserve(static_cast<size_t>(K));
+    for (int k = 0; k < K; ++k) pops.emplace_back(p, genes);
+    items.reserve(static_cast<size_t>(K) * static_cast<size_t>(p));
+    decoded.resize(static_cast<size_t>(K) * static_cast<size_t>(p));
+    const auto migrants = static_cast<size_t>(K) * static_cast<size_t>(params.exchangeCount);
+    migrantKeys.resize(K > 1 ? migrants * genes : 0);
+    migrantCost.resize(K > 1 ? migrants : 0);
+}
+
+void Engine::State::beginGeneration() {
+    ++generation;
+    improved = false;
+    items.clear();
+}
+
+void Engine::State::queueSlots(int pop, int firstSlot) {
+    for (int slot = firstSlot; slot < params.population; ++slot) items.push_back({pop, slot});
+}
+
+void Engine::State::carryElites(Population& pop) {
+    for (int r = 0; r < params.elites; ++r) {
+        const int from = pop.rank[static_cast<size_t>(r)];
+        const double* src = pop.at(from, genes);
+        std::copy(src, src + genes, pop.at(pop.nextKeys, r, genes).begin());
+        pop.nextCost[static_cast<size_t>(r)] = pop.cost[static_cast<size_t>(from)];
+    }
+}
+
+void Engine::State::keepBestInFirstSlot(Population& pop) {
+    std::copy(best.begin(), best.end(), pop.nextKeys.begin());
+    pop.nextCost[0] = bestCost;
+}
+
+/// Builds and decodes the queued items (up to the budget) into nextKeys/nextCost, records the
+/// results in item order, then makes the next generation current.
+void Engine::State::decodeBatch(Batch batch, std::span<const Chromosome> warmStart) {
+    std::fill(decoded.begin(), decoded.end(), 0);
+    pool.run(static_cast<int>(affordable()),
+             [&](int i, int worker) { buildAndDecode(batch, i, worker, warmStart); });
+    recordBatch();
+    promoteNextGeneration();
+}
+
+/// The queued items the budget still pays for: children first, then mutants (spec/regal.md §3.3).
+std::int64_t Engine::State::affordable() const {
+    const auto queued = static_cast<std::int64_t>(items.size());
+    if (limits.budget <= 0) return queued;
+    return std::min(queued, std::max<std::int64_t>(limits.budget - evaluations, 0));
+}
+
+/// Checked before every decode, on every worker: cancel and the time limit.
+bool Engine::State::mayDecode() {
+    if (limits.cancel.stop_requested()) return false;
+    if (timed() && (deadlinePassed.load(std::memory_order_relaxed) || Clock::now() >= deadline)) {
+        deadlinePassed.store(true, std::memory_order_relaxed);
+        return false;
+    }
+    return true;
+}
+
+void Engine::State::buildAndDecode(Batch batch, int i, int worker, std::span<const Chromosome> warmStart) {
+    if (!mayDecode()) return;
+    const Item it = items[static_cast<size_t>(i)];
+    Population& pop = pops[static_cast<size_t>(it.pop)];
+    std::span<double> child = pop.at(pop.nextKeys, it.slot, genes);
+    // The chromosome's own stream: the result does not depend on which worker builds it.
+    const auto stream = static_cast<std::uint64_t>(it.pop) * static_cast<std::uint64_t>(params.population) +
+                        static_cast<std::uint64_t>(it.slot);
+    Rng rng(deriveSeed(deriveSeed(seed, static_cast<std::uint64_t>(generation)), stream));
+    build(batch, it, child, rng, warmStart);
+    pop.nextCost[static_cast<size_t>(it.slot)] = engine.m_decoder(child, worker);
+    decoded[static_cast<size_t>(i)] = 1;
+}
+
+void Engine::State::build(Batch batch, const Item& it, std::span<double> child, Rng& rng,
+                          std::span<const Chromosome> warmStart) const {
+    if (batch == Batch::Initial) {
+        // Warm chromosomes take the first slots, round-robin over the populations.
+        const auto warm = static_cast<size_t>(it.slot) * pops.size() + static_cast<size_t>(it.pop);
+        if (warm < warmStart.size())
+            for (std::size_t g = 0; g < genes; ++g) child[g] = std::clamp(warmStart[warm][g], 0.0, 1.0);
+        else
+            initial(child, rng);
+    } else if (batch == Batch::Restart) {
+        initial(child, rng);
+    } else if (it.slot < params.population - params.mutants) {
+        crossover(pops[static_cast<size_t>(it.pop)], child, rng);
+    } else {
+        mutant(child, rng);
+    }
+}
+
+/// Biased uniform crossover of a uniform elite and a uniform non-elite parent. Each 64-bit draw
+/// decides two genes (low half first), with the gene's threshold on 32 bits.
+void Engine::State::crossover(const Population& pop, std::span<double> child, Rng& rng) const {
+    const int e = params.elites, p = params.population;
+    const double* elite = pop.at(pop.rank[static_cast<size_t>(rng.integer(0, e - 1))], genes);
+    const double* other = pop.at(pop.rank[static_cast<size_t>(rng.integer(e, p - 1))], genes);
+    const std::uint64_t* thr = threshold.data();
+    double* out = child.data();
+    std::size_t g = 0;
+    for (; g + 1 < genes; g += 2) {
+        const std::uint64_t bits = rng.bits();
+        out[g] = pick((bits & 0xffffffffu) < thr[g], elite[g], other[g]);
+        out[g + 1] = pick((bits >> 32) < thr[g + 1], elite[g + 1], other[g + 1]);
+    }
+    if (g < genes) out[g] = pick((rng.bits() & 0xffffffffu) < thr[g], elite[g], other[g]);
+}
+
+/// Sequential bookkeeping in item order, so ties resolve the same whatever the threads.
+void Engine::State::recordBatch() {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const Item it = items[i];
+        Population& pop = pops[static_cast<size_t>(it.pop)];
+        double& cost = pop.nextCost[static_cast<size_t>(it.slot)];
+        if (!decoded[i]) {
+            cost = kInf;
+            continue;
+        }
+        ++evaluations;
+        if (std::isnan(cost)) cost = kInf;
+        if (cost < bestCost) {
+            bestCost = cost;
+            const auto src = pop.at(pop.nextKeys, it.slot, genes);
+            std::copy(src.begin(), src.end(), best.begin());
+            improved = true;
         }
     }
+}
+
+void Engine::State::promoteNextGeneration() {
+    for (auto& pop : pops) {
+        pop.keys.swap(pop.nextKeys);
+        pop.cost.swap(pop.nextCost);
+        pop.sortRanks();
+    }
+}
+
+void Engine::State::exchangeElite() {
+    const int K = params.populations, count = params.exchangeCount;
+    if (K < 2 || count == 0) return;
+    // Snapshot every population's best first: the copies must not see each other.
+    for (int k = 0; k < K; ++k)
+        for (int x = 0; x < count; ++x) {
+            const Population& pop = pops[static_cast<size_t>(k)];
+            const int slot = pop.rank[static_cast<size_t>(x)];
+            const auto idx = static_cast<size_t>(k * count + x);
+            const double* src = pop.at(slot, genes);
+            std::copy(src, src + genes, migrantKeys.begin() + static_cast<std::ptrdiff_t>(idx * genes));
+            migrantCost[idx] = pop.cost[static_cast<size_t>(slot)];
+        }
+    for (int k = 0; k < K; ++k) {
+        Population& pop = pops[static_cast<size_t>(k)];
+        int worst = params.population - 1;
+        for (int j = 0; j < K; ++j) {
+            if (j == k) continue;
+            for (int x = 0; x < count; ++x, --worst) {
+                const int slot = pop.rank[static_cast<size_t>(worst)];
+                const auto idx = static_cast<size_t>(j * count + x);
+                const auto from = migrantKeys.begin() + static_cast<std::ptrdiff_t>(idx * genes);
+                std::copy(from, from + static_cast<std::ptrdiff_t>(genes), pop.at(pop.keys, slot, genes).begin());
+                pop.cost[static_cast<size_t>(slot)] = migrantCost[idx];
+            }
+        }
+        pop.sortRanks();
+    }
+}
+
+Status Engine::State::status() const {
+    Status s;
+    s.evaluations = evaluations;
+    s.generation = generation;
+    s.best = bestCost;
+    s.seconds = seconds();
+    s.restarts = restarts;
+    double sum = 0, div = 0;
+    std::int64_t finite = 0, samples = 0;
+    const std::size_t stride = std::max<std::size_t>(1, genes / 256);
+    for (const auto& pop : pops)
+        for (int i = 0; i < params.population; ++i) {
+            const double cst = pop.cost[static_cast<size_t>(i)];
+            if (std::isfinite(cst)) {
+                sum += cst;
+                ++finite;
+            }
+            const double* k = pop.at(i, genes);
+            for (std::size_t g = 0; g < genes; g += stride, ++samples) div += std::abs(k[g] - best[g]);
+        }
+    s.mean = finite ? sum / static_cast<double>(finite) : kInf;
+    s.diversity = samples ? div / static_cast<double>(samples) : 0;
+    return s;
+}
+
+// ---- Engine: the step API over State.
+
+Engine::State& Engine::state() const {
+    if (!m_state) throw std::logic_error("brkga: initialize() the engine before stepping it");
+    return *m_state;
+}
+
+void Engine::initialize(std::uint64_t seed, std::span<const Chromosome> warmStart, Limits limits) {
+    for (const Chromosome& w : warmStart)
+        if (w.size() != m_genes)
+            throw std::invalid_argument("brkga: a warm-start chromosome has " + std::to_string(w.size()) +
+                                        " keys, expected " + std::to_string(m_genes));
+    m_state.reset();   // one pool at a time
+    m_state = std::make_unique<State>(*this, seed, limits);
+    State& s = *m_state;
+    for (int slot = 0; slot < m_params.population; ++slot)
+        for (int k = 0; k < m_params.populations; ++k) s.items.push_back({k, slot});
+    s.decodeBatch(Batch::Initial, warmStart);
+}
+
+void Engine::evolve() {
+    State& s = state();
+    s.beginGeneration();
+    // Items are population-major, children before mutants within a population (budget order).
+    for (int k = 0; k < m_params.populations; ++k) {
+        s.carryElites(s.pops[static_cast<size_t>(k)]);
+        s.queueSlots(k, m_params.elites);
+    }
+    s.decodeBatch(Batch::Offspring);
+    s.stall = s.improved ? 0 : s.stall + 1;
+}
+
+void Engine::restart() {
+    State& s = state();
+    s.beginGeneration();
+    s.keepBestInFirstSlot(s.pops[0]);
+    for (int k = 0; k < m_params.populations; ++k) s.queueSlots(k, k == 0 ? 1 : 0);
+    s.decodeBatch(Batch::Restart);
+    ++s.restarts;
+    s.stall = 0;
+}
+
+void Engine::exchangeElite() { state().exchangeElite(); }
+
+Status Engine::status() const { return state().status(); }
+const Chromosome& Engine::best() const { return state().best; }
+double Engine::bestCost() const { return state().bestCost; }
+std::int64_t Engine::evaluations() const { return state().evaluations; }
+int Engine::generation() const { return state().generation; }
+int Engine::restarts() const { return state().restarts; }
+int Engine::stalledGenerations() const { return state().stall; }
+double Engine::seconds() const { return state().seconds(); }
+
+bool Engine::budgetSpent() const {
+    const State& s = state();
+    return s.limits.budget > 0 && s.evaluations >= s.limits.budget;
+}
+
+bool Engine::timeUp() const {
+    const State& s = state();
+    return s.deadlinePassed.load() || (s.timed() && Clock::now() >= s.deadline);
+}
+
+bool Engine::cancelled() const { return state().limits.cancel.stop_requested(); }
+
+// ---- run(): the loop over the steps.
+
+/// Records the status, then tests the stop criteria in a fixed order; sets result.stop.
+bool Engine::shouldStop(const StopCriteria& stop, const Observer& observer, Result& result) const {
+    const Status s = status();
+    result.history.push_back(s);
+    auto stopOn = [&](StopReason reason) { return result.stop = reason, true; };
+    if (cancelled()) return stopOn(StopReason::Cancelled);
+    if (bestCost() <= stop.target) return stopOn(StopReason::Target);
+    if (observer && observer(s)) return stopOn(StopReason::Observer);
+    if (budgetSpent()) return stopOn(StopReason::Budget);
+    if (timeUp()) return stopOn(StopReason::TimeLimit);
+    if (stop.stallGenerations > 0 && stalledGenerations() >= stop.stallGenerations) return stopOn(StopReason::Stall);
+    return false;
+}
+
+Result Engine::run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart,
+                   const Observer& observer, std::stop_token cancel) {
+    initialize(seed, warmStart, {.budget = stop.budget, .timeLimit = stop.timeLimit, .cancel = std::move(cancel)});
+    Result result;
+    const Params& P = m_params;
+    while (!shouldStop(stop, observer, result)) {
+        if (P.restartAfterStall > 0 && stalledGenerations() >= P.restartAfterStall)
+            restart();
+        else
+            evolve();
+        if (P.populations > 1 && generation() % P.exchangeInterval == 0) exchangeElite();
+    }
+    result.best = best();
+    result.bestCost = bestCost();
+    result.evaluations = evaluations();
+    result.generations = generation();
+    result.restarts = restarts();
     result.seconds = seconds();
     return result;
 }

@@ -11,18 +11,22 @@
 /// on stall, warm start, exact evaluation budget (spec/regal.md §3.3: a budget that ends mid-
 /// generation evaluates children then mutants in order, then stops).
 ///
+/// The API follows BRKGA-MP-IPR: run() for a whole run, or the steps it is made of —
+/// initialize(), then evolve() (one generation), restart(), exchangeElite(), reading status() and
+/// best() in between.
+///
 /// Contract:
-///  - Decoder: `double(std::span<double> keys, int worker)` returns the cost (lower is better, may
-///    be +inf for "invalid"); it may rewrite `keys` (Lamarckian repair). It is called concurrently
-///    from `threads` threads with distinct `worker` indices in [0, threads): keep one workspace per
-///    worker and no other shared mutable state.
+///  - Decoder (the `Decoder` concept): `double(std::span<double> keys, int worker)` returns the cost
+///    (lower is better, may be +inf for "invalid"; NaN counts as +inf); it may rewrite `keys`
+///    (Lamarckian repair). It is called concurrently from `threads` threads with distinct `worker`
+///    indices in [0, threads): keep one workspace per worker and no other shared mutable state.
 ///  - Reproducible: every chromosome is built from its own random stream derived from
 ///    (seed, population, generation, slot), so the result for a seed does not depend on the
 ///    number of threads (cancellation and time limits are the only non-deterministic stops).
 ///  - Cancel: the stop_token is checked before every decode; a cancelled run returns the best so
 ///    far after at most one decode per thread.
 ///  - Cost per generation: O(population x genes) sampling plus the decodes; no allocation after
-///    the first generation.
+///    initialize() (run() adds one history entry per generation).
 ///
 /// \code
 ///   sl::brkga::Engine engine(n, [&](std::span<double> keys, int worker) {
@@ -31,10 +35,16 @@
 ///   sl::brkga::Result r = engine.run(/*seed=*/7, {.budget = 5000}, /*warm=*/{},
 ///       [](const sl::brkga::Status& s) { std::cout << s.best << "\n"; return false; });
 ///   // r.best, r.bestCost, r.evaluations, r.stop
+///
+///   // The same by steps (run() also handles the stop criteria, restarts, exchanges, history):
+///   engine.initialize(7, {}, {.budget = 5000});
+///   while (!engine.limitReached()) engine.evolve();
+///   // engine.best(), engine.bestCost(), engine.status()
 /// \endcode
 
 #include "core/util/random.h"
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -93,7 +103,21 @@ struct Status {
 
 /// Return true to stop the run.
 using Observer = std::function<bool(const Status&)>;
-using Decoder = std::function<double(std::span<double> keys, int worker)>;
+
+/// What the engine decodes with: callable as `double(std::span<double> keys, int worker)` (see the
+/// contract above). A lambda over per-worker decoders, a functor, or a std::function.
+template <typename D>
+concept Decoder = std::invocable<D&, std::span<double>, int> &&
+                  std::convertible_to<std::invoke_result_t<D&, std::span<double>, int>, double>;
+
+/// Bounds that the step API applies inside a generation; run() derives them from StopCriteria.
+struct Limits {
+    std::int64_t budget = 0;   ///< evaluations since initialize(); <= 0 = unlimited. A generation
+                               ///< that reaches it decodes children, then mutants, in slot order
+                               ///< up to it and leaves the rest undecoded (cost +inf)
+    double timeLimit = 0;      ///< seconds since initialize(), checked before every decode; 0 = none
+    std::stop_token cancel;    ///< checked before every decode
+};
 
 enum class StopReason { Budget, TimeLimit, Stall, Target, Cancelled, Observer };
 std::string toString(StopReason r);
@@ -111,27 +135,73 @@ struct Result {
 
 class Engine {
 public:
-    /// `genes` keys per chromosome; `decoder` must outlive run(). Throws std::invalid_argument.
-    Engine(std::size_t genes, Decoder decoder, Params params = {}, int threads = 1);
+    /// `genes` keys per chromosome; `decoder` is kept (by value) for the engine's lifetime, so
+    /// whatever it refers to must outlive the runs. Throws std::invalid_argument.
+    template <Decoder D>
+    Engine(std::size_t genes, D decoder, Params params = {}, int threads = 1)
+        : Engine(genes, DecodeFunction(std::move(decoder)), params, threads, Typed{}) {}
     ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
 
     void setDistributions(Distributions d);
     const Params& params() const { return m_params; }
     std::size_t genes() const { return m_genes; }
 
-    /// Evolves until a stop criterion holds. `warmStart` chromosomes (each of `genes` keys,
-    /// clamped to [0, 1]) replace the first random members of the initial population(s),
-    /// round-robin over the populations; extra ones beyond the population size are ignored.
+    /// Evolves until a stop criterion holds: initialize(), then evolve() each generation, restart()
+    /// after `restartAfterStall` generations without improvement, exchangeElite() every
+    /// `exchangeInterval` generations. The observer and Result::history see status() after the
+    /// initial population and after every generation. `warmStart`: see initialize().
     Result run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart = {},
                const Observer& observer = {}, std::stop_token cancel = {});
 
+    // ---- Step API (what run() is made of). Every step but initialize() needs a started run.
+
+    /// Starts a run (discarding any previous one): samples the initial population(s) from the
+    /// initial distribution and decodes them within `limits`; generation 0. `warmStart`
+    /// chromosomes (each of `genes` keys, clamped to [0, 1]) replace the first random members,
+    /// round-robin over the populations; extra ones beyond the population size are ignored.
+    void initialize(std::uint64_t seed, std::span<const Chromosome> warmStart = {}, Limits limits = {});
+    /// One generation in every population: the elites are kept (cost cached), then children and
+    /// mutants are built and decoded, and each population is re-ranked. Once a limit is reached it
+    /// decodes nothing and every non-elite slot costs +inf: check limitReached() first, as run() does.
+    void evolve();
+    /// Re-samples every chromosome but the best ever seen (kept as population 0's first) from the
+    /// initial distribution and decodes them; counts as a generation and resets the stall count.
+    void restart();
+    /// Copies the `exchangeCount` best chromosomes of each population over the worst of every other
+    /// one and re-ranks (no decode). Does nothing with one population.
+    void exchangeElite();
+
+    /// The evaluations, generation, best and population statistics of the current run.
+    Status status() const;
+    const Chromosome& best() const;   ///< best chromosome ever seen, as stored after decoding
+    double bestCost() const;          ///< +inf before anything decoded to a finite cost
+    std::int64_t evaluations() const;
+    int generation() const;           ///< 0 = the initial population
+    int restarts() const;
+    int stalledGenerations() const;   ///< generations since the best improved (or the last restart)
+    double seconds() const;           ///< since initialize()
+    bool budgetSpent() const;
+    bool timeUp() const;
+    bool cancelled() const;
+    bool limitReached() const { return budgetSpent() || timeUp() || cancelled(); }
+
 private:
-    struct State;
+    using DecodeFunction = std::function<double(std::span<double> keys, int worker)>;
+    struct Typed {};
+    Engine(std::size_t genes, DecodeFunction decoder, Params params, int threads, Typed);
+
+    struct State;   ///< one run: populations, best, counters, worker pool (brkga.cpp)
+    State& state() const;
+    bool shouldStop(const StopCriteria& stop, const Observer& observer, Result& result) const;
+
     std::size_t m_genes;
-    Decoder m_decoder;
+    DecodeFunction m_decoder;
     Params m_params;
     int m_threads;
     Distributions m_dist;
+    std::unique_ptr<State> m_state;
 };
 
 } // namespace sl::brkga

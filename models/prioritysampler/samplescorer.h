@@ -12,10 +12,10 @@
 ///   sl::Schedule s = scorer.schedule(sl::ps::perturbedKeys(logits, seed, batch.best));
 /// \endcode
 
-#include "core/brkga/workerpool.h"
 #include "core/costmodel/problem.h"
 #include "core/heuristics/evaluate.h"
 #include "core/schedule/schedule.h"
+#include "core/util/workerpool.h"
 
 #include <cstdint>
 #include <memory>
@@ -50,7 +50,7 @@ public:
 
 private:
     const Problem& m_problem;
-    brkga::WorkerPool m_pool;
+    WorkerPool m_pool;
     std::vector<std::unique_ptr<PriorityEvaluator>> m_evaluators;   ///< one per worker
     std::vector<std::vector<double>> m_keys;                        ///< one buffer per worker
 };

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <thread>
 
 using namespace sl;
@@ -30,6 +31,28 @@ double sphere(std::span<const double> keys) {
     }
     return s;
 }
+
+/// Few distinct costs: many ties, so the ranking's tie order (cost, then slot) decides the run.
+double quantizedSphere(std::span<const double> keys) { return std::floor(sphere(keys) * 4); }
+
+/// Lamarckian: rewrites its keys to a grid; NaN and +inf for some chromosomes.
+double gridSphere(std::span<double> keys) {
+    for (double& x : keys) x = std::round(x * 8) / 8;
+    if (keys[0] > 0.95) return std::nan("");
+    if (keys[1] > 0.95) return std::numeric_limits<double>::infinity();
+    return sphere(keys);
+}
+
+/// Order-sensitive hash of 64-bit words (best keys, history), to compare whole runs.
+struct RunHash {
+    std::uint64_t h = 0;
+    void add(std::uint64_t v) { h = (h ^ v) * 0x100000001B3ULL + (h >> 29); }
+    void add(double d) {
+        std::uint64_t u;
+        std::memcpy(&u, &d, sizeof u);
+        add(u);
+    }
+};
 
 Result runSphere(int threads, Params params, StopCriteria stop, std::uint64_t seed = 3) {
     Engine engine(40, [](std::span<double> k, int) { return sphere(k); }, params, threads);
@@ -103,6 +126,114 @@ private Q_SLOTS:
         }
         const Result other = runSphere(1, params, {.budget = 3000}, 4);
         QVERIFY(other.best != one.best);   // the seed matters
+    }
+
+    // Runs recorded with the engine before its split into steps (issue 9): the refactor and the
+    // speed work must not change a single bit. Catches any change of the random streams, the
+    // crossover, the ranking's tie order, elitism, budget accounting, restarts or exchanges.
+    void resultsMatchRecordedRuns_data() {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<double>("bestCost");
+        QTest::addColumn<int>("generations");
+        QTest::addColumn<int>("restarts");
+        QTest::addColumn<quint64>("keysHash");
+        QTest::addColumn<quint64>("historyHash");
+        QTest::newRow("default, 5000 = 54 gens + 40") << "default" << 0x1.cb59c4fe1a2d3p-3 << 55 << 0
+                                                      << quint64(0x0c39fd7660439103) << quint64(0x1321e74be80ae1e3);
+        QTest::newRow("3 populations, ties") << "multi-ties" << 0x1p+1 << 38 << 0 << quint64(0x2e64328f2799078d)
+                                             << quint64(0x327ac0056ad57024);
+        QTest::newRow("restarts, ties") << "restarts" << 0x1.8p+1 << 149 << 34 << quint64(0xc8a2c520be9f8974)
+                                        << quint64(0xcacd9ffe37d4b916);
+        QTest::newRow("restarts, 2 populations") << "restarts-multi" << 0x1.8p+1 << 78 << 22
+                                                 << quint64(0xeefeccbda76bb94b) << quint64(0xb71a1d6785c1bab6);
+        QTest::newRow("warm start, 2 populations") << "warm" << 0x1.5f5ba1b445c25p-1 << 27 << 0
+                                                   << quint64(0xdfa631920052d3c1) << quint64(0x4759c1a0008c7689);
+        QTest::newRow("Lamarckian, NaN, inf") << "lamarck" << 0x1.cp-3 << 100 << 0 << quint64(0x41afdaa617c67a09)
+                                              << quint64(0x9639be67b19e69e7);
+    }
+    void resultsMatchRecordedRuns() {
+        QFETCH(QString, config);
+        QFETCH(double, bestCost);
+        QFETCH(int, generations);
+        QFETCH(int, restarts);
+        QFETCH(quint64, keysHash);
+        QFETCH(quint64, historyHash);
+        const Params multi{.population = 30, .elites = 4, .mutants = 5, .populations = 3, .exchangeInterval = 3,
+                           .exchangeCount = 2};
+        std::vector<Chromosome> warm;
+        for (int w = 0; w < 5; ++w) {
+            Chromosome c(40);
+            for (size_t i = 0; i < c.size(); ++i) c[i] = (w + 1) * 0.3 - 0.2 + 0.01 * static_cast<double>(i);
+            warm.push_back(c);
+        }
+        auto run = [&](int threads) {
+            auto with = [&](auto decode, Params params, std::uint64_t seed, std::int64_t budget,
+                            std::span<const Chromosome> warmStart = {}) {
+                Engine engine(40, [decode](std::span<double> k, int) { return decode(k); }, params, threads);
+                return engine.run(seed, {.budget = budget}, warmStart);
+            };
+            if (config == "default") return with(sphere, {}, 1, 5000);
+            if (config == "multi-ties") return with(quantizedSphere, multi, 5, 3001);
+            if (config == "restarts") {
+                const Params restarts{.population = 30, .elites = 4, .mutants = 5, .restartAfterStall = 3};
+                return with(quantizedSphere, restarts, 4, 4000);
+            }
+            if (config == "restarts-multi") {
+                const Params restarts{.population = 20, .elites = 3, .mutants = 4, .populations = 2,
+                                      .exchangeInterval = 2, .exchangeCount = 1, .restartAfterStall = 2};
+                return with(quantizedSphere, restarts, 6, 2777);
+            }
+            if (config == "warm") {
+                const Params small{.population = 25, .elites = 5, .mutants = 3, .populations = 2,
+                                   .exchangeInterval = 4, .exchangeCount = 1};
+                return with(sphere, small, 7, 1111, warm);
+            }
+            return with(gridSphere, {.population = 50, .elites = 7, .mutants = 9}, 15, 4321);
+        };
+        for (int threads : {1, 2}) {
+            const Result r = run(threads);
+            RunHash keys, history;
+            for (double k : r.best) keys.add(k);
+            for (const Status& s : r.history) {
+                history.add(static_cast<std::uint64_t>(s.evaluations));
+                history.add(static_cast<std::uint64_t>(s.generation));
+                history.add(s.best);
+                history.add(s.mean);
+                history.add(s.diversity);
+                history.add(static_cast<std::uint64_t>(s.restarts));
+            }
+            QVERIFY2(r.bestCost == bestCost, qPrintable(QString::asprintf("%a", r.bestCost)));   // exact, not fuzzy
+            QCOMPARE(r.generations, generations);
+            QCOMPARE(r.restarts, restarts);
+            QCOMPARE(quint64(keys.h), keysHash);
+            QCOMPARE(quint64(history.h), historyHash);
+        }
+    }
+
+    // The step API is what run() is made of: the same steps give the same run.
+    void stepsReproduceRun() {
+        const Params params{.population = 30, .elites = 4, .mutants = 5, .populations = 2, .exchangeInterval = 3,
+                            .exchangeCount = 1, .restartAfterStall = 4};
+        Engine engine(40, [](std::span<double> k, int) { return quantizedSphere(k); }, params, 2);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, engine.evolve());   // no run started
+        const Result whole = engine.run(9, {.budget = 2500});
+        engine.initialize(9, {}, {.budget = 2500});
+        QCOMPARE(engine.generation(), 0);
+        QCOMPARE(engine.evaluations(), std::int64_t(2 * 30));
+        while (!engine.limitReached()) {
+            if (engine.stalledGenerations() >= params.restartAfterStall)
+                engine.restart();
+            else
+                engine.evolve();
+            if (engine.generation() % params.exchangeInterval == 0) engine.exchangeElite();
+        }
+        QCOMPARE(engine.evaluations(), whole.evaluations);
+        QCOMPARE(engine.generation(), whole.generations);
+        QCOMPARE(engine.restarts(), whole.restarts);
+        QVERIFY(whole.restarts > 0);
+        QVERIFY(engine.bestCost() == whole.bestCost);
+        QCOMPARE(engine.best(), whole.best);
+        QVERIFY(engine.status().mean == whole.history.back().mean);
     }
 
     void bestNeverGetsWorseAndEvolutionHelps() {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "core/brkga/workerpool.h"
+#include "core/util/workerpool.h"
 
 #include <algorithm>
 #include <utility>
 
-namespace sl::brkga {
+namespace sl {
 
 WorkerPool::WorkerPool(int threads) {
     const int helpers = std::max(threads, 1) - 1;
@@ -23,7 +23,7 @@ void WorkerPool::work(int worker) {
     for (int i = m_next.fetch_add(1, std::memory_order_relaxed); i < m_count;
          i = m_next.fetch_add(1, std::memory_order_relaxed)) {
         try {
-            (*m_fn)(i, worker);
+            m_task(i, worker);
         } catch (...) {
             std::lock_guard lock(m_mutex);
             if (!m_error) m_error = std::current_exception();
@@ -46,16 +46,16 @@ void WorkerPool::loop(std::stop_token stop, int worker) {
     }
 }
 
-void WorkerPool::run(int count, const std::function<void(int, int)>& fn) {
+void WorkerPool::runTask(Task task, int count) {
     if (count <= 0) return;
     if (m_threads.empty() || count == 1) {
-        for (int i = 0; i < count; ++i) fn(i, 0);
+        for (int i = 0; i < count; ++i) task(i, 0);
         return;
     }
     m_error = nullptr;
     {
         std::lock_guard lock(m_mutex);
-        m_fn = &fn;
+        m_task = task;
         m_count = count;
         m_next.store(0, std::memory_order_relaxed);
         m_busy = static_cast<int>(m_threads.size());
@@ -65,8 +65,8 @@ void WorkerPool::run(int count, const std::function<void(int, int)>& fn) {
     work(0);
     std::unique_lock lock(m_mutex);
     m_done.wait(lock, [&] { return m_busy == 0; });
-    m_fn = nullptr;
+    m_task = {};
     if (m_error) std::rethrow_exception(std::exchange(m_error, nullptr));
 }
 
-} // namespace sl::brkga
+} // namespace sl

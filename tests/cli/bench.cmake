@@ -6,7 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/lib/registry.cmake)
 
 # the column headings each bench prints (a new bench needs a line here)
 set(header_brkga "evals/s \\(1 th\\).*list-cp gap %.*brkga-order")
-set(header_costmodel "list-sched eval/s.*step-clock eval/s")
+set(header_costmodel "makespan eval/s.*memory\\(time\\)/s.*step-clock eval/s")
 set(header_heuristics "list-cp +list-mopnr +list-spt +heft")
 set(header_priority-sampler "\\| +\\| 50 SpeedUp \\| Time \\|.*\\(25,10\\) Makespan")
 set(header_topoformer "method +\\| 20 ops")

@@ -61,6 +61,7 @@ foreach(command optimize evaluate info convert generate tune)   # (read_methods 
   string(APPEND all_help "${LAST_OUT}")
 endforeach()
 string(REGEX REPLACE "[^\n]*app/schedlab [^\n]*" "" cli_readme "${readme}")   # not the explorer's lines
+string(REGEX REPLACE "[^\n]*(cmake|ctest) --[^\n]*" "" cli_readme "${cli_readme}")   # nor CMake's and CTest's
 string(REGEX MATCHALL "--[a-z][a-z0-9-]+" options "${cli_readme}")
 list(REMOVE_DUPLICATES options)
 foreach(option IN LISTS options)

@@ -54,6 +54,12 @@ struct RunHash {
     }
 };
 
+// The Decoder concept: a cost from (keys, worker); read-only keys are fine, anything else is not.
+static_assert(Decoder<double (*)(std::span<double>, int)>);
+static_assert(Decoder<double (*)(std::span<const double>, int)>);
+static_assert(!Decoder<double (*)(std::span<double>)>);             // no worker index
+static_assert(!Decoder<std::string (*)(std::span<double>, int)>);   // no cost
+
 Result runSphere(int threads, Params params, StopCriteria stop, std::uint64_t seed = 3) {
     Engine engine(40, [](std::span<double> k, int) { return sphere(k); }, params, threads);
     return engine.run(seed, stop);

@@ -224,7 +224,7 @@ double RegalDecoder::decode(std::span<const double> keys) {
 
 Schedule RegalDecoder::schedule(std::span<const double> keys) {
     decode(keys);
-    listSchedule();
+    if (!m_needSchedule) listSchedule();   // decode() did not need the timed schedule
     Schedule s = m_scheduler->lastSchedule();
     s.order = m_order;
     // Each transfer keeps its step in the decoded sequence (the step clock reads it).

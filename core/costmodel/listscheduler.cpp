@@ -115,11 +115,27 @@ void ListScheduler::resetRun(std::span<const int> rankOf) {
             m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]);
 }
 
-/// Bookkeeping of an op that ends now: makespan, end order, successors that become ready.
-inline void ListScheduler::finish(OpId u) {
-    const auto su = static_cast<size_t>(u);
-    m_finished.push_back(u);
-    m_makespan = std::max(m_makespan, m_end[su]);
+/// Advances to the next event time and handles everything that happens then: each op that ends
+/// is recorded (end order, makespan), `onEnd(op)` frees its device, and its successors whose
+/// predecessors have all ended become ready. Data-arrival wake-ups only end the wait. Returns the
+/// new time.
+template <typename OnEnd>
+double ListScheduler::advance(std::span<const int> rankOf, OnEnd&& onEnd) {
+    const double t = m_events.front().time;
+    while (!m_events.empty() && m_events.front().time <= t) {
+        std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
+        const OpId u = m_events.back().op;
+        m_events.pop_back();
+        if (u < 0) continue;
+        m_finished.push_back(u);
+        m_makespan = std::max(m_makespan, m_end[static_cast<size_t>(u)]);
+        onEnd(u);
+        for (OpId s : m_graph.successors(u)) {
+            const auto ss = static_cast<size_t>(s);
+            if (--m_pending[ss] == 0) m_ready[static_cast<size_t>(m_type[ss])].insert(rankOf[ss]);
+        }
+    }
+    return t;
 }
 
 void ListScheduler::runUniform(std::span<const int> rankOf, std::span<const int> opAt) {
@@ -143,16 +159,7 @@ void ListScheduler::runUniform(std::span<const int> rankOf, std::span<const int>
             pushEvent(m_end[sv], v);
         }
         if (m_events.empty()) break;
-        t = m_events.front().time;
-        while (!m_events.empty() && m_events.front().time <= t) {
-            std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
-            const OpId u = m_events.back().op;
-            m_events.pop_back();
-            finish(u);
-            freeDevices |= std::uint64_t(1) << m_device[static_cast<size_t>(u)];
-            for (OpId s : m_graph.successors(u))
-                if (--m_pending[static_cast<size_t>(s)] == 0) ready.insert(rankOf[static_cast<size_t>(s)]);
-        }
+        t = advance(rankOf, [&](OpId u) { freeDevices |= std::uint64_t(1) << m_device[static_cast<size_t>(u)]; });
     }
     if (static_cast<int>(m_order.size()) != m_graph.opCount()) throw std::logic_error("list scheduler: not every op ran");
 }
@@ -217,21 +224,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
             }
         }
         if (m_events.empty()) break;
-        // Advance to the next event and release everything that happens then.
-        t = m_events.front().time;
-        while (!m_events.empty() && m_events.front().time <= t) {
-            std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
-            const OpId u = m_events.back().op;
-            m_events.pop_back();
-            if (u < 0) continue;
-            const auto su = static_cast<size_t>(u);
-            finish(u);
-            release(m_device[su], m_demand[su]);
-            for (OpId s : m_graph.successors(u)) {
-                const auto ss = static_cast<size_t>(s);
-                if (--m_pending[ss] == 0) m_ready[static_cast<size_t>(m_type[ss])].insert(rankOf[ss]);
-            }
-        }
+        t = advance(rankOf, [&](OpId u) { release(m_device[static_cast<size_t>(u)], m_demand[static_cast<size_t>(u)]); });
     }
     if (static_cast<int>(m_order.size()) != n)
         throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +

@@ -73,7 +73,8 @@ private:
     /// lowest-numbered free device, with no scan. Gives exactly run()'s schedule, faster.
     void runUniform(std::span<const int> rankOf, std::span<const int> opAt);
     void resetRun(std::span<const int> rankOf);
-    void finish(OpId u);
+    template <typename OnEnd>
+    double advance(std::span<const int> rankOf, OnEnd&& onEnd);
     /// Earliest time the inputs of `v` are all on device `d` (all predecessors have finished).
     double dataReady(OpId v, int d) const;
     void pushEvent(double time, OpId op);

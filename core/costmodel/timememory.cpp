@@ -28,6 +28,9 @@ TimeMemory::TimeMemory(const Problem& problem)
         m_outputBytes[static_cast<size_t>(v)] = g.outputBytes(v);
     }
     m_transferTimeFree = problem.platform.link.free();
+    m_topoPos.resize(static_cast<size_t>(g.opCount()));
+    const auto& topo = g.topologicalOrder();
+    for (size_t k = 0; k < topo.size(); ++k) m_topoPos[static_cast<size_t>(topo[k])] = static_cast<int>(k);
     m_holders.resize(static_cast<size_t>(g.tensorCount()) * D);
     m_live.assign(D, 0.0);
     m_peak.assign(D, 0.0);
@@ -142,14 +145,13 @@ double TimeMemory::peak(std::span<const double> starts, std::span<const double> 
 double TimeMemory::peak(const Schedule& s, std::vector<double>* devicePeaks) {
     const size_t n = static_cast<size_t>(m_graph.opCount());
     std::vector<double> starts(n), ends(n);
-    std::vector<int> devices(n), topoPos(n);
+    std::vector<int> devices(n);
     for (size_t v = 0; v < n; ++v) {
         starts[v] = s.ops[v].start;
         ends[v] = s.ops[v].end;
         devices[v] = s.ops[v].device;
     }
-    const auto& topo = m_graph.topologicalOrder();
-    for (size_t k = 0; k < topo.size(); ++k) topoPos[static_cast<size_t>(topo[k])] = static_cast<int>(k);
+    const std::vector<int>& topoPos = m_topoPos;
     m_sortStart.resize(n);
     m_sortEnd.resize(n);
     std::iota(m_sortStart.begin(), m_sortStart.end(), 0);

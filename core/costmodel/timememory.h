@@ -55,6 +55,7 @@ private:
     std::vector<double> m_bytes;        ///< per tensor
     std::vector<double> m_params;       ///< per op
     std::vector<double> m_outputBytes;  ///< per op
+    std::vector<int> m_topoPos;         ///< per op: position in Graph::topologicalOrder() (ties)
     bool m_transferTimeFree = true;
 
     // workspace

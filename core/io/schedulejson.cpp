@@ -3,7 +3,6 @@
 #include "core/io/scheduleio.h"
 
 #include "core/costmodel/memorytimeline.h"
-#include "core/costmodel/stepmemory.h"
 #include "core/io/graphio.h"
 #include "core/io/scheduleformat.h"
 #include "core/util/atomicfile.h"

@@ -46,6 +46,10 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_end.resize(n);
     m_device.resize(n);
     m_wakeAt.resize(n);
+    m_key.resize(n);
+    m_woken.resize(n);
+    if (m_uniform) m_running.resize(problem.platform.devices.size());
+    m_readyHeap.reserve(n);
     m_freeCapacity.resize(problem.platform.devices.size());
     m_freeDevices.resize(m_devicesOfType.size());
     m_ready.resize(m_devicesOfType.size());
@@ -102,64 +106,82 @@ inline void ListScheduler::release(int device, double demand) {
     if (!wasFree && cap > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
 }
 
-void ListScheduler::resetRun(std::span<const int> rankOf) {
-    for (auto& r : m_ready) r.clear();
+void ListScheduler::resetRun() {
     m_events.clear();
     m_order.clear();
     m_finished.clear();
     m_makespan = 0;
     std::copy(m_predCount.begin(), m_predCount.end(), m_pending.begin());
     std::fill(m_device.begin(), m_device.end(), -1);
-    for (OpId v = 0; v < m_graph.opCount(); ++v)
-        if (m_pending[static_cast<size_t>(v)] == 0)
-            m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]);
 }
 
-/// Advances to the next event time and handles everything that happens then: each op that ends
-/// is recorded (end order, makespan), `onEnd(op)` frees its device, and its successors whose
-/// predecessors have all ended become ready. Data-arrival wake-ups only end the wait. Returns the
-/// new time.
-template <typename OnEnd>
-double ListScheduler::advance(std::span<const int> rankOf, OnEnd&& onEnd) {
+/// Records that `u` has ended (end order, makespan) and calls `onReady(s)` for each successor s
+/// whose predecessors have now all ended.
+template <typename OnReady>
+inline void ListScheduler::finish(OpId u, OnReady&& onReady) {
+    m_finished.push_back(u);
+    m_makespan = std::max(m_makespan, m_end[static_cast<size_t>(u)]);
+    // Collect the newly ready successors without a data-dependent branch (it mispredicts often).
+    const auto successors = m_graph.successors(u);
+    OpId* woken = m_woken.data();
+    size_t count = 0;
+    for (OpId s : successors) {
+        woken[count] = s;
+        count += --m_pending[static_cast<size_t>(s)] == 0;
+    }
+    for (size_t i = 0; i < count; ++i) onReady(woken[i]);
+}
+
+/// Advances to the next event time and handles everything that happens then: for each op that
+/// ends, `onEnd(op)` frees its device and finish() records it. Data-arrival wake-ups only end the
+/// wait. Returns the new time.
+template <typename OnEnd, typename OnReady>
+double ListScheduler::advance(OnEnd&& onEnd, OnReady&& onReady) {
     const double t = m_events.front().time;
     while (!m_events.empty() && m_events.front().time <= t) {
         std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
         const OpId u = m_events.back().op;
         m_events.pop_back();
         if (u < 0) continue;
-        m_finished.push_back(u);
-        m_makespan = std::max(m_makespan, m_end[static_cast<size_t>(u)]);
         onEnd(u);
-        for (OpId s : m_graph.successors(u)) {
-            const auto ss = static_cast<size_t>(s);
-            if (--m_pending[ss] == 0) m_ready[static_cast<size_t>(m_type[ss])].insert(rankOf[ss]);
-        }
+        finish(u, onReady);
     }
     return t;
 }
 
-void ListScheduler::runUniform(std::span<const int> rankOf, std::span<const int> opAt) {
-    resetRun(rankOf);
-    const int D = m_problem.platform.deviceCount();
-    const std::uint64_t all = D == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << D) - 1;
-    std::uint64_t freeDevices = all;   // bit d: device d is idle
-    RankSet& ready = m_ready[0];
+void ListScheduler::runUniform() {
+    resetRun();
+    m_readyHeap.clear();
+    auto makeReady = [&](OpId v) { m_readyHeap.push(m_key[static_cast<size_t>(v)], static_cast<std::uint32_t>(v)); };
+    for (OpId v = 0; v < m_graph.opCount(); ++v)
+        if (m_pending[static_cast<size_t>(v)] == 0) makeReady(v);
+    // At most one op runs per device, so the next end is a scan of the busy devices, not a heap.
+    std::uint64_t busy = 0;   // bit d: device d runs m_running[d]
+    const std::uint64_t all = m_running.size() == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_running.size()) - 1;
     double t = 0;
     while (true) {
-        for (; freeDevices != 0 && !ready.empty(); freeDevices &= freeDevices - 1) {
-            const int r = ready.next(0);
-            ready.erase(r);
-            const OpId v = opAt[static_cast<size_t>(r)];
+        for (std::uint64_t idle = all & ~busy; idle != 0 && !m_readyHeap.empty(); idle &= idle - 1) {
+            const auto v = static_cast<OpId>(m_readyHeap.pop());
             const auto sv = static_cast<size_t>(v);
-            const int d = std::countr_zero(freeDevices);
+            const int d = std::countr_zero(idle);
             m_device[sv] = d;
             m_start[sv] = t;
             m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, d));
             m_order.push_back(v);
-            pushEvent(m_end[sv], v);
+            m_running[static_cast<size_t>(d)] = v;
+            busy |= std::uint64_t(1) << d;
         }
-        if (m_events.empty()) break;
-        t = advance(rankOf, [&](OpId u) { freeDevices |= std::uint64_t(1) << m_device[static_cast<size_t>(u)]; });
+        if (busy == 0) break;
+        t = kInfinity;
+        for (std::uint64_t b = busy; b != 0; b &= b - 1)
+            t = std::min(t, m_end[static_cast<size_t>(m_running[static_cast<size_t>(std::countr_zero(b))])]);
+        for (std::uint64_t b = busy; b != 0; b &= b - 1) {   // every op ending at t, by device
+            const int d = std::countr_zero(b);
+            const OpId u = m_running[static_cast<size_t>(d)];
+            if (m_end[static_cast<size_t>(u)] > t) continue;
+            busy &= ~(std::uint64_t(1) << d);
+            finish(u, makeReady);
+        }
     }
     if (static_cast<int>(m_order.size()) != m_graph.opCount()) throw std::logic_error("list scheduler: not every op ran");
 }
@@ -168,7 +190,10 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
     const int n = m_graph.opCount();
     const bool fixed = !placement.empty();
     if (fixed) checkPlacement(placement);
-    if (m_uniform && !fixed) return runUniform(rankOf, opAt);
+    if (m_uniform && !fixed) {
+        for (size_t v = 0; v < rankOf.size(); ++v) m_key[v] = static_cast<std::uint64_t>(rankOf[v]);
+        return runUniform();
+    }
     const auto& devices = m_problem.platform.devices;
     std::fill(m_freeDevices.begin(), m_freeDevices.end(), 0);
     for (size_t d = 0; d < devices.size(); ++d) {
@@ -176,7 +201,11 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
         if (m_freeCapacity[d] > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[d])];
     }
     std::fill(m_wakeAt.begin(), m_wakeAt.end(), -1.0);
-    resetRun(rankOf);
+    resetRun();
+    for (auto& r : m_ready) r.clear();
+    auto makeReady = [&](OpId v) { m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]); };
+    for (OpId v = 0; v < n; ++v)
+        if (m_pending[static_cast<size_t>(v)] == 0) makeReady(v);
 
     double t = 0;
     while (true) {
@@ -224,7 +253,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
             }
         }
         if (m_events.empty()) break;
-        t = advance(rankOf, [&](OpId u) { release(m_device[static_cast<size_t>(u)], m_demand[static_cast<size_t>(u)]); });
+        t = advance([&](OpId u) { release(m_device[static_cast<size_t>(u)], m_demand[static_cast<size_t>(u)]); }, makeReady);
     }
     if (static_cast<int>(m_order.size()) != n)
         throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +
@@ -234,6 +263,11 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
 double ListScheduler::makespan(std::span<const double> priority, std::span<const int> placement) {
     if (static_cast<int>(priority.size()) != m_graph.opCount())
         throw std::invalid_argument("list scheduler: need one priority per op");
+    if (m_uniform && placement.empty()) {   // the ready heap compares priorities: no ranking needed
+        for (size_t v = 0; v < priority.size(); ++v) m_key[v] = descendingImage(priority[v]);
+        runUniform();
+        return m_makespan;
+    }
     m_ranks.sort(priority);
     run(m_ranks.rankOf(), m_ranks.order(), placement);
     return m_makespan;

@@ -28,7 +28,9 @@
 #include "core/schedule/schedule.h"
 #include "core/util/prioritysort.h"
 #include "core/util/rankset.h"
+#include "core/util/readyheap.h"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -69,12 +71,17 @@ private:
     void checkPlacement(std::span<const int> placement) const;
     void run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement);
     /// run() when every ready op fits every free device (one machine type, unit demands and
-    /// capacities, free transfers, no fixed placement): the best-ranked ready op takes the
-    /// lowest-numbered free device, with no scan. Gives exactly run()'s schedule, faster.
-    void runUniform(std::span<const int> rankOf, std::span<const int> opAt);
-    void resetRun(std::span<const int> rankOf);
-    template <typename OnEnd>
-    double advance(std::span<const int> rankOf, OnEnd&& onEnd);
+    /// capacities, free transfers, no fixed placement): the best ready op by m_key takes the
+    /// lowest-numbered free device, with no scan. Ready ops wait in a binary heap, so no ranking
+    /// of all ops is needed. Gives exactly run()'s schedule, faster.
+    void runUniform();
+    void resetRun();
+    /// Handles the events at the next event time (see the definition); `onReady(op)` is called
+    /// for each op that becomes ready.
+    template <typename OnEnd, typename OnReady>
+    double advance(OnEnd&& onEnd, OnReady&& onReady);
+    template <typename OnReady>
+    void finish(OpId u, OnReady&& onReady);
     /// Earliest time the inputs of `v` are all on device `d` (all predecessors have finished).
     double dataReady(OpId v, int d) const;
     void pushEvent(double time, OpId op);
@@ -102,6 +109,12 @@ private:
     std::vector<int> m_freeDevices;      ///< per machine type: devices with capacity left
     std::vector<double> m_wakeAt;        ///< per op: pending data-arrival wake-up, or -1
     PrioritySort m_ranks;                ///< priority rank of every op for this call
+    /// runUniform(): per op, a key whose ascending order is the priority order (ties: smaller op);
+    /// ready ops in a min-heap by (key, op).
+    std::vector<std::uint64_t> m_key;
+    ReadyHeap m_readyHeap;
+    std::vector<OpId> m_woken;            ///< finish(): successors made ready by one op
+    std::vector<OpId> m_running;          ///< runUniform(): the op each busy device runs
     std::vector<RankSet> m_ready;        ///< per machine type: ready ops by rank
     std::vector<OpId> m_order;           ///< ops in the order they started
     std::vector<OpId> m_finished;        ///< ops in the order they ended

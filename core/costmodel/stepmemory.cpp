@@ -22,6 +22,10 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_consumerCount.assign(static_cast<size_t>(graph.tensorCount()), 0);
     for (OpId v = 0; v < graph.opCount(); ++v)
         for (TensorId t : graph.inputs(v)) ++m_consumerCount[static_cast<size_t>(t)];
+    m_deadOutputBytes.assign(static_cast<size_t>(graph.opCount()), 0.0);
+    for (TensorId t = 0; t < graph.tensorCount(); ++t)
+        if (m_consumerCount[static_cast<size_t>(t)] == 0)
+            m_deadOutputBytes[static_cast<size_t>(m_producer[static_cast<size_t>(t)])] += m_bytes[static_cast<size_t>(t)];
     m_remaining.resize(static_cast<size_t>(graph.tensorCount()) * static_cast<size_t>(m_devices));
     m_live.assign(static_cast<size_t>(m_devices), 0.0);
     m_peak.assign(static_cast<size_t>(m_devices), 0.0);
@@ -39,12 +43,14 @@ double StepMemory::step(OpId v) {
     live += m_outputBytes[static_cast<size_t>(v)] + params;
     const double now = live;
     m_peak[0] = std::max(m_peak[0], now);
-    live -= params;
-    for (TensorId t : m_graph.inputs(v))
-        if (--m_remaining[static_cast<size_t>(t)] == 0) live -= m_bytes[static_cast<size_t>(t)];
-    if (!keepOutputs)
-        for (TensorId t : m_graph.outputs(v))
-            if (m_consumerCount[static_cast<size_t>(t)] == 0) live -= m_bytes[static_cast<size_t>(t)];
+    // Which input is freed here depends on the order: select the bytes rather than branch (a
+    // branch on the last consumer mispredicts about once per tensor).
+    double freed = params + (keepOutputs ? 0.0 : m_deadOutputBytes[static_cast<size_t>(v)]);
+    for (TensorId t : m_graph.inputs(v)) {
+        const auto st = static_cast<size_t>(t);
+        freed += m_bytes[st] * static_cast<double>(--m_remaining[st] == 0);
+    }
+    live -= freed;
     return now;
 }
 
@@ -105,28 +111,69 @@ double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const O
         if (devicePeaks) devicePeaks->assign(1, m_peak[0]);
         return m_peak[0];
     }
+    // One walk, no step sequence built: each transfer is taken just before the first consumer on
+    // its destination, as insertTransfers() places it, so the sums are those of peak().
     const auto D = static_cast<size_t>(m_devices);
     if (m_stamp.empty()) m_stamp.assign(m_bytes.size() * D, 0);
     if (++m_epoch == 0) {   // wrapped: clear the stamps once
         std::fill(m_stamp.begin(), m_stamp.end(), 0);
         m_epoch = 1;
     }
-    m_sequence.clear();
-    m_transfers.clear();
-    const int n = m_graph.opCount();
+    countHolders(placement);
+    std::fill(m_live.begin(), m_live.end(), 0.0);
+    std::fill(m_peak.begin(), m_peak.end(), 0.0);
     for (OpId v : order) {
-        const int q = placement[static_cast<size_t>(v)];
-        for (TensorId t : m_graph.inputs(v)) {
-            const int src = placement[static_cast<size_t>(m_producer[static_cast<size_t>(t)])];
-            unsigned& stamp = m_stamp[static_cast<size_t>(t) * D + static_cast<size_t>(q)];
-            if (src == q || stamp == m_epoch) continue;
+        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
+        const auto inputs = m_graph.inputs(v);
+        for (TensorId t : inputs) {
+            const auto st = static_cast<size_t>(t);
+            const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[st])]);
+            // Whether a transfer happens here is a coin flip under random placements: compute it
+            // without branching (adding zero bytes changes nothing, exactly).
+            unsigned& stamp = m_stamp[st * D + q];
+            const bool transfer = (src != q) & (stamp != m_epoch);
             stamp = m_epoch;
-            m_sequence.push_back(n + static_cast<int>(m_transfers.size()));
-            m_transfers.push_back({t, q});
+            const double bytes = m_bytes[st] * static_cast<double>(transfer);
+            m_live[q] += bytes;
+            m_peak[q] = std::max(m_peak[q], m_live[q]);
+            int& sourceHolders = m_remaining[st * D + src];
+            sourceHolders -= transfer;
+            m_live[src] -= bytes * static_cast<double>(sourceHolders == 0);
         }
-        m_sequence.push_back(v);
+        const double params = m_params[static_cast<size_t>(v)];
+        double& live = m_live[q];
+        live += m_outputBytes[static_cast<size_t>(v)] + params;
+        m_peak[q] = std::max(m_peak[q], live);
+        double freed = params;
+        for (TensorId t : inputs) {
+            const auto st = static_cast<size_t>(t);
+            freed += m_bytes[st] * static_cast<double>(--m_remaining[st * D + q] == 0);
+        }
+        if (!keepOutputs)
+            for (TensorId t : m_graph.outputs(v))
+                freed += m_bytes[static_cast<size_t>(t)] * static_cast<double>(m_remaining[static_cast<size_t>(t) * D + q] == 0);
+        live -= freed;
     }
-    return peak(placement, m_sequence, m_transfers, devicePeaks);
+    if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
+    return *std::max_element(m_peak.begin(), m_peak.end());
+}
+
+/// Holders of every (tensor, device) under `placement`: its consumers there, plus, on the
+/// producer's device, one per device the tensor is transferred to.
+void StepMemory::countHolders(std::span<const int> placement) {
+    const auto D = static_cast<size_t>(m_devices);
+    std::fill(m_remaining.begin(), m_remaining.end(), 0);
+    for (OpId v = 0; v < m_graph.opCount(); ++v) {
+        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
+        for (TensorId t : m_graph.inputs(v)) ++m_remaining[static_cast<size_t>(t) * D + q];
+    }
+    for (size_t t = 0; t < m_bytes.size(); ++t) {
+        int* holders = m_remaining.data() + t * D;
+        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[t])]);
+        int transfers = 0;
+        for (size_t q = 0; q < D; ++q) transfers += q != src && holders[q] > 0;
+        holders[src] += transfers;
+    }
 }
 
 void insertTransfers(const Graph& g, std::span<const int> placement, std::span<const OpId> order,

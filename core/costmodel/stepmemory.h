@@ -59,18 +59,19 @@ public:
     bool keepOutputs = false;
 
 private:
+    void countHolders(std::span<const int> placement);
+
     const Graph& m_graph;
     int m_devices;
     // Hot fields copied out of the (large) Op and Tensor structs for cache locality.
     std::vector<double> m_bytes;        ///< per tensor
     std::vector<OpId> m_producer;       ///< per tensor
     std::vector<double> m_params, m_outputBytes;   ///< per op
+    std::vector<double> m_deadOutputBytes;         ///< per op: outputs nobody consumes
     std::vector<int> m_consumerCount;   ///< consumer entries per tensor
     std::vector<int> m_remaining;       ///< per (tensor, device)
     std::vector<double> m_live, m_peak; ///< per device
     // peakOfOrder's workspace
-    std::vector<int> m_sequence;
-    std::vector<TransferStep> m_transfers;
     std::vector<unsigned> m_stamp;      ///< per (tensor, device): == m_epoch once transferred
     unsigned m_epoch = 0;
 };

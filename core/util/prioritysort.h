@@ -15,6 +15,13 @@
 
 namespace sl {
 
+/// An unsigned image of `key` whose ascending order is the keys' descending order (NaN last):
+/// comparing images is comparing priorities, highest first.
+inline std::uint64_t descendingImage(double key) {
+    const std::uint64_t u = std::bit_cast<std::uint64_t>(key);
+    return ~((u >> 63) ? ~u : (u | (std::uint64_t(1) << 63)));
+}
+
 class PrioritySort {
 public:
     /// After the call, order()[r] is the item of rank r (0 = highest key) and rankOf()[i] its rank.
@@ -29,9 +36,7 @@ public:
         constexpr int kBits = 8, kPasses = 4, kBuckets = 1 << kBits, kLow = 64 - kBits * kPasses;
         std::fill(m_count.begin(), m_count.end(), 0);
         for (size_t i = 0; i < n; ++i) {
-            // Ascending image of -key: descending keys sort first; NaN sorts last.
-            std::uint64_t u = std::bit_cast<std::uint64_t>(keys[i]);
-            u = ~((u >> 63) ? ~u : (u | (std::uint64_t(1) << 63)));
+            const std::uint64_t u = descendingImage(keys[i]);
             m_a[i] = {u, static_cast<std::uint32_t>(i)};
             for (int p = 0; p < kPasses; ++p) ++m_count[static_cast<size_t>(p * kBuckets) + ((u >> (kLow + p * kBits)) & (kBuckets - 1))];
         }

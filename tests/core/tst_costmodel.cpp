@@ -144,6 +144,29 @@ private Q_SLOTS:
         }
     }
 
+    // An optimizer's inner loop (PriorityEvaluator::cost: no Schedule built, fused memory walks)
+    // must score exactly what the finished schedule scores, for every objective and clock.
+    // Catches any drift between StepMemory::peakOfOrder / TimeMemory and scoreSchedule's walks.
+    void innerLoopCostEqualsTheScore() {
+        for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+            reference::Case c = reference::randomCase(seed);
+            Problem p = c.problem;
+            Rng rng(seed);
+            std::vector<double> prio(static_cast<size_t>(p.g().opCount()));
+            for (double& x : prio) x = rng.uniform();
+            for (Objective kind : {Objective::Makespan, Objective::Memory, Objective::Weighted})
+                for (MemoryClock clock : {MemoryClock::Step, MemoryClock::Time}) {
+                    p.objective.kind = kind;
+                    p.objective.memoryClock = clock;
+                    PriorityEvaluator ev(p);
+                    const double inner = ev.cost(prio);
+                    Schedule s = ev.schedule(prio);
+                    QVERIFY2(inner == scoreSchedule(p, s),
+                             qPrintable(QString("case %1, %2, %3 clock").arg(seed).arg(toString(kind).c_str()).arg(toString(clock).c_str())));
+                }
+        }
+    }
+
     // The scan-free path (every ready op fits every free device) must build exactly the schedule
     // of the general scan, which a placement of all -1 ("scheduler's choice") forces.
     void uniformPathEqualsTheGeneralScan() {

@@ -76,13 +76,12 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
     m_transfers.reserve(maxNodes - static_cast<size_t>(n));
     m_nodeKey.reserve(maxNodes);
     m_indeg.resize(maxNodes);
-    m_ready.resize(static_cast<int>(std::max<size_t>(maxNodes, 1)));
+    m_ready.reserve(maxNodes);
     m_sequence.reserve(maxNodes);
     m_order.reserve(static_cast<size_t>(n));
     m_orderRank.resize(static_cast<size_t>(n));
     m_devicePeaks.assign(static_cast<size_t>(D), 0.0);
-    m_nodeKey.resize(maxNodes);   // grow PrioritySort's buffers once
-    m_sort.sort(m_nodeKey);
+    m_nodeKey.reserve(maxNodes);
 }
 
 void RegalDecoder::place(std::span<const double> keys) {
@@ -148,20 +147,20 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
     const int n = m_layout.ops;
     const size_t nodes = static_cast<size_t>(n) + m_transfers.size();
     m_nodeKey.resize(nodes);
+    // Ready nodes wait in a heap by (descending key, node id): the order ranking every node would
+    // give (rank 0 = highest key; ties to the smaller node id) without ranking them all.
     for (OpId v = 0; v < n; ++v) {
-        m_nodeKey[static_cast<size_t>(v)] = keys[m_layout.priority(v)];
+        m_nodeKey[static_cast<size_t>(v)] = descendingImage(keys[m_layout.priority(v)]);
         m_indeg[static_cast<size_t>(v)] = static_cast<int>(m_graph.inputs(v).size());
     }
     for (size_t k = 0; k < m_transfers.size(); ++k) {
-        m_nodeKey[static_cast<size_t>(n) + k] = keys[m_layout.transfer(m_transfers[k].tensor, m_transfers[k].device)];
+        m_nodeKey[static_cast<size_t>(n) + k] = descendingImage(keys[m_layout.transfer(m_transfers[k].tensor, m_transfers[k].device)]);
         m_indeg[static_cast<size_t>(n) + k] = 1;
     }
-    m_sort.sort(m_nodeKey);   // rank 0 = highest key; ties to the smaller node id
-    const auto rankOf = m_sort.rankOf();
-    const auto nodeAt = m_sort.order();
     m_ready.clear();
+    auto makeReady = [&](int node) { m_ready.push(m_nodeKey[static_cast<size_t>(node)], static_cast<std::uint32_t>(node)); };
     for (size_t i = 0; i < nodes; ++i)
-        if (m_indeg[i] == 0) m_ready.insert(rankOf[i]);
+        if (m_indeg[i] == 0) makeReady(static_cast<int>(i));
 
     m_sequence.clear();
     m_order.clear();
@@ -175,19 +174,17 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
             freed[count] = *c;
             count += --indeg[*c] == 0;
         }
-        for (int i = 0; i < count; ++i) m_ready.insert(rankOf[static_cast<size_t>(freed[i])]);
+        for (int i = 0; i < count; ++i) makeReady(freed[i]);
     };
-    for (int r = m_ready.next(0); r != RankSet::npos; r = m_ready.next(0)) {
-        m_ready.erase(r);
-        const int node = nodeAt[static_cast<size_t>(r)];
+    while (!m_ready.empty()) {
+        const auto node = static_cast<int>(m_ready.pop());
         m_sequence.push_back(node);
         if (node < n) {
             m_order.push_back(node);
             for (TensorId t : m_graph.outputs(node)) {
                 const auto st = static_cast<size_t>(t);
                 release(grouped + m_consStart[st], grouped + m_localEnd[st]);
-                for (int k = m_xferBase[st], e = k + m_xferCount[st]; k < e; ++k)   // in-degree 1
-                    m_ready.insert(rankOf[static_cast<size_t>(n + k)]);
+                for (int k = m_xferBase[st], e = k + m_xferCount[st]; k < e; ++k) makeReady(n + k);   // in-degree 1
             }
         } else {
             const int k = node - n;

@@ -39,7 +39,7 @@
 #include "core/costmodel/timememory.h"
 #include "core/schedule/schedule.h"
 #include "core/util/prioritysort.h"
-#include "core/util/rankset.h"
+#include "core/util/readyheap.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -116,11 +116,10 @@ private:
     std::vector<int> m_localEnd;              ///< per tensor: end of its local consumers in m_grouped
     std::vector<int> m_xferConsEnd;           ///< per transfer: end of its consumers in m_grouped
     std::vector<TransferStep> m_transfers;
-    std::vector<double> m_nodeKey;            ///< ops then transfers
+    std::vector<std::uint64_t> m_nodeKey;     ///< ops then transfers: descendingImage of the key
     std::vector<int> m_indeg;
     std::vector<int> m_freed;                 ///< scratch: nodes made ready by one release
-    PrioritySort m_sort;
-    RankSet m_ready;
+    ReadyHeap m_ready;
     std::vector<int> m_sequence;
     std::vector<OpId> m_order;
     std::vector<int> m_orderRank;             ///< per op: its position in m_order

@@ -83,12 +83,15 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
             double& live = m_live[q];
             live += m_outputBytes[static_cast<size_t>(v)] + params;
             m_peak[q] = std::max(m_peak[q], live);
-            live -= params;
-            for (TensorId t : m_graph.inputs(v))
-                if (--m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_bytes[static_cast<size_t>(t)];
+            double freed = params;   // branch-free, as in step()
+            for (TensorId t : m_graph.inputs(v)) {
+                const auto st = static_cast<size_t>(t);
+                freed += m_bytes[st] * static_cast<double>(--m_remaining[st * D + q] == 0);
+            }
             if (!keepOutputs)
                 for (TensorId t : m_graph.outputs(v))
-                    if (m_remaining[static_cast<size_t>(t) * D + q] == 0) live -= m_bytes[static_cast<size_t>(t)];
+                    freed += m_bytes[static_cast<size_t>(t)] * static_cast<double>(m_remaining[static_cast<size_t>(t) * D + q] == 0);
+            live -= freed;
         } else {
             const TransferStep& x = transfers[static_cast<size_t>(e - n)];
             const double bytes = m_bytes[static_cast<size_t>(x.tensor)];
@@ -96,7 +99,7 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
             const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[static_cast<size_t>(x.tensor)])]);
             m_live[q] += bytes;
             m_peak[q] = std::max(m_peak[q], m_live[q]);
-            if (--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0) m_live[src] -= bytes;
+            m_live[src] -= bytes * static_cast<double>(--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0);
         }
     }
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());

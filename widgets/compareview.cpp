@@ -185,7 +185,10 @@ void CompareView::rebuildTable() {
            delta(a.stepMemory.peak, b.stepMemory.peak, true));
     addRow(tr("Peak memory (time)"), formatBytes(a.timeMemory.peak), formatBytes(b.timeMemory.peak),
            delta(a.timeMemory.peak, b.timeMemory.peak, true));
-    addRow(tr("Cost"), formatNumber(m_a->result->cost), formatNumber(m_b->result->cost), delta(m_a->result->cost, m_b->result->cost, false));
+    addRow(tr("Cost"), formatCost(m_a->result->cost, m_a->problem->objective.kind),
+           formatCost(m_b->result->cost, m_b->problem->objective.kind),
+           delta(m_a->result->cost, m_b->result->cost, m_a->problem->objective.kind == Objective::Memory &&
+                                                           m_b->problem->objective.kind == Objective::Memory));
     addRow(tr("Transfers"), QString::number(a.transfers.size()), QString::number(b.transfers.size()),
            QString::number(static_cast<long long>(b.transfers.size()) - static_cast<long long>(a.transfers.size())));
     const bool sameGraph = m_a->problem->graph == m_b->problem->graph && a.ops.size() == b.ops.size();

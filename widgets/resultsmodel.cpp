@@ -18,6 +18,10 @@ QString formatNumber(double v) {
     return QString::number(v, 'f', std::abs(v) >= 100 ? 1 : 3);
 }
 
+QString formatCost(double cost, Objective objective) {
+    return objective == Objective::Memory ? formatBytes(cost) : formatNumber(cost);
+}
+
 int ResultsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
@@ -58,8 +62,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Makespan: return formatNumber(res.schedule.makespan);
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
-    case Cost:   // a peak-memory cost is bytes; makespan and weighted costs are plain numbers
-        return r.problem && r.problem->objective.kind == Objective::Memory ? formatBytes(res.cost) : formatNumber(res.cost);
+    case Cost: return formatCost(res.cost, r.problem ? r.problem->objective.kind : Objective::Makespan);
     case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
     case Seconds: return QString::number(res.seconds, 'f', 2);
     case Seed: return QString::number(r.options.seed);

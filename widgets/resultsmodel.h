@@ -33,5 +33,8 @@ private:
 
 QString formatBytes(double bytes);
 QString formatNumber(double v);
+/// A cost in its unit: bytes for the memory objective, a plain number otherwise (makespan in the
+/// graph's time units; the weighted objective is dimensionless).
+QString formatCost(double cost, Objective objective);
 
 } // namespace sl::gui

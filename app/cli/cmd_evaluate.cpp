@@ -4,6 +4,7 @@
 #include "problemargs.h"
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/target.h"
 #include "core/costmodel/validator.h"
 #include "core/io/scheduleio.h"
 
@@ -13,7 +14,19 @@
 namespace sl::cli {
 namespace {
 
+/// The schedule's speedup on the proxy and on each target (its device chains re-timed there).
+void printTargetSpeedups(const Problem& p, const Schedule& s, const TargetArgs& targets) {
+    if (targets.models.empty()) return;
+    auto line = [](const std::string& label, double value) {
+        std::cout << std::left << std::setw(20) << "speedup (" + label + ")" << value << "\n";
+    };
+    line("proxy", proxySpeedup(p, s));
+    for (TargetModel m : targets.models)
+        if (m != TargetModel::Proxy) line(toString(m), targetSpeedup(targetProblem(p, m, targets.seed), s));
+}
+
 int runEvaluate(Args& args) {
+    const TargetArgs targets = takeTargets(args);
     LoadedProblem lp = takeProblem(args);
     const std::string path = args.positional(1, "schedule file");
     args.finish(2);
@@ -35,6 +48,7 @@ int runEvaluate(Args& args) {
               << std::left << std::setw(20)
               << "cost (" + toString(p.objective.kind) + ", " + toString(p.objective.memoryClock) + " clock)" << " "
               << cost << "\n";
+    printTargetSpeedups(p, s, targets);
     if (!s.method.empty()) std::cout << "method              " << s.method << " (seed " << s.seed << ")\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     return 0;
@@ -46,9 +60,12 @@ SL_CLI_COMMAND({"evaluate", "re-validate a schedule and print its makespan and p
                             "durations, precedence with transfer times, resource capacity, a topological\n"
                             "order, transfer steps) and prints the makespan, the peak memory on both\n"
                             "clocks and the cost, computed exactly as every optimizer computes it.\n"
+                            "With --target, also the speedup (total work / makespan) of the schedule's\n"
+                            "placement and per-device order re-timed on the proxy (free transfers) and\n"
+                            "on each target model.\n"
                             "Exit code 1 when the schedule is invalid; the message names the faults.\n\n"
                             "Options:\n") +
-                    problemOptionsHelp(),
+                    problemOptionsHelp() + targetOptionsHelp(),
                 {}, &runEvaluate});
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "problemargs.h"
 
 #include "core/costmodel/validator.h"
+#include "core/optimizer/candidates.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
 
@@ -101,6 +102,33 @@ std::string methodOptionsHelp() {
     return out;
 }
 
+/// --target needs what the protocol assumes: a makespan run on the proxy (free transfers).
+void checkTargetRun(const Problem& p, const TargetArgs& targets) {
+    if (targets.models.empty()) return;
+    if (p.objective.kind != Objective::Makespan)
+        throw UsageError("--target judges schedules by their makespan: use it with --objective makespan");
+    if (!p.platform.link.free())
+        throw UsageError("--target compares against the proxy, which has free transfers: the platform's "
+                         "interconnect has a latency or a finite bandwidth");
+}
+
+/// spec/gflownet.md §5.2: the top k candidates by proxy speedup, the best of them on each target,
+/// and their diversity.
+void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs& targets, int topK) {
+    if (targets.models.empty()) return;
+    const CandidateOptions o{.topK = topK, .targets = targets.models, .targetSeed = targets.seed};
+    const CandidateReport c = evaluateCandidates(p, candidatesOf(r), o);
+    std::cout << std::setprecision(6) << "candidates: top " << c.kept << " of " << c.candidates
+              << " by proxy speedup | proxy speedup: top-1 " << c.proxyTop1 << ", top-" << c.kept << " mean "
+              << c.proxyTopKMean << "\n";
+    for (const TargetOutcome& t : c.targets)
+        std::cout << "target " << toString(t.model) << ": best of " << c.kept << " " << t.bestOfK << " (candidate "
+                  << t.best << ") | proxy top-1 there " << t.ofProxyTop1 << "\n";
+    const Diversity& d = c.diversity;
+    std::cout << "diversity of the top " << c.kept << ": GED " << d.ged << " | d_inv " << d.dInv << " | d_sen " << d.dSen
+              << " | distinct " << d.distinct << " (" << d.distinctUpToRelabelling << " up to device relabelling)\n";
+}
+
 int runOptimize(Args& args) {
     const auto method = args.take("method");
     if (!method) throw UsageError("--method is required (see 'schedlab-cli methods')");
@@ -119,6 +147,10 @@ int runOptimize(Args& args) {
     const auto trace = args.take("trace");
     const auto csv = args.take("csv");
     const bool progress = args.takeFlag("progress");
+    const TargetArgs targets = takeTargets(args);
+    const std::int64_t topK = args.takeInt("top-k", 100);
+    if (topK < 1 || topK > 1'000'000) throw UsageError("--top-k expects 1..1000000");
+    if (!targets.models.empty()) o.candidates = static_cast<int>(topK);
     takeMethodOptions(args, *info, o);
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
@@ -127,6 +159,7 @@ int runOptimize(Args& args) {
     if (std::find(declared.begin(), declared.end(), p.objective.kind) == declared.end())
         throw UsageError(*method + " does not optimise " + toString(p.objective.kind) + ": it declares --objective " +
                          join(objectiveNames(*info), "|"));
+    checkTargetRun(p, targets);
     // Fail before a long run, not after it, when an output cannot be written.
     for (const auto& target : {std::optional<std::string>(out), trace, csv})
         if (target) checkWritable(*target);
@@ -175,6 +208,7 @@ int runOptimize(Args& args) {
               << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
               << "\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
+    printCandidateReport(p, r, targets, static_cast<int>(topK));
     return 0;
 }
 
@@ -193,7 +227,13 @@ std::string optimizeHelp() {
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
                        "  --threads T           worker threads for methods that use them (default 1)\n"
                        "  --progress            print progress to stderr\n") +
-           problemOptionsHelp() +
+           problemOptionsHelp() + targetOptionsHelp() +
+           "  --top-k K             with --target: the candidates kept by proxy speedup and judged on\n"
+           "                        the targets (default 100; spec/gflownet.md §5.2): BRKGA's final\n"
+           "                        population, priority-sampler's samples, other methods' one schedule.\n"
+           "                        Prints proxy top-1 and top-k mean, each target's best of k and the\n"
+           "                        top k's diversity (GED, d_inv, d_sen, distinct schedules). Needs\n"
+           "                        --objective makespan and free transfers; --out gets the proxy's best\n" +
            "\nMethods, the objectives each is built for (others are refused) and their own options with\n"
            "their defaults (an option applies only to its method):\n" + methodOptionsHelp();
 }

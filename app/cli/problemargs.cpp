@@ -80,4 +80,35 @@ const char* problemOptionsHelp() {
            "                        over time of the timed schedule, as the memory view draws it)\n";
 }
 
+TargetArgs takeTargets(Args& args) {
+    TargetArgs out;
+    const auto list = args.take("target");
+    const std::int64_t seed = args.takeInt("target-seed", 1);
+    if (seed < 0) throw UsageError("--target-seed expects a non-negative whole number");
+    out.seed = static_cast<std::uint64_t>(seed);
+    if (!list) return out;
+    const std::string text = *list == "all" ? "noisy,bandwidth,latency" : *list;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        try {
+            out.models.push_back(targetModelFromString(text.substr(from, comma - from)));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--target: ") + e.what());
+        }
+        from = comma + 1;
+    }
+    return out;
+}
+
+const char* targetOptionsHelp() {
+    return "  --target T            also judge the schedule on target models (spec/gflownet.md §5.1):\n"
+           "                        noisy (durations x exp(N(0, 0.5^2)) per op), bandwidth (transfer\n"
+           "                        delay 8 x mean duration per memory unit + 0.1 x mean), latency\n"
+           "                        (0.1 x mean per unit + 2 x mean), proxy (free transfers); a\n"
+           "                        comma-separated list, or all (noisy,bandwidth,latency). One memory\n"
+           "                        unit = 2 x the graph's mean positive tensor bytes (docs/costmodel.md)\n"
+           "  --target-seed S       seed of the noisy target's durations (default 1)\n";
+}
+
 } // namespace sl::cli

@@ -15,9 +15,12 @@
 #include "args.h"
 
 #include "core/costmodel/problem.h"
+#include "core/costmodel/target.h"
 #include "core/io/graphio.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sl::cli {
 
@@ -34,5 +37,16 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
 
 /// The help lines for the options above, to paste into a command's --help.
 const char* problemOptionsHelp();
+
+/// The target models of spec/gflownet.md §5.1 a command reports against:
+///   --target noisy|bandwidth|latency|proxy (a comma-separated list, or all)  --target-seed S
+struct TargetArgs {
+    std::vector<TargetModel> models;   ///< empty: no --target given
+    std::uint64_t seed = 1;            ///< the noisy target's durations
+};
+/// Takes --target and --target-seed from `args` (UsageError for an unknown model).
+TargetArgs takeTargets(Args& args);
+/// The help lines for --target and --target-seed.
+const char* targetOptionsHelp();
 
 } // namespace sl::cli

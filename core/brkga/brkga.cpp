@@ -407,6 +407,31 @@ void Engine::exchangeElite() { state().exchangeElite(); }
 Status Engine::status() const { return state().status(); }
 const Chromosome& Engine::best() const { return state().best; }
 double Engine::bestCost() const { return state().bestCost; }
+
+std::vector<Chromosome> Engine::ranked(int k) const {
+    const State& s = state();
+    struct Entry {
+        double cost;
+        int pop, rank;
+    };
+    std::vector<Entry> entries;
+    for (int q = 0; q < m_params.populations; ++q) {
+        const Population& pop = s.pops[static_cast<size_t>(q)];
+        for (int r = 0; r < m_params.population; ++r) {
+            const double cost = pop.cost[static_cast<size_t>(pop.rank[static_cast<size_t>(r)])];
+            if (std::isfinite(cost)) entries.push_back({cost, q, r});   // undecoded slots cost +inf
+        }
+    }
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.cost < b.cost; });
+    entries.resize(std::min(entries.size(), static_cast<size_t>(std::max(k, 0))));
+    std::vector<Chromosome> out;
+    for (const Entry& e : entries) {
+        const Population& pop = s.pops[static_cast<size_t>(e.pop)];
+        const double* keys = pop.at(pop.rank[static_cast<size_t>(e.rank)], m_genes);
+        out.emplace_back(keys, keys + m_genes);
+    }
+    return out;
+}
 std::int64_t Engine::evaluations() const { return state().evaluations; }
 int Engine::generation() const { return state().generation; }
 int Engine::restarts() const { return state().restarts; }

@@ -176,6 +176,10 @@ public:
     /// The evaluations, generation, best and population statistics of the current run.
     Status status() const;
     const Chromosome& best() const;   ///< best chromosome ever seen, as stored after decoding
+    /// Up to `k` chromosomes of the current population(s) with a finite cost, cheapest first (ties:
+    /// lower population, then the population's ranking); e.g. the final population's top k
+    /// (spec/gflownet.md §5.2). Copies k x genes keys.
+    std::vector<Chromosome> ranked(int k) const;
     double bestCost() const;          ///< +inf before anything decoded to a finite cost
     std::int64_t evaluations() const;
     int generation() const;           ///< 0 = the initial population

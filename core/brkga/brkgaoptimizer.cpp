@@ -103,6 +103,8 @@ public:
         const Result r = engine.run(options.seed, criteria, warm, observer, stop);
         if (progress && !out.history.empty()) progress(out.history.back());
 
+        for (const Chromosome& keys : engine.ranked(options.candidates))   // the final population's top k
+            out.candidates.push_back(decoders[0]->schedule(keys));
         out.schedule = decoders[0]->schedule(r.best);
         out.schedule.method = m_kind == Chromosomes::Regal ? "brkga" : "brkga-order";
         out.schedule.seed = options.seed;

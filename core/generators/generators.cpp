@@ -154,7 +154,132 @@ std::vector<std::pair<int, int>> orientRandomly(int n, std::vector<std::pair<int
     return undirected;
 }
 
+/// spec/gflownet.md §7.2: durations U(0, 1] (kept positive, §4.1), one output tensor per op of
+/// U(0, 1) MiB (the whole-byte stand-in for mem ~ U(0, 1), §5.1), four identical devices.
+GeneratedInstance uniformFromEdges(int n, const std::vector<std::pair<int, int>>& edges, Rng& rng) {
+    auto g = std::make_shared<Graph>();
+    std::vector<double> bytes(static_cast<size_t>(n));
+    for (int v = 0; v < n; ++v) {
+        g->addOp({.name = "n" + std::to_string(v), .duration = 1 - rng.uniform()});
+        bytes[static_cast<size_t>(v)] = std::round(rng.uniform() * kMiB);
+    }
+    std::vector<std::vector<int>> succ(static_cast<size_t>(n));
+    for (auto [a, b] : edges) succ[static_cast<size_t>(a)].push_back(b);
+    addOutputTensors(*g, succ, bytes);
+    g->finalize();
+    return {g, Platform::identical(4)};
+}
+
+/// Undirected simple graph as adjacency sets, listed as sorted pairs (a < b) for a stable order.
+using Adjacency = std::vector<std::set<int>>;
+std::vector<std::pair<int, int>> edgeList(const Adjacency& adj) {
+    std::vector<std::pair<int, int>> e;
+    for (int a = 0; a < static_cast<int>(adj.size()); ++a)
+        for (int b : adj[static_cast<size_t>(a)])
+            if (a < b) e.push_back({a, b});
+    return e;
+}
+
+Adjacency completeGraph(int n) {
+    Adjacency adj(static_cast<size_t>(n));
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b)
+            if (a != b) adj[static_cast<size_t>(a)].insert(b);
+    return adj;
+}
+
+/// Watts-Strogatz as networkx builds it: a ring where each node links to its k/2 nearest
+/// neighbours on each side, then each ring edge (u, u+j) is rewired to (u, w) with probability p,
+/// w uniform among the nodes u is not linked to. n <= k: the complete graph.
+Adjacency wattsStrogatz(int n, int k, double p, Rng& rng) {
+    if (n <= k) return completeGraph(n);
+    Adjacency adj(static_cast<size_t>(n));
+    auto link = [&](int a, int b) {
+        adj[static_cast<size_t>(a)].insert(b);
+        adj[static_cast<size_t>(b)].insert(a);
+    };
+    for (int j = 1; j <= k / 2; ++j)
+        for (int u = 0; u < n; ++u) link(u, (u + j) % n);
+    for (int j = 1; j <= k / 2; ++j)
+        for (int u = 0; u < n; ++u) {
+            if (rng.uniform() >= p) continue;
+            auto& mine = adj[static_cast<size_t>(u)];
+            if (static_cast<int>(mine.size()) >= n - 1) continue;   // linked to everyone: nothing to rewire to
+            int w = static_cast<int>(rng.integer(0, n - 1));
+            while (w == u || mine.count(w)) w = static_cast<int>(rng.integer(0, n - 1));
+            const int v = (u + j) % n;
+            mine.erase(v);
+            adj[static_cast<size_t>(v)].erase(u);
+            link(u, w);
+        }
+    return adj;
+}
+
+/// Barabási-Albert as networkx builds it: a star of m + 1 nodes, then each new node links to m
+/// distinct nodes drawn with probability proportional to their degree. n <= m + 1: a star of n.
+Adjacency barabasiAlbert(int n, int m, Rng& rng) {
+    Adjacency adj(static_cast<size_t>(n));
+    std::vector<int> byDegree;   // each node once per incident edge
+    auto link = [&](int a, int b) {
+        adj[static_cast<size_t>(a)].insert(b);
+        adj[static_cast<size_t>(b)].insert(a);
+        byDegree.push_back(a);
+        byDegree.push_back(b);
+    };
+    const int star = std::min(n, m + 1);
+    for (int v = 1; v < star; ++v) link(0, v);
+    for (int v = star; v < n; ++v) {
+        std::set<int> targets;
+        while (static_cast<int>(targets.size()) < m)
+            targets.insert(byDegree[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(byDegree.size()) - 1))]);
+        for (int t : targets) link(v, t);
+    }
+    return adj;
+}
+
 } // namespace
+
+GeneratedInstance generateWattsStrogatz(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    const auto undirected = edgeList(wattsStrogatz(nodes, 8, 0.3, rng));
+    return uniformFromEdges(nodes, orientRandomly(nodes, undirected, rng), rng);
+}
+
+GeneratedInstance generateBarabasiAlbert(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    const auto undirected = edgeList(barabasiAlbert(nodes, 4, rng));
+    return uniformFromEdges(nodes, orientRandomly(nodes, undirected, rng), rng);
+}
+
+GeneratedInstance generateErdosRenyiUniform(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    std::vector<std::pair<int, int>> e;
+    for (int a = 0; a < nodes; ++a)
+        for (int b = a + 1; b < nodes; ++b)
+            if (rng.uniform() < 0.12) e.push_back({a, b});
+    return uniformFromEdges(nodes, orientRandomly(nodes, std::move(e), rng), rng);
+}
+
+GeneratedInstance generateSbmUniform(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 20'000);
+    Rng rng(seed);
+    std::vector<std::pair<int, int>> e;
+    auto block = [nodes](int v) { return v * 4 / nodes; };   // four near-equal blocks (13, 13, 12, 12 at 50)
+    for (int a = 0; a < nodes; ++a)
+        for (int b = a + 1; b < nodes; ++b)
+            if (rng.uniform() < (block(a) == block(b) ? 0.4 : 0.05)) e.push_back({a, b});
+    return uniformFromEdges(nodes, orientRandomly(nodes, std::move(e), rng), rng);
+}
+
+GeneratedInstance generateLayeredUniform(int nodes, std::uint64_t seed) {
+    checkSize(nodes, 1, 1'000'000);
+    Rng rng(seed);
+    const LayeredShape shape = layeredShape(nodes, rng);
+    return uniformFromEdges(nodes, {shape.edges.begin(), shape.edges.end()}, rng);
+}
 
 GeneratedInstance generateLayered(int nodes, std::uint64_t seed) {
     checkSize(nodes, 1, 1'000'000);
@@ -231,20 +356,29 @@ GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
     return {g, p};
 }
 
-std::vector<std::string> generatorFamilies() { return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}; }
+std::vector<std::string> generatorFamilies() {
+    return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop",
+            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert"};
+}
 
 GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed) {
     if (family == "layered") return generateLayered(nodes, seed);
     if (family == "layered-typed") return generateLayeredTyped(nodes, seed);
     if (family == "erdos-renyi" || family == "er") return generateErdosRenyi(nodes, seed);
     if (family == "sbm") return generateSbm(nodes, seed);
+    if (family == "layered-gfn") return generateLayeredUniform(nodes, seed);
+    if (family == "erdos-renyi-gfn") return generateErdosRenyiUniform(nodes, seed);
+    if (family == "sbm-gfn") return generateSbmUniform(nodes, seed);
+    if (family == "watts-strogatz" || family == "ws") return generateWattsStrogatz(nodes, seed);
+    if (family == "barabasi-albert" || family == "ba") return generateBarabasiAlbert(nodes, seed);
     if (family == "jobshop") {
         checkSize(nodes, 1, 1'000'000);
         const int machines = nodes >= 20 ? 10 : std::max(1, nodes / 2);   // 25x10 for 250 nodes
         return generateJobShop(std::max(1, (nodes + machines / 2) / machines), machines, seed);
     }
     throw std::invalid_argument("unknown graph family '" + family +
-                                "' (layered, layered-typed, erdos-renyi, sbm, jobshop)");
+                                "' (layered, layered-typed, erdos-renyi, sbm, jobshop, layered-gfn,\n"
+                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert)");
 }
 
 } // namespace sl

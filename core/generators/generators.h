@@ -8,6 +8,15 @@
 ///  - erdos-renyi, sbm: random DAGs (spec/priority-sampling.md §6.4), machine types as layered-typed
 ///  - jobshop:       random N_j x N_m job-shop (Taillard-style; spec/priority-sampling.md §6.1);
 ///                   `nodes` = number of operations, rounded to jobs x machines
+///  - the GFlowNet test families (spec/gflownet.md §7.2): durations U(0, 1], one output tensor per
+///    op of U(0, 1) MiB, four identical devices; the undirected families oriented by a random
+///    permutation:
+///      layered-gfn      the layered shape above (durations and sizes per op, not per-layer GMM)
+///      erdos-renyi-gfn  p = 0.12 (erdos-renyi above is the priority sampler's p = 0.05, typed)
+///      sbm-gfn          4 blocks, p_in = 0.4, p_out = 0.05
+///      watts-strogatz   k = 8, p = 0.3 (networkx's construction)
+///      barabasi-albert  m = 4 (networkx's construction: a star of m + 1 nodes, then degree-
+///                       proportional attachment)
 
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
@@ -24,7 +33,7 @@ struct GeneratedInstance {
     Platform platform;              ///< the machine the family is meant for
 };
 
-/// Families: "layered", "layered-typed", "erdos-renyi", "sbm", "jobshop". Throws std::invalid_argument.
+/// Families: generatorFamilies() (also "er", "ws", "ba"). Throws std::invalid_argument.
 GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed);
 std::vector<std::string> generatorFamilies();
 
@@ -32,6 +41,11 @@ GeneratedInstance generateLayered(int nodes, std::uint64_t seed);
 GeneratedInstance generateLayeredTyped(int nodes, std::uint64_t seed);
 GeneratedInstance generateErdosRenyi(int nodes, std::uint64_t seed);
 GeneratedInstance generateSbm(int nodes, std::uint64_t seed);
+GeneratedInstance generateLayeredUniform(int nodes, std::uint64_t seed);
+GeneratedInstance generateErdosRenyiUniform(int nodes, std::uint64_t seed);
+GeneratedInstance generateSbmUniform(int nodes, std::uint64_t seed);
+GeneratedInstance generateWattsStrogatz(int nodes, std::uint64_t seed);
+GeneratedInstance generateBarabasiAlbert(int nodes, std::uint64_t seed);
 /// `jobs` x `machines`, durations uniform in [1, 99] (Taillard).
 GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed);
 

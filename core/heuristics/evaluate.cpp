@@ -100,6 +100,7 @@ void finishResult(RunResult& r, const Problem& p, const std::string& method, con
     r.schedule.seed = o.seed;
     r.cost = scoreSchedule(p, r.schedule);
     r.seconds = monitor.seconds();
+    if (o.candidates > 0 && r.candidates.empty()) r.candidates = {r.schedule};   // a one-shot method's only one
 }
 
 } // namespace sl

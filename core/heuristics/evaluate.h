@@ -76,7 +76,8 @@ private:
 };
 
 /// Scores `r.schedule` (sl::scoreSchedule: the reported cost is the one `evaluate` computes) and
-/// fills cost, seconds, method and seed of `r`.
+/// fills cost, seconds, method and seed of `r`; when candidates are asked for and the method kept
+/// none, `r.schedule` is the one candidate.
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,
                   const RunMonitor& monitor);
 

@@ -49,6 +49,9 @@ struct RunOptions {
     std::int64_t budget = 0;      ///< evaluations; 0 = the method's default
     double timeLimit = 0;         ///< seconds; 0 = none
     int threads = 1;
+    /// > 0: also return up to this many of the run's best schedules in RunResult::candidates
+    /// (spec/gflownet.md §5.2's candidate protocol); 0 keeps the run cheap.
+    int candidates = 0;
     std::map<std::string, double> values;        ///< declared options by key (numbers, bools as 0/1)
     std::map<std::string, std::string> strings;  ///< Choice options and free-form ones
 
@@ -81,6 +84,10 @@ struct RunResult {
     bool cancelled = false;
     std::vector<Progress> history;    ///< one entry per progress report (convergence plot)
     std::string note;                 ///< e.g. "gave up after 1e6 states"
+    /// When RunOptions::candidates > 0: the method's best schedules, best first, at most that
+    /// many (BRKGA: its final population; sampling methods: their samples; one-shot methods:
+    /// `schedule`). Their objective values are not filled; core/optimizer/candidates.h ranks them.
+    std::vector<Schedule> candidates;
 };
 
 class Optimizer {

@@ -13,7 +13,9 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -44,6 +46,21 @@ bool jobShopLike(const Problem& p) {
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// The candidate protocol's share (spec/gflownet.md §5.2): the `o.candidates` cheapest samples,
+/// ties to the earlier sample, rebuilt from their noise streams.
+void keepTopSamples(SampleScorer& scorer, std::span<const double> logits, const SampleBatch& batch,
+                    const RunOptions& o, RunResult& r) {
+    if (o.candidates <= 0) return;
+    std::vector<int> index;
+    for (int i = 0; i < static_cast<int>(batch.costs.size()); ++i)
+        if (std::isfinite(batch.costs[static_cast<size_t>(i)])) index.push_back(i);   // unscored: +inf
+    std::stable_sort(index.begin(), index.end(), [&](int a, int b) {
+        return batch.costs[static_cast<size_t>(a)] < batch.costs[static_cast<size_t>(b)];
+    });
+    index.resize(std::min(index.size(), static_cast<size_t>(o.candidates)));
+    for (int i : index) r.candidates.push_back(scorer.schedule(perturbedKeys(logits, o.seed, static_cast<std::uint64_t>(i))));
 }
 
 class PrioritySampler : public Optimizer {
@@ -89,6 +106,7 @@ public:
                 greedyCost = scorer.greedyCost(logits);
                 ++r.evaluations;
             }
+            keepTopSamples(scorer, logits, batch, o, r);
             if (greedyCost <= batch.bestCost)
                 r.schedule = scorer.schedule(logits);
             else

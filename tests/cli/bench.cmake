@@ -10,6 +10,7 @@ set(header_costmodel "makespan eval/s.*memory\\(time\\)/s.*step-clock eval/s")
 set(header_heuristics "list-cp +list-mopnr +list-spt +heft")
 set(header_priority-sampler "\\| +\\| 50 SpeedUp \\| Time \\|.*\\(25,10\\) Makespan")
 set(header_topoformer "method +\\| 20 ops")
+set(header_targets "method +proxy 1 +proxy top +noisy +bandwidth +latency +GED +d_inv +d_sen")
 
 read_benches()
 foreach(bench IN LISTS BENCHES)

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace sl;
 
 class TestGenerators : public QObject {
@@ -72,6 +74,73 @@ private Q_SLOTS:
             for (int k = 0; k < 10; ++k) ++seen[size_t(inst.graph->op(j * 10 + k).machineType)];
             QCOMPARE(std::count(seen.begin(), seen.end(), 1), 10);
         }
+    }
+
+    // spec/gflownet.md §7.2 families: durations U(0, 1] (positive), whole bytes up to 1 MiB, four
+    // identical devices, acyclic (every edge forward in a topological order).
+    void gflownetFamiliesAreUniformAndAcyclic_data() {
+        QTest::addColumn<QString>("family");
+        for (const char* f : {"layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert"})
+            QTest::addRow("%s", f) << QString(f);
+    }
+    void gflownetFamiliesAreUniformAndAcyclic() {
+        QFETCH(QString, family);
+        const auto inst = generateInstance(family.toStdString(), 50, 4);
+        const Graph& g = *inst.graph;
+        QCOMPARE(g.opCount(), 50);
+        QCOMPARE(inst.platform.deviceCount(), 4);
+        QVERIFY(inst.platform.link.free());
+        double sum = 0;
+        for (const Op& o : g.ops()) {
+            QVERIFY(o.duration > 0 && o.duration <= 1);
+            sum += o.duration;
+        }
+        QVERIFY(sum > 15 && sum < 35);   // mean 0.5 over 50 ops
+        for (const Tensor& t : g.tensors()) QVERIFY(t.bytes >= 0 && t.bytes <= 1024 * 1024 && t.bytes == std::floor(t.bytes));
+        std::vector<int> pos(50);
+        for (int i = 0; i < 50; ++i) pos[static_cast<size_t>(g.topologicalOrder()[static_cast<size_t>(i)])] = i;
+        QCOMPARE(g.topologicalOrder().size(), size_t(50));
+        for (OpId v = 0; v < 50; ++v)
+            for (OpId w : g.successors(v)) QVERIFY(pos[static_cast<size_t>(v)] < pos[static_cast<size_t>(w)]);
+    }
+
+    // Rewiring keeps the ring's n·k/2 edges; with n <= k the graph is complete. Catches a lost or
+    // duplicated edge in the rewiring, a k other than 8.
+    void wattsStrogatzEdgeCount() {
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) QCOMPARE(generateWattsStrogatz(50, seed).graph->edgeCount(), 200);
+        QCOMPARE(generateWattsStrogatz(6, 1).graph->edgeCount(), 15);
+        // rewired: not just the ring (which links i to i±1..4 only)
+        const auto ws = generateWattsStrogatz(50, 1);
+        const Graph& g = *ws.graph;
+        int far = 0;
+        for (OpId v = 0; v < 50; ++v)
+            for (OpId w : g.successors(v)) far += std::min(std::abs(v - w), 50 - std::abs(v - w)) > 4;
+        QVERIFY2(far > 30 && far < 90, qPrintable(QString::number(far)));   // about 0.3 x 200
+    }
+
+    // A star of m + 1 = 5 nodes, then m = 4 edges per further node; every later node has degree
+    // >= 4. Catches an m other than 4, repeated targets.
+    void barabasiAlbertEdgeCount() {
+        const auto ba = generateBarabasiAlbert(50, 2);
+        const Graph& g = *ba.graph;
+        QCOMPARE(g.edgeCount(), 4 + 45 * 4);
+        for (OpId v = 0; v < 50; ++v) QVERIFY(g.predecessors(v).size() + g.successors(v).size() >= 1);
+        int hubDegree = 0;
+        for (OpId v = 0; v < 50; ++v)
+            hubDegree = std::max(hubDegree, static_cast<int>(g.predecessors(v).size() + g.successors(v).size()));
+        QVERIFY(hubDegree > 12);   // preferential attachment grows hubs (uniform would give ~8)
+        QCOMPARE(generateBarabasiAlbert(3, 1).graph->edgeCount(), 2);
+    }
+
+    // ER p = 0.12: 147 edges expected at 50 nodes; SBM (13, 13, 12, 12) blocks, 0.4 / 0.05: 162.
+    void randomDensitiesMatchTheSpec() {
+        double er = 0, sbm = 0;
+        for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+            er += generateErdosRenyiUniform(50, seed).graph->edgeCount();
+            sbm += generateSbmUniform(50, seed).graph->edgeCount();
+        }
+        QVERIFY2(std::abs(er / 10 - 147) < 15, qPrintable(QString::number(er / 10)));
+        QVERIFY2(std::abs(sbm / 10 - 162) < 15, qPrintable(QString::number(sbm / 10)));
     }
 
     void rejectsAbsurdSizes() {

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#include "core/costmodel/target.h"
+
+#include "core/costmodel/chaintiming.h"
+#include "core/util/random.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace sl {
+
+std::string toString(TargetModel m) {
+    switch (m) {
+    case TargetModel::Proxy: return "proxy";
+    case TargetModel::Noisy: return "noisy";
+    case TargetModel::Bandwidth: return "bandwidth";
+    case TargetModel::Latency: return "latency";
+    }
+    return "proxy";
+}
+
+TargetModel targetModelFromString(const std::string& s) {
+    if (s == "proxy") return TargetModel::Proxy;
+    if (s == "noisy") return TargetModel::Noisy;
+    if (s == "bandwidth") return TargetModel::Bandwidth;
+    if (s == "latency") return TargetModel::Latency;
+    throw std::invalid_argument("unknown target model '" + s + "' (proxy, noisy, bandwidth or latency)");
+}
+
+TransferDelay targetDelay(TargetModel m, double meanDuration) {
+    // spec §5.1: calibrated so that list scheduling keeps the paper's target / proxy ratios.
+    if (m == TargetModel::Bandwidth) return {8 * meanDuration, 0.1 * meanDuration};
+    if (m == TargetModel::Latency) return {0.1 * meanDuration, 2 * meanDuration};
+    return {};
+}
+
+double memoryUnitBytes(const Graph& g) {
+    double sum = 0;
+    int count = 0;
+    for (const Tensor& t : g.tensors())
+        if (t.bytes > 0) {
+            sum += t.bytes;
+            ++count;
+        }
+    return count == 0 ? 0.0 : 2 * sum / count;   // mem ~ U(0, 1) has mean 1/2
+}
+
+Interconnect delayInterconnect(const Graph& g, TransferDelay delay) {
+    if (delay.a < 0 || delay.b < 0 || !std::isfinite(delay.a) || !std::isfinite(delay.b))
+        throw std::invalid_argument("a transfer delay needs finite a >= 0 and b >= 0");
+    Interconnect link;
+    link.latency = delay.b;
+    const double unit = memoryUnitBytes(g);
+    // a·mem = a·bytes/unit = bytes / (unit/a); no positive bytes: every mem is 0, no bandwidth term.
+    if (delay.a > 0 && unit > 0) link.bandwidth = unit / delay.a;
+    return link;
+}
+
+std::shared_ptr<Graph> noisyGraph(const Graph& g, std::uint64_t seed, double sigma) {
+    if (!(sigma >= 0) || !std::isfinite(sigma)) throw std::invalid_argument("the duration noise needs a finite sigma >= 0");
+    auto out = std::make_shared<Graph>(g);
+    Rng rng(seed);
+    for (OpId v = 0; v < out->opCount(); ++v) {
+        const double factor = std::exp(sigma * rng.normal());
+        Op& op = out->mutableOp(v);
+        op.duration *= factor;
+        for (double& d : op.deviceDurations) d *= factor;
+    }
+    out->finalize();
+    return out;
+}
+
+Problem proxyProblem(const Problem& p) {
+    Problem out = p;
+    out.platform.link = Interconnect{};
+    return out;
+}
+
+Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed) {
+    p.check();
+    Problem out = proxyProblem(p);
+    if (m == TargetModel::Noisy) out.graph = noisyGraph(p.g(), seed);
+    const double mean = p.g().opCount() == 0 ? 0.0 : p.g().totalWork() / p.g().opCount();
+    out.platform.link = delayInterconnect(p.g(), targetDelay(m, mean));
+    return out;
+}
+
+double speedup(const Problem& p, const Schedule& s) {
+    const double makespan = chainMakespan(p, deviceChains(s, p.platform.deviceCount()));
+    if (!(makespan > 0)) throw std::invalid_argument("speedup is undefined: the schedule's makespan is 0");
+    return p.g().totalWork() / makespan;
+}
+
+double proxySpeedup(const Problem& p, const Schedule& s) { return speedup(proxyProblem(p), s); }
+
+} // namespace sl

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// Target cost models (spec/gflownet.md §5.1): deliberately misspecified stand-ins for real
+/// hardware, against which schedules found on the proxy are judged.
+///
+///  - Proxy:     the time clock with zero-cost transfers (spec §1.2), durations as profiled;
+///  - Noisy:     the proxy with every duration multiplied by exp(eps), eps ~ N(0, 0.5^2), drawn
+///               once per graph from a seed (a systematic profiling error, not fresh noise);
+///  - Bandwidth: the proxy plus a transfer delay a·mem + b on every cross-device edge, a = 8 ρ̄ per
+///               unit of memory, b = 0.1 ρ̄ (ρ̄ = mean duration);
+///  - Latency:   the same with a = 0.1 ρ̄, b = 2 ρ̄.
+///
+/// The delay is the platform's interconnect (latency b, bandwidth unit/a bytes per time unit), so
+/// targets are ordinary Problems and every schedule is timed by the one clock
+/// (core/costmodel/chaintiming.h). The unit of memory: our graphs carry bytes, the spec's
+/// calibration has mem ~ U(0, 1) (mean 1/2), so one unit is twice the graph's mean positive tensor
+/// bytes. Every input tensor produced on another device pays its delay, zero-byte ones b (the
+/// spec's recursion charges every cross-device edge); parallel tensors of one edge are separate,
+/// contention-free transfers (the list scheduler's rule), so the edge waits for the largest.
+///
+/// \code
+///   sl::Problem target = sl::targetProblem(problem, sl::TargetModel::Bandwidth);
+///   double u = sl::targetSpeedup(target, schedule);   // Σρ' / makespan of its chains on target
+///   double u0 = sl::proxySpeedup(problem, schedule);
+/// \endcode
+
+#include "core/costmodel/problem.h"
+#include "core/schedule/schedule.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace sl {
+
+enum class TargetModel { Proxy, Noisy, Bandwidth, Latency };
+
+std::string toString(TargetModel m);
+/// "proxy", "noisy", "bandwidth" or "latency"; throws std::invalid_argument otherwise.
+TargetModel targetModelFromString(const std::string& s);
+
+/// The transfer delay a·mem + b (time units; mem in units of memoryUnitBytes).
+struct TransferDelay {
+    double a = 0;
+    double b = 0;
+};
+
+/// spec §5.1's calibrated delay for a graph of mean duration `meanDuration`; {0, 0} for Proxy and Noisy.
+TransferDelay targetDelay(TargetModel m, double meanDuration);
+/// Bytes in one unit of memory: 2 x the mean of the positive tensor sizes (0 if there are none).
+double memoryUnitBytes(const Graph& g);
+/// The interconnect that charges `delay` on `g`'s tensors (free for {0, 0}).
+Interconnect delayInterconnect(const Graph& g, TransferDelay delay);
+
+inline constexpr double kNoisySigma = 0.5;
+/// A finalized copy of `g` with every duration (and per-device duration) of op i multiplied by
+/// exp(sigma · z_i), z_i standard normal, drawn in op order from sl::Rng(seed).
+std::shared_ptr<Graph> noisyGraph(const Graph& g, std::uint64_t seed, double sigma = kNoisySigma);
+
+/// `p` with zero-cost transfers: the clock optimizers see (spec §1.2).
+Problem proxyProblem(const Problem& p);
+/// `p`'s target under `m`: the proxy with the model's durations and interconnect. `seed` only
+/// matters for Noisy.
+Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed = 1);
+
+/// Σ durations / makespan of `s`'s device chains re-timed on `p` (sl::timeChains). Throws
+/// std::invalid_argument if the makespan is 0 (every duration zero) or the chains do not fit `p`.
+double speedup(const Problem& p, const Schedule& s);
+/// speedup() on proxyProblem(p).
+double proxySpeedup(const Problem& p, const Schedule& s);
+/// speedup() on a target built by targetProblem() (build it once for many schedules).
+inline double targetSpeedup(const Problem& target, const Schedule& s) { return speedup(target, s); }
+
+} // namespace sl

@@ -13,9 +13,12 @@
 /// Bytes are whole numbers (Graph::finalize checks), so every sum is exact and this sweep, the
 /// curves of memorytimeline.h and any other correct implementation agree to the bit.
 ///
-/// Cost O(V + E + T·D) given the ops sorted by start and by end (sl::ListScheduler produces both
-/// orders as it runs), plus a heap over transfer ends when the link is not free. Allocation-free
-/// after the first call; one TimeMemory per thread.
+/// How: every residency ends at some op's end (its last holder) or, on a costly link, at a transfer's
+/// arrival. One pass over the consumers in end order finds, for each (tensor, device), the op whose
+/// end releases it; the releases and the copies made at a producer's end are summed
+/// per (op, device); then one sweep over the ops' start and end orders applies those sums instant
+/// by instant. Cost O(V·D + E + T·D), plus sorting the arrivals that outlast every holder when the
+/// link is not free. Allocation-free after the first call; one TimeMemory per thread.
 
 #include "core/costmodel/problem.h"
 
@@ -38,34 +41,35 @@ public:
     double peak(const Schedule& s, std::vector<double>* devicePeaks = nullptr);
 
 private:
-    struct Release {
+    /// A residency released at a transfer's arrival rather than at an op's end (costly links).
+    struct Arrival {
         double time;
-        TensorId tensor;
+        int device;
+        double bytes;
+        bool zeroLength;
     };
-    void countHolders(std::span<const int> devices);
-    /// Drops one holder of `tensor` on device `d` at `now`; frees it when none is left.
-    void release(TensorId tensor, int d, double now, double allocatedAt);
-    void allocate(int d, double bytes);
-    void freeBytes(int d, double bytes, double allocatedAt, double now);
-    void closeInstant();
+    void findReleasingOps(std::span<const int> devices, std::span<const OpId> byEnd);
+    void sumEndEvents(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices);
+    double sweep(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices,
+                 std::span<const OpId> byStart, std::span<const OpId> byEnd);
 
     const Problem& m_problem;
     const Graph& m_graph;
     int m_devices;
     std::vector<double> m_bytes;        ///< per tensor
+    std::vector<OpId> m_producer;       ///< per tensor
     std::vector<double> m_params;       ///< per op
     std::vector<double> m_outputBytes;  ///< per op
     std::vector<int> m_topoPos;         ///< per op: position in Graph::topologicalOrder() (ties)
     bool m_transferTimeFree = true;
 
     // workspace
-    std::vector<int> m_holders;         ///< per (tensor, device): what still keeps it resident
-    std::vector<double> m_live, m_peak, m_zeroLength;   ///< per device
-    std::vector<int> m_touched;         ///< devices allocated on at the current instant
-    std::vector<char> m_isTouched;
-    std::vector<Release> m_releases;    ///< min-heap of transfer ends (non-free links)
-    std::span<const double> m_starts, m_ends;
-    std::span<const int> m_device;
+    std::vector<OpId> m_lastOp;         ///< per (tensor, device): the consumer there that ends last
+    // per (op, device), applied at the op's end: copies allocated there (the op's outputs sent to
+    // the device), bytes released, and bytes of zero-length residencies released after the peak
+    std::vector<double> m_endAlloc, m_endFree, m_endFreeLate;
+    std::vector<Arrival> m_arrivals;    ///< sorted by time
+    std::vector<double> m_live, m_late, m_peak;   ///< per device
     std::vector<OpId> m_sortStart, m_sortEnd;
 };
 

@@ -29,6 +29,15 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_remaining.resize(static_cast<size_t>(graph.tensorCount()) * static_cast<size_t>(m_devices));
     m_live.assign(static_cast<size_t>(m_devices), 0.0);
     m_peak.assign(static_cast<size_t>(m_devices), 0.0);
+    if (m_devices > 1) {   // peakOfOrder's workspace
+        const auto n = static_cast<size_t>(graph.opCount()), D = static_cast<size_t>(m_devices);
+        m_position.resize(n);
+        m_firstConsumer.resize(m_bytes.size() * D);
+        m_lastConsumer.resize(m_bytes.size() * D);
+        m_transferIn.resize(n);
+        m_freeAfter.resize(n);
+        m_sourceRelease.resize(n * D);
+    }
 }
 
 void StepMemory::reset() {
@@ -114,68 +123,67 @@ double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const O
         if (devicePeaks) devicePeaks->assign(1, m_peak[0]);
         return m_peak[0];
     }
-    // One walk, no step sequence built: each transfer is taken just before the first consumer on
-    // its destination, as insertTransfers() places it, so the sums are those of peak().
+    // No step sequence, no holder counts: find each (tensor, device)'s first and last consumer,
+    // turn them into per-op amounts, then walk the order once. Each transfer X(tau, q) sits just
+    // before the first consumer of tau on q (as insertTransfers() places it); that consumer's step
+    // peaks above every transfer step before it (nothing is freed on q in between), so a transfer
+    // is counted in that step; the source copy it holds is released before that step.
     const auto D = static_cast<size_t>(m_devices);
-    if (m_stamp.empty()) m_stamp.assign(m_bytes.size() * D, 0);
-    if (++m_epoch == 0) {   // wrapped: clear the stamps once
-        std::fill(m_stamp.begin(), m_stamp.end(), 0);
-        m_epoch = 1;
+    findConsumers(placement, order);
+    std::fill(m_transferIn.begin(), m_transferIn.end(), 0.0);
+    std::fill(m_freeAfter.begin(), m_freeAfter.end(), 0.0);
+    std::fill(m_sourceRelease.begin(), m_sourceRelease.end(), 0.0);
+    for (size_t t = 0; t < m_bytes.size(); ++t) {
+        const OpId producer = m_producer[t];
+        const auto src = static_cast<size_t>(placement[static_cast<size_t>(producer)]);
+        const double bytes = m_bytes[t];
+        OpId lastTransfer = kNoOp;   // the source copy is held until the last transfer out
+        for (size_t q = 0; q < D; ++q) {
+            const OpId last = m_lastConsumer[t * D + q];
+            if (q == src || last == kNoOp) continue;
+            const OpId first = m_firstConsumer[t * D + q];
+            m_transferIn[static_cast<size_t>(first)] += bytes;
+            m_freeAfter[static_cast<size_t>(last)] += bytes;
+            if (lastTransfer == kNoOp || m_position[static_cast<size_t>(first)] > m_position[static_cast<size_t>(lastTransfer)])
+                lastTransfer = first;
+        }
+        const OpId local = m_lastConsumer[t * D + src];
+        if (local != kNoOp && (lastTransfer == kNoOp || m_position[static_cast<size_t>(local)] > m_position[static_cast<size_t>(lastTransfer)]))
+            m_freeAfter[static_cast<size_t>(local)] += bytes;
+        else if (lastTransfer != kNoOp)
+            m_sourceRelease[static_cast<size_t>(lastTransfer) * D + src] += bytes;
+        else if (!keepOutputs)
+            m_freeAfter[static_cast<size_t>(producer)] += bytes;   // nobody reads it
     }
-    countHolders(placement);
     std::fill(m_live.begin(), m_live.end(), 0.0);
     std::fill(m_peak.begin(), m_peak.end(), 0.0);
     for (OpId v : order) {
-        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-        const auto inputs = m_graph.inputs(v);
-        for (TensorId t : inputs) {
-            const auto st = static_cast<size_t>(t);
-            const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[st])]);
-            // Whether a transfer happens here is a coin flip under random placements: compute it
-            // without branching (adding zero bytes changes nothing, exactly).
-            unsigned& stamp = m_stamp[st * D + q];
-            const bool transfer = (src != q) & (stamp != m_epoch);
-            stamp = m_epoch;
-            const double bytes = m_bytes[st] * static_cast<double>(transfer);
-            m_live[q] += bytes;
-            m_peak[q] = std::max(m_peak[q], m_live[q]);
-            int& sourceHolders = m_remaining[st * D + src];
-            sourceHolders -= transfer;
-            m_live[src] -= bytes * static_cast<double>(sourceHolders == 0);
-        }
-        const double params = m_params[static_cast<size_t>(v)];
-        double& live = m_live[q];
-        live += m_outputBytes[static_cast<size_t>(v)] + params;
-        m_peak[q] = std::max(m_peak[q], live);
-        double freed = params;
-        for (TensorId t : inputs) {
-            const auto st = static_cast<size_t>(t);
-            freed += m_bytes[st] * static_cast<double>(--m_remaining[st * D + q] == 0);
-        }
-        if (!keepOutputs)
-            for (TensorId t : m_graph.outputs(v))
-                freed += m_bytes[static_cast<size_t>(t)] * static_cast<double>(m_remaining[static_cast<size_t>(t) * D + q] == 0);
-        live -= freed;
+        const auto sv = static_cast<size_t>(v);
+        const auto q = static_cast<size_t>(placement[sv]);
+        for (size_t d = 0; d < D; ++d) m_live[d] -= m_sourceRelease[sv * D + d];
+        m_live[q] += m_transferIn[sv] + m_outputBytes[sv] + m_params[sv];
+        m_peak[q] = std::max(m_peak[q], m_live[q]);
+        m_live[q] -= m_params[sv] + m_freeAfter[sv];
     }
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
     return *std::max_element(m_peak.begin(), m_peak.end());
 }
 
-/// Holders of every (tensor, device) under `placement`: its consumers there, plus, on the
-/// producer's device, one per device the tensor is transferred to.
-void StepMemory::countHolders(std::span<const int> placement) {
+/// Position of every op in `order`, and for each (tensor, device) its first and last consumer
+/// there in that order (kNoOp: none). Last writer wins, so no comparison per edge.
+void StepMemory::findConsumers(std::span<const int> placement, std::span<const OpId> order) {
     const auto D = static_cast<size_t>(m_devices);
-    std::fill(m_remaining.begin(), m_remaining.end(), 0);
-    for (OpId v = 0; v < m_graph.opCount(); ++v) {
+    std::fill(m_lastConsumer.begin(), m_lastConsumer.end(), kNoOp);
+    for (size_t i = 0; i < order.size(); ++i) {
+        const OpId v = order[i];
         const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-        for (TensorId t : m_graph.inputs(v)) ++m_remaining[static_cast<size_t>(t) * D + q];
+        m_position[static_cast<size_t>(v)] = static_cast<int>(i);
+        for (TensorId t : m_graph.inputs(v)) m_lastConsumer[static_cast<size_t>(t) * D + q] = v;
     }
-    for (size_t t = 0; t < m_bytes.size(); ++t) {
-        int* holders = m_remaining.data() + t * D;
-        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[t])]);
-        int transfers = 0;
-        for (size_t q = 0; q < D; ++q) transfers += q != src && holders[q] > 0;
-        holders[src] += transfers;
+    for (size_t i = order.size(); i-- > 0;) {
+        const OpId v = order[i];
+        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
+        for (TensorId t : m_graph.inputs(v)) m_firstConsumer[static_cast<size_t>(t) * D + q] = v;
     }
 }
 

@@ -59,7 +59,7 @@ public:
     bool keepOutputs = false;
 
 private:
-    void countHolders(std::span<const int> placement);
+    void findConsumers(std::span<const int> placement, std::span<const OpId> order);
 
     const Graph& m_graph;
     int m_devices;
@@ -71,9 +71,12 @@ private:
     std::vector<int> m_consumerCount;   ///< consumer entries per tensor
     std::vector<int> m_remaining;       ///< per (tensor, device)
     std::vector<double> m_live, m_peak; ///< per device
-    // peakOfOrder's workspace
-    std::vector<unsigned> m_stamp;      ///< per (tensor, device): == m_epoch once transferred
-    unsigned m_epoch = 0;
+    // peakOfOrder's workspace (several devices)
+    std::vector<int> m_position;                      ///< per op: index in the order
+    std::vector<OpId> m_firstConsumer, m_lastConsumer;   ///< per (tensor, device)
+    std::vector<double> m_transferIn;                 ///< per op: copies made just before its step
+    std::vector<double> m_freeAfter;                  ///< per op: bytes its step releases
+    std::vector<double> m_sourceRelease;              ///< per (op, device): released before its step
 };
 
 /// Builds the step sequence for an op order under a placement: each transfer X(tau, q) is placed

@@ -23,6 +23,7 @@ public:
     explicit GanttView(QWidget* parent = nullptr);
 
     void setRecord(const std::optional<RunRecord>& r);
+    const std::optional<RunRecord>& record() const { return m_record; }
     void setSelection(OpSelection* selection);
     void setColourBy(ColourBy c);
     void setShowTransfers(bool on);

@@ -14,6 +14,11 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
+#include "widgets/schedulerecord.h"
+#include "widgets/sweepview.h"
+#include "widgets/temperaturepanel.h"
+
+#include "core/analysis/sweepio.h"
 
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
@@ -44,6 +49,7 @@
 #include <QTableView>
 #include <QRegularExpression>
 #include <QThread>
+#include <QToolBar>
 
 namespace sl::gui {
 
@@ -63,11 +69,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_memory = new MemoryView(m_tabs);
     m_convergence = new ConvergenceView(m_tabs);
     m_compare = new CompareView(m_tabs);
+    m_sweepView = new SweepView(m_tabs);
     m_tabs->addTab(m_dag, tr("DAG"));
     m_tabs->addTab(m_gantt, tr("Gantt"));
     m_tabs->addTab(m_memory, tr("Memory"));
     m_tabs->addTab(m_convergence, tr("Convergence"));
     m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->addTab(m_sweepView, tr("Sweep"));
     setCentralWidget(m_tabs);
     m_dag->setSelection(m_selection);
     m_gantt->setSelection(m_selection);
@@ -76,6 +84,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     buildDocks();
     buildActions();
+    buildToolBar();
+    connectTemperature();
     m_statusGraph = new QLabel(tr("No graph — File ▸ Open, Open Example, or drop a file here"), this);
     m_statusRuns = new QLabel(this);
     statusBar()->addWidget(m_statusGraph, 1);
@@ -92,7 +102,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_platform->restoreSettings();
     m_runPanel->restoreSettings();
+    m_temperature->restoreSettings();
     m_runPanel->setObjective(m_platform->objective().kind);
+    m_temperature->setTarget(m_platform->target(), 1);
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
     updateStatus();
@@ -146,17 +158,25 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, platformDock);
     addDockWidget(Qt::LeftDockWidgetArea, runDock);
     addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
+    m_temperature = new TemperaturePanel;
+    m_temperature->setObjectName(QStringLiteral("temperaturePanel"));
+    auto* temperatureDock = makeDock(tr("Temperature"), QStringLiteral("temperatureDock"), m_temperature, true);
+    addDockWidget(Qt::RightDockWidgetArea, temperatureDock);
+    resizeDocks({temperatureDock}, {400}, Qt::Horizontal);
     resizeDocks({platformDock}, {330}, Qt::Horizontal);
     resizeDocks({resultsDock}, {190}, Qt::Vertical);
     connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
-    connect(m_platform, &PlatformPanel::changed, this, [this] { m_runPanel->setObjective(m_platform->objective().kind); });
+    connect(m_platform, &PlatformPanel::changed, this, [this] {
+        m_runPanel->setObjective(m_platform->objective().kind);
+        m_temperature->setTarget(m_platform->target(), 1);
+    });
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
 }
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
+    m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         QSettings s;
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Open graph"), s.value(QStringLiteral("lastDir")).toString(),
@@ -172,6 +192,13 @@ void MainWindow::buildActions() {
         if (path.isEmpty()) return;
         QSettings().setValue(QStringLiteral("lastScheduleDir"), QFileInfo(path).absolutePath());
         importSchedule(path);
+    });
+    file->addAction(tr("Open S&weep…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a temperature sweep"), QSettings().value(QStringLiteral("lastSweepDir")).toString(),
+                                                          tr("Sweep JSON (*.sweep.json *.json);;All files (*)"));
+        if (path.isEmpty()) return;
+        QSettings().setValue(QStringLiteral("lastSweepDir"), QFileInfo(path).absolutePath());
+        openSweep(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QMenu* examples = file->addMenu(tr("Open E&xample"));
@@ -190,18 +217,24 @@ void MainWindow::buildActions() {
     }
     file->addSeparator();
     file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
+    file->addAction(tr("Save S&weep…"), this, [this] {
+        if (!m_sweepView->sweep()) return showError(tr("Nothing to save"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.sweep.json"), tr("Sweep JSON (*.sweep.json)"));
+        if (!path.isEmpty()) saveSweep(path);
+    });
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("Schedule &JSON…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ScheduleJson)); });
     exportMenu->addAction(tr("&CSV…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::Csv)); });
     exportMenu->addAction(tr("Chrome &trace (Perfetto)…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ChromeTrace)); });
     exportMenu->addAction(tr("Annotated &DOT…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::AnnotatedDot)); });
+    exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
     exportMenu->addSeparator();
     exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare")};
+    const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare"), tr("S&weep")};
     for (int i = 0; i < names.size(); ++i)
         m_viewMenu->addAction(names[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this, [this, i] { m_tabs->setCurrentIndex(i); });
     m_viewMenu->addSeparator();
@@ -220,8 +253,14 @@ void MainWindow::buildActions() {
     for (auto* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::startRun);
-    run->addAction(tr("&Cancel all runs"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelAll);
+    m_runAction = run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::startRun);
+    m_cancelAction = run->addAction(tr("&Cancel all runs"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelAll);
+    run->addSeparator();
+    m_sweepAction = run->addAction(tr("S&weep temperatures"), QKeySequence(tr("Ctrl+T")), this, &MainWindow::startSweep);
+    m_sweepAction->setToolTip(tr("Sample the graph at every temperature of the Temperature panel's sweep settings and "
+                                 "chart quality against diversity (Ctrl+T)"));
+    m_runAction->setToolTip(tr("Start a run of the Run panel's method (F5)"));
+    m_cancelAction->setToolTip(tr("Stop every run, sampling and sweep; runs keep their best schedule (Esc)"));
 
     auto* rename = new QAction(tr("Rename"), m_resultsView);
     rename->setShortcut(QKeySequence(Qt::Key_F2));
@@ -313,6 +352,7 @@ void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn) {
     if (!pathIn.startsWith(QLatin1String(":/"))) addRecent(pathIn);
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
+    if (m_temperature->isVisible()) m_temperature->resample();   // a hidden panel costs nothing
     Q_EMIT documentLoaded();
 }
 
@@ -369,7 +409,7 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
     const std::string file = path.toStdString();
     runInBackground(
         this,
-        [problem, file, id, path] {
+        [problem, file, id, path, target = m_platform->target()] {
             // the file's numbers are not trusted: the cost model re-times and re-scores the schedule
             auto result = std::make_shared<RunResult>();
             result->schedule = loadScheduleJson(*problem, file);
@@ -385,6 +425,7 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
             r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, s));
             r.criticalPath = criticalPath(*problem, s);
             r.result = std::move(result);
+            scoreOnTarget(r, target, 1);
             return r;
         },
         [this, done = std::move(done)](Outcome<RunRecord> r) {
@@ -420,6 +461,7 @@ RunJob* MainWindow::startRun() {
         return nullptr;
     }
     auto* job = new RunJob(m_nextRunId++, problem, method, m_runPanel->options(), this);
+    job->setTarget(m_platform->target(), 1);
     m_jobs.append(job);
     m_watched = job;
     connect(job, &RunJob::progressed, this, [this, job] {
@@ -450,6 +492,7 @@ RunJob* MainWindow::startRun() {
 
 void MainWindow::cancelAll() {
     for (RunJob* j : m_jobs) j->cancel();
+    m_temperature->cancel();
 }
 
 int MainWindow::activeRuns() const {
@@ -576,6 +619,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     s.setValue(QStringLiteral("window/state"), saveState());
     m_platform->saveSettings();
     m_runPanel->saveSettings();
+    m_temperature->saveSettings();
     cancelAll();
     e->accept();
 }
@@ -587,9 +631,159 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openFileInBackground(urls.first().toLocalFile());
+        const QString path = urls.first().toLocalFile();
+        if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
+        else openFileInBackground(path);
         e->acceptProposedAction();
     }
+}
+
+} // namespace sl::gui
+
+namespace sl::gui {
+
+void MainWindow::buildToolBar() {
+    auto* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setMovable(false);
+    m_openAction->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_runAction->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    m_cancelAction->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    m_sweepAction->setIcon(style()->standardIcon(QStyle::SP_FileDialogContentsView));
+    bar->addAction(m_openAction);
+    bar->addSeparator();
+    bar->addAction(m_runAction);
+    bar->addAction(m_cancelAction);
+    bar->addSeparator();
+    bar->addAction(m_sweepAction);
+}
+
+void MainWindow::connectTemperature() {
+    m_temperature->setProblemSource([this]() -> std::shared_ptr<const Problem> {
+        if (!m_doc) throw std::runtime_error(tr("Open a graph to sample it").toStdString());
+        return currentProblem();
+    });
+    connect(m_temperature, &TemperaturePanel::sampled, this, [this](const RunRecord& r) {
+        showRecord(r);
+        statusBar()->showMessage(tr("Showing %1: makespan %2").arg(r.name, formatNumber(r.schedule().makespan)), 6000);
+        Q_EMIT scheduleShown(r);
+    });
+    connect(m_temperature, &TemperaturePanel::keepRequested, this, [this](RunRecord r) {
+        r.id = m_nextRunId++;
+        addResult(r);
+    });
+    connect(m_temperature, &TemperaturePanel::sweepRequested, this, &MainWindow::startSweep);
+    connect(m_temperature, &TemperaturePanel::failed, this, &MainWindow::showError);
+    connect(m_temperature, &TemperaturePanel::sweepFinished, this, [this](std::shared_ptr<const Sweep> s) {
+        auto named = std::make_shared<Sweep>(*s);
+        if (m_doc) named->graphName = m_doc->displayName.toStdString();
+        m_sweepView->setSweep(std::move(named));
+        showTab(SweepTab);
+        Q_EMIT sweepShown();
+    });
+    connect(m_sweepView, &SweepView::pointSelected, this, [this](int i) { showSweepPoint(i); });
+    connect(m_sweepView, &SweepView::pointActivated, this, [this](int i) { showSweepPoint(i, true); });
+    connect(m_sweepView, &SweepView::keepRequested, this, [this](int i) {
+        withSweepRecord(i, [this](RunRecord r) {
+            r.id = m_nextRunId++;
+            addResult(r);
+        });
+    });
+    connect(m_sweepView, &SweepView::exportRequested, this, [this](int i) {
+        withSweepRecord(i, [this](const RunRecord& r) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export schedule"), QStringLiteral("sweep-best.json"), exportFilter(ExportKind::ScheduleJson));
+            if (path.isEmpty()) return;
+            try {
+                sl::gui::exportSchedule(ExportKind::ScheduleJson, r, path);
+                statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+            } catch (const std::exception& e) {
+                showError(tr("Export failed"), QString::fromUtf8(e.what()));
+            }
+        });
+    });
+    connect(m_sweepView, &SweepView::exportCsvRequested, this, &MainWindow::exportSweepCsv);
+}
+
+void MainWindow::startSweep() {
+    if (!m_doc) return showError(tr("Nothing to sweep"), tr("Open a graph first (File ▸ Open, or File ▸ Open Example)."));
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("temperatureDock"))) dock->show();   // its progress and ✕
+    m_temperature->startSweep();
+}
+
+void MainWindow::withSweepRecord(int index, std::function<void(const RunRecord&)> then) {
+    const auto sweep = m_sweepView->sweep();
+    if (!sweep || index < 0 || index >= static_cast<int>(sweep->points.size())) return;
+    std::shared_ptr<const Problem> problem;
+    try {
+        if (!m_doc) throw std::runtime_error("Open the graph the sweep was made on to see its schedules.");
+        problem = currentProblem();
+        checkSweepFits(*sweep, *problem);
+    } catch (const std::exception& e) {
+        return showError(tr("Cannot show the schedule"), QString::fromUtf8(e.what()));
+    }
+    const TargetModel target = m_platform->target();
+    runInBackground(
+        this,
+        [sweep, problem, index, target] {
+            const SweepPoint& p = sweep->points[static_cast<size_t>(index)];
+            auto proxy = std::make_shared<const Problem>(proxyProblem(*problem));
+            const QString name = QStringLiteral("%1 σ=%2 best (sweep)").arg(QString::fromStdString(sweep->sampler)).arg(p.temperature, 0, 'g', 3);
+            return recordOfSchedule(0, name, QString::fromStdString(sweep->sampler), proxy, bestSchedule(*problem, p), target, 1);
+        },
+        [this, then = std::move(then)](Outcome<RunRecord> r) {
+            if (!r.value) return showError(tr("Cannot show the schedule"), r.error);
+            then(*r.value);
+        });
+}
+
+void MainWindow::showSweepPoint(int index, bool jumpToGantt) {
+    withSweepRecord(index, [this, jumpToGantt](const RunRecord& r) {
+        showRecord(r);
+        if (jumpToGantt) showTab(GanttTab);
+        statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, formatNumber(r.schedule().makespan)), 8000);
+        Q_EMIT scheduleShown(r);
+    });
+}
+
+void MainWindow::openSweep(const QString& path, std::function<void(bool)> done) {
+    const std::string file = path.toStdString();
+    runInBackground(
+        this, [file] { return std::make_shared<const Sweep>(loadSweepJson(file)); },
+        [this, done = std::move(done)](Outcome<std::shared_ptr<const Sweep>> s) {
+            if (!s.value) {
+                showError(tr("Cannot open the sweep"), s.error);
+                if (done) done(false);
+                return;
+            }
+            m_sweepView->setSweep(*s.value);
+            showTab(SweepTab);
+            Q_EMIT sweepShown();
+            if (done) done(true);
+        });
+}
+
+bool MainWindow::saveSweep(const QString& path) {
+    const auto sweep = m_sweepView->sweep();
+    if (!sweep) {
+        showError(tr("Nothing to save"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
+        return false;
+    }
+    try {
+        if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) saveSweepCsv(*sweep, path.toStdString());
+        else saveSweepJson(*sweep, path.toStdString());
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
+        return true;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot save the sweep"), QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::exportSweepCsv() {
+    if (!m_sweepView->sweep()) return showError(tr("Nothing to export"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export sweep"), QStringLiteral("sweep.csv"), tr("CSV (*.csv)"));
+    if (!path.isEmpty()) saveSweep(path);
 }
 
 } // namespace sl::gui

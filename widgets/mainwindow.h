@@ -28,11 +28,13 @@ class PlatformPanel;
 class ResultsModel;
 class RunJob;
 class RunPanel;
+class SweepView;
+class TemperaturePanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { DagTab, GanttTab, MemoryTab, ConvergenceTab, CompareTab };
+    enum Tab { DagTab, GanttTab, MemoryTab, ConvergenceTab, CompareTab, SweepTab };
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -49,6 +51,14 @@ public:
     /// Starts a run of the run panel's method and options on the current graph; null on error.
     RunJob* startRun();
     void cancelAll();
+    /// Reads a sweep JSON file on a worker and shows it in the Sweep tab; errors name the file.
+    void openSweep(const QString& path, std::function<void(bool)> done = {});
+    /// Writes the shown sweep as JSON (atomically) or CSV by the suffix; false (error dialog) on failure.
+    bool saveSweep(const QString& path);
+    /// Starts a temperature sweep of the current graph with the Temperature panel's settings.
+    void startSweep();
+    /// Shows temperature `index` of the shown sweep's best schedule in the DAG, Gantt and memory views.
+    void showSweepPoint(int index, bool jumpToGantt = false);
     /// Selects result rows (one: show it; two: compare them).
     void selectResults(const QList<int>& rows);
     void showTab(Tab t);
@@ -67,6 +77,8 @@ public:
     MemoryView* memoryView() const { return m_memory; }
     ConvergenceView* convergenceView() const { return m_convergence; }
     CompareView* compareView() const { return m_compare; }
+    TemperaturePanel* temperaturePanel() const { return m_temperature; }
+    SweepView* sweepView() const { return m_sweepView; }
     int activeRuns() const;
     /// Errors are also reported here (tests, --screenshot); the dialog still shows.
     QString lastError() const { return m_lastError; }
@@ -75,6 +87,9 @@ Q_SIGNALS:
     void documentLoaded();
     void runFinished(const sl::gui::RunRecord& r);
     void runFailed(const QString& message);
+    /// A schedule reached the views from the Temperature panel or the sweep (not a result row).
+    void scheduleShown(const sl::gui::RunRecord& r);
+    void sweepShown();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -96,6 +111,11 @@ private:
     void exportView();
     void saveSchedule();
     void updateStatus();
+    void buildToolBar();
+    void connectTemperature();
+    /// Builds the record of a sweep point's best schedule on a worker, then calls `then` with it.
+    void withSweepRecord(int index, std::function<void(const RunRecord&)> then);
+    void exportSweepCsv();
     void showShortcuts();
     std::optional<RunRecord> selectedRecord() const;
 
@@ -112,6 +132,12 @@ private:
     MemoryView* m_memory;
     ConvergenceView* m_convergence;
     CompareView* m_compare;
+    SweepView* m_sweepView;
+    TemperaturePanel* m_temperature = nullptr;
+    QAction* m_sweepAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_openAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusGraph;

@@ -61,6 +61,17 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
                            "REGAL and Topoformer define it; time = memory over time of the timed schedule. "
                            "The results table shows both."));
 
+    m_target = new QComboBox(this);
+    m_target->setObjectName(QStringLiteral("targetCombo"));
+    for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency})
+        m_target->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
+    m_target->setItemData(0, tr("Free transfers, durations as profiled: the clock optimizers see"), Qt::ToolTipRole);
+    m_target->setItemData(1, tr("Every duration × exp(N(0, 0.5²)), drawn once per graph: a profiling error"), Qt::ToolTipRole);
+    m_target->setItemData(2, tr("Cross-device edges pay 8 ρ̄ per memory unit + 0.1 ρ̄ (ρ̄ = mean duration)"), Qt::ToolTipRole);
+    m_target->setItemData(3, tr("Cross-device edges pay 0.1 ρ̄ per memory unit + 2 ρ̄"), Qt::ToolTipRole);
+    m_target->setToolTip(tr("Target model finished runs are also scored on: the results' Speedup column and the "
+                            "Temperature panel's best-of-k (docs/costmodel.md)"));
+
     auto* loadButton = new QPushButton(tr("Platform file…"), this);
     loadButton->setToolTip(tr("Load devices, memory and interconnect from a platform JSON file"));
     connect(loadButton, &QPushButton::clicked, this, [this] {
@@ -78,12 +89,14 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Objective"), m_objective);
     form->addRow(tr("Memory weight"), m_weight);
     form->addRow(tr("Memory clock"), m_clock);
+    form->addRow(tr("Score on"), m_target);
 
     for (auto* s : {m_memoryGiB, m_latency, m_bandwidth, m_weight})
         connect(s, &QDoubleSpinBox::valueChanged, this, &PlatformPanel::changed);
     connect(m_devices, &QSpinBox::valueChanged, this, &PlatformPanel::changed);
     connect(m_objective, &QComboBox::currentIndexChanged, this, [this] { updateEnabled(); Q_EMIT changed(); });
     connect(m_clock, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_useFile, &QCheckBox::toggled, this, [this] { updateEnabled(); Q_EMIT changed(); });
     setFilePlatform(std::nullopt);
 }
@@ -143,6 +156,14 @@ ObjectiveSpec PlatformPanel::objective() const {
     return o;
 }
 
+TargetModel PlatformPanel::target() const {
+    return static_cast<TargetModel>(m_target->currentData().toInt());
+}
+
+void PlatformPanel::setTarget(TargetModel t) {
+    m_target->setCurrentIndex(m_target->findData(static_cast<int>(t)));
+}
+
 void PlatformPanel::setDeviceCount(int n) {
     m_useFile->setChecked(false);
     m_devices->setValue(n);
@@ -162,6 +183,7 @@ void PlatformPanel::saveSettings() const {
     s.setValue(QStringLiteral("objective"), m_objective->currentIndex());
     s.setValue(QStringLiteral("weight"), m_weight->value());
     s.setValue(QStringLiteral("memoryClock"), m_clock->currentIndex());
+    s.setValue(QStringLiteral("target"), m_target->currentIndex());
 }
 
 void PlatformPanel::restoreSettings() {
@@ -174,6 +196,7 @@ void PlatformPanel::restoreSettings() {
     m_objective->setCurrentIndex(s.value(QStringLiteral("objective"), 0).toInt());
     m_weight->setValue(s.value(QStringLiteral("weight"), 0.5).toDouble());
     m_clock->setCurrentIndex(s.value(QStringLiteral("memoryClock"), 0).toInt());
+    m_target->setCurrentIndex(s.value(QStringLiteral("target"), 0).toInt());
 }
 
 } // namespace sl::gui

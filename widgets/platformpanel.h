@@ -3,6 +3,7 @@
 // The machine and the objective: device count (or the file's own platform), memory per device,
 // link latency and bandwidth, objective.
 #include "core/costmodel/problem.h"
+#include "core/costmodel/target.h"
 
 #include <QWidget>
 
@@ -24,6 +25,9 @@ public:
     void setFilePlatform(const std::optional<Platform>& p);
     Platform platform() const;
     ObjectiveSpec objective() const;
+    /// The target model runs are also scored on (spec/gflownet.md §5.1): proxy, noisy, bandwidth, latency.
+    TargetModel target() const;
+    void setTarget(TargetModel t);
     void setDeviceCount(int n);
     void setObjective(Objective o);
     /// Loads a platform JSON file as the machine; false (and `error` set) on bad input.
@@ -47,6 +51,7 @@ private:
     QComboBox* m_objective;
     QDoubleSpinBox* m_weight;
     QComboBox* m_clock;
+    QComboBox* m_target;
 };
 
 } // namespace sl::gui

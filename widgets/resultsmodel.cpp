@@ -43,6 +43,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case StepPeak: return res.schedule.stepMemory.peak;
         case TimePeak: return res.schedule.timeMemory.peak;
         case Cost: return res.cost;
+        case TargetSpeedup: return r.targetSpeedup;
         case Evaluations: return static_cast<qlonglong>(res.evaluations);
         case Seconds: return res.seconds;
         case Seed: return static_cast<qulonglong>(r.options.seed);
@@ -54,6 +55,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return tr("%1 objective, peak memory on the %2 clock")
             .arg(QString::fromStdString(toString(r.problem->objective.kind)),
                  QString::fromStdString(toString(r.problem->objective.memoryClock)));
+    if (role == Qt::ToolTipRole && index.column() == TargetSpeedup)
+        return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
+            .arg(QString::fromStdString(toString(r.target)));
     if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
@@ -63,6 +67,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
     case Cost: return formatCost(res.cost, r.problem ? r.problem->objective.kind : Objective::Makespan);
+    case TargetSpeedup:
+        return r.targetSpeedup > 0 ? QStringLiteral("%1× %2").arg(r.targetSpeedup, 0, 'f', 3).arg(QString::fromStdString(toString(r.target)))
+                                   : QStringLiteral("–");
     case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
     case Seconds: return QString::number(res.seconds, 'f', 2);
     case Seed: return QString::number(r.options.seed);
@@ -77,6 +84,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
         case StepPeak: return tr("Peak memory on the step clock: one op or transfer per step of the order (the papers')");
         case TimePeak: return tr("Peak memory on the time clock: memory over time of the timed schedule (the memory view)");
         case Cost: return tr("The one scalar cost every method minimises; its memory term reads the problem's memory clock");
+        case TargetSpeedup: return tr("Speedup on the target chosen in the Platform panel (Score on): total work / makespan there");
         default: return {};
         }
     }
@@ -88,6 +96,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
     case StepPeak: return tr("Peak (step)");
     case TimePeak: return tr("Peak (time)");
     case Cost: return tr("Cost");
+    case TargetSpeedup: return tr("Speedup (×)");
     case Evaluations: return tr("Evals");
     case Seconds: return tr("Seconds");
     case Seed: return tr("Seed");

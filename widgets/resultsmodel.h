@@ -10,7 +10,7 @@ namespace sl::gui {
 class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Method, Makespan, StepPeak, TimePeak, Cost, Evaluations, Seconds, Seed, ColumnCount };
+    enum Column { Name, Method, Makespan, StepPeak, TimePeak, Cost, TargetSpeedup, Evaluations, Seconds, Seed, ColumnCount };
     enum Role { RecordIdRole = Qt::UserRole + 1, SortRole };
 
     using QAbstractTableModel::QAbstractTableModel;

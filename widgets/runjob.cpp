@@ -2,6 +2,7 @@
 #include "widgets/runjob.h"
 
 #include "widgets/criticalpath.h"
+#include "widgets/schedulerecord.h"
 
 #include <QThread>
 #include <QThreadPool>
@@ -54,8 +55,10 @@ void RunJob::start() {
     const RunOptions options = m_options;
     const int id = m_id;
     const QString qmethod = m_method;
+    const TargetModel target = m_target;
+    const std::uint64_t targetSeed = m_targetSeed;
     m_clock.start();
-    m_watcher.setFuture(QtConcurrent::run(&runPool(), [box, problem, method, options, id, qmethod](QPromise<RunRecord>& promise) {
+    m_watcher.setFuture(QtConcurrent::run(&runPool(), [box, problem, method, options, id, qmethod, target, targetSeed](QPromise<RunRecord>& promise) {
         try {
             auto optimizer = OptimizerRegistry::instance().create(method);
             auto onProgress = [&](const Progress& p) {
@@ -75,6 +78,7 @@ void RunJob::start() {
             r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
             r.criticalPath = criticalPath(*problem, result->schedule);
             r.result = std::move(result);
+            scoreOnTarget(r, target, targetSeed);
             promise.addResult(r);
         } catch (const std::exception& e) {
             std::lock_guard lock(box->mutex);

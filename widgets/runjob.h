@@ -22,6 +22,11 @@ public:
     RunJob(int id, std::shared_ptr<const Problem> problem, QString method, RunOptions options, QObject* parent = nullptr);
     ~RunJob() override;
 
+    /// The target the finished schedule is also scored on (RunRecord::targetSpeedup).
+    void setTarget(TargetModel target, std::uint64_t seed) {
+        m_target = target;
+        m_targetSeed = seed;
+    }
     void start();
     void cancel();
     bool isRunning() const { return m_watcher.isRunning(); }
@@ -45,6 +50,8 @@ private:
     std::shared_ptr<const Problem> m_problem;
     QString m_method;
     RunOptions m_options;
+    TargetModel m_target = TargetModel::Proxy;
+    std::uint64_t m_targetSeed = 1;
     std::shared_ptr<ProgressBox> m_box;
     QFutureWatcher<RunRecord> m_watcher;
     QTimer m_poll;

@@ -3,6 +3,7 @@
 // Value snapshots that cross threads: a finished run and everything its views need, immutable once
 // built by the worker.
 #include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/target.h"
 #include "core/optimizer/optimizer.h"
 
 #include <QMetaType>
@@ -22,6 +23,10 @@ struct RunRecord {
     std::shared_ptr<const MemoryTimeline> memory;
     std::vector<OpId> criticalPath;   ///< ops on the longest chain, in time order
     RunOptions options;
+    /// The platform panel's "score on" target and the schedule's speedup there (total work /
+    /// makespan of its chains re-timed on the target); 0 when it could not be computed.
+    TargetModel target = TargetModel::Proxy;
+    double targetSpeedup = 0;
     const Schedule& schedule() const { return result->schedule; }
 };
 

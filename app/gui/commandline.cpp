@@ -8,6 +8,8 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
+#include "widgets/sweepview.h"
+#include "widgets/temperaturepanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -42,9 +44,14 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));
     const QCommandLineOption delay(QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare."), QStringLiteral("NAME"));
+    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep."), QStringLiteral("NAME"));
+    const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Set the Temperature panel's sigma and sample the graph at it."), QStringLiteral("SIGMA"));
+    const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K"));
+    const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
+    const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
-    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, bench});
+    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, temperature, sweep, sweepFile,
+                  sweepPoint, bench});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -59,6 +66,10 @@ bool CommandLine::parse(QApplication& app) {
     this->view = p.value(view).toLower();
     if (p.isSet(delay)) screenshotDelay = std::max(0, p.value(delay).toInt());
     benchStartup = p.isSet(bench);
+    this->temperature = p.value(temperature).toDouble();
+    if (p.isSet(sweep)) this->sweep = p.value(sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(sweep);
+    this->sweepFile = p.value(sweepFile);
+    if (p.isSet(sweepPoint)) this->sweepPoint = p.value(sweepPoint).toInt();
     if (p.isSet(size)) {
         const QStringList wh = p.value(size).split(QLatin1Char('x'));
         if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
@@ -115,7 +126,24 @@ bool CommandLine::apply(MainWindow& w) {
         setOptions();
         if (run && w.document() && w.startRun()) ++started;
     }
-    static const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"), QStringLiteral("compare")};
+    static const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
+                                     QStringLiteral("compare"), QStringLiteral("sweep")};
+    TemperaturePanel* panel = w.temperaturePanel();
+    if (temperature > 0) {
+        panel->setTemperature(temperature);
+        if (w.document()) panel->resampleNow();
+    }
+    if (!sweep.isEmpty()) {
+        const QStringList tnk = sweep.split(QLatin1Char(','));
+        panel->setSweepSettings(tnk.value(0).toInt() > 0 ? tnk.value(0).toInt() : 20, tnk.value(1).toInt() > 0 ? tnk.value(1).toInt() : 1000,
+                                tnk.value(2).toInt() > 0 ? tnk.value(2).toInt() : 100);
+        w.startSweep();
+    }
+    if (!sweepFile.isEmpty()) w.openSweep(sweepFile);
+    if (sweepPoint >= 0) {   // once the sweep is shown (run or opened)
+        const int row = sweepPoint;
+        QObject::connect(&w, &MainWindow::sweepShown, &w, [&w, row] { w.sweepView()->selectPoint(row); });
+    }
     if (!view.isEmpty()) {
         if (!tabs.contains(view)) {
             std::fprintf(stderr, "schedlab: unknown view '%s'\n", qPrintable(view));
@@ -133,13 +161,16 @@ bool CommandLine::apply(MainWindow& w) {
     since->start();
     const int delayMs = screenshotDelay;
     QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs] {
-        const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (w.activeRuns() > 0 || (w.document() && !w.dagView()->hasLayout()));
+        const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping();
+        const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.document() && !w.dagView()->hasLayout()));
         if (waiting) return;
         delete since;
         poll->stop();
         if (w.results()->rowCount() >= 2) w.selectResults({0, 1});
+        if (w.sweepView()->sweep() && w.sweepView()->selectedPoint() < 0 && tab == QLatin1String("sweep"))
+            w.sweepView()->selectPoint(static_cast<int>(w.sweepView()->sweep()->points.size()) / 3);
         if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
-        QTimer::singleShot(300, &w, [&w, out] {   // let charts and the scene settle
+        QTimer::singleShot(600, &w, [&w, out] {   // let charts and the scene settle
             const bool ok = w.grab().save(out);
             std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "schedlab: cannot write %s\n", qPrintable(out));
             w.cancelAll();   // runs still going (--screenshot-after) stop before the exit

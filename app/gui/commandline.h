@@ -25,6 +25,10 @@ struct CommandLine {
     QString view;
     int screenshotDelay = -1;   // ms; >= 0: shoot then, even while runs go
     bool benchStartup = false;
+    double temperature = 0;       // > 0: set the Temperature panel's σ and sample
+    QString sweep;                // "T,N,K": run a sweep (temperatures, samples, top k)
+    QString sweepFile;            // open a saved sweep
+    int sweepPoint = -1;          // select this row of the shown sweep
 
     /// Parses argv; prints usage / errors and returns false on bad input.
     bool parse(QApplication& app);

@@ -83,19 +83,26 @@ double placementSensitiveDistance(const Schedule& x, const Schedule& y, double k
     return sensitiveOfSquares(squaredStartDistance(x, y), x, y, kappa);
 }
 
-Diversity diversity(std::span<const Schedule> schedules, const DiversityOptions& options) {
-    Diversity out;
-    std::vector<std::vector<OpId>> successors;
+DistinctCounts distinctSchedules(std::span<const Schedule> schedules) {
     std::set<DeviceChains> exact, relabelled;
     for (const Schedule& s : schedules) {
-        if (!successors.empty()) checkSameGraph(schedules.front(), s);
-        successors.push_back(chainSuccessors(s));
         DeviceChains chains = chainsOf(s);
         exact.insert(chains);   // trailing empty devices are not in chainsOf: same as unused
         relabelled.insert(canonicalChains(std::move(chains)));
     }
-    out.distinct = static_cast<int>(exact.size());
-    out.distinctUpToRelabelling = static_cast<int>(relabelled.size());
+    return {static_cast<int>(exact.size()), static_cast<int>(relabelled.size())};
+}
+
+Diversity diversity(std::span<const Schedule> schedules, const DiversityOptions& options) {
+    Diversity out;
+    std::vector<std::vector<OpId>> successors;
+    for (const Schedule& s : schedules) {
+        if (!successors.empty()) checkSameGraph(schedules.front(), s);
+        successors.push_back(chainSuccessors(s));
+    }
+    const DistinctCounts distinct = distinctSchedules(schedules);
+    out.distinct = distinct.exact;
+    out.distinctUpToRelabelling = distinct.upToRelabelling;
     const size_t n = schedules.size();
     if (n < 2) return out;
     for (size_t i = 0; i < n; ++i)

@@ -47,6 +47,14 @@ struct Diversity {
     int distinctUpToRelabelling = 0;   ///< different sets of non-empty chains
 };
 
+struct DistinctCounts {
+    int exact = 0;               ///< different device chains
+    int upToRelabelling = 0;     ///< different sets of non-empty chains
+};
+/// The distinct counts alone: O(N log N) comparisons, no pairwise distances (for thousands of
+/// samples, where diversity()'s N² distances would be the cost).
+DistinctCounts distinctSchedules(std::span<const Schedule> schedules);
+
 /// Mean pairwise distances over all unordered pairs (0 for fewer than two schedules) and the
 /// distinct counts, for schedules of the same graph.
 Diversity diversity(std::span<const Schedule> schedules, const DiversityOptions& options = {});

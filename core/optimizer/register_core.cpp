@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/optimizer/optimizer.h"
+#include "core/optimizer/sampler.h"
 
 namespace sl {
 
@@ -12,6 +13,7 @@ void registerCoreOptimizers() {
     registerClassicOptimizers();
     registerSearchOptimizers();
     registerExactOptimizers();
+    registerCoreSamplers();   // the temperature samplers ride along: every main already calls this
 }
 
 } // namespace sl

@@ -56,7 +56,7 @@ endforeach()
 # every option the README names appears in some help
 run_cli(0 --help)
 string(APPEND all_help "${LAST_OUT}")
-foreach(command optimize evaluate info convert generate tune)   # (read_methods checked optimize's groups)
+foreach(command optimize evaluate info convert generate tune sweep)   # (read_methods checked optimize's groups)
   run_cli(0 ${command} --help)
   string(APPEND all_help "${LAST_OUT}")
 endforeach()

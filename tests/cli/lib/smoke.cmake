@@ -4,6 +4,7 @@
 set(SMOKE_optimize --budget 50)
 set(SMOKE_tune --generate layered:30:2 --budget 400 --threads 1)
 set(SMOKE_bench --quick)
+set(SMOKE_sweep --temperatures 3 --samples 20 --top-k 5)
 # train MODEL: a step or two on tiny graphs with a tiny network. Every trainer needs an entry here
 # (cli_train fails for one without), and WEIGHTS_<model>: the file name its optimizer loads from
 # SCHEDLAB_MODELS_DIR.

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: MIT
+# `sweep`: the table has one row per temperature, the JSON and CSV it writes agree with it, lower
+# temperatures give fewer distinct schedules, a missing sampler and bad options exit 2.
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+
+run_cli(0 generate erdos-renyi-gfn --nodes 30 --seed 4 --out ${OUT}/er.json)
+run_cli(0 sweep ${OUT}/er.json --devices 4 --temperatures 3 --samples 40 --top-k 8 --target all
+        --out ${OUT}/s.sweep.json --csv ${OUT}/s.csv)
+expect_match("sweep of list-gumbel: 3 temperatures x 40 samples, top 8 kept" "${LAST_OUT}" "sweep header")
+expect_match("sigma +mean U +std +top-1 +top-k +distinct +relab +GED +d_inv +d_sen +noisy +bandwidth +latency" "${LAST_OUT}" "columns")
+string(REGEX MATCHALL "\n +(0\\.0010|0\\.0316|1\\.0000) +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +([0-9]+)" rows "${LAST_OUT}")
+list(LENGTH rows n)
+if(NOT n EQUAL 3)
+  message(FATAL_ERROR "expected rows for sigma 0.001, 0.0316, 1:\n${LAST_OUT}")
+endif()
+# distinct schedules: sigma 0.001 (nearly list-cp) far fewer than sigma 1
+list(GET rows 0 cold)
+list(GET rows 2 hot)
+string(REGEX MATCH "([0-9]+)$" _ "${cold}")
+set(distinct_cold ${CMAKE_MATCH_1})
+string(REGEX MATCH "([0-9]+)$" _ "${hot}")
+set(distinct_hot ${CMAKE_MATCH_1})
+if(NOT distinct_cold LESS distinct_hot)
+  message(FATAL_ERROR "distinct at sigma 0.001 (${distinct_cold}) should be below sigma 1 (${distinct_hot})")
+endif()
+file(READ ${OUT}/s.sweep.json json)
+string(JSON format GET "${json}" format)
+string(JSON points LENGTH "${json}" points)
+string(JSON d0 GET "${json}" points 0 distinct)
+if(NOT format STREQUAL "schedlab-sweep" OR NOT points EQUAL 3 OR NOT d0 EQUAL distinct_cold)
+  message(FATAL_ERROR "sweep JSON disagrees with the table: format ${format}, ${points} points, distinct ${d0}")
+endif()
+file(STRINGS ${OUT}/s.csv csv)
+list(LENGTH csv lines)
+list(GET csv 0 header)
+if(NOT lines EQUAL 4 OR NOT header MATCHES "^temperature,samples,proxy_mean.*best_of_k_latency")
+  message(FATAL_ERROR "CSV: ${lines} lines, header ${header}")
+endif()
+# an explicit list, one thread or two: the same numbers
+run_cli(0 sweep ${OUT}/er.json --devices 4 --temperatures 0.05,0.5 --samples 30 --top-k 5 --target bandwidth --threads 1)
+set(one "${LAST_OUT}")
+run_cli(0 sweep ${OUT}/er.json --devices 4 --temperatures 0.05,0.5 --samples 30 --top-k 5 --target bandwidth --threads 2)
+if(NOT one STREQUAL LAST_OUT)
+  message(FATAL_ERROR "the sweep depends on --threads:\n${one}\n---\n${LAST_OUT}")
+endif()
+# bad uses
+run_cli(2 sweep ${OUT}/er.json --sampler no-such)
+expect_match("sampler 'no-such' is not in this build \\(available: list-gumbel" "${LAST_ERR}" "unknown sampler")
+run_cli(2 sweep ${OUT}/er.json --temperatures 0,1)
+run_cli(2 sweep ${OUT}/er.json --samples 0)
+run_cli(1 sweep ${OUT}/er.json --samples 5 --temperatures 2 --out ${OUT}/no/such/dir/s.json)

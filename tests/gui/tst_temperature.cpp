@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// The Temperature panel and the sweep view, driven offscreen: moving the σ slider re-samples in the
+// background and fills the histogram; a sweep fills the charts and the table; clicking a row shows
+// that temperature's best schedule in the Gantt view; sweeps save, reopen and refuse bad files.
+#include "core/analysis/sweepio.h"
+#include "core/heuristics/listgumbel.h"
+#include "core/optimizer/optimizer.h"
+#include "core/optimizer/sampler.h"
+#include "widgets/ganttview.h"
+#include "widgets/histogramview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/palette.h"
+#include "widgets/platformpanel.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/sweepmodel.h"
+#include "widgets/sweepview.h"
+#include "widgets/temperaturepanel.h"
+#include "widgets/temperatureslider.h"
+
+#include <QChartView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::gui;
+
+namespace {
+
+// list-gumbel under another name, claiming a training range: the slider must shade the rest
+void registerTrainedSampler() {
+    SamplerRegistry::instance().add({"test-trained", "list-gumbel trained on [0.01, 1] (test)", {0.01, 1}}, &makeListGumbelSampler);
+}
+
+bool opened(MainWindow& w) {
+    if (!w.openFile(QStringLiteral("generated:layered-gfn:40:5"))) return false;
+    w.platformPanel()->setDeviceCount(3);
+    return true;
+}
+
+int pixelsNear(const QImage& img, const QColor& c, int tolerance = 40) {
+    int n = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            const QColor p = img.pixelColor(x, y);
+            n += std::abs(p.red() - c.red()) + std::abs(p.green() - c.green()) + std::abs(p.blue() - c.blue()) < tolerance;
+        }
+    return n;
+}
+
+} // namespace
+
+class TestTemperature : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_temperature"));
+        QSettings().clear();
+        registerCoreOptimizers();
+        registerTrainedSampler();
+    }
+
+    // Catches: a stale sample landing after a newer one, the histogram not fed, the best sample
+    // not reaching the Gantt view, σ ignored (same distinct count at both ends).
+    void movingTheSliderResamplesAndFillsTheHistogram() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(opened(w));
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->setSampler(QStringLiteral("list-gumbel"));
+        panel->setSampleCount(200);
+        QSignalSpy shown(&w, &MainWindow::scheduleShown);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);   // the load's own sample, if any
+        shown.clear();
+        // two quick moves: the debounce and the stale-run cancel leave exactly one result, the last
+        panel->slider()->setValue(panel->slider()->maximum() / 2);
+        panel->slider()->setValue(panel->slider()->maximum());   // σ = 1
+        QVERIFY(shown.wait(10000));
+        QTest::qWait(300);
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(panel->current()->temperature, 1.0);
+        const int hotDistinct = panel->current()->summary.distinct.exact;
+        QCOMPARE(panel->histogram()->total(), 200);
+        QVERIFY(panel->histogram()->nonEmptyBins() >= 5);   // σ = 1 spreads the speedups
+        const RunRecord best = shown.takeFirst().at(0).value<RunRecord>();
+        QVERIFY(w.ganttView()->record());
+        QCOMPARE(w.ganttView()->record()->schedule().makespan, best.schedule().makespan);
+        QCOMPARE(best.schedule().makespan, panel->current()->summary.bestMakespan);
+        QCOMPARE(w.ganttView()->barCount(), 40);
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("temperatureStats"))->text().contains(QStringLiteral("200")));
+        // the cold end: fewer distinct schedules, a narrower histogram
+        panel->slider()->setValue(0);
+        QVERIFY(shown.wait(10000));
+        QCOMPARE(panel->current()->temperature, 0.001);
+        QVERIFY2(panel->current()->summary.distinct.exact < hotDistinct,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(panel->current()->summary.distinct.exact).arg(hotDistinct)));
+        QVERIFY(panel->histogram()->nonEmptyBins() < 5);
+        // keep it: one more result row, scored like any run
+        panel->findChild<QPushButton*>(QStringLiteral("keepButton"))->click();
+        QCOMPARE(w.results()->rowCount(), 1);
+    }
+
+    // Catches: the trained range not reaching the slider, shading on the wrong side, the label.
+    void extrapolationIsShaded() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->reloadSamplers();
+        QVERIFY(panel->setSampler(QStringLiteral("test-trained")));
+        panel->setTemperature(0.003);
+        TemperatureSlider* slider = panel->slider();
+        QTRY_VERIFY(slider->width() > 150);
+        const QImage img = slider->grab().toImage();
+        auto orange = [&](double t) {
+            const QColor c = img.pixelColor(slider->xOf(t), 2);
+            return c.red() > c.blue() + 25;
+        };
+        QVERIFY(orange(0.002));
+        QVERIFY(!orange(0.1));
+        const auto label = panel->findChildren<QLabel*>();
+        bool flagged = false;
+        for (QLabel* l : label) flagged |= l->text() == QLatin1String("extrapolation") && l->isVisible();
+        QVERIFY(flagged);
+        panel->setTemperature(0.1);
+        for (QLabel* l : panel->findChildren<QLabel*>())
+            if (l->text() == QLatin1String("extrapolation")) QVERIFY(!l->isVisible());
+        QVERIFY(panel->setSampler(QStringLiteral("list-gumbel")));   // no range: nothing shaded
+        QVERIFY(!slider->isExtrapolation(0.001));
+    }
+
+    // Catches: a series or a row missing, a row click showing another temperature's schedule,
+    // save and reopen losing numbers, a bad file accepted.
+    void sweepFillsChartsAndTableAndARowShowsItsBest() {
+        MainWindow w;
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(opened(w));
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->setSampler(QStringLiteral("list-gumbel"));
+        panel->setSweepSettings(5, 50, 10);
+        QSignalSpy swept(&w, &MainWindow::sweepShown);
+        w.startSweep();
+        QVERIFY(swept.wait(30000));
+        SweepView* view = w.sweepView();
+        const auto sweep = view->sweep();
+        QVERIFY(sweep);
+        QCOMPARE(static_cast<int>(sweep->points.size()), 5);
+        QCOMPARE(view->model()->rowCount(), 5);
+        QCOMPARE(view->model()->columnCount(), SweepModel::FirstTarget + 3);
+        QCOMPARE(view->dataSeries().size(), 3 + 3 + 3);   // mean, top-1, top-k; 3 targets; GED, distinct, relabelled
+        for (QLineSeries* s : view->dataSeries()) QCOMPARE(s->count(), 5);
+        QCOMPARE(view->model()->data(view->model()->index(4, SweepModel::Sigma)).toString(), QStringLiteral("1"));
+        // the charts are painted: the top-1 line's colour is there
+        QTest::qWait(100);   // charts lay out on the next event loop turn
+        const QImage chart = view->qualityChart()->grab().toImage();
+        QVERIFY(pixelsNear(chart, palette::category(3)) > 20);
+        // click row 2: its best schedule reaches the Gantt view
+        QSignalSpy shown(&w, &MainWindow::scheduleShown);
+        QTableView* table = view->table();
+        QTest::qWait(200);   // the tab has just been shown: let the table take its geometry
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);   // the dock's own sample also reaches the views
+        const QRect cell = table->visualRect(view->model()->index(2, SweepModel::Mean));
+        QVERIFY(table->viewport()->rect().contains(cell.center()));
+        shown.clear();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(view->selectedPoint(), 2);
+        auto sweepShownOnce = [&] {
+            for (const auto& args : shown)
+                if (args.at(0).value<RunRecord>().name.contains(QStringLiteral("(sweep)"))) return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sweepShownOnce(), 10000);
+        QVERIFY(w.ganttView()->record());
+        QCOMPARE(w.ganttView()->record()->schedule().makespan, sweep->points[2].bestMakespan);
+        QVERIFY(w.ganttView()->record()->schedule().makespan != 0);
+        // and it is that row's schedule, not a neighbour's with the same makespan
+        QVERIFY(deviceChains(w.ganttView()->record()->schedule(), 3) == sweep->points[2].best);
+        QVERIFY(sweep->points[2].best != sweep->points[4].best);
+        QCOMPARE(view->nearestPoint(sweep->points[3].temperature * 1.2), 3);
+        // save, reopen: the same numbers
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.sweep.json"));
+        QVERIFY(w.saveSweep(path));
+        QVERIFY(w.saveSweep(dir.filePath(QStringLiteral("s.csv"))));
+        QFile csv(dir.filePath(QStringLiteral("s.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 6);
+        MainWindow other;
+        bool ok = false;
+        other.openSweep(path, [&](bool success) { ok = success; });
+        QTRY_VERIFY_WITH_TIMEOUT(other.sweepView()->sweep(), 10000);
+        QVERIFY(ok);
+        QCOMPARE(sweepToJson(*other.sweepView()->sweep()), sweepToJson(*sweep));
+        // a hostile file: refused, named, nothing replaced
+        const QString bad = dir.filePath(QStringLiteral("bad.sweep.json"));
+        QFile b(bad);
+        QVERIFY(b.open(QIODevice::WriteOnly));
+        b.write("{\"format\": \"schedlab-sweep\", \"version\": 1, \"sampler\": 3}");
+        b.close();
+        bool finished = false;
+        other.openSweep(bad, [&](bool success) {
+            ok = success;
+            finished = true;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 10000);
+        QVERIFY(!ok);
+        QVERIFY2(other.lastError().contains(QStringLiteral("bad.sweep.json")) && other.lastError().contains(QStringLiteral("sampler")),
+                 qPrintable(other.lastError()));
+        QCOMPARE(other.sweepView()->sweep()->points.size(), size_t(5));
+    }
+};
+
+QTEST_MAIN(TestTemperature)
+#include "tst_temperature.moc"

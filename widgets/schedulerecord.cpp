@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/schedulerecord.h"
+
+#include "core/costmodel/cost.h"
+#include "widgets/criticalpath.h"
+
+namespace sl::gui {
+
+RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
+                           Schedule schedule, TargetModel target, std::uint64_t targetSeed) {
+    auto result = std::make_shared<RunResult>();
+    result->schedule = std::move(schedule);
+    result->cost = scoreSchedule(*problem, result->schedule);
+    result->evaluations = 1;
+    RunRecord r;
+    r.id = id;
+    r.name = name;
+    r.method = method;
+    r.problem = problem;
+    r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
+    r.criticalPath = criticalPath(*problem, result->schedule);
+    r.options.seed = result->schedule.seed;
+    r.result = std::move(result);
+    scoreOnTarget(r, target, targetSeed);
+    return r;
+}
+
+void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed) {
+    r.target = target;
+    try {
+        r.targetSpeedup = targetSpeedup(targetProblem(*r.problem, target, seed), r.schedule());
+    } catch (const std::exception&) {
+        r.targetSpeedup = 0;   // e.g. every duration zero: no speedup to show
+    }
+}
+
+} // namespace sl::gui

@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/temperaturepanel.h"
+
+#include "widgets/histogramview.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/schedulerecord.h"
+#include "widgets/stoppable.h"
+#include "widgets/temperatureslider.h"
+
+#include "core/optimizer/sampler.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <chrono>
+
+namespace sl::gui {
+
+namespace {
+
+QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
+
+QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
+
+/// Samples one temperature and summarises it; runs on a worker.
+TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::string& samplerName, SampleRequest request,
+                             SweepOptions summary, int id, std::stop_token stop, const std::function<void(double)>& progress) {
+    const auto begin = std::chrono::steady_clock::now();
+    auto sampler = SamplerRegistry::instance().create(samplerName);
+    const SampleSet set = sampler->sample(*problem, request, stop, progress);
+    if (set.cancelled || set.schedules.empty()) throw std::runtime_error("stopped");
+    TemperatureSample out;
+    out.temperature = request.temperature;
+    out.speedups = set.proxySpeedups;
+    out.summary = summarizeSamples(*problem, request.temperature, set, summary);
+    auto proxy = std::make_shared<const Problem>(proxyProblem(*problem));
+    const QString name = QStringLiteral("%1 σ=%2 best of %3").arg(QString::fromStdString(samplerName), sigmaText(request.temperature)).arg(set.schedules.size());
+    out.best = recordOfSchedule(id, name, QString::fromStdString(samplerName), proxy, bestSchedule(*problem, out.summary));
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return out;
+}
+
+} // namespace
+
+TemperaturePanel::TemperaturePanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildSamplingBox(), 1);
+    layout->addWidget(buildSweepBox());
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(150);   // a drag re-samples once it pauses, not at every pixel
+    connect(&m_debounce, &QTimer::timeout, this, &TemperaturePanel::resampleNow);
+    m_poll.setInterval(66);
+    connect(&m_poll, &QTimer::timeout, this, &TemperaturePanel::pollProgress);
+    reloadSamplers();
+    m_slider->setTemperature(0.005);
+    updateTemperatureLabel();
+}
+
+TemperaturePanel::~TemperaturePanel() {
+    cancel();
+}
+
+QWidget* TemperaturePanel::buildSamplingBox() {
+    auto* box = new QWidget(this);
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_sampler = new QComboBox(box);
+    m_sampler->setObjectName(QStringLiteral("samplerCombo"));
+    form->addRow(tr("Sampler"), m_sampler);
+    m_samples = new QSpinBox(box);
+    m_samples->setRange(1, 1000000);
+    m_samples->setValue(1000);
+    m_samples->setGroupSeparatorShown(true);
+    m_samples->setSuffix(tr(" samples"));
+    m_samples->setMinimumWidth(110);
+    m_samples->setToolTip(tr("Schedules drawn at this temperature (N)"));
+    m_seed = new QSpinBox(box);
+    m_seed->setRange(0, 2000000000);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Random seed: the same seed draws the same schedules, whatever the thread count"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_samples, 2);
+    row->addWidget(new QLabel(tr("seed"), box));
+    row->addWidget(m_seed, 1);
+    form->addRow(tr("Draw"), row);
+    v->addLayout(form);
+
+    auto* sigmaRow = new QHBoxLayout;
+    m_sigma = new QLabel(box);
+    m_sigma->setObjectName(QStringLiteral("sigmaLabel"));
+    m_sigma->setToolTip(tr("Reward temperature σ (unit-less): low σ concentrates on the best schedules, high σ spreads out"));
+    m_extrapolation = new QLabel(tr("extrapolation"), box);
+    m_extrapolation->setStyleSheet(QStringLiteral("color: #b35c00; font-weight: bold"));
+    m_extrapolation->setToolTip(tr("σ is outside the range the sampler was trained on (shaded on the slider)"));
+    sigmaRow->addWidget(m_sigma);
+    sigmaRow->addStretch(1);
+    sigmaRow->addWidget(m_extrapolation);
+    v->addLayout(sigmaRow);
+    m_slider = new TemperatureSlider(box);
+    m_slider->setObjectName(QStringLiteral("temperatureSlider"));
+    v->addWidget(m_slider);
+
+    m_histogram = new HistogramView(box);
+    m_histogram->setAxisTitles(tr("proxy speedup U (×)"), tr("samples"));
+    m_histogram->setMinimumHeight(190);
+    m_histogram->setToolTip(tr("Proxy speedups U = total work / makespan of the N samples (higher is better)"));
+    v->addWidget(m_histogram, 1);
+
+    m_stats = new QLabel(box);
+    m_stats->setObjectName(QStringLiteral("temperatureStats"));
+    m_stats->setTextFormat(Qt::RichText);
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    v->addWidget(m_stats);
+
+    auto* statusRow = new QGridLayout;
+    statusRow->setVerticalSpacing(1);
+    m_status = new QLabel(tr("Open a graph to sample it"), box);
+    m_status->setWordWrap(true);
+    m_status->setStyleSheet(QStringLiteral("color: palette(mid)"));
+    m_progress = new QProgressBar(box);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(6);
+    m_progress->setVisible(false);
+    m_stop = new QToolButton(box);
+    m_stop->setText(QStringLiteral("✕"));
+    m_stop->setAutoRaise(true);
+    m_stop->setToolTip(tr("Stop sampling and the sweep"));
+    m_stop->setEnabled(false);
+    statusRow->addWidget(m_status, 0, 0);
+    statusRow->addWidget(m_progress, 1, 0);
+    statusRow->addWidget(m_stop, 0, 1, 2, 1);
+    v->addLayout(statusRow);
+    m_keep = new QPushButton(tr("Add best to results"), box);
+    m_keep->setObjectName(QStringLiteral("keepButton"));
+    m_keep->setToolTip(tr("Keep this temperature's best schedule as a result row (to compare, save or export it)"));
+    m_keep->setEnabled(false);
+    v->addWidget(m_keep);
+
+    connect(m_slider, &TemperatureSlider::temperatureChanged, this, [this] {
+        updateTemperatureLabel();
+        resample();
+    });
+    connect(m_sampler, &QComboBox::currentIndexChanged, this, &TemperaturePanel::onSamplerChanged);
+    connect(m_samples, &QSpinBox::valueChanged, this, &TemperaturePanel::resample);
+    connect(m_seed, &QSpinBox::valueChanged, this, &TemperaturePanel::resample);
+    connect(m_stop, &QToolButton::clicked, this, &TemperaturePanel::cancel);
+    connect(m_keep, &QPushButton::clicked, this, [this] {
+        if (m_current) Q_EMIT keepRequested(m_current->best);
+    });
+    return box;
+}
+
+QWidget* TemperaturePanel::buildSweepBox() {
+    auto* box = new QGroupBox(tr("Sweep"), this);
+    auto* form = new QFormLayout(box);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_sweepTemperatures = new QSpinBox(box);
+    m_sweepTemperatures->setRange(1, 1000);
+    m_sweepTemperatures->setValue(20);
+    m_sweepTemperatures->setToolTip(tr("Temperatures, log-spaced between the two bounds"));
+    m_sweepLo = new QDoubleSpinBox(box);
+    m_sweepHi = new QDoubleSpinBox(box);
+    for (auto* s : {m_sweepLo, m_sweepHi}) {
+        s->setDecimals(4);
+        s->setRange(0.0001, 100);
+        s->setToolTip(tr("σ bounds of the sweep (unit-less)"));
+    }
+    m_sweepLo->setValue(0.001);
+    m_sweepHi->setValue(1);
+    auto* range = new QHBoxLayout;
+    range->addWidget(m_sweepLo, 1);
+    range->addWidget(new QLabel(QStringLiteral("–"), box));
+    range->addWidget(m_sweepHi, 1);
+    form->addRow(tr("Temperatures"), m_sweepTemperatures);
+    form->addRow(tr("σ range"), range);
+    m_sweepSamples = new QSpinBox(box);
+    m_sweepSamples->setRange(1, 1000000);
+    m_sweepSamples->setValue(1000);
+    m_sweepSamples->setGroupSeparatorShown(true);
+    m_sweepSamples->setToolTip(tr("Samples N drawn at each temperature"));
+    m_sweepTopK = new QSpinBox(box);
+    m_sweepTopK->setRange(1, 100000);
+    m_sweepTopK->setValue(100);
+    m_sweepTopK->setToolTip(tr("Candidates kept by proxy speedup: diversity and best-of-k are over these"));
+    form->addRow(tr("Samples / σ"), m_sweepSamples);
+    form->addRow(tr("Keep top k"), m_sweepTopK);
+    m_sweepButton = new QPushButton(tr("Sweep temperatures"), box);
+    m_sweepButton->setObjectName(QStringLiteral("sweepButton"));
+    m_sweepButton->setToolTip(tr("Sample at every temperature and chart quality against diversity (Ctrl+T)"));
+    form->addRow(m_sweepButton);
+    connect(m_sweepButton, &QPushButton::clicked, this, &TemperaturePanel::sweepRequested);
+    return box;
+}
+
+void TemperaturePanel::setProblemSource(std::function<std::shared_ptr<const Problem>()> source) {
+    m_problemSource = std::move(source);
+}
+
+void TemperaturePanel::setTarget(TargetModel target, std::uint64_t seed) {
+    if (target == m_target && seed == m_targetSeed) return;
+    m_target = target;
+    m_targetSeed = seed;
+    if (m_current) resample();
+}
+
+void TemperaturePanel::reloadSamplers() {
+    const QString keep = sampler();
+    QSignalBlocker block(m_sampler);
+    m_sampler->clear();
+    for (const SamplerInfo& info : SamplerRegistry::instance().list()) {
+        m_sampler->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
+        m_sampler->setItemData(m_sampler->count() - 1, QString::fromStdString(info.summary), Qt::ToolTipRole);
+    }
+    if (!keep.isEmpty()) setSampler(keep);
+    onSamplerChanged();
+}
+
+QString TemperaturePanel::sampler() const {
+    return m_sampler->currentData().toString();
+}
+
+bool TemperaturePanel::setSampler(const QString& name) {
+    const int i = m_sampler->findData(name);
+    if (i >= 0) m_sampler->setCurrentIndex(i);
+    return i >= 0;
+}
+
+void TemperaturePanel::onSamplerChanged() {
+    const SamplerInfo* info = SamplerRegistry::instance().find(sampler().toStdString());
+    const TemperatureRange r = info ? info->trainedTemperatureRange : TemperatureRange{};
+    m_slider->setTrainedRange(r.min, r.max);
+    m_sampler->setToolTip(info ? QString::fromStdString(info->summary) : tr("No sampler is registered"));
+    updateTemperatureLabel();
+    if (m_current) resample();
+}
+
+double TemperaturePanel::temperature() const {
+    return m_slider->temperature();
+}
+
+void TemperaturePanel::setTemperature(double t) {
+    m_slider->setTemperature(t);
+}
+
+void TemperaturePanel::setSampleCount(int n) {
+    m_samples->setValue(n);
+}
+
+void TemperaturePanel::setSweepSettings(int temperatures, int samples, int topK) {
+    m_sweepTemperatures->setValue(temperatures);
+    m_sweepSamples->setValue(samples);
+    m_sweepTopK->setValue(topK);
+}
+
+void TemperaturePanel::updateTemperatureLabel() {
+    const double t = temperature();
+    m_sigma->setText(tr("<b>σ = %1</b>").arg(sigmaText(t)));
+    m_extrapolation->setVisible(m_slider->isExtrapolation(t));
+}
+
+void TemperaturePanel::resample() {
+    m_debounce.start();
+}
+
+void TemperaturePanel::setBusy(const QString& text) {
+    m_status->setText(text);
+    m_progress->setVisible(true);
+    m_progress->setValue(0);
+    m_stop->setEnabled(true);
+    m_clock.start();
+    m_poll.start();
+}
+
+void TemperaturePanel::resampleNow() {
+    m_debounce.stop();
+    if (!m_problemSource) return;
+    std::shared_ptr<const Problem> problem;
+    try {
+        problem = m_problemSource();
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromUtf8(e.what()));
+        return;
+    }
+    if (!problem || sampler().isEmpty()) return;
+    if (m_sampling) m_sampling->stop.request_stop();   // the stale request winds down, its result is dropped
+    const int generation = ++m_generation;
+    const SampleRequest request{.temperature = temperature(), .count = m_samples->value(),
+                                .seed = static_cast<std::uint64_t>(m_seed->value()), .threads = 1};
+    SweepOptions summary;
+    summary.topK = std::min(100, request.count);
+    summary.targets.clear();
+    if (m_target != TargetModel::Proxy) summary.targets = {m_target};
+    summary.targetSeed = m_targetSeed;
+    const std::string name = sampler().toStdString();
+    const int id = m_nextId++;
+    setBusy(tr("Sampling %1 schedules at σ = %2…").arg(QLocale().toString(request.count), sigmaText(request.temperature)));
+    m_sampling = runStoppable(
+        this,
+        [problem, name, request, summary, id](std::stop_token stop, const std::function<void(double)>& progress) {
+            return sampleOnce(problem, name, request, summary, id, stop, progress);
+        },
+        [this, generation](Outcome<TemperatureSample> out) {
+            if (generation != m_generation) return;   // a newer request owns the panel
+            m_sampling.reset();
+            if (!m_sweeping) {
+                m_poll.stop();
+                m_progress->setVisible(false);
+                m_stop->setEnabled(false);
+            }
+            if (!out.value) {
+                m_status->setText(out.error == QLatin1String("stopped") ? tr("Stopped") : out.error);
+                if (out.error != QLatin1String("stopped")) Q_EMIT failed(tr("Sampling failed"), out.error);
+                return;
+            }
+            showSample(std::move(*out.value));
+        });
+}
+
+void TemperaturePanel::showSample(TemperatureSample s) {
+    const SweepPoint& p = s.summary;
+    auto row = [](const QString& label, const QString& value) {
+        return QStringLiteral("<tr><td style='color:#555'>%1</td><td>&nbsp;</td><td>%2</td></tr>").arg(label, value);
+    };
+    QString rows = QStringLiteral("<table cellspacing=1>");
+    rows += row(tr("top-1 U"), QStringLiteral("<b>%1</b>").arg(times(p.proxyTop1)));
+    rows += row(tr("mean U ± std"), QStringLiteral("%1 ± %2").arg(times(p.proxyMean)).arg(p.proxyStd, 0, 'f', 3));
+    rows += row(tr("top-%1 mean U").arg(p.kept), times(p.proxyTopKMean));
+    rows += row(tr("distinct of %1").arg(QLocale().toString(p.samples)),
+                tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
+    rows += row(tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
+    rows += row(tr("d<sub>inv</sub> / d<sub>sen</sub>"), tr("%1 / %2 time units").arg(formatNumber(p.topK.dInv), formatNumber(p.topK.dSen)));
+    for (const TargetOutcome& t : p.targets)
+        rows += row(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
+                    tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
+    m_stats->setText(rows + QStringLiteral("</table>"));
+    m_stats->setToolTip(tr("U = proxy speedup, total work / makespan on the proxy (free transfers); GED in %% of chain edges; "
+                           "distinct = different device chains among the N samples"));
+    m_histogram->setValues(s.speedups, p.proxyMean, p.proxyTop1);
+    m_status->setText(tr("%1 samples at σ = %2 in %3 s; best makespan %4")
+                          .arg(QLocale().toString(p.samples), sigmaText(s.temperature))
+                          .arg(s.seconds, 0, 'f', 2)
+                          .arg(formatNumber(p.bestMakespan)));
+    m_keep->setEnabled(true);
+    m_current = std::move(s);
+    Q_EMIT sampled(m_current->best);
+}
+
+bool TemperaturePanel::startSweep() {
+    if (m_sweeping) return true;
+    std::shared_ptr<const Problem> problem;
+    try {
+        if (!m_problemSource || !(problem = m_problemSource())) throw std::runtime_error("Open a graph first.");
+        if (sampler().isEmpty()) throw std::runtime_error("No temperature sampler is registered.");
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot sweep"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    SweepOptions o;
+    try {
+        o.temperatures = logSpacedTemperatures(m_sweepTemperatures->value(), m_sweepLo->value(), m_sweepHi->value());
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot sweep"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    o.samples = m_sweepSamples->value();
+    o.topK = m_sweepTopK->value();
+    o.seed = static_cast<std::uint64_t>(m_seed->value());
+    o.targetSeed = m_targetSeed;
+    o.threads = 1;
+    const std::string name = sampler().toStdString();
+    m_sweepButton->setEnabled(false);
+    setBusy(tr("Sweeping %1 temperatures × %2 samples…").arg(o.temperatures.size()).arg(QLocale().toString(o.samples)));
+    m_sweeping = runStoppable(
+        this,
+        [problem, name, o](std::stop_token stop, const std::function<void(double)>& progress) {
+            auto sampler = SamplerRegistry::instance().create(name);
+            auto sweep = std::make_shared<Sweep>(runSweep(*problem, name, *sampler, o, stop, [&](double f, const SweepPoint*) { progress(f); }));
+            return std::shared_ptr<const Sweep>(std::move(sweep));
+        },
+        [this](Outcome<std::shared_ptr<const Sweep>> out) {
+            m_sweeping.reset();
+            m_sweepButton->setEnabled(true);
+            if (!m_sampling) {
+                m_poll.stop();
+                m_progress->setVisible(false);
+                m_stop->setEnabled(false);
+            }
+            if (!out.value) {
+                m_status->setText(out.error);
+                Q_EMIT failed(tr("Sweep failed"), out.error);
+                return;
+            }
+            const Sweep& s = **out.value;
+            m_status->setText(tr("Sweep: %1 temperatures in %2 s%3")
+                                  .arg(s.points.size())
+                                  .arg(m_clock.elapsed() / 1000.0, 0, 'f', 1)
+                                  .arg(s.cancelled ? tr(" (stopped)") : QString()));
+            if (!s.points.empty()) Q_EMIT sweepFinished(*out.value);
+        });
+    return true;
+}
+
+void TemperaturePanel::cancel() {
+    m_debounce.stop();
+    if (m_sampling) m_sampling->stop.request_stop();
+    if (m_sweeping) m_sweeping->stop.request_stop();
+}
+
+void TemperaturePanel::pollProgress() {
+    // the sweep's progress wins the bar while it goes: it is the long one
+    const auto& control = m_sweeping ? m_sweeping : m_sampling;
+    if (!control) return;
+    const double f = control->fraction.load(std::memory_order_relaxed);
+    m_progress->setValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * 1000));
+    if (m_sweeping && f > 0.01) {
+        const double elapsed = m_clock.elapsed() / 1000.0;
+        m_status->setText(tr("Sweeping… %1 %, %2 s left").arg(static_cast<int>(f * 100)).arg(elapsed * (1 - f) / f, 0, 'f', 1));
+    }
+}
+
+void TemperaturePanel::saveSettings() const {
+    QSettings s;
+    s.beginGroup(QStringLiteral("temperature"));
+    s.setValue(QStringLiteral("sampler"), sampler());
+    s.setValue(QStringLiteral("sigma"), temperature());
+    s.setValue(QStringLiteral("samples"), m_samples->value());
+    s.setValue(QStringLiteral("seed"), m_seed->value());
+    s.setValue(QStringLiteral("sweepTemperatures"), m_sweepTemperatures->value());
+    s.setValue(QStringLiteral("sweepLo"), m_sweepLo->value());
+    s.setValue(QStringLiteral("sweepHi"), m_sweepHi->value());
+    s.setValue(QStringLiteral("sweepSamples"), m_sweepSamples->value());
+    s.setValue(QStringLiteral("sweepTopK"), m_sweepTopK->value());
+}
+
+void TemperaturePanel::restoreSettings() {
+    QSettings s;
+    s.beginGroup(QStringLiteral("temperature"));
+    setSampler(s.value(QStringLiteral("sampler")).toString());
+    m_slider->setTemperature(s.value(QStringLiteral("sigma"), 0.005).toDouble());
+    m_samples->setValue(s.value(QStringLiteral("samples"), 1000).toInt());
+    m_seed->setValue(s.value(QStringLiteral("seed"), 1).toInt());
+    m_sweepTemperatures->setValue(s.value(QStringLiteral("sweepTemperatures"), 20).toInt());
+    m_sweepLo->setValue(s.value(QStringLiteral("sweepLo"), 0.001).toDouble());
+    m_sweepHi->setValue(s.value(QStringLiteral("sweepHi"), 1.0).toDouble());
+    m_sweepSamples->setValue(s.value(QStringLiteral("sweepSamples"), 1000).toInt());
+    m_sweepTopK->setValue(s.value(QStringLiteral("sweepTopK"), 100).toInt());
+    m_debounce.stop();   // restoring is not a request
+}
+
+} // namespace sl::gui

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Temperature dock (spec/gflownet.md §2.2 "App behavior"): a sampler, a log-scale σ slider
+// (training range shaded), and for the current graph the histogram of N sampled proxy speedups,
+// top-1, mean, distinct schedules and the top-k diversity. Moving the slider re-samples in the
+// background after a short pause; a newer request stops the stale one. The best sample goes to
+// the usual views through sampled(). The panel also runs the temperature sweep (progress, cancel).
+#include "core/analysis/sweep.h"
+#include "widgets/types.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QToolButton;
+
+namespace sl::gui {
+
+class HistogramView;
+class TemperatureSlider;
+struct StoppableControl;
+
+/// One temperature's samples, summarised on a worker.
+struct TemperatureSample {
+    double temperature = 0;
+    std::vector<double> speedups;   ///< proxy speedup of every sample
+    SweepPoint summary;
+    RunRecord best;                 ///< the proxy top-1, ready for the views
+    double seconds = 0;
+};
+
+class TemperaturePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TemperaturePanel(QWidget* parent = nullptr);
+    ~TemperaturePanel() override;
+
+    /// Where the panel gets the current problem (throws when there is none to sample).
+    void setProblemSource(std::function<std::shared_ptr<const Problem>()> source);
+    /// The target the single-temperature summary reports best-of-k on (Proxy: none).
+    void setTarget(TargetModel target, std::uint64_t seed);
+    void reloadSamplers();   ///< re-reads the sampler registry
+    QString sampler() const;
+    bool setSampler(const QString& name);
+    double temperature() const;
+    void setTemperature(double t);   ///< moves the slider (and so re-samples)
+    void setSampleCount(int n);
+    void setSweepSettings(int temperatures, int samples, int topK);
+    /// Re-samples after the debounce pause / at once.
+    void resample();
+    void resampleNow();
+    bool isSampling() const { return static_cast<bool>(m_sampling); }
+    bool isSweeping() const { return static_cast<bool>(m_sweeping); }
+    /// Starts a sweep with the panel's settings; false (and failed()) without a problem.
+    bool startSweep();
+    void cancel();   ///< stops sampling and the sweep
+    const std::optional<TemperatureSample>& current() const { return m_current; }
+    HistogramView* histogram() const { return m_histogram; }
+    TemperatureSlider* slider() const { return m_slider; }
+    void saveSettings() const;
+    void restoreSettings();
+
+Q_SIGNALS:
+    void sampled(const sl::gui::RunRecord& best);
+    void keepRequested(const sl::gui::RunRecord& best);
+    void sweepRequested();
+    void sweepFinished(std::shared_ptr<const sl::Sweep> sweep);
+    void failed(const QString& title, const QString& message);
+
+private:
+    QWidget* buildSamplingBox();
+    QWidget* buildSweepBox();
+    void onSamplerChanged();
+    void updateTemperatureLabel();
+    void showSample(TemperatureSample s);
+    void pollProgress();
+    void setBusy(const QString& text);
+
+    std::function<std::shared_ptr<const Problem>()> m_problemSource;
+    TargetModel m_target = TargetModel::Proxy;
+    std::uint64_t m_targetSeed = 1;
+    QComboBox* m_sampler;
+    QLabel* m_sigma;
+    QLabel* m_extrapolation;
+    TemperatureSlider* m_slider;
+    QSpinBox* m_samples;
+    QSpinBox* m_seed;
+    HistogramView* m_histogram;
+    QLabel* m_stats;
+    QLabel* m_status;
+    QProgressBar* m_progress;
+    QToolButton* m_stop;
+    QPushButton* m_keep;
+    QSpinBox* m_sweepTemperatures;
+    QDoubleSpinBox* m_sweepLo;
+    QDoubleSpinBox* m_sweepHi;
+    QSpinBox* m_sweepSamples;
+    QSpinBox* m_sweepTopK;
+    QPushButton* m_sweepButton;
+    QTimer m_debounce;
+    QTimer m_poll;
+    QElapsedTimer m_clock;
+    std::shared_ptr<StoppableControl> m_sampling;   // the latest sampling in flight
+    std::shared_ptr<StoppableControl> m_sweeping;
+    int m_generation = 0;
+    int m_nextId = 1;
+    std::optional<TemperatureSample> m_current;
+};
+
+} // namespace sl::gui

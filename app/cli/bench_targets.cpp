@@ -3,87 +3,38 @@
 // the GFlowNet paper) for any registered methods on the §7.2 graph families.
 #include "bench.h"
 #include "command.h"
+#include "candidatetable.h"
 #include "problemargs.h"
 
 #include "core/generators/generators.h"
 #include "core/optimizer/candidates.h"
 
 #include <cstdio>
-#include <sstream>
 
 namespace sl::cli {
 namespace {
 
 struct BenchSetup {
-    std::vector<std::string> families, methods;
-    int nodes = 50, graphs = 3, devices = 4, topK = 100;
-    std::int64_t budget = 0;
+    std::vector<std::string> families;
+    std::vector<MethodSpec> methods;
+    int nodes = 50, graphs = 3, devices = 4;
     std::uint64_t seed = 1;
-    TargetArgs targets;
+    ProtocolSetup protocol;
 };
-
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-/// Sums of the report's numbers over graphs, printed as means.
-struct Tally {
-    double top1 = 0, topKMean = 0, ged = 0, dInv = 0, dSen = 0, distinct = 0;
-    std::vector<double> targets;
-    int count = 0;
-    void add(const CandidateReport& r) {
-        top1 += r.proxyTop1;
-        topKMean += r.proxyTopKMean;
-        ged += r.diversity.ged;
-        dInv += r.diversity.dInv;
-        dSen += r.diversity.dSen;
-        distinct += r.diversity.distinct;
-        targets.resize(r.targets.size(), 0.0);
-        for (size_t i = 0; i < r.targets.size(); ++i) targets[i] += r.targets[i].bestOfK;
-        ++count;
-    }
-};
-
-CandidateReport runProtocol(const std::string& method, const Problem& p, const BenchSetup& b, std::uint64_t seed) {
-    RunOptions o;
-    o.seed = seed;
-    o.budget = b.budget;
-    o.candidates = b.topK;
-    const RunResult r = OptimizerRegistry::instance().create(method)->run(p, o, {}, {});
-    return evaluateCandidates(p, candidatesOf(r), {.topK = b.topK, .targets = b.targets.models, .targetSeed = b.targets.seed});
-}
-
-void printRow(const std::string& method, const Tally& t) {
-    const double n = std::max(t.count, 1);
-    std::printf("%-16s %7.3f %9.3f", method.c_str(), t.top1 / n, t.topKMean / n);
-    for (double x : t.targets) std::printf(" %10.3f", x / n);
-    std::printf(" %7.2f %7.2f %7.2f %9.1f\n", t.ged / n, t.dInv / n, t.dSen / n, t.distinct / n);
-}
-
-void printHeader(const BenchSetup& b) {
-    std::printf("%-16s %7s %9s", "method", "proxy 1", "proxy top");
-    for (TargetModel m : b.targets.models) std::printf(" %10s", toString(m).c_str());
-    std::printf(" %7s %7s %7s %9s\n", "GED", "d_inv", "d_sen", "distinct");
-}
 
 void familyTable(const std::string& family, const BenchSetup& b) {
     std::printf("%s, %d graphs of %d ops (seeds %llu..), %d identical devices; speedups, top %d by proxy:\n",
-                family.c_str(), b.graphs, b.nodes, static_cast<unsigned long long>(b.seed), b.devices, b.topK);
-    printHeader(b);
-    for (const std::string& method : b.methods) {
+                family.c_str(), b.graphs, b.nodes, static_cast<unsigned long long>(b.seed), b.devices, b.protocol.topK);
+    printTableHeader(b.protocol.targets);
+    for (const MethodSpec& method : b.methods) {
         Tally t;
         for (int i = 0; i < b.graphs; ++i) {
             const std::uint64_t seed = b.seed + static_cast<std::uint64_t>(i);
             const GeneratedInstance inst = generateInstance(family, b.nodes, seed);
             const Problem p{inst.graph, Platform::identical(b.devices), {}};
-            t.add(runProtocol(method, p, b, seed));
+            runProtocol(method, p, b.protocol, seed, t);
         }
-        printRow(method, t);
-        std::fflush(stdout);
+        printTableRow(method.label, t);
     }
     std::printf("\n");
 }
@@ -93,23 +44,23 @@ int runTargetsBench(Args& args) {
     BenchSetup b;
     b.families = splitList(args.take("families", quick ? "erdos-renyi-gfn,layered-gfn"
                                                        : "erdos-renyi-gfn,layered-gfn,sbm-gfn,watts-strogatz,barabasi-albert"));
-    b.methods = splitList(args.take("methods", "list-cp,brkga-order"));
+    for (const std::string& m : splitList(args.take("methods", "list-cp,brkga-order"))) b.methods.push_back(parseMethodSpec(m));
     b.nodes = static_cast<int>(args.takeInt("nodes", quick ? 20 : 50));
     b.graphs = static_cast<int>(args.takeInt("graphs", quick ? 1 : 3));
     b.devices = static_cast<int>(args.takeInt("devices", 4));
-    b.topK = static_cast<int>(args.takeInt("top-k", 100));
-    b.budget = args.takeInt("budget", quick ? 300 : 0);
+    b.protocol.topK = static_cast<int>(args.takeInt("top-k", 100));
+    b.protocol.budget = args.takeInt("budget", quick ? 300 : 0);
     b.seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
-    b.targets = takeTargets(args);
+    const TargetArgs targets = takeTargets(args);
     args.finish(1);
-    if (b.targets.models.empty()) b.targets.models = {TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency};
-    if (b.nodes < 1 || b.graphs < 1 || b.devices < 1 || b.topK < 1 || b.budget < 0)
+    b.protocol.targets = targets.models.empty()
+                             ? std::vector<TargetModel>{TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency}
+                             : targets.models;
+    b.protocol.targetSeed = targets.seed;
+    if (b.nodes < 1 || b.graphs < 1 || b.devices < 1 || b.protocol.topK < 1 || b.protocol.budget < 0)
         throw UsageError("--nodes, --graphs, --devices and --top-k must be positive, --budget not negative");
-    for (const std::string& m : b.methods)
-        if (!OptimizerRegistry::instance().find(m)) throw UsageError("unknown method '" + m + "' (see 'schedlab-cli methods')");
     for (const std::string& family : b.families) familyTable(family, b);
-    std::printf("proxy 1 / proxy top: best and mean proxy speedup of the top k; target columns: best of the top k\n"
-                "there; GED, d_inv, d_sen: mean pairwise distances in the top k; distinct: different schedules.\n");
+    printTableLegend();
     return 0;
 }
 
@@ -121,7 +72,8 @@ SL_CLI_BENCH({"targets", "candidate protocol: proxy top-1 / top-k, best-of-k tar
                           "its top k candidates by proxy speedup are judged on each target model (best of k) and\n"
                           "their diversity measured (spec §9); means over --graphs graphs per family.\n"
                           "Families default to the §7.2 test families: erdos-renyi-gfn, layered-gfn, sbm-gfn,\n"
-                          "watts-strogatz, barabasi-albert. --budget: evaluations of search methods (default: the\n"
+                          "watts-strogatz, barabasi-albert. A method may carry options: 'name:key=value;key=value'.\n"
+                          "--budget: evaluations of search methods (default: the\n"
                           "method's). --quick: two families, one 20-op graph, --budget 300.\n\n") +
                   targetOptionsHelp(),
               {"quick"}, &runTargetsBench});

@@ -71,3 +71,13 @@ file(WRITE ${OUT}/slow.json [=[
 ]=])
 run_cli(2 optimize ${OUT}/er.json --method list-cp --target bandwidth --platform ${OUT}/slow.json --out ${OUT}/x.json)
 expect_match("free transfers" "${LAST_ERR}" "costly interconnect")
+
+# bench targets: a method with options (brkga-order's population changes its candidates); an
+# undeclared option and a malformed one are usage errors naming them.
+run_cli(0 bench targets --families layered-gfn --nodes 12 --graphs 1 --budget 60 --top-k 5 --target bandwidth
+        --methods "brkga-order,brkga-order:population=20")
+expect_match("brkga-order:population=20 +[0-9.]+" "${LAST_OUT}" "a row for the method with options")
+run_cli(2 bench targets --quick --methods "brkga-order:popultion=20")
+expect_match("has no option 'popultion'" "${LAST_ERR}" "undeclared method option")
+run_cli(2 bench targets --quick --methods "brkga-order:population")
+expect_match("expected key=value" "${LAST_ERR}" "malformed method option")

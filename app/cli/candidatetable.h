@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The candidate-protocol tables that `bench targets` and `bench gflownet` print (spec/gflownet.md
+/// §5.2, the shape of the GFlowNet paper's Tables 1-2): one row per method, the proxy top-1 and
+/// top-k mean speedups, the best of k on each target, the diversity of the top k, seconds.
+///
+/// A method is given as `name[:key=value[;key=value...]]`, e.g. `gflownet:temperature=0.005`;
+/// numeric values go to RunOptions::values, others to RunOptions::strings.
+
+#include "core/costmodel/problem.h"
+#include "core/costmodel/target.h"
+#include "core/optimizer/candidates.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sl::cli {
+
+struct MethodSpec {
+    std::string label;   ///< as given, for the row
+    std::string name;    ///< the registered method
+    RunOptions options;
+};
+/// Throws UsageError for an unknown method or a malformed option.
+MethodSpec parseMethodSpec(const std::string& text);
+std::vector<std::string> splitList(const std::string& text, char separator = ',');
+
+struct ProtocolSetup {
+    int topK = 100;
+    std::int64_t budget = 0;   ///< evaluations of search methods; 0: the method's default
+    std::vector<TargetModel> targets;
+    std::uint64_t targetSeed = 1;
+};
+
+/// Means over graphs of one method's candidate reports, and its seconds (run + protocol).
+struct Tally {
+    double top1 = 0, topKMean = 0, ged = 0, dInv = 0, dSen = 0, distinct = 0, seconds = 0;
+    std::vector<double> targets;
+    int count = 0;
+    void add(const CandidateReport& r, double runSeconds);
+};
+
+/// Runs `method` on `p` (seeded) and the protocol on its candidates; adds them to `tally`.
+void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup& setup, std::uint64_t seed, Tally& tally);
+
+void printTableHeader(const std::vector<TargetModel>& targets);
+void printTableRow(const std::string& label, const Tally& t);
+/// The legend printed under the tables.
+void printTableLegend();
+
+} // namespace sl::cli

@@ -33,6 +33,10 @@ MethodSpec parseMethodSpec(const std::string& text) {
         if (eq == std::string::npos || eq == 0)
             throw UsageError("method option '" + option + "' in '" + text + "': expected key=value");
         const std::string key = option.substr(0, eq), value = option.substr(eq + 1);
+        if (key == "weights" && info->family == "neural") {   // as optimize --weights
+            m.options.strings[key] = value;
+            continue;
+        }
         const bool declared = std::any_of(info->options.begin(), info->options.end(),
                                           [&](const OptionSpec& spec) { return spec.key == key; });
         if (!declared) throw UsageError("method '" + m.name + "' has no option '" + key + "' (see 'schedlab-cli optimize --help')");
@@ -85,7 +89,7 @@ void printTableRow(const std::string& label, const Tally& t) {
     const double n = std::max(t.count, 1);
     std::printf("%-28s %7.3f %9.3f", label.c_str(), t.top1 / n, t.topKMean / n);
     for (double x : t.targets) std::printf(" %10.3f", x / n);
-    std::printf(" %7.2f %7.2f %7.2f %9.1f %9.2f\n", t.ged / n, t.dInv / n, t.dSen / n, t.distinct / n, t.seconds / n);
+    std::printf(" %7.2f %7.2f %7.2f %9.1f %9.3f\n", t.ged / n, t.dInv / n, t.dSen / n, t.distinct / n, t.seconds / n);
     std::fflush(stdout);
 }
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli bench gflownet`: the GFlowNet paper's Tables 1 and 2 in the same shape
+// (spec/gflownet.md §8): the GFlowNet at sigma = 0.005 and 1 against list scheduling, BRKGA at an
+// equal number of cost-model evaluations and the priority sampler, under the candidate protocol
+// (§5.2), on the bundled example, on held-out generated graphs and on a WfCommons trace.
+#include "bench.h"
+#include "candidatetable.h"
+#include "command.h"
+#include "problemargs.h"
+
+#include "core/generators/generators.h"
+#include "core/io/graphio.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace sl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Workload {
+    std::string title;
+    std::vector<Problem> problems;
+};
+
+struct BenchSetup {
+    std::vector<MethodSpec> methods;
+    ProtocolSetup protocol;
+    int devices = 4, seeds = 3, graphs = 5, nodes = 50;
+    std::string examplePath, tracePath, exampleWeights;
+};
+
+Problem onDevices(std::shared_ptr<const Graph> g, int devices) { return Problem{std::move(g), Platform::identical(devices), {}}; }
+
+/// Each method on every problem with seeds 1..seeds; a row of means per method.
+void printWorkload(const Workload& w, const BenchSetup& b, const std::vector<MethodSpec>& methods) {
+    std::printf("%s\n", w.title.c_str());
+    printTableHeader(b.protocol.targets);
+    for (const MethodSpec& method : methods) {
+        Tally t;
+        for (const Problem& p : w.problems)
+            for (int s = 1; s <= b.seeds; ++s) runProtocol(method, p, b.protocol, static_cast<std::uint64_t>(s), t);
+        printTableRow(method.label, t);
+    }
+    std::printf("\n");
+}
+
+/// The methods with the single-graph weights for the gflownet rows (Table 1 trains on its graph).
+std::vector<MethodSpec> withWeights(std::vector<MethodSpec> methods, const std::string& weights) {
+    if (weights.empty()) return methods;
+    for (MethodSpec& m : methods)
+        if (m.name == "gflownet" && !m.options.strings.count("weights")) {
+            m.options.strings["weights"] = weights;
+            m.label += " (1-graph)";
+        }
+    return methods;
+}
+
+void printPaperTables() {
+    std::printf("The paper (Zhang et al. 2023, 4 devices), Table 1, one ~78-op graph (train = test):\n"
+                "  list scheduling 3.23 proxy | noisy 2.75 | bandwidth 1.02 | latency 1.74 | GED 0\n"
+                "  BRKGA           3.22 proxy | noisy 2.86 | bandwidth 1.29 | latency 1.80 | GED 55.92\n"
+                "  GFlowNet        3.21 proxy | noisy 3.05 | bandwidth 1.78 | latency 2.11 | GED 94.79\n"
+                "Table 2, unseen 50-op synthetic graphs (5 families): proxy 1 / proxy 100 / GED\n"
+                "  list scheduling 3.44 / 3.44 / 0    BRKGA 3.46 / 3.45 / 46.59    GFlowNet 3.46 / 3.41 / 92.02\n"
+                "Absolute GED / d_inv / d_sen values are not comparable (normalisation, spec §9); compare orderings.\n");
+}
+
+int runGflowNetBench(Args& args) {
+    const bool quick = args.takeFlag("quick");
+    BenchSetup b;
+    const fs::path root = fs::path(defaultDataDir()).parent_path().parent_path();
+    b.examplePath = args.take("graph", (root / "resources" / "examples" / "gflownet-layered24.json").string());
+    b.tracePath = args.take("trace", (fs::path(defaultDataDir()) / "wfcommons" / "blast-chameleon-small-001.json").string());
+    b.exampleWeights = args.take("example-weights", "");
+    b.devices = static_cast<int>(args.takeInt("devices", 4));
+    b.seeds = static_cast<int>(args.takeInt("seeds", quick ? 1 : 3));
+    b.graphs = static_cast<int>(args.takeInt("graphs", quick ? 1 : 5));
+    b.nodes = static_cast<int>(args.takeInt("nodes", quick ? 20 : 50));
+    const int samples = static_cast<int>(args.takeInt("samples", quick ? 100 : 1000));
+    b.protocol.topK = static_cast<int>(args.takeInt("top-k", quick ? 10 : 100));
+    const std::string only = args.take("only", "all");
+    const TargetArgs targets = takeTargets(args);
+    const std::string methods = args.take(
+        "methods", "list-cp,brkga,priority-sampler,gflownet:temperature=0.005,gflownet:temperature=1");
+    args.finish(1);
+    if (b.devices < 1 || b.seeds < 1 || b.graphs < 1 || b.nodes < 2 || samples < 1 || b.protocol.topK < 1)
+        throw UsageError("--devices, --seeds, --graphs, --samples and --top-k must be positive, --nodes at least 2");
+    if (only != "all" && only != "example" && only != "generated" && only != "trace")
+        throw UsageError("--only takes example, generated, trace or all");
+    for (const std::string& m : splitList(methods)) b.methods.push_back(parseMethodSpec(m));
+    // Equal budgets: BRKGA's evaluations and the samplers' draws are both `samples` (spec §6.2).
+    b.protocol.budget = samples;
+    b.protocol.targets = targets.models.empty()
+                             ? std::vector<TargetModel>{TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency}
+                             : targets.models;
+    b.protocol.targetSeed = targets.seed;
+
+    std::printf("GFlowNet benchmark: %d identical devices, %d evaluations / samples per run, top %d by proxy\n"
+                "speedup, means over seeds 1..%d; speedup = total work / makespan (at most %d)\n\n",
+                b.devices, samples, b.protocol.topK, b.seeds, b.devices);
+    if (only == "all" || only == "example") {
+        const LoadedGraph example = loadGraph(b.examplePath);
+        printWorkload({"Table 1 analogue: the bundled example " + fs::path(b.examplePath).filename().string() + " (" +
+                           std::to_string(example.graph->opCount()) + " ops)",
+                       {onDevices(example.graph, b.devices)}},
+                      b, withWeights(b.methods, b.exampleWeights));
+    }
+    if (only == "all" || only == "generated")
+        for (const std::string family : {"erdos-renyi-gfn", "layered-gfn"}) {
+            Workload w{"Table 2 analogue: " + family + ", " + std::to_string(b.graphs) + " held-out graphs of " +
+                           std::to_string(b.nodes) + " ops (seeds 1.., not in any training set)",
+                       {}};
+            for (int i = 1; i <= b.graphs; ++i)
+                w.problems.push_back(onDevices(generateInstance(family, b.nodes, static_cast<std::uint64_t>(i)).graph, b.devices));
+            printWorkload(w, b, b.methods);
+        }
+    if (only == "all" || only == "trace") {
+        const LoadedGraph trace = loadGraph(b.tracePath);
+        printWorkload({"WfCommons trace " + fs::path(b.tracePath).filename().string() + " (" +
+                           std::to_string(trace.graph->opCount()) + " tasks)",
+                       {onDevices(trace.graph, b.devices)}},
+                      b, b.methods);
+    }
+    printTableLegend();
+    printPaperTables();
+    return 0;
+}
+
+SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp, BRKGA, priority sampler",
+              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|all] [--devices 4]\n"
+                          "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
+                          "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
+                          "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
+                          "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
+                          "its top k candidates are judged on each target (best of k) and their diversity measured\n"
+                          "(spec/gflownet.md §5.2, §9). Workloads: the bundled example (--graph; gflownet rows use\n"
+                          "--example-weights, the single-graph model, when given), held-out erdos-renyi-gfn and\n"
+                          "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp, brkga,\n"
+                          "priority-sampler, gflownet at sigma 0.005 and 1 ('name:key=value;...' sets options).\n"
+                          "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
+                          "seed, one 20-op graph per family.\n\n") +
+                  targetOptionsHelp(),
+              {"quick"}, &runGflowNetBench});
+
+} // namespace
+} // namespace sl::cli

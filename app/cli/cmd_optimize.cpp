@@ -119,6 +119,10 @@ int runOptimize(Args& args) {
     const auto trace = args.take("trace");
     const auto csv = args.take("csv");
     const bool progress = args.takeFlag("progress");
+    if (const auto weights = args.take("weights")) {
+        if (info->family != "neural") throw UsageError("--weights applies to the neural methods only");
+        o.strings["weights"] = *weights;
+    }
     takeMethodOptions(args, *info, o);
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
@@ -192,7 +196,8 @@ std::string optimizeHelp() {
                        "  --budget EVALS        evaluations for search methods (default: the method's)\n"
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
                        "  --threads T           worker threads for methods that use them (default 1)\n"
-                       "  --progress            print progress to stderr\n") +
+                       "  --progress            print progress to stderr\n"
+                       "  --weights FILE        weight file of a neural method (default: its shipped weights)\n") +
            problemOptionsHelp() +
            "\nMethods, the objectives each is built for (others are refused) and their own options with\n"
            "their defaults (an option applies only to its method):\n" + methodOptionsHelp();

@@ -6,6 +6,7 @@
 
 #include "models/objectives.h"
 
+#include "core/costmodel/cost.h"
 #include "core/heuristics/evaluate.h"
 
 #include <cstdio>
@@ -32,14 +33,28 @@ public:
         const int samples = static_cast<int>(o.budget > 0 ? o.budget : static_cast<std::int64_t>(o.get("samples", 1000)));
         const int k = static_cast<int>(o.get("top-k", 100));
         GflowNetSampler sampler(weights);
-        const std::vector<Candidate> c = sampler.sample(p, temperature, std::max(samples, 1), o.seed, stop);
-        if (c.empty()) throw std::runtime_error("gflownet: stopped before the first batch of samples");
+        RunResult r;
+        // The result is the sample of lowest cost: the best proxy makespan (earliest at ties), unless
+        // a memory cap makes the cost read memory too. Progress per chunk reports the best so far,
+        // never less than the final cost; the time limit is checked per chunk.
+        const CostFunction costOf(p);
+        std::vector<double> costs;
+        size_t bestIndex = 0;
+        const std::vector<Candidate> c = sampler.sample(p, temperature, std::max(samples, 1), o.seed, stop,
+                                                        [&](const std::vector<Candidate>& drawn) {
+            for (size_t i = costs.size(); i < drawn.size(); ++i) {
+                Schedule scored = drawn[i].schedule;
+                costs.push_back(costOf.needsMemory() ? scoreSchedule(p, scored, costOf) : costOf(drawn[i].makespan, 0, {}));
+                if (costs[i] < costs[bestIndex]) bestIndex = i;
+            }
+            monitor.report(r, costs[bestIndex], costs[bestIndex], static_cast<double>(drawn.size()) / std::max(samples, 1));
+            return !monitor.timeUp();
+        });
         const std::vector<int> top = topK(c, k);
         double topMean = 0;
         for (int i : top) topMean += c[static_cast<size_t>(i)].speedup;
         topMean /= static_cast<double>(top.size());
-        RunResult r;
-        r.schedule = c[static_cast<size_t>(top.front())].schedule;
+        r.schedule = c[bestIndex].schedule;
         r.evaluations = static_cast<std::int64_t>(c.size());
         r.cancelled = static_cast<int>(c.size()) < samples;
         char note[256];

@@ -18,9 +18,13 @@
 namespace sl::gfn {
 
 namespace {
-/// Samples per batched rollout. Fixed (not tied to threads or count) so that a sample's numbers
-/// do not depend on how many are drawn.
-constexpr int kChunk = 64;
+/// Samples per batched rollout: 64, fewer when the attention scores (7 heads x N^2 per sample)
+/// would pass 32M floats. A function of the graph only (never of threads or count), so a sample's
+/// numbers do not depend on how many are drawn.
+int chunkSize(int ops) {
+    const double perSample = 7.0 * static_cast<double>(ops) * static_cast<double>(ops);
+    return static_cast<int>(std::clamp(32e6 / std::max(perSample, 1.0), 1.0, 64.0));
+}
 } // namespace
 
 struct GflowNetSampler::Impl {
@@ -36,7 +40,7 @@ GflowNetSampler::~GflowNetSampler() = default;
 std::string GflowNetSampler::trainedOn() const { return m_impl->net->config().trainedOn; }
 
 std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                               std::stop_token stop) {
+                                               std::stop_token stop, const ChunkFn& onChunk) {
     if (!(temperature > 0)) throw std::invalid_argument("gflownet: the temperature must be positive");
     models::checkEncoderSize(problem.g());
     torch::NoGradGuard noGrad;
@@ -45,13 +49,16 @@ std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double te
     const models::EncoderInput masks = graphMasks(problem.g());
     std::vector<Candidate> out;
     out.reserve(static_cast<size_t>(std::max(count, 0)));
-    for (int first = 0; first < count && !stop.stop_requested(); first += kChunk) {
+    const int chunk = chunkSize(env.ops());
+    for (int first = 0; first < count; first += chunk) {
+        if (first > 0 && stop.stop_requested()) break;
         RolloutSpec spec;
         spec.sigma = temperature;
-        for (int i = first; i < std::min(count, first + kChunk); ++i) spec.seeds.push_back(deriveSeed(seed, static_cast<std::uint64_t>(i)));
-        const Rollout r = rollout(m_impl->net, env, masks, spec, stop);
+        for (int i = first; i < std::min(count, first + chunk); ++i) spec.seeds.push_back(deriveSeed(seed, static_cast<std::uint64_t>(i)));
+        const Rollout r = rollout(m_impl->net, env, masks, spec, first > 0 ? stop : std::stop_token{});
         for (size_t i = 0; i < r.finals.size(); ++i)
             out.push_back({r.finals[i].toSchedule(), r.makespan[i], r.speedup[i]});
+        if (onChunk && !onChunk(out)) break;
     }
     return out;
 }

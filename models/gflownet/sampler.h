@@ -11,12 +11,13 @@
 /// \endcode
 /// Samples are in draw order; sample i depends only on (weights, problem, temperature, seed, i)
 /// and on nothing else (thread settings, count, stop): inference runs under MathThreads(1) in
-/// fixed chunks with one random stream per sample.
+/// chunks whose size depends on the graph only, with one random stream per sample.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stop_token>
 #include <string>
@@ -38,10 +39,15 @@ public:
     GflowNetSampler(const GflowNetSampler&) = delete;
     GflowNetSampler& operator=(const GflowNetSampler&) = delete;
 
-    /// `count` samples at `temperature` (sigma > 0). Stops early (fewer samples, whole chunks) when
-    /// `stop` is requested. Throws std::invalid_argument for sigma <= 0 or a graph the encoder refuses.
+    /// Called after each chunk with the samples drawn so far; false stops the sampling.
+    using ChunkFn = std::function<bool(const std::vector<Candidate>& drawn)>;
+
+    /// `count` samples at `temperature` (sigma > 0), drawn in chunks (64 on small graphs, fewer on
+    /// large ones so that attention stays within about 128 MB). The first chunk is always drawn;
+    /// after it, `stop` or `onChunk` returning false ends the run early (whole chunks).
+    /// Throws std::invalid_argument for sigma <= 0 or a graph the encoder refuses.
     std::vector<Candidate> sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                  std::stop_token stop = {});
+                                  std::stop_token stop = {}, const ChunkFn& onChunk = {});
     /// The model card's "trained_on" text.
     std::string trainedOn() const;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/register.h"
 
+#include "models/gflownet/optimizer.h"
 #include "models/prioritysampler/optimizer.h"
 #include "models/topoformer/register.h"
 
@@ -9,6 +10,7 @@ namespace sl {
 void registerNeuralOptimizers() {
     ps::registerPrioritySampler();
     models::registerTopoformer();
+    gfn::registerGflowNet();
 }
 
 } // namespace sl

@@ -151,6 +151,10 @@ int runOptimize(Args& args) {
     const std::int64_t topK = args.takeInt("top-k", 100);
     if (topK < 1 || topK > 1'000'000) throw UsageError("--top-k expects 1..1000000");
     if (!targets.models.empty()) o.candidates = static_cast<int>(topK);
+    if (const auto weights = args.take("weights")) {
+        if (info->family != "neural") throw UsageError("--weights applies to the neural methods only");
+        o.strings["weights"] = *weights;
+    }
     takeMethodOptions(args, *info, o);
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
@@ -226,14 +230,15 @@ std::string optimizeHelp() {
                        "  --budget EVALS        evaluations for search methods (default: the method's)\n"
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
                        "  --threads T           worker threads for methods that use them (default 1)\n"
-                       "  --progress            print progress to stderr\n") +
+                       "  --progress            print progress to stderr\n"
+                       "  --weights FILE        weight file of a neural method (default: its shipped weights)\n") +
            problemOptionsHelp() + targetOptionsHelp() +
            "  --top-k K             with --target: the candidates kept by proxy speedup and judged on\n"
            "                        the targets (default 100; spec/gflownet.md §5.2): BRKGA's final\n"
            "                        population, priority-sampler's samples, other methods' one schedule.\n"
            "                        Prints proxy top-1 and top-k mean, each target's best of k and the\n"
            "                        top k's diversity (GED, d_inv, d_sen, distinct schedules). Needs\n"
-           "                        --objective makespan and free transfers; --out gets the proxy's best\n" +
+           "                        --objective makespan and free transfers; --out gets the proxy's best schedule.\n" +
            "\nMethods, the objectives each is built for (others are refused) and their own options with\n"
            "their defaults (an option applies only to its method):\n" + methodOptionsHelp();
 }

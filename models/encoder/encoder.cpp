@@ -97,6 +97,9 @@ std::string EncoderConfig::toJson() const {
     j["head_dim"] = headDim;
     j["mlp_hidden"] = mlpHidden;
     j["final_norm"] = finalNorm;
+    // Only when set, so the configs (and cards) of the models without them read as before.
+    if (filmDim > 0) j["film_dim"] = filmDim;
+    if (reluMlp) j["mlp_activation"] = "relu";
     return j.dump();
 }
 
@@ -113,6 +116,9 @@ EncoderConfig EncoderConfig::fromJson(const std::string& text) {
         c.headDim = j.at("head_dim").get<int>();
         c.mlpHidden = j.at("mlp_hidden").get<int>();
         c.finalNorm = j.value("final_norm", true);
+        c.filmDim = j.value("film_dim", 0);
+        c.reluMlp = j.value("mlp_activation", std::string("gelu")) == "relu";
+        if (c.filmDim < 0) throw std::invalid_argument("negative film_dim");
         if (c.inputWidth <= 0 || c.width <= 0 || c.layers < 0 || c.headDim <= 0 || c.mlpHidden <= 0)
             throw std::invalid_argument("non-positive size");
         return c;
@@ -141,12 +147,34 @@ TopoformerEncoderImpl::TopoformerEncoderImpl(const EncoderConfig& config) : m_co
         }
         layer.mlp1 = register_module(p + "mlp1", torch::nn::Linear(d, config.mlpHidden));
         layer.mlp2 = register_module(p + "mlp2", torch::nn::Linear(config.mlpHidden, d));
+        if (config.filmDim > 0) {
+            layer.filmScale = register_module(p + "film_scale", torch::nn::Linear(config.filmDim, config.mlpHidden));
+            layer.filmShift = register_module(p + "film_shift", torch::nn::Linear(config.filmDim, config.mlpHidden));
+            // Identity at initialisation (spec §4.3 [R]): scale 1, shift 0, whatever the temperature.
+            torch::NoGradGuard noGrad;
+            layer.filmScale->weight.zero_();
+            layer.filmScale->bias.fill_(1);
+            layer.filmShift->weight.zero_();
+            layer.filmShift->bias.zero_();
+        }
         m_layers.push_back(layer);
+    }
+    if (config.filmDim > 0) {
+        m_filmA = register_module("film_a", torch::nn::Linear(1, config.filmDim));
+        m_filmB = register_module("film_b", torch::nn::Linear(config.filmDim, config.filmDim));
     }
     if (config.finalNorm) m_finalNorm = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
 }
 
-torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input) {
+torch::Tensor TopoformerEncoderImpl::temperatureEmbedding(const torch::Tensor& logSigma, std::int64_t batch) {
+    if (!logSigma.defined()) throw std::invalid_argument("TopoformerEncoder: a FiLM model needs log sigma");
+    at::Tensor s = logSigma.to(at::kFloat).reshape({-1, 1});
+    if (s.size(0) == 1) s = s.expand({batch, 1});
+    if (s.size(0) != batch) throw std::invalid_argument("TopoformerEncoder: one log sigma per graph of the batch");
+    return at::relu(m_filmB->forward(at::relu(m_filmA->forward(s))));
+}
+
+torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input, const torch::Tensor& logSigma) {
     const bool batched = input.batched();
     at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
     if (x.size(2) != m_config.inputWidth)
@@ -158,12 +186,16 @@ torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input) {
     at::Tensor h = m_embed->forward(x);
     at::Tensor bias, rowKey;
     if (heads > 0) {
-        const at::Tensor maskBias = batched ? input.maskBias : input.maskBias.unsqueeze(0);
-        const at::Tensor rowHasKey = batched ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
+        // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
+        // until the reshape below; a view for per-graph masks).
+        const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
+        const at::Tensor rowHasKey = input.rowHasKey.dim() == 4 ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
         const at::Tensor index = at::tensor(m_headMask, at::kLong);
-        bias = maskBias.index_select(1, index);      // [B, H, N, N]
-        rowKey = rowHasKey.index_select(1, index);   // [B, H, N, 1]
+        bias = maskBias.index_select(1, index).expand({b, heads, n, n});   // [B, H, N, N]
+        rowKey = rowHasKey.index_select(1, index);                          // [B or 1, H, N, 1]
     }
+    at::Tensor film;   // [B, 1, filmDim] when the model has FiLM
+    if (m_config.filmDim > 0) film = temperatureEmbedding(logSigma, b).unsqueeze(1);
     const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
     for (Layer& layer : m_layers) {
         if (heads > 0) {
@@ -184,7 +216,9 @@ torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input) {
             const at::Tensor msg = at::matmul(attn, v).permute({0, 2, 1, 3}).reshape({b, n, heads * dk});
             h = h + layer.out->forward(msg);
         }
-        h = h + layer.mlp2->forward(at::gelu(layer.mlp1->forward(layer.norm2->forward(h))));
+        at::Tensor hidden = layer.mlp1->forward(layer.norm2->forward(h));
+        if (film.defined()) hidden = layer.filmScale->forward(film) * hidden + layer.filmShift->forward(film);   // Eq. 30
+        h = h + layer.mlp2->forward(m_config.reluMlp ? at::relu(hidden) : at::gelu(hidden));
     }
     if (m_config.finalNorm) h = m_finalNorm->forward(h);
     return batched ? h : h.squeeze(0);

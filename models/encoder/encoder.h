@@ -147,6 +147,11 @@ struct EncoderConfig {
     int headDim = 16;      ///< d_k = d_v
     int mlpHidden = 64;    ///< eq. 5 MLP hidden width
     bool finalNorm = true; ///< LayerNorm after the last layer
+    /// Temperature FiLM (spec/gflownet.md §4.3), off when 0: e = ReLU(lin_b(ReLU(lin_a(log sigma))))
+    /// of this width, shared by the layers; each layer's first MLP linear becomes
+    /// lin_scale(e) * mlp1(h) + lin_shift(e) (identity at initialisation).
+    int filmDim = 0;
+    bool reluMlp = false;  ///< ReLU in the MLP (GFlowNet, spec §4.2) instead of GELU
 
     int totalHeads() const;
     /// The CPU preset of spec §9.1: d 64, 3 layers, 2 heads per mask, d_k 16, MLP 64.
@@ -159,17 +164,23 @@ struct EncoderConfig {
 class TopoformerEncoderImpl : public torch::nn::Module {
 public:
     explicit TopoformerEncoderImpl(const EncoderConfig& config);
-    /// [N, width] for an unbatched input, [B, N, width] for a batch.
-    torch::Tensor forward(const EncoderInput& input);
+    /// [N, width] for an unbatched input, [B, N, width] for a batch. A batch may share one graph's
+    /// masks: x [B, N, F] with maskBias [7, N, N] and rowHasKey [7, N, 1].
+    /// `logSigma` (FiLM models only, required there): [B] or one value for every graph.
+    torch::Tensor forward(const EncoderInput& input, const torch::Tensor& logSigma = {});
     const EncoderConfig& config() const { return m_config; }
 
 private:
     struct Layer {
         torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr};
         torch::nn::Linear qkv{nullptr}, out{nullptr}, mlp1{nullptr}, mlp2{nullptr};
+        torch::nn::Linear filmScale{nullptr}, filmShift{nullptr};   ///< FiLM models only
     };
+    /// e_sigma [B, filmDim] (spec Eq. 29).
+    torch::Tensor temperatureEmbedding(const torch::Tensor& logSigma, std::int64_t batch);
     EncoderConfig m_config;
     torch::nn::Linear m_embed{nullptr};
+    torch::nn::Linear m_filmA{nullptr}, m_filmB{nullptr};   ///< FiLM models only
     std::vector<Layer> m_layers;
     torch::nn::LayerNorm m_finalNorm{nullptr};
     std::vector<std::int64_t> m_headMask;   ///< mask index of each head

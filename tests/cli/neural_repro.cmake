@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Neural inference is reproducible: the same weights, graph and seed give byte-identical schedule
 # files whatever OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and --threads are (topoformer greedy,
-# sampling and beam; priority-sampler greedy and S(k)).
+# sampling and beam; priority-sampler greedy and S(k); gflownet samples).
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
 
@@ -15,7 +15,8 @@ set(runs
   "topo-sample|memory.json|--objective|memory|--method|topoformer|--samples|16|--seed|3"
   "topo-beam|memory.json|--objective|memory|--method|topoformer|--beam|8"
   "ps-greedy|typed.json|--method|priority-sampler|--greedy|1"
-  "ps-sample|typed.json|--method|priority-sampler|--samples|32|--seed|3")
+  "ps-sample|typed.json|--method|priority-sampler|--samples|32|--seed|3"
+  "gfn-sample|memory.json|--devices|4|--method|gflownet|--samples|80|--seed|3")
 # OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, --threads
 set(settings "1 1 1" "2 2 2" "1 2 1" "2 1 2")
 

@@ -14,6 +14,9 @@ set(WEIGHTS_topoformer topoformer-memory.slw)
 set(SMOKE_train_priority-sampler --steps 2 --samples 4 --graphs 2 --validation-graphs 1 --validate-every 1
     --min-nodes 8 --max-nodes 12 --jobs 3 --machines 3 --width 8 --layers 1 --heads 1 --head-dim 4 --threads 1)
 set(WEIGHTS_priority-sampler priority-sampler-layered-typed.slw)
+set(SMOKE_train_gflownet --steps 2 --batch 2 --nodes 6-8 --devices 1-2 --graphs 2 --validation-graphs 1 --eval-samples 2
+    --width 8 --layers 1 --heads 1 --head-dim 4 --mlp 8 --film 4 --threads 1)
+set(WEIGHTS_gflownet gflownet.slw)
 
 # smoke_options(RESULT args...): the smoke options for the command line `args` (empty if none).
 function(smoke_options result command)

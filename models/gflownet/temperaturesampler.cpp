@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "models/gflownet/temperaturesampler.h"
+
+#include "models/gflownet/sampler.h"
+
+#include "core/costmodel/target.h"
+#include "core/optimizer/sampler.h"
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+namespace sl::gfn {
+
+namespace {
+
+class GflowNetTemperatureSampler : public TemperatureSampler {
+public:
+    SampleSet sample(const Problem& problem, const SampleRequest& request, std::stop_token stop,
+                     const SampleProgressFn& progress) override {
+        checkSampleRequest(request);
+        const Problem proxy = proxyProblem(problem);
+        GflowNetSampler& sampler = samplerFor(proxy);
+        const std::vector<Candidate> drawn = sampler.sample(
+            proxy, request.temperature, request.count, request.seed, stop, [&](const std::vector<Candidate>& sofar) {
+                if (progress) progress(static_cast<double>(sofar.size()) / request.count);
+                return true;
+            });
+        SampleSet out;
+        for (const Candidate& c : drawn) {
+            out.schedules.push_back(c.schedule);
+            out.proxySpeedups.push_back(c.speedup);
+        }
+        out.cancelled = static_cast<int>(drawn.size()) < request.count;
+        return out;
+    }
+
+private:
+    /// The shipped weights for the problem, loaded once per sampler object.
+    GflowNetSampler& samplerFor(const Problem& p) {
+        const std::string weights = defaultWeightsFor(p);
+        if (weights.empty() || !std::filesystem::exists(weights))
+            throw std::runtime_error("gflownet: no shipped weights (models/weights/gflownet.slw); train them with "
+                                     "'schedlab-cli train gflownet'");
+        if (!m_sampler || weights != m_weights) {
+            m_sampler = std::make_unique<GflowNetSampler>(weights);
+            m_weights = weights;
+        }
+        return *m_sampler;
+    }
+
+    std::unique_ptr<GflowNetSampler> m_sampler;
+    std::string m_weights;
+};
+
+} // namespace
+
+void registerGflowNetSampler() {
+    SamplerRegistry::instance().add(
+        {.name = "gflownet",
+         .summary = "GFlowNet scheduler (temperature-conditioned Topoformer policy, shipped weights)",
+         .trainedTemperatureRange = {0.01, 1.0}},
+        [] { return std::make_unique<GflowNetTemperatureSampler>(); });
+}
+
+} // namespace sl::gfn

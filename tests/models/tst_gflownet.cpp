@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+// The GFlowNet model (models/gflownet): the LV and TB losses on a two-trajectory case by hand, the
+// reward of the rollouts, masked log-probabilities, FiLM identity at initialisation, sampler
+// validity and reproducibility, and training that works: a short run raises the mean sampled
+// speedup and lowers std(zeta) against the same untrained model (paired, fixed seeds), and on 4
+// independent ops / 2 devices (120 schedules, spec §10.2) mean zeta approaches the exact log Z.
+#include "models/gflownet/loss.h"
+#include "models/gflownet/policy.h"
+#include "models/gflownet/rollout.h"
+#include "models/gflownet/sampler.h"
+#include "models/gflownet/training.h"
+
+#include "core/costmodel/validator.h"
+#include "core/gflownet/environment.h"
+#include "core/io/graphio.h"
+
+#include <QTemporaryDir>
+#include "core/optimizer/candidates.h"
+
+#include <QTest>
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <functional>
+#include <set>
+
+using namespace sl;
+using namespace sl::gfn;
+
+namespace {
+
+Problem independentOps(const std::vector<double>& durations, int devices) {
+    auto g = std::make_shared<Graph>();
+    for (double d : durations) g->addOp({.name = "o" + std::to_string(g->opCount()), .duration = d});
+    g->finalize();
+    Problem p;
+    p.graph = g;
+    p.platform = Platform::identical(devices);
+    return p;
+}
+
+/// Spec §1.2's graph.
+Problem workedExample() {
+    auto g = std::make_shared<Graph>();
+    for (double d : {2.0, 1.0, 3.0, 1.0}) g->addOp({.name = "o" + std::to_string(g->opCount()), .duration = d});
+    g->addEdge(0, 2);
+    g->addEdge(1, 2);
+    g->addEdge(1, 3);
+    g->finalize();
+    Problem p;
+    p.graph = g;
+    p.platform = Platform::identical(2);
+    return p;
+}
+
+std::vector<std::uint64_t> seeds(int count, std::uint64_t base) {
+    std::vector<std::uint64_t> s;
+    for (int i = 0; i < count; ++i) s.push_back(base + static_cast<std::uint64_t>(i));
+    return s;
+}
+
+struct ZetaStats {
+    double mean = 0, std = 0, meanSpeedup = 0;
+};
+
+/// zeta and U over `count` on-policy samples at `sigma` (no gradient).
+ZetaStats zetaStats(GflowNetPolicy& net, const Problem& p, double sigma, int count) {
+    torch::NoGradGuard noGrad;
+    const ScheduleEnv env(p);
+    RolloutSpec spec;
+    spec.sigma = sigma;
+    spec.seeds = seeds(count, 9000);
+    const Rollout r = rollout(net, env, graphMasks(p.g()), spec);
+    const torch::Tensor z = zeta(torch::tensor(r.logReward, torch::kDouble), r.logPF, r.logPB);
+    ZetaStats s{z.mean().item<double>(), z.std(false).item<double>(), 0};
+    for (double u : r.speedup) s.meanSpeedup += u / count;
+    return s;
+}
+
+/// Every labelled terminal schedule (distinct chains), by DFS over forward actions.
+void enumerateTerminals(const ScheduleEnv& env, PartialSchedule& s, std::set<std::vector<std::vector<OpId>>>& seen,
+                        std::vector<double>& makespans) {
+    if (s.complete()) {
+        std::vector<std::vector<OpId>> chains;
+        for (int d = 0; d < env.devices(); ++d) chains.push_back(s.chain(d));
+        if (seen.insert(chains).second) makespans.push_back(s.makespan());
+        return;
+    }
+    for (OpId v : s.readyOps())
+        for (int d = 0; d < env.devices(); ++d) {
+            s.add(v, d);
+            enumerateTerminals(env, s, seen, makespans);
+            s.remove(v);
+        }
+}
+
+GflowNetTrainConfig tinyTraining(const std::string& graphFile, int devices, const std::string& out) {
+    GflowNetTrainConfig c;
+    c.graphFile = graphFile;
+    c.minDevices = c.maxDevices = devices;
+    c.batch = 16;
+    c.width = 32;
+    c.layers = 1;
+    c.headDim = 8;
+    c.mlpHidden = 64;
+    c.filmDim = 16;
+    c.logEvery = 1000;
+    c.checkpointEvery = 100000;
+    c.evalSamples = 8;
+    c.learningRate = 3e-3;   // a few seconds of training (the paper's 1e-3 takes longer)
+    c.out = out;
+    return c;
+}
+
+void quiet(const std::string&) {}
+
+} // namespace
+
+class TestGflowNet : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { torch::manual_seed(1); }
+
+    // zeta = (-1 - 0.5 + 2, -3 + 0 + 1) = (0.5, -2), mean -0.75: LV = 1.25^2 = 1.5625 and
+    // dLV/dzeta = 2 (zeta - mean) / 2 = (1.25, -1.25); TB with log Z = 1: (0.5^2 + 3^2) / 4 = 2.3125.
+    // Catches a sign slip in Eq. 7, a missing square or mean, a detached mean that changes the value.
+    void lossesOnTwoTrajectoriesByHand() {
+        const torch::Tensor logR = torch::tensor({-1.0, -3.0}, torch::kDouble);
+        const torch::Tensor logPF = torch::tensor({-2.0, -1.0}, torch::kDouble).requires_grad_(true);
+        const torch::Tensor logPB = torch::tensor({-0.5, 0.0}, torch::kDouble);
+        const torch::Tensor z = zeta(logR, logPF, logPB);
+        QCOMPARE(z[0].item<double>(), 0.5);
+        QCOMPARE(z[1].item<double>(), -2.0);
+        const torch::Tensor lv = logPartitionVarianceLoss(z);
+        QCOMPARE(lv.item<double>(), 1.5625);
+        lv.backward();
+        // d zeta / d logPF = -1
+        QCOMPARE(logPF.grad()[0].item<double>(), -1.25);
+        QCOMPARE(logPF.grad()[1].item<double>(), 1.25);
+        QCOMPARE(trajectoryBalanceLoss(torch::tensor(1.0, torch::kDouble), z.detach()).item<double>(), 2.3125);
+    }
+
+    // The rollouts' reward is log R = (U - m) / sigma with U = sum rho / T (7 / T here, m = 2), and
+    // s1 -> s0 has log P_B = 0 (one parent). Catches a reward on T instead of U, a missing / sigma,
+    // or log P_B counted at s1.
+    void rolloutRewardAndProbabilities() {
+        const Problem p = workedExample();
+        const ScheduleEnv env(p);
+        GflowNetPolicy net(PolicyConfig::cpu());
+        torch::NoGradGuard noGrad;
+        RolloutSpec spec;
+        spec.sigma = 0.25;
+        spec.seeds = seeds(40, 1);
+        const Rollout r = rollout(net, env, graphMasks(p.g()), spec);
+        QCOMPARE(static_cast<int>(r.finals.size()), 40);
+        for (size_t i = 0; i < r.finals.size(); ++i) {
+            const double t = r.finals[i].makespan();
+            QCOMPARE(r.speedup[i], 7.0 / t);
+            QCOMPARE(r.logReward[i], (7.0 / t - 2.0) / 0.25);
+            QVERIFY(std::abs(std::exp(r.logReward[i]) - std::exp((7.0 / t - 2.0) / 0.25)) < 1e-15);
+            QVERIFY(r.logPF[static_cast<std::int64_t>(i)].item<double>() < 0);
+        }
+        // A one-action trajectory: log P_B = 0 exactly; log P_F = log of one of 2 x 2 actions' probabilities.
+        const Problem one = independentOps({1.0}, 3);
+        const ScheduleEnv env1(one);
+        spec.seeds = seeds(5, 7);
+        const Rollout r1 = rollout(net, env1, graphMasks(one.g()), spec);
+        for (int i = 0; i < 5; ++i) QCOMPARE(r1.logPB[i].item<double>(), 0.0);
+    }
+
+    // Masked log-softmax: probabilities of the valid actions sum to 1, invalid ones are exactly 0.
+    // Catches a softmax over all N x m entries or a mask applied after the softmax.
+    void logProbabilitiesAreMaskedAndNormalised() {
+        const Problem p = workedExample();
+        const ScheduleEnv env(p);
+        PartialSchedule s(env);
+        s.add(0, 0);
+        s.add(1, 1);
+        s.add(2, 0);
+        StateBatch b;
+        encodeStates({PartialSchedule(env), s}, b);
+        const StateTensors t = toTensors(b);
+        GflowNetPolicy net(PolicyConfig::cpu());
+        torch::NoGradGuard noGrad;
+        const PolicyOutput out = net->forward(graphMasks(p.g()), t, torch::full({1}, std::log(0.1)));
+        const torch::Tensor pf = forwardLogProbs(out, t).exp();
+        const torch::Tensor pb = backwardLogProbs(out, t).exp();
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(std::abs(pf[i].sum().item<double>() - 1) < 1e-5);
+            QCOMPARE(pf[i].masked_select(t.forwardMask[i].reshape({-1}).logical_not()).sum().item<double>(), 0.0);
+        }
+        QCOMPARE(t.forwardMask[0].sum().item<std::int64_t>(), std::int64_t{4});   // ops {1, 2} x 2 devices
+        QCOMPARE(t.forwardMask[1].sum().item<std::int64_t>(), std::int64_t{2});   // op 4 x 2 devices
+        QCOMPARE(pb[1][2].item<double>(), 1.0);                                     // only op 3 is removable
+        // Node features of op 3 in s: start 2 / (7 / 2), device one-hot slot 0, removable, scheduled.
+        const float* f = b.nodes.data() + (4 + 2) * kNodeFeatures;
+        QCOMPARE(f[0], 1.0f);
+        QCOMPARE(f[1], static_cast<float>(2.0 / 3.5));
+        QCOMPARE(f[2], 1.0f);
+        QCOMPARE(f[2 + kDeviceSlots + 1], 1.0f);
+        QCOMPARE(f[2 + kDeviceSlots + 2], 1.0f);
+        QCOMPARE(b.nodes[3 * kNodeFeatures + 1], -1.0f);   // unscheduled in s0: -1
+    }
+
+    // Identity FiLM at initialisation: the same weights without FiLM give the same embedding at
+    // any temperature; after a change of the FiLM weights the temperature matters. Catches a
+    // scale initialised at 0 or a shift not at 0, or FiLM not applied.
+    void filmStartsAsTheIdentity() {
+        models::EncoderConfig plain = PolicyConfig::cpu().encoder;
+        plain.filmDim = 0;
+        models::EncoderConfig film = PolicyConfig::cpu().encoder;
+        models::TopoformerEncoder a(plain), b(film);
+        torch::NoGradGuard noGrad;
+        auto bParams = b->named_parameters();
+        for (const auto& p : a->named_parameters()) bParams[p.key()].copy_(p.value());
+        const Problem p = workedExample();
+        models::EncoderInput in = graphMasks(p.g());
+        in.x = torch::rand({3, 4, kNodeFeatures});
+        const torch::Tensor ha = a->forward(in);
+        for (double sigma : {0.005, 0.1, 1.0}) QVERIFY(torch::equal(ha, b->forward(in, torch::full({1}, std::log(sigma)))));
+        bParams["layer0_film_shift.weight"].normal_();
+        QVERIFY(!torch::allclose(b->forward(in, torch::full({1}, std::log(0.01))), b->forward(in, torch::full({1}, std::log(1.0)))));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, b->forward(in));
+    }
+
+    // Samples are valid schedules; sample i depends on (seed, i) only: a longer run repeats the
+    // shorter one's samples (70 crosses the 64-sample chunk) and thread settings change nothing.
+    // Catches a shared random stream, a chunk-dependent draw or an invalid terminal.
+    void samplerIsValidAndReproducible() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("g.slw").toStdString();
+        savePolicy(GflowNetPolicy(PolicyConfig::cpu()), path);
+        GflowNetSampler sampler(path);
+        Problem p = workedExample();
+        p.platform = Platform::identical(3);
+        const auto many = sampler.sample(p, 0.1, 70, 42);
+        at::set_num_threads(2);
+        const auto few = sampler.sample(p, 0.1, 10, 42);
+        at::set_num_threads(1);
+        QCOMPARE(many.size(), size_t{70});
+        std::set<std::vector<int>> distinct;
+        for (size_t i = 0; i < many.size(); ++i) {
+            const ValidationReport v = validateSchedule(p, many[i].schedule);
+            QVERIFY(v.ok());
+            QCOMPARE(many[i].speedup, 7.0 / many[i].schedule.makespan);
+            distinct.insert(many[i].schedule.placement());
+            if (i < few.size()) {
+                QCOMPARE(few[i].schedule.placement(), many[i].schedule.placement());
+                QCOMPARE(few[i].schedule.order, many[i].schedule.order);
+            }
+        }
+        QVERIFY(distinct.size() > 3);   // it samples, it does not repeat one schedule
+        std::vector<double> speedups;
+        for (const auto& x : many) speedups.push_back(x.speedup);
+        const std::vector<int> top = topKByProxy(speedups, 5);
+        QCOMPARE(top.size(), size_t{5});
+        for (size_t i = 1; i < top.size(); ++i) QVERIFY(many[static_cast<size_t>(top[i - 1])].speedup >= many[static_cast<size_t>(top[i])].speedup);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sampler.sample(p, 0, 1, 1));
+    }
+
+    // Paired comparison on fixed seeds: the same initial weights (steps 0) against a few seconds
+    // of training, on 6 independent ops (2 devices, optimum U = 2). Training must raise the mean
+    // sampled U at sigma 0.05 and lower std(zeta). Fails with untrained weights by construction.
+    void shortTrainingImproves() {
+        QTemporaryDir dir;
+        const std::string graph = dir.filePath("g.json").toStdString();
+        const Problem p = independentOps({0.9, 0.7, 0.5, 0.4, 0.3, 0.2}, 2);
+        saveGraphJson(p.g(), nullptr, graph);
+        for (std::uint64_t seed : {1, 2}) {
+            GflowNetTrainConfig c = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
+            c.seed = seed;
+            c.steps = 0;
+            trainGflowNet(c, quiet);
+            GflowNetPolicy before = loadPolicy(c.out);
+            c.steps = 150;
+            const GflowNetTrainReport rep = trainGflowNet(c, quiet);
+            QCOMPARE(rep.steps, std::int64_t{150});
+            GflowNetPolicy after = loadPolicy(c.out);
+            const ZetaStats b = zetaStats(before, p, 0.05, 128), a = zetaStats(after, p, 0.05, 128);
+            qInfo("seed %d: mean U %.4f -> %.4f, std(zeta) %.3f -> %.3f", static_cast<int>(seed), b.meanSpeedup,
+                  a.meanSpeedup, b.std, a.std);
+            QVERIFY(a.meanSpeedup > b.meanSpeedup + 0.05);
+            QVERIFY(a.std < 0.7 * b.std);
+        }
+    }
+
+    // Spec §10.2: 4 independent ops on 2 devices have 4! * C(5, 1) = 120 labelled schedules; the
+    // exact log Z = log sum_x exp((U(x) - 2) / sigma). Trained at that sigma only, the mean zeta
+    // approaches log Z and std(zeta) shrinks; the untrained model is far from both (checked).
+    void tinyExactCheck() {
+        const Problem p = independentOps({0.4, 0.3, 0.2, 0.1}, 2);
+        const ScheduleEnv env(p);
+        PartialSchedule s(env);
+        std::set<std::vector<std::vector<OpId>>> seen;
+        std::vector<double> makespans;
+        enumerateTerminals(env, s, seen, makespans);
+        QCOMPARE(makespans.size(), size_t{120});
+        const double sigma = 0.5;
+        double z = 0;
+        for (double t : makespans) z += std::exp(env.logReward(t, sigma));
+        const double logZ = std::log(z);
+
+        QTemporaryDir dir;
+        const std::string graph = dir.filePath("g.json").toStdString();
+        saveGraphJson(p.g(), nullptr, graph);
+        GflowNetTrainConfig c = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
+        c.sigmaMin = c.sigmaMax = sigma;
+        c.steps = 0;
+        trainGflowNet(c, quiet);
+        GflowNetPolicy before = loadPolicy(c.out);
+        c.steps = 600;
+        trainGflowNet(c, quiet);
+        GflowNetPolicy after = loadPolicy(c.out);
+        const ZetaStats b = zetaStats(before, p, sigma, 256), a = zetaStats(after, p, sigma, 256);
+        qInfo("log Z %.4f; mean zeta %.4f -> %.4f; std(zeta) %.4f -> %.4f", logZ, b.mean, a.mean, b.std, a.std);
+        QVERIFY(std::abs(b.mean - logZ) > 0.3 || b.std > 0.5);   // the untrained model does not pass
+        QVERIFY(std::abs(a.mean - logZ) < 0.1);
+        QVERIFY(a.std < 0.25);
+    }
+
+    // The options: TB with a learned log Z and a uniform P_B also train (paired, same problem as
+    // above): std(zeta) falls and the learned log Z moves to the exact one. Catches a TB gradient
+    // of the wrong sign or a log Z net left out of the optimiser.
+    void trajectoryBalanceWithUniformBackwardTrains() {
+        const Problem p = independentOps({0.4, 0.3, 0.2, 0.1}, 2);
+        const ScheduleEnv env(p);
+        PartialSchedule s(env);
+        std::set<std::vector<std::vector<OpId>>> seen;
+        std::vector<double> makespans;
+        enumerateTerminals(env, s, seen, makespans);
+        const double sigma = 0.5;
+        double z = 0;
+        for (double t : makespans) z += std::exp(env.logReward(t, sigma));
+        QTemporaryDir dir;
+        const std::string graph = dir.filePath("g.json").toStdString();
+        saveGraphJson(p.g(), nullptr, graph);
+        GflowNetTrainConfig c = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
+        c.trajectoryBalance = true;
+        c.uniformBackward = true;
+        c.sigmaMin = c.sigmaMax = sigma;
+        c.steps = 0;
+        trainGflowNet(c, quiet);
+        GflowNetPolicy before = loadPolicy(c.out);
+        c.steps = 600;
+        trainGflowNet(c, quiet);
+        GflowNetPolicy after = loadPolicy(c.out);
+        LogZNet logZ(after->config().encoder);
+        models::loadWeights(*logZ, c.out + ".ckpt.logz.slw", "gflownet-logz");
+        StateBatch empty;
+        encodeStates({PartialSchedule(env)}, empty);
+        torch::NoGradGuard noGrad;
+        const double learned =
+            logZ->forward(graphMasks(p.g()), toTensors(empty).nodes, torch::full({1}, std::log(sigma))).item<double>();
+        // Uniform P_B: zeta of the untrained policy has its own spread; compare the same estimator.
+        auto spread = [&](GflowNetPolicy& net) {
+            RolloutSpec spec;
+            spec.sigma = sigma;
+            spec.uniformBackward = true;
+            spec.seeds = seeds(256, 9000);
+            const Rollout r = rollout(net, env, graphMasks(p.g()), spec);
+            return zeta(torch::tensor(r.logReward, torch::kDouble), r.logPF, r.logPB).std(false).item<double>();
+        };
+        const double b = spread(before), a = spread(after);
+        qInfo("TB: log Z exact %.4f learned %.4f; std(zeta) %.4f -> %.4f", std::log(z), learned, b, a);
+        QVERIFY(a < 0.6 * b);
+        QVERIFY(std::abs(learned - std::log(z)) < 0.3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGflowNet)
+#include "tst_gflownet.moc"

@@ -448,7 +448,8 @@ void TemperaturePanel::saveSettings() const {
 void TemperaturePanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("temperature"));
-    setSampler(s.value(QStringLiteral("sampler")).toString());
+    // The GFlowNet is what the panel is for; it is the default wherever it is installed.
+    setSampler(s.value(QStringLiteral("sampler"), QStringLiteral("gflownet")).toString());
     m_slider->setTemperature(s.value(QStringLiteral("sigma"), 0.005).toDouble());
     m_samples->setValue(s.value(QStringLiteral("samples"), 1000).toInt());
     m_seed->setValue(s.value(QStringLiteral("seed"), 1).toInt());

@@ -80,14 +80,14 @@ void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup
 }
 
 void printTableHeader(const std::vector<TargetModel>& targets) {
-    std::printf("%-28s %7s %9s", "method", "proxy 1", "proxy top");
+    std::printf("%-38s %7s %9s", "method", "proxy 1", "proxy top");
     for (TargetModel m : targets) std::printf(" %10s", toString(m).c_str());
     std::printf(" %7s %7s %7s %9s %9s\n", "GED", "d_inv", "d_sen", "distinct", "seconds");
 }
 
 void printTableRow(const std::string& label, const Tally& t) {
     const double n = std::max(t.count, 1);
-    std::printf("%-28s %7.3f %9.3f", label.c_str(), t.top1 / n, t.topKMean / n);
+    std::printf("%-38s %7.3f %9.3f", label.c_str(), t.top1 / n, t.topKMean / n);
     for (double x : t.targets) std::printf(" %10.3f", x / n);
     std::printf(" %7.2f %7.2f %7.2f %9.1f %9.3f\n", t.ged / n, t.dInv / n, t.dSen / n, t.distinct / n, t.seconds / n);
     std::fflush(stdout);

@@ -46,11 +46,12 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption delay(QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS"));
     const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep."), QStringLiteral("NAME"));
     const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Set the Temperature panel's sigma and sample the graph at it."), QStringLiteral("SIGMA"));
+    const QCommandLineOption sampler(QStringLiteral("sampler"), QStringLiteral("The Temperature panel's sampler (e.g. gflownet, list-gumbel)."), QStringLiteral("NAME"));
     const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K"));
     const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
     const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
-    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, temperature, sweep, sweepFile,
+    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
                   sweepPoint, bench});
     p.process(app);
     const QStringList pos = p.positionalArguments();
@@ -67,6 +68,7 @@ bool CommandLine::parse(QApplication& app) {
     if (p.isSet(delay)) screenshotDelay = std::max(0, p.value(delay).toInt());
     benchStartup = p.isSet(bench);
     this->temperature = p.value(temperature).toDouble();
+    this->sampler = p.value(sampler);
     if (p.isSet(sweep)) this->sweep = p.value(sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(sweep);
     this->sweepFile = p.value(sweepFile);
     if (p.isSet(sweepPoint)) this->sweepPoint = p.value(sweepPoint).toInt();
@@ -129,6 +131,10 @@ bool CommandLine::apply(MainWindow& w) {
     static const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
                                      QStringLiteral("compare"), QStringLiteral("sweep")};
     TemperaturePanel* panel = w.temperaturePanel();
+    if (!sampler.isEmpty() && !panel->setSampler(sampler)) {
+        std::fprintf(stderr, "schedlab: unknown sampler '%s'\n", qPrintable(sampler));
+        return false;
+    }
     if (temperature > 0) {
         panel->setTemperature(temperature);
         if (w.document()) panel->resampleNow();

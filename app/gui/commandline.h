@@ -25,6 +25,7 @@ struct CommandLine {
     QString view;
     int screenshotDelay = -1;   // ms; >= 0: shoot then, even while runs go
     bool benchStartup = false;
+    QString sampler;              // the Temperature panel's sampler by name
     double temperature = 0;       // > 0: set the Temperature panel's σ and sample
     QString sweep;                // "T,N,K": run a sweep (temperatures, samples, top k)
     QString sweepFile;            // open a saved sweep

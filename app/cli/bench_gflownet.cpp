@@ -73,7 +73,9 @@ int runGflowNetBench(Args& args) {
     const fs::path root = fs::path(defaultDataDir()).parent_path().parent_path();
     b.examplePath = args.take("graph", (root / "resources" / "examples" / "gflownet-layered24.json").string());
     b.tracePath = args.take("trace", (fs::path(defaultDataDir()) / "wfcommons" / "blast-chameleon-small-001.json").string());
-    b.exampleWeights = args.take("example-weights", "");
+    // The single-graph model trained on the bundled example, when the source tree has it.
+    const fs::path shippedSingle = root / "models" / "weights" / "gflownet-layered24.slw";
+    b.exampleWeights = args.take("example-weights", fs::exists(shippedSingle) ? shippedSingle.string() : std::string());
     b.devices = static_cast<int>(args.takeInt("devices", 4));
     b.seeds = static_cast<int>(args.takeInt("seeds", quick ? 1 : 3));
     b.graphs = static_cast<int>(args.takeInt("graphs", quick ? 1 : 5));
@@ -136,7 +138,8 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
                           "its top k candidates are judged on each target (best of k) and their diversity measured\n"
                           "(spec/gflownet.md §5.2, §9). Workloads: the bundled example (--graph; gflownet rows use\n"
-                          "--example-weights, the single-graph model, when given), held-out erdos-renyi-gfn and\n"
+                          "--example-weights, by default the shipped single-graph model gflownet-layered24.slw),\n"
+                          "held-out erdos-renyi-gfn and\n"
                           "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp, brkga,\n"
                           "priority-sampler, gflownet at sigma 0.005 and 1 ('name:key=value;...' sets options).\n"
                           "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"

@@ -6,6 +6,8 @@
 #include "core/generators/generators.h"
 #include "core/optimizer/candidates.h"
 
+#include "common/workedexample.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -14,17 +16,7 @@ using namespace sl;
 
 namespace {
 
-Problem workedExample() {
-    auto g = std::make_shared<Graph>();
-    const double rho[] = {2, 1, 3, 1};
-    for (int i = 0; i < 4; ++i) g->addOp({.name = "o" + std::to_string(i + 1), .duration = rho[i]});
-    g->addEdge(0, 2, 3);
-    const TensorId t2 = g->addTensor("t2", 1, 1);
-    g->addConsumer(t2, 2);
-    g->addConsumer(t2, 3);
-    g->finalize();
-    return {g, Platform::identical(2), {}};
-}
+Problem workedExample() { return reference::gflownetWorkedExample(); }
 
 // Proxy speedups A 1.4, B 1.4, one device 1. Bandwidth target makespans: A 7.675, B 15.675,
 // one device 7 (tst_targetmodel).

@@ -6,6 +6,8 @@
 #include "core/costmodel/target.h"
 #include "common/reference.h"
 
+#include "common/workedexample.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -14,19 +16,7 @@ using namespace sl;
 
 namespace {
 
-/// spec §1.2's worked example: rho = (2, 1, 3, 1), 1 -> 3, 2 -> 3, 2 -> 4 (ids 0..3). Op 1 sends
-/// 3 bytes, op 2 sends 1 byte to both consumers: the mean positive size is 2, one unit 4 bytes.
-Problem workedExample() {
-    auto g = std::make_shared<Graph>();
-    const double rho[] = {2, 1, 3, 1};
-    for (int i = 0; i < 4; ++i) g->addOp({.name = "o" + std::to_string(i + 1), .duration = rho[i]});
-    g->addEdge(0, 2, 3);
-    const TensorId t2 = g->addTensor("t2", 1, 1);
-    g->addConsumer(t2, 2);
-    g->addConsumer(t2, 3);
-    g->finalize();
-    return {g, Platform::identical(2), {}};
-}
+Problem workedExample() { return reference::gflownetWorkedExample(); }
 
 // The three schedules of spec §1.2's table, as chains of op ids.
 const DeviceChains kA = {{0, 2}, {1, 3}};   // d1 = [1, 3], d2 = [2, 4]

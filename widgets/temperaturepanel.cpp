@@ -448,8 +448,9 @@ void TemperaturePanel::saveSettings() const {
 void TemperaturePanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("temperature"));
-    // The GFlowNet is what the panel is for; it is the default wherever it is installed.
-    setSampler(s.value(QStringLiteral("sampler"), QStringLiteral("gflownet")).toString());
+    // No GFlowNet by default: the panel samples every graph as it opens, and the GFlowNet's cost
+    // grows as ops³ (minutes for 1,000 samples at 100 ops, an hour for ResNet-50's 176).
+    setSampler(s.value(QStringLiteral("sampler")).toString());
     m_slider->setTemperature(s.value(QStringLiteral("sigma"), 0.005).toDouble());
     m_samples->setValue(s.value(QStringLiteral("samples"), 1000).toInt());
     m_seed->setValue(s.value(QStringLiteral("seed"), 1).toInt());

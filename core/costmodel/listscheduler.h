@@ -14,8 +14,10 @@
 /// An input tensor produced on device p arrives on device q != p at
 /// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT).
 ///
-/// Complexity: O(V + E) for ranking the priorities (radix sort) plus O(log64 V) per ready-set
-/// operation and O(log V) per event; allocation-free after the first call. Not thread-safe: use
+/// Complexity: uniform devices (one machine type, unit demands, free links, no fixed placement):
+/// O(E + V log W), W the most ops ready at once (a heap of ready ops, busy devices scanned).
+/// Otherwise O(V + E) for ranking the priorities (radix sort) plus O(log64 V) per ready-set
+/// operation and O(log V) per event. Allocation-free after the first call. Not thread-safe: use
 /// one ListScheduler per thread.
 ///
 /// \code

@@ -89,7 +89,7 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
             release(lastOp, q, bytes, last == ends[sp]);
             if (!m_transferTimeFree) arrival = std::max(arrival, ends[sp] + link.transferTime(bytes));
         }
-        if (arrival > home) m_arrivals.push_back({arrival, static_cast<int>(src), bytes, false});
+        if (arrival > home) m_arrivals.push_back({arrival, static_cast<int>(src), bytes});   // never of zero length: arrival > end
         else release(homeOp, src, bytes, home == starts[sp]);
     }
     if (!m_arrivals.empty())

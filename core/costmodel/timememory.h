@@ -46,7 +46,6 @@ private:
         double time;
         int device;
         double bytes;
-        bool zeroLength;
     };
     void findReleasingOps(std::span<const int> devices, std::span<const OpId> byEnd);
     void sumEndEvents(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices);

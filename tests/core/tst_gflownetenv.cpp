@@ -12,6 +12,8 @@
 #include "core/util/random.h"
 #include "common/reference.h"
 
+#include "common/workedexample.h"
+
 #include <QTest>
 
 #include <bit>
@@ -23,19 +25,8 @@ namespace {
 
 bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-/// Spec §1.2: rho = (2, 1, 3, 1) for ops 1-4 (ids 0-3), edges 1->3, 2->3, 2->4, m = 2.
-Problem workedExample() {
-    auto g = std::make_shared<Graph>();
-    for (double d : {2.0, 1.0, 3.0, 1.0}) g->addOp({.name = "o" + std::to_string(g->opCount() + 1), .duration = d});
-    g->addEdge(0, 2);
-    g->addEdge(1, 2);
-    g->addEdge(1, 3);
-    g->finalize();
-    Problem p;
-    p.graph = g;
-    p.platform = Platform::identical(2);
-    return p;
-}
+/// Spec §1.2's worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
+Problem workedExample() { return reference::gflownetWorkedExample(); }
 
 /// Appends chains (device d gets chains[d], ops 1-based as in the spec) in a valid interleaving:
 /// repeatedly the first chain whose head is ready.

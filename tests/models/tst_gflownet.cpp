@@ -20,6 +20,8 @@
 
 #include <QTemporaryDir>
 
+#include "common/workedexample.h"
+
 #include <QTest>
 
 #include <torch/torch.h>
@@ -45,19 +47,8 @@ Problem independentOps(const std::vector<double>& durations, int devices) {
     return p;
 }
 
-/// Spec §1.2's graph.
-Problem workedExample() {
-    auto g = std::make_shared<Graph>();
-    for (double d : {2.0, 1.0, 3.0, 1.0}) g->addOp({.name = "o" + std::to_string(g->opCount()), .duration = d});
-    g->addEdge(0, 2);
-    g->addEdge(1, 2);
-    g->addEdge(1, 3);
-    g->finalize();
-    Problem p;
-    p.graph = g;
-    p.platform = Platform::identical(2);
-    return p;
-}
+/// Spec §1.2's worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
+Problem workedExample() { return reference::gflownetWorkedExample(); }
 
 std::vector<std::uint64_t> seeds(int count, std::uint64_t base) {
     std::vector<std::uint64_t> s;
@@ -98,6 +89,22 @@ void enumerateTerminals(const ScheduleEnv& env, PartialSchedule& s, std::set<std
             enumerateTerminals(env, s, seen, makespans);
             s.remove(v);
         }
+}
+
+/// The number of labelled terminal schedules of `p` and the exact log Z = log sum_x R(x; sigma).
+struct ExactPartition {
+    size_t terminals = 0;
+    double logZ = 0;
+};
+ExactPartition exactPartition(const Problem& p, double sigma) {
+    const ScheduleEnv env(p);
+    PartialSchedule s(env);
+    std::set<std::vector<std::vector<OpId>>> seen;
+    std::vector<double> makespans;
+    enumerateTerminals(env, s, seen, makespans);
+    double z = 0;
+    for (double t : makespans) z += std::exp(env.logReward(t, sigma));
+    return {makespans.size(), std::log(z)};
 }
 
 GflowNetTrainConfig tinyTraining(const std::string& graphFile, int devices, const std::string& out) {
@@ -330,16 +337,10 @@ private Q_SLOTS:
     // approaches log Z and std(zeta) shrinks; the untrained model is far from both (checked).
     void tinyExactCheck() {
         const Problem p = independentOps({0.4, 0.3, 0.2, 0.1}, 2);
-        const ScheduleEnv env(p);
-        PartialSchedule s(env);
-        std::set<std::vector<std::vector<OpId>>> seen;
-        std::vector<double> makespans;
-        enumerateTerminals(env, s, seen, makespans);
-        QCOMPARE(makespans.size(), size_t{120});
         const double sigma = 0.5;
-        double z = 0;
-        for (double t : makespans) z += std::exp(env.logReward(t, sigma));
-        const double logZ = std::log(z);
+        const ExactPartition exact = exactPartition(p, sigma);
+        QCOMPARE(exact.terminals, size_t{120});
+        const double logZ = exact.logZ;
 
         QTemporaryDir dir;
         const std::string graph = dir.filePath("g.json").toStdString();
@@ -365,13 +366,8 @@ private Q_SLOTS:
     void trajectoryBalanceWithUniformBackwardTrains() {
         const Problem p = independentOps({0.4, 0.3, 0.2, 0.1}, 2);
         const ScheduleEnv env(p);
-        PartialSchedule s(env);
-        std::set<std::vector<std::vector<OpId>>> seen;
-        std::vector<double> makespans;
-        enumerateTerminals(env, s, seen, makespans);
         const double sigma = 0.5;
-        double z = 0;
-        for (double t : makespans) z += std::exp(env.logReward(t, sigma));
+        const double exactLogZ = exactPartition(p, sigma).logZ;
         QTemporaryDir dir;
         const std::string graph = dir.filePath("g.json").toStdString();
         saveGraphJson(p.g(), nullptr, graph);
@@ -402,9 +398,9 @@ private Q_SLOTS:
             return zeta(torch::tensor(r.logReward, torch::kDouble), r.logPF, r.logPB).std(false).item<double>();
         };
         const double b = spread(before), a = spread(after);
-        qInfo("TB: log Z exact %.4f learned %.4f; std(zeta) %.4f -> %.4f", std::log(z), learned, b, a);
+        qInfo("TB: log Z exact %.4f learned %.4f; std(zeta) %.4f -> %.4f", exactLogZ, learned, b, a);
         QVERIFY(a < 0.6 * b);
-        QVERIFY(std::abs(learned - std::log(z)) < 0.3);
+        QVERIFY(std::abs(learned - exactLogZ) < 0.3);
     }
 };
 

@@ -3,6 +3,7 @@
 
 #include "models/gflownet/optimizer.h"
 #include "models/prioritysampler/optimizer.h"
+#include "models/regal/optimizer.h"
 #include "models/topoformer/register.h"
 
 namespace sl {
@@ -11,6 +12,7 @@ void registerNeuralOptimizers() {
     ps::registerPrioritySampler();
     models::registerTopoformer();
     gfn::registerGflowNet();
+    regal::registerRegal();
 }
 
 } // namespace sl

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli bench regal`: REGAL against plain and tuned BRKGA at the same total budget and
+// seeds, on held-out generated training graphs and on the training graphs of the ONNX models in
+// DATA/onnx; the paper's Table 1 (TF test set) beside ours (spec/regal.md §7).
+#include "bench.h"
+#include "command.h"
+
+#include "core/optimizer/optimizer.h"
+#include "core/regal/dataset.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace sl::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Method {
+    std::string label;
+    std::string name;
+    RunOptions options;
+};
+
+/// The tuned setting: `schedlab-cli tune --grid full` on training graphs (docs/regal.md).
+std::map<std::string, double> parseSetting(const std::string& text) {
+    std::map<std::string, double> values;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, end - start);
+        const std::size_t eq = item.find('=');
+        if (eq == std::string::npos) throw UsageError("--tuned: expected key=value,..., got '" + item + "'");
+        try {
+            values[item.substr(0, eq)] = std::stod(item.substr(eq + 1));
+        } catch (const std::exception&) {
+            throw UsageError("--tuned: '" + item + "' is not key=number");
+        }
+        start = end + 1;
+    }
+    return values;
+}
+
+std::vector<Method> methods(const std::map<std::string, double>& tuned, const std::string& weights, std::int64_t budget, int threads) {
+    RunOptions base;
+    base.budget = budget;
+    base.threads = threads;
+    std::vector<Method> m = {{"BRKGA 5K", "brkga", base}, {"Tuned BRKGA", "brkga", base}, {"REGAL", "regal", base}};
+    m[1].options.values = tuned;
+    if (!weights.empty()) m[2].options.strings["weights"] = weights;
+    if (budget != 5000) m[0].label = "BRKGA " + std::to_string(budget);
+    return m;
+}
+
+struct Outcome {
+    double cost = 0, seconds = 0;
+};
+
+Outcome runOne(const Method& m, const Problem& p, std::uint64_t seed) {
+    RunOptions o = m.options;
+    o.seed = seed;
+    const auto t0 = std::chrono::steady_clock::now();
+    const RunResult r = OptimizerRegistry::instance().create(m.name)->run(p, o, {}, {});
+    return {r.cost, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+/// Per method: % improvement over the first method per (graph, seed), and seconds.
+struct Summary {
+    std::vector<double> improvement;
+    double seconds = 0;
+    int runs = 0;
+    double mean() const {
+        double s = 0;
+        for (double x : improvement) s += x;
+        return improvement.empty() ? 0 : s / static_cast<double>(improvement.size());
+    }
+    double share() const {
+        return improvement.empty() ? 0
+                                   : static_cast<double>(std::count_if(improvement.begin(), improvement.end(), [](double x) { return x >= -1e-9; })) /
+                                         static_cast<double>(improvement.size());
+    }
+};
+
+std::vector<Summary> runSet(const std::vector<regal::Instance>& set, const std::vector<Method>& ms, int seeds, bool perGraph) {
+    std::vector<Summary> sums(ms.size());
+    for (const regal::Instance& inst : set) {
+        std::vector<double> mean(ms.size(), 0);
+        for (int s = 1; s <= seeds; ++s) {
+            std::vector<Outcome> out;
+            for (const Method& m : ms) out.push_back(runOne(m, inst.problem, static_cast<std::uint64_t>(s)));
+            for (std::size_t i = 0; i < ms.size(); ++i) {
+                sums[i].improvement.push_back(100 * (out[0].cost - out[i].cost) / out[0].cost);
+                sums[i].seconds += out[i].seconds;
+                ++sums[i].runs;
+                mean[i] += out[i].cost / seeds;
+            }
+        }
+        if (perGraph) {
+            std::printf("  %-28s %5d ops", inst.name.c_str(), inst.problem.g().opCount());
+            for (std::size_t i = 0; i < ms.size(); ++i) std::printf(" | %10.3f MB", mean[i] / 1e6);
+            std::printf("\n");
+        } else {
+            std::fprintf(stderr, ".");
+        }
+    }
+    if (!perGraph) std::fprintf(stderr, "\n");
+    return sums;
+}
+
+void printSummary(const std::vector<Summary>& sums, const std::vector<Method>& ms) {
+    std::printf("%-14s | %14s | %16s | %8s | %8s | %9s | %8s\n", "method", "mean % better", "better or equal", "best %",
+                "worst %", "s / graph", "time x");
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+        const Summary& s = sums[i];
+        const auto [lo, hi] = std::minmax_element(s.improvement.begin(), s.improvement.end());
+        const double secs = s.seconds / std::max(1, s.runs), base = sums[0].seconds / std::max(1, sums[0].runs);
+        std::printf("%-14s | %+13.2f%% | %15.1f%% | %+7.2f%% | %+7.2f%% | %9.4f | %7.2fx\n", ms[i].label.c_str(), s.mean(),
+                    100 * s.share(), *hi, *lo, secs, secs / base);
+    }
+}
+
+void printTargets(const std::vector<Summary>& sums) {
+    const Summary& r = sums[2];
+    const double timeRatio = (r.seconds / r.runs) / (sums[0].seconds / sums[0].runs);
+    const auto verdict = [](bool ok) { return ok ? "met" : "MISSED"; };
+    std::printf("targets (issue 11): mean >= 2.00 %% better: %+.2f %% %s; better or equal on >= 70 %%: %.1f %% %s; "
+                "<= 1.25x seconds: %.2fx %s\n",
+                r.mean(), verdict(r.mean() >= 2), 100 * r.share(), verdict(r.share() >= 0.7), timeRatio, verdict(timeRatio <= 1.25));
+}
+
+void printPaper() {
+    std::printf("\nPaper (R Table 1 and §4.3-4.4, TF peak-memory test set, 2 devices, 5,000 evaluations; REGAL 400 + 4,600):\n"
+                "%-14s | %14s | %16s | %9s\n"
+                "%-14s | %+13.2f%% | %16s | %9.2f\n"
+                "%-14s | %+13.2f%% | %16s | %9.2f\n"
+                "%-14s | %+13.2f%% | %16s | %9.2f\n"
+                "%-14s | %+13.2f%% | %15.2f%% | %9.2f\n",
+                "method", "mean % better", "better or equal", "s / graph", "BRKGA 5K", 0.0, "-", 0.89, "Tuned BRKGA", 0.8,
+                "-", 1.04, "GAS", 0.16, "-", 1.04, "REGAL", 3.56, 88.92, 1.04);
+}
+
+std::vector<std::string> onnxFiles(const fs::path& data) {
+    std::vector<std::string> files;
+    if (fs::exists(data / "onnx"))
+        for (const auto& e : fs::directory_iterator(data / "onnx"))
+            if (e.path().extension() == ".onnx") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+int runBenchRegal(Args& args) {
+    const bool quick = args.takeFlag("quick");
+    const int graphs = static_cast<int>(args.takeInt("graphs", quick ? 3 : 20));
+    const int seeds = static_cast<int>(args.takeInt("seeds", 1));
+    const std::string nodes = args.take("nodes", "20-120");
+    const std::int64_t budget = args.takeInt("budget", 5000);
+    const int threads = static_cast<int>(args.takeInt("threads", 1));
+    const std::string weights = args.take("weights", "");
+    const std::string tunedText = args.take("tuned", "population=100,elites=20,mutants=10,rho=0.7,populations=1");
+    const fs::path data = args.take("data", defaultDataDir());
+    const bool withOnnx = args.take("onnx", quick ? "0" : "1") != "0";
+    args.finish(2);
+    if (graphs < 0 || seeds < 1 || budget < 500 || threads < 1) throw UsageError("--graphs >= 0, --seeds >= 1, --budget >= 500, --threads >= 1");
+    regal::DatasetSpec spec;
+    if (std::sscanf(nodes.c_str(), "%d-%d", &spec.minNodes, &spec.maxNodes) != 2) throw UsageError("--nodes: LO-HI");
+    spec.graphs = graphs;
+    const std::vector<Method> ms = methods(parseSetting(tunedText), weights, budget, threads);
+
+    std::printf("REGAL vs BRKGA at %lld evaluations (REGAL: 400 feature + %lld learned), %d seed(s) per graph, "
+                "2 identical devices, peak memory (step clock), %d thread(s) per run\n"
+                "Tuned BRKGA: %s\n\n",
+                static_cast<long long>(budget), static_cast<long long>(budget - 400), seeds, threads, tunedText.c_str());
+    std::printf("Held-out generated training graphs (nn, %s forward ops, seeds 5000000 + i, %d graphs):\n", nodes.c_str(), graphs);
+    const std::vector<Summary> held = runSet(regal::makeDataset(spec, regal::Split::HeldOut), ms, seeds, false);
+    printSummary(held, ms);
+    printTargets(held);
+
+    if (withOnnx) {
+        regal::DatasetSpec real;
+        real.families.clear();
+        real.onnxFiles = onnxFiles(data);
+        real.onnxCopies = 1;
+        if (!real.onnxFiles.empty()) {
+            std::printf("\nTraining graphs of the ONNX models in %s (mean peak over seeds: BRKGA 5K | Tuned | REGAL):\n",
+                        (data / "onnx").string().c_str());
+            const std::vector<Summary> onnx = runSet(regal::makeDataset(real, regal::Split::HeldOut), ms, seeds, true);
+            printSummary(onnx, ms);
+        }
+    }
+    printPaper();
+    return 0;
+}
+
+SL_CLI_BENCH({"regal", "REGAL vs plain and tuned BRKGA at the same budget (held-out graphs, ONNX training graphs)",
+              "Usage: schedlab-cli bench regal [OPTIONS]\n"
+              "REGAL, plain BRKGA and tuned BRKGA with the same total budget and seeds on held-out generated\n"
+              "training graphs and on the training graphs of DATA/onnx; mean % improvement over plain BRKGA,\n"
+              "share of graphs better or equal, seconds per graph, and the paper's numbers.\n"
+              "  --graphs N        held-out generated graphs (default 20)\n"
+              "  --nodes LO-HI     their forward ops (default 20-120)\n"
+              "  --seeds S         seeds per graph (default 1)\n"
+              "  --budget N        evaluations per run (default 5000)\n"
+              "  --threads T       threads per run (default 1)\n"
+              "  --weights FILE    REGAL weights (default: models/weights/regal-memory.slw)\n"
+              "  --tuned K=V,...   Tuned BRKGA's setting (default: the one docs/regal.md reports)\n"
+              "  --data DIR        test data folder (default: the source tree's tests/data)\n"
+              "  --onnx 0          skip the ONNX models\n"
+              "  --quick           --graphs 3 --onnx 0 unless given\n",
+              {"quick"}, &runBenchRegal});
+
+} // namespace
+} // namespace sl::cli

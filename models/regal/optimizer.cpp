@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+#include "models/regal/optimizer.h"
+
+#include "core/brkga/regaldecoder.h"
+#include "core/heuristics/evaluate.h"
+#include "models/encoder/encoder.h"
+#include "models/encoder/maththreads.h"
+#include "models/objectives.h"
+#include "models/regal/run.h"
+#include "models/regal/trainercommand.h"
+
+#include <cstdio>
+#include <filesystem>
+
+namespace sl::regal {
+
+namespace {
+
+class RegalOptimizer final : public Optimizer {
+public:
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
+        p.check();
+        models::requireDeclaredObjective(regalInfo(), p);
+        std::string weights = o.getString("weights", "");
+        if (weights.empty()) weights = defaultWeightsFor(p);
+        if (!std::filesystem::exists(weights))
+            throw std::runtime_error("regal: no weight file " + weights + " (train one with 'schedlab-cli train regal' or pass --weights FILE)");
+        const models::MathThreads pin(1);   // the same actions in any environment
+        RegalPolicy policy = loadPolicy(weights);
+        if (policy->config().objective != toString(p.objective.kind))
+            throw std::invalid_argument("regal: " + weights + " was trained for the " + policy->config().objective +
+                                        " objective, not " + toString(p.objective.kind));
+
+        RunConfig c;
+        c.budget = o.budget > 0 ? o.budget : 5000;
+        c.featureBudget = static_cast<std::int64_t>(o.get("feature-budget", 400));
+        c.seed = o.seed;
+        c.threads = std::max(1, o.threads);
+        c.greedy = o.get("greedy", 0) != 0;
+        c.learned = {.placement = o.get("learn-placement", 1) != 0, .scheduling = o.get("learn-scheduling", 1) != 0};
+
+        RunResult r;
+        RunMonitor monitor(o, progress);
+        const auto observer = [&](const brkga::Status& s) {
+            monitor.report(r, s.best, s.mean, std::min(1.0, static_cast<double>(s.evaluations) / static_cast<double>(c.budget)));
+            return monitor.timeUp();
+        };
+        const RunOutcome out = runRegal(p, policy, c, observer, stop);
+        r.schedule = RegalDecoder(p).schedule(out.best);
+        r.evaluations = out.evaluations;
+        r.cancelled = stop.stop_requested();
+        char note[256];
+        std::snprintf(note, sizeof note, "feature run %lld evaluations (best %.6g), learned run %lld (best %.6g), policy %.3f s; weights %s",
+                      static_cast<long long>(out.features.evaluations), out.features.bestCost,
+                      static_cast<long long>(out.learnedRun.evaluations), out.learnedRun.bestCost, out.policySeconds,
+                      std::filesystem::path(weights).filename().string().c_str());
+        r.note = note;
+        finishResult(r, p, "regal", o, monitor);
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+};
+
+} // namespace
+
+std::string defaultWeightsFor(const Problem& problem) {
+    return (std::filesystem::path(models::modelsDir()) / ("regal-" + toString(problem.objective.kind) + ".slw")).string();
+}
+
+OptimizerInfo regalInfo() {
+    using K = OptionSpec::Kind;
+    OptimizerInfo info;
+    info.name = "regal";
+    info.summary = "REGAL: a graph network picks each op's BRKGA key distributions (Paliwal et al., ICLR 2020)";
+    info.family = "neural";
+    info.objectives = {Objective::Memory, Objective::Makespan};
+    info.options = {
+        {.key = "feature-budget", .label = "Feature run", .kind = K::Int, .defaultValue = 400, .min = 1, .max = 1e6,
+         .help = "evaluations of the plain BRKGA run whose population statistics are node features (part of the budget)"},
+        {.key = "greedy", .label = "Greedy actions", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
+         .help = "take each distribution's most likely parameters instead of a draw"},
+        {.key = "learn-placement", .label = "Learned placement", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
+         .help = "affinity keys follow the policy (else Uniform)"},
+        {.key = "learn-scheduling", .label = "Learned priorities", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
+         .help = "priority keys follow the policy (else Uniform)"},
+    };
+    info.usesBudget = true;
+    info.usesSeed = true;
+    return info;
+}
+
+std::unique_ptr<Optimizer> makeRegalOptimizer() { return std::make_unique<RegalOptimizer>(); }
+
+void registerRegal() {
+    registerRegalTrainer();
+    auto& reg = OptimizerRegistry::instance();
+    if (reg.find("regal")) return;
+    reg.add(regalInfo(), [] { return makeRegalOptimizer(); });
+}
+
+} // namespace sl::regal

@@ -2,12 +2,7 @@
 #include "core/regal/dataset.h"
 
 #include "core/generators/generators.h"
-#if __has_include("core/graph/traininggraph.h")   // TEMP until the training-graphs branch lands
 #include "core/graph/traininggraph.h"
-#else
-namespace sl { enum class UpdateRule { Sgd, Adam }; struct TrainingGraphOptions { UpdateRule rule; };
-inline Graph makeTrainingGraph(const Graph& g, const TrainingGraphOptions&) { return g; } }
-#endif
 #include "core/io/graphio.h"
 #include "core/regal/augment.h"
 #include "core/util/random.h"

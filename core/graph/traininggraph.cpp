@@ -125,7 +125,7 @@ private:
         const int forwardTensors = m_f.tensorCount();
         const int controls = m_g.tensorCount() - forwardTensors;   // "<op>->loss", made by connectLoss
         for (TensorId t = 0; t < forwardTensors + controls; ++t) {
-            const Tensor& x = m_g.tensor(t);
+            const Tensor x = m_g.tensor(t);   // a copy: addTensor() below may reallocate
             std::vector<OpId> readers;
             for (OpId c : x.consumers)
                 if (std::find(readers.begin(), readers.end(), c) == readers.end()) readers.push_back(c);

@@ -157,6 +157,7 @@ int runBenchRegal(Args& args) {
     const int graphs = static_cast<int>(args.takeInt("graphs", quick ? 3 : 20));
     const int seeds = static_cast<int>(args.takeInt("seeds", 1));
     const std::string nodes = args.take("nodes", "20-120");
+    const std::string families = args.take("families", "nn");
     const std::int64_t budget = args.takeInt("budget", 5000);
     const int threads = static_cast<int>(args.takeInt("threads", 1));
     const std::string weights = args.take("weights", "");
@@ -168,13 +169,20 @@ int runBenchRegal(Args& args) {
     regal::DatasetSpec spec;
     if (std::sscanf(nodes.c_str(), "%d-%d", &spec.minNodes, &spec.maxNodes) != 2) throw UsageError("--nodes: LO-HI");
     spec.graphs = graphs;
+    spec.families.clear();
+    for (std::size_t at = 0; at <= families.size();) {
+        const std::size_t comma = std::min(families.find(',', at), families.size());
+        if (comma > at) spec.families.push_back(families.substr(at, comma - at));
+        at = comma + 1;
+    }
     const std::vector<Method> ms = methods(parseSetting(tunedText), weights, budget, threads);
 
     std::printf("REGAL vs BRKGA at %lld evaluations (REGAL: 400 feature + %lld learned), %d seed(s) per graph, "
                 "2 identical devices, peak memory (step clock), %d thread(s) per run\n"
                 "Tuned BRKGA: %s\n\n",
                 static_cast<long long>(budget), static_cast<long long>(budget - 400), seeds, threads, tunedText.c_str());
-    std::printf("Held-out generated training graphs (nn, %s forward ops, seeds 5000000 + i, %d graphs):\n", nodes.c_str(), graphs);
+    std::printf("Held-out generated training graphs (%s, %s forward ops, seeds 5000000 + i, %d graphs):\n", families.c_str(),
+                nodes.c_str(), graphs);
     const std::vector<Summary> held = runSet(regal::makeDataset(spec, regal::Split::HeldOut), ms, seeds, false);
     printSummary(held, ms);
     printTargets(held);
@@ -202,6 +210,7 @@ SL_CLI_BENCH({"regal", "REGAL vs plain and tuned BRKGA at the same budget (held-
               "share of graphs better or equal, seconds per graph, and the paper's numbers.\n"
               "  --graphs N        held-out generated graphs (default 20)\n"
               "  --nodes LO-HI     their forward ops (default 20-120)\n"
+              "  --families LIST   their generator families (default nn)\n"
               "  --seeds S         seeds per graph (default 1)\n"
               "  --budget N        evaluations per run (default 5000)\n"
               "  --threads T       threads per run (default 1)\n"

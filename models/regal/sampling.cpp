@@ -89,4 +89,14 @@ torch::Tensor logProbability(const PolicyOutput& out, const GraphBatch& batch, c
     return torch::zeros({batch.graphs()}).index_add(0, batch.graphOf, perNode);
 }
 
+torch::Tensor leaveOneOut(const torch::Tensor& rewards, int group) {
+    const torch::Tensor r = rewards.view({-1, group});
+    return (r - (r.sum(1, true) - r) / (group - 1)).reshape({-1}).detach();
+}
+
+torch::Tensor reinforceLoss(const torch::Tensor& logProbability, const torch::Tensor& reward, const torch::Tensor& baseline,
+                            const torch::Tensor& advantage, double baselineWeight) {
+    return -(advantage.detach() * logProbability).mean() + baselineWeight / 2 * (reward - baseline).pow(2).mean();
+}
+
 } // namespace sl::regal

@@ -3,7 +3,7 @@
 /// \file
 /// From the policy's logits to REGAL actions and back (spec/regal.md §4.5): one categorical
 /// draw per (op, head) with our portable sl::Rng (the same seed gives the same actions on any
-/// machine and thread count), or the argmax (greedy); and log p(y | G) per graph for REINFORCE.
+/// machine and thread count), or the argmax (greedy); log p(y | G) per graph; REINFORCE's loss.
 
 #include "core/regal/actions.h"
 #include "core/util/random.h"
@@ -19,5 +19,13 @@ std::vector<Actions> chooseActions(const PolicyOutput& out, const GraphBatch& ba
 
 /// log p(actions[g] | G_g), [B], differentiable through `out`.
 torch::Tensor logProbability(const PolicyOutput& out, const GraphBatch& batch, const std::vector<Actions>& actions);
+
+/// The loss of one step: -mean(advantage log p) + lambda / 2 mean((reward - baseline)^2). The
+/// advantage is taken as given (no gradient flows through it).
+torch::Tensor reinforceLoss(const torch::Tensor& logProbability, const torch::Tensor& reward, const torch::Tensor& baseline,
+                            const torch::Tensor& advantage, double baselineWeight);
+/// Each reward minus the mean of the other draws of its graph (groups of `group` consecutive
+/// entries, group >= 2), detached.
+torch::Tensor leaveOneOut(const torch::Tensor& rewards, int group);
 
 } // namespace sl::regal

@@ -22,6 +22,7 @@ const char* const kHelp =
     "  --budget N --feature-budget N --seeds-per-graph S   BRKGA evaluations per reward (1000), feature run (400), seeds (2)\n"
     "  --learn placement,scheduling[,elite]   action types the policy steers (placement,scheduling)\n"
     "  --batch B --steps S --lr X --clip X --lambda X   (4, 2000, 1e-4, 10, 1e-4)\n"
+    "  --samples-per-graph S          action draws per graph, leave-one-out advantages when S > 1 (1: the paper)\n"
     "  --state D --rounds T --k K --aggregation mean|sum   network (32, 16, 2, mean)\n"
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
     "  --log-every K --checkpoint-every K      (25, 250; validation at every checkpoint)\n"
@@ -79,6 +80,7 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.seedsPerGraph = static_cast<int>(r.integer("seeds-per-graph", c.seedsPerGraph));
     readLearned(r.text("learn", "placement,scheduling"), c);
     c.batch = static_cast<int>(r.integer("batch", c.batch));
+    c.samplesPerGraph = static_cast<int>(r.integer("samples-per-graph", c.samplesPerGraph));
     c.steps = r.integer("steps", c.steps);
     c.learningRate = r.number("lr", c.learningRate);
     c.clipNorm = r.number("clip", c.clipNorm);
@@ -97,7 +99,7 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.out = r.text("out", "regal.slw");
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
-    if (c.batch < 1 || c.steps < 0 || c.budget < 1 || c.featureBudget < 1 || c.seedsPerGraph < 1 || c.threads < 1 ||
+    if (c.batch < 1 || c.samplesPerGraph < 1 || c.steps < 0 || c.budget < 1 || c.featureBudget < 1 || c.seedsPerGraph < 1 || c.threads < 1 ||
         c.logEvery < 1 || c.checkpointEvery < 1 || c.state < 1 || c.rounds < 0 || c.k < 1 || c.k > 255 ||
         c.validationGraphs < 1 || c.data.devices < 1 || !(c.learningRate > 0) || c.clipNorm < 0 || c.baselineWeight < 0)
         throw models::TrainUsageError("counts, sizes and budgets >= 1 (--rounds >= 0, --k <= 255); --lr > 0; --clip, --lambda >= 0");

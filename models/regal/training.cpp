@@ -206,9 +206,9 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         card.steps = step;
         card.seconds = seconds();
         card.results = fmt("{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
-                           "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
+                           "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
                            "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
-                           val.size(), static_cast<long long>(c.budget), v.meanImprovement, v.shareBetterOrEqual, c.batch,
+                           val.size(), static_cast<long long>(c.budget), v.meanImprovement, v.shareBetterOrEqual, c.batch, c.samplesPerGraph,
                            c.learningRate, c.clipNorm, c.baselineWeight, static_cast<long long>(c.budget), c.seedsPerGraph, c.threads);
         card.notes = "Reward: -cost(REGAL) / cost(plain BRKGA), same graph, seed and budget. Validation: one sampled action "
                      "set per graph (fixed seed), BRKGA with the learned Betas vs plain BRKGA at the training budget.";
@@ -238,16 +238,18 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     const auto timeUp = [&] { return c.timeLimit > 0 && seconds() >= c.timeLimit; };
     while (step < c.steps && !stop.stop_requested() && !timeUp()) {
         Rng rng(deriveSeed(c.seed, static_cast<std::uint64_t>(step)));
-        std::vector<std::pair<int, int>> picks;
-        for (int b = 0; b < c.batch; ++b)
-            picks.emplace_back(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(train.size()) - 1)),
-                               static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
+        std::vector<std::pair<int, int>> picks;   // (graph, seed index), each graph's draws side by side
+        for (int b = 0; b < c.batch; ++b) {
+            const auto pick = std::make_pair(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(train.size()) - 1)),
+                                             static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
+            picks.insert(picks.end(), static_cast<std::size_t>(c.samplesPerGraph), pick);
+        }
         const GraphBatch batch = makeBatch(featuresOf(train, picks));
         const PolicyOutput out = policy->forward(batch);
         const std::vector<Actions> actions = chooseActions(out, batch, nc, rng);
         fillPlainCosts(train, picks, c.budget, pool);
         std::vector<double> reward(picks.size());
-        pool.run(c.batch, [&](int b, int) {
+        pool.run(static_cast<int>(picks.size()), [&](int b, int) {
             const auto [g, s] = picks[static_cast<std::size_t>(b)];
             const Example& e = train[static_cast<std::size_t>(g)];
             reward[static_cast<std::size_t>(b)] = -learnedCost(e, s, c.budget, actions[static_cast<std::size_t>(b)], c.learned) /
@@ -256,8 +258,8 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         const torch::Tensor r = torch::tensor(std::vector<float>(reward.begin(), reward.end()));
         const torch::Tensor b = baseline->forward(batch);
         const torch::Tensor logp = logProbability(out, batch, actions);
-        const torch::Tensor advantage = (r - b).detach();
-        const torch::Tensor loss = -(advantage * logp).mean() + c.baselineWeight / 2 * (r - b).pow(2).mean();
+        const torch::Tensor advantage = c.samplesPerGraph > 1 ? leaveOneOut(r, c.samplesPerGraph) : (r - b).detach();
+        const torch::Tensor loss = reinforceLoss(logp, r, b, advantage, c.baselineWeight);
         adam.zero_grad();
         loss.backward();
         const double norm = torch::nn::utils::clip_grad_norm_(params, c.clipNorm);
@@ -271,7 +273,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         w.baselineError += (r - b).abs().mean().item<double>();
         w.gradNorm += norm;
         w.clipped += norm > c.clipNorm;
-        w.graphs += c.batch;
+        w.graphs += static_cast<int>(picks.size());
         ++w.steps;
         if (step % c.logEvery == 0 || step == c.steps) {
             const double meanReward = w.reward / w.graphs;

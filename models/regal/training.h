@@ -5,7 +5,7 @@
 ///
 /// Per step: B graphs drawn uniformly with replacement from the training set, each with one of
 /// `seedsPerGraph` BRKGA seeds; one policy forward over their disjoint union; one action draw per
-/// graph; per graph one BRKGA run of `budget` evaluations with the learned Betas and one plain
+/// graph (or S, see samplesPerGraph); per graph one BRKGA run of `budget` evaluations with the learned Betas and one plain
 /// BRKGA run with the same seed (cached: it depends on the graph and seed only); reward
 /// r = -cost_regal / cost_plain. Loss: -mean(sg[r - b] log p) + lambda/2 mean((r - b)^2) with the
 /// separate baseline network b(G); one Adam over both networks, global-norm clipping.
@@ -35,6 +35,10 @@ struct TrainConfig {
     // optimisation (R A.5: Adam 1e-4, clip 10, batch 4, lambda 1e-4)
     std::int64_t steps = 2000;
     int batch = 4;
+    /// Action draws per graph in a step (our addition; the paper: 1). With S > 1 the draws of a
+    /// graph share its BRKGA seed and each one's advantage is its reward minus the mean of the
+    /// others' (leave-one-out), instead of minus the baseline network's prediction.
+    int samplesPerGraph = 1;
     double learningRate = 1e-4;
     double clipNorm = 10;
     double baselineWeight = 1e-4;

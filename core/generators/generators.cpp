@@ -358,7 +358,7 @@ GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
 
 std::vector<std::string> generatorFamilies() {
     return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop",
-            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert"};
+            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert", "nn"};
 }
 
 GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed) {
@@ -371,6 +371,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     if (family == "sbm-gfn") return generateSbmUniform(nodes, seed);
     if (family == "watts-strogatz" || family == "ws") return generateWattsStrogatz(nodes, seed);
     if (family == "barabasi-albert" || family == "ba") return generateBarabasiAlbert(nodes, seed);
+    if (family == "nn") return generateNetworkLike(nodes, seed);
     if (family == "jobshop") {
         checkSize(nodes, 1, 1'000'000);
         const int machines = nodes >= 20 ? 10 : std::max(1, nodes / 2);   // 25x10 for 250 nodes
@@ -378,7 +379,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     }
     throw std::invalid_argument("unknown graph family '" + family +
                                 "' (layered, layered-typed, erdos-renyi, sbm, jobshop, layered-gfn,\n"
-                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert)");
+                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert, nn)");
 }
 
 } // namespace sl

@@ -17,6 +17,12 @@
 ///      watts-strogatz   k = 8, p = 0.3 (networkx's construction)
 ///      barabasi-albert  m = 4 (networkx's construction: a star of m + 1 nodes, then degree-
 ///                       proportional attachment)
+///  - nn:            neural-network-like graphs (networklike.cpp, docs/training-graphs.md): ONNX op
+///                   types, float32 activation sizes (up to 50 MB), weights as parameter bytes and
+///                   roofline durations in microseconds, from one of six styles per graph (ResNet,
+///                   Inception, DenseNet, Transformer, mixed CNN, CNN + transformer): conv/BN/ReLU
+///                   chains, residual adds, concat branches, squeeze-excitation, attention and MLP
+///                   blocks; exactly `nodes` ops (8 or more), one device
 
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
@@ -46,6 +52,8 @@ GeneratedInstance generateErdosRenyiUniform(int nodes, std::uint64_t seed);
 GeneratedInstance generateSbmUniform(int nodes, std::uint64_t seed);
 GeneratedInstance generateWattsStrogatz(int nodes, std::uint64_t seed);
 GeneratedInstance generateBarabasiAlbert(int nodes, std::uint64_t seed);
+/// The "nn" family: a network-like graph of exactly `nodes` ops (8 to 100,000).
+GeneratedInstance generateNetworkLike(int nodes, std::uint64_t seed);
 /// `jobs` x `machines`, durations uniform in [1, 99] (Taillard).
 GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed);
 

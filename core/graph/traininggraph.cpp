@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <unordered_set>
@@ -28,6 +29,7 @@ public:
         addGradientTensors();
         addSavedTensors();
         addParameterGradients();
+        checkTotal();
         try {
             m_g.finalize();
         } catch (const GraphError& e) {
@@ -125,7 +127,7 @@ private:
         const int forwardTensors = m_f.tensorCount();
         const int controls = m_g.tensorCount() - forwardTensors;   // "<op>->loss", made by connectLoss
         for (TensorId t = 0; t < forwardTensors + controls; ++t) {
-            const Tensor x = m_g.tensor(t);   // a copy: addTensor() below may reallocate
+            const Tensor x = m_g.tensor(t);   // a copy: addTensor below may reallocate
             std::vector<OpId> readers;
             for (OpId c : x.consumers)
                 if (std::find(readers.begin(), readers.end(), c) == readers.end()) readers.push_back(c);
@@ -161,6 +163,22 @@ private:
                                              m_f.op(v).paramBytes);
             m_g.addConsumer(t, update);
         }
+    }
+
+    /// Graph::finalize refuses more than 2^53 bytes in all; say which op's weights weigh most.
+    void checkTotal() const {
+        double total = 0;
+        for (const Tensor& t : m_g.tensors()) total += t.bytes;
+        for (const Op& o : m_g.ops()) total += o.paramBytes;
+        if (total <= 9007199254740992.0) return;
+        OpId heaviest = 0;
+        for (OpId v = 1; v < m_f.opCount(); ++v)
+            if (m_f.op(v).paramBytes + m_f.outputBytes(v) > m_f.op(heaviest).paramBytes + m_f.outputBytes(heaviest)) heaviest = v;
+        std::ostringstream msg;
+        msg << "training step: its tensors, weights and optimizer state total " << total
+            << " bytes, more than 2^53 (the largest share is op '" << m_f.op(heaviest).name << "', "
+            << m_f.op(heaviest).paramBytes << " parameter bytes)";
+        throw GraphError(msg.str());
     }
 
     /// The forward pass's time per byte touched (see the header); memoised.

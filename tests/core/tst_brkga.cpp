@@ -12,6 +12,8 @@
 
 #include <QtTest>
 
+#include <boost/math/special_functions/beta.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -351,6 +353,27 @@ private Q_SLOTS:
         const double m = alpha / (alpha + beta), s2 = m * (1 - m) / (alpha + beta + 1);
         QVERIFY2(std::abs(mean - m) < 0.01, qPrintable(QString::number(mean)));
         QVERIFY2(std::abs(var - s2) < 0.01, qPrintable(QString::number(var)));
+    }
+
+    void tabulatedBetaFollowsTheExactCdf() {
+        // REGAL's smallest shapes (spec §4.6: 1/6 and 1/3) and a skewed one: the empirical CDF of
+        // table draws against Boost's regularised incomplete beta, and the knots are the quantiles.
+        const double shapes[][2] = {{1.0 / 6, 1.0 / 3}, {1.0 / 3, 1.0 / 6}, {4.0 / 3, 2.0 / 3}, {5, 1}};
+        for (const auto& s : shapes) {
+            const BetaQuantiles table(s[0], s[1]);
+            QCOMPARE_LE(std::abs(table.quantile(0.25) - boost::math::ibeta_inv(s[0], s[1], 0.25)), 1e-12);
+            Rng rng(11);
+            std::vector<double> x(40000);
+            for (double& v : x) v = table(rng);
+            std::sort(x.begin(), x.end());
+            double worst = 0;
+            for (double at : {0.001, 0.01, 0.1, 0.3, 0.5, 0.7, 0.9, 0.99, 0.999}) {
+                const double empirical = static_cast<double>(std::lower_bound(x.begin(), x.end(), at) - x.begin()) / 40000.0;
+                worst = std::max(worst, std::abs(empirical - boost::math::ibeta(s[0], s[1], at)));
+            }
+            QVERIFY2(worst < 0.01, qPrintable(QString("Beta(%1, %2): CDF off by %3").arg(s[0]).arg(s[1]).arg(worst)));
+        }
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, BetaQuantiles(0, 1));
     }
 
     void perGeneBetaFollowsEachGene() {

@@ -93,6 +93,8 @@ GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& confi
 
     const OpId fixed = RegalDecoder(problem, config.symmetry).symmetryOp();
     if (fixed != kNoOp) f.node[static_cast<std::size_t>(fixed) * static_cast<std::size_t>(f.width) + 5 + static_cast<std::size_t>(f.devices)] = 1;
+    const auto eliteCount = std::min(outcome.population.size(), static_cast<std::size_t>(run.params.elites));
+    f.elites.assign(outcome.population.begin(), outcome.population.begin() + static_cast<std::ptrdiff_t>(eliteCount));
     f.bestKeys = std::move(outcome.result.best);
     f.bestCost = outcome.result.bestCost;
     f.evaluations = outcome.result.evaluations;

@@ -41,6 +41,7 @@ struct GraphFeatures {
     std::vector<std::int32_t> edgeSource, edgeTarget;
     std::vector<float> edgeSize;
     // the feature run
+    std::vector<brkga::Chromosome> elites;      ///< its final population's best (params.elites), best first
     brkga::Chromosome bestKeys;
     double bestCost = 0;
     std::int64_t evaluations = 0;

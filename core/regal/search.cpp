@@ -23,7 +23,7 @@ SearchOutcome search(const Problem& problem, const SearchRequest& request, const
     criteria.budget = request.budget;
     criteria.timeLimit = request.timeLimit;
     SearchOutcome out;
-    out.result = engine.run(request.seed, criteria, {}, observer, std::move(stop));
+    out.result = engine.run(request.seed, criteria, request.warmStart, observer, std::move(stop));
     if (request.keepPopulation > 0) out.population = engine.ranked(request.keepPopulation);
     return out;
 }

@@ -23,6 +23,7 @@ struct SearchRequest {
     bool symmetry = true;                 ///< fix the largest-memory op on device 0
     brkga::Distributions distributions;   ///< empty: Uniform keys, as plain BRKGA
     int keepPopulation = 0;               ///< > 0: return that many final chromosomes, best first
+    std::vector<brkga::Chromosome> warmStart;   ///< replace the first initial chromosomes
 };
 
 struct SearchOutcome {

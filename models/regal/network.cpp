@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 namespace sl::regal {
@@ -169,6 +172,17 @@ RegalPolicy loadPolicy(const std::string& path) {
     models::loadWeights(*policy, path, kWeightKind);
     policy->eval();
     return policy;
+}
+
+RegalPolicy cachedPolicy(const std::string& path) {
+    static std::mutex mutex;
+    static std::map<std::pair<std::string, std::filesystem::file_time_type>, RegalPolicy> cache;
+    std::error_code ec;
+    const auto key = std::make_pair(path, std::filesystem::last_write_time(path, ec));
+    const std::lock_guard lock(mutex);
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, loadPolicy(path)).first;
+    return it->second;
 }
 
 } // namespace sl::regal

@@ -114,5 +114,8 @@ TORCH_MODULE(RegalBaseline);
 void savePolicy(const RegalPolicy& policy, const std::string& path);
 /// Builds the policy from the file's config and loads its weights. Throws std::runtime_error.
 RegalPolicy loadPolicy(const std::string& path);
+/// loadPolicy() once per file and modification time for the process (the optimizer runs many
+/// times; a retrained file is read again). Thread-safe; the policy is only read (no-grad forward).
+RegalPolicy cachedPolicy(const std::string& path);
 
 } // namespace sl::regal

@@ -26,7 +26,7 @@ public:
         if (!std::filesystem::exists(weights))
             throw std::runtime_error("regal: no weight file " + weights + " (train one with 'schedlab-cli train regal' or pass --weights FILE)");
         const models::MathThreads pin(1);   // the same actions in any environment
-        RegalPolicy policy = loadPolicy(weights);
+        RegalPolicy policy = cachedPolicy(weights);
         if (policy->config().objective != toString(p.objective.kind))
             throw std::invalid_argument("regal: " + weights + " was trained for the " + policy->config().objective +
                                         " objective, not " + toString(p.objective.kind));
@@ -37,6 +37,7 @@ public:
         c.seed = o.seed;
         c.threads = std::max(1, o.threads);
         c.greedy = o.get("greedy", 0) != 0;
+        c.warmStart = o.get("warm-start", 0) != 0;
         c.learned = {.placement = o.get("learn-placement", 1) != 0, .scheduling = o.get("learn-scheduling", 1) != 0};
 
         RunResult r;
@@ -79,6 +80,8 @@ OptimizerInfo regalInfo() {
          .help = "evaluations of the plain BRKGA run whose population statistics are node features (part of the budget)"},
         {.key = "greedy", .label = "Greedy actions", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
          .help = "take each distribution's most likely parameters instead of a draw"},
+        {.key = "warm-start", .label = "Keep feature elites", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
+         .help = "start the learned run from the feature run's elites (ours; the paper restarts)"},
         {.key = "learn-placement", .label = "Learned placement", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
          .help = "affinity keys follow the policy (else Uniform)"},
         {.key = "learn-scheduling", .label = "Learned priorities", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,

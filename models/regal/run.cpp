@@ -44,6 +44,7 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
     second.seed = deriveSeed(config.seed, 2);
     second.threads = config.threads;
     second.symmetry = config.symmetry;
+    if (config.warmStart) second.warmStart = out.features.elites;
     second.distributions = geneDistributions(RegalDecoder(problem, config.symmetry).layout(), out.actions, config.learned,
                                              config.params.rho);
     const std::int64_t offset = out.features.evaluations;

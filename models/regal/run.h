@@ -24,6 +24,9 @@ struct RunConfig {
     int threads = 1;
     bool greedy = false;                 ///< argmax actions instead of a draw
     bool symmetry = true;
+    /// Our addition (off in the paper, spec §4.11): the learned run starts from the feature run's
+    /// elites instead of discarding its 400 evaluations.
+    bool warmStart = false;
     LearnedKeys learned;                 ///< which key types follow the policy
     brkga::Params params;                ///< the papers' 100 / 10 / 10 / 0.7
 };

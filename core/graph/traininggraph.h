@@ -37,9 +37,11 @@
 ///
 /// **Durations**: gradient op = backwardFactor x forward (per-device durations too); update =
 /// rate x traffic x P with traffic 3 (SGD: read w and g, write w) or 7 (Adam: read w, g, m, v;
-/// write w, m, v), rate = the forward pass's time per byte (sum of durations / sum over ops of the
-/// input, output and parameter bytes they touch; 0 without bytes); loss = rate x 2 x the bytes it
-/// reads. Loss and updates take `duration` on every device (no per-device table).
+/// write w, m, v); loss = rate x 2 x the bytes it reads (outputs in, seeds out). The rate is the
+/// time per byte of the median forward op, each op's duration divided by the input, output and
+/// parameter bytes it touches (ops touching none left out; 0 if none remain; of an even count,
+/// the upper middle): updates stream memory like the graph's typical elementwise op. Loss and
+/// updates take `duration` on every device (no per-device table).
 ///
 /// \code
 ///   sl::Graph train = sl::makeTrainingGraph(*loaded.graph, {.rule = sl::UpdateRule::Adam});

@@ -3,8 +3,8 @@
 
 #include "widgets/background.h"
 #include "widgets/compareview.h"
-#include "widgets/criticalpath.h"
 #include "widgets/convergenceview.h"
+#include "widgets/criticalpath.h"
 #include "widgets/dagview.h"
 #include "widgets/exporter.h"
 #include "widgets/ganttview.h"
@@ -183,7 +183,8 @@ void MainWindow::buildActions() {
         const auto mode = m_trainingMenu->mode();   // the dialog says which step it opens
         const QString path = QFileDialog::getOpenFileName(
             this, mode ? tr("Open graph as its training step (%1)").arg(updateRuleTitle(*mode)) : tr("Open graph"),
-            s.value(QStringLiteral("lastDir")).toString(), tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
+            s.value(QStringLiteral("lastDir")).toString(),
+            tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
         if (path.isEmpty()) return;
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
         openFileInBackground(m_trainingMenu->apply(path));
@@ -379,9 +380,9 @@ void MainWindow::addRecent(const QString& path) {
     QSettings s;
     QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
     const DocumentSource source = parseDocumentSource(path);
-    const QString abs = documentSource(source.path.startsWith(QLatin1String("generated:")) ? source.path
-                                                                                          : QFileInfo(source.path).absoluteFilePath(),
-                                       source.training);
+    const QString abs = documentSource(
+        source.path.startsWith(QLatin1String("generated:")) ? source.path : QFileInfo(source.path).absoluteFilePath(),
+        source.training);
     recent.removeAll(abs);
     recent.prepend(abs);
     while (recent.size() > 10) recent.removeLast();
@@ -646,7 +647,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
         const QString path = urls.first().toLocalFile();
         if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
-        else openFileInBackground(m_trainingMenu->apply(path));
+        else
+            openFileInBackground(m_trainingMenu->apply(path));
         e->acceptProposedAction();
     }
 }

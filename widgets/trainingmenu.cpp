@@ -12,9 +12,7 @@ namespace {
 const QString kSettingsKey = QStringLiteral("trainingStep");
 
 /// The actions' data: "" (none), "sgd", "adam".
-QString key(std::optional<UpdateRule> mode) {
-    return mode ? QString::fromLatin1(updateRuleName(*mode)) : QString();
-}
+QString key(std::optional<UpdateRule> mode) { return mode ? QString::fromLatin1(updateRuleName(*mode)) : QString(); }
 
 } // namespace
 
@@ -23,10 +21,12 @@ TrainingMenu::TrainingMenu(QWidget* parent) : QMenu(tr("&Training Step"), parent
     setToolTipsVisible(true);
     const std::optional<UpdateRule> modes[] = {std::nullopt, UpdateRule::Sgd, UpdateRule::Adam};
     for (const auto& mode : modes) {
-        QAction* a = addAction(mode ? tr("Training step, %1").arg(updateRuleTitle(*mode)) : tr("None (the graph as it is)"));
+        QAction* a =
+            addAction(mode ? tr("Training step, %1").arg(updateRuleTitle(*mode)) : tr("None (the graph as it is)"));
         a->setCheckable(true);
         a->setData(key(mode));
-        a->setToolTip(mode ? tr("Open graphs as their training step: forward, loss, backward, %1 updates").arg(updateRuleTitle(*mode))
+        a->setToolTip(mode ? tr("Open graphs as their training step: forward, loss, backward, %1 updates")
+                                 .arg(updateRuleTitle(*mode))
                            : tr("Open graphs as they are"));
         m_group->addAction(a);
         connect(a, &QAction::triggered, this, [this, mode] {

@@ -57,8 +57,8 @@ int runConvert(Args& args) {
         writeFileAtomically(out, graphToDot(*lg.graph));
     }
     const Graph& g = *lg.graph;
-    std::cout << in << (training ? " (training step, " + std::string(updateRuleName(*training)) + ")" : std::string()) << ": "
-              << g.opCount() << " ops, " << g.tensorCount() << " tensors, " << g.edgeCount() << " edges";
+    std::cout << in << (training ? " (training step, " + std::string(updateRuleName(*training)) + ")" : std::string())
+              << ": " << g.opCount() << " ops, " << g.tensorCount() << " tensors, " << g.edgeCount() << " edges";
     if (platform) std::cout << ", " << platform->deviceCount() << " devices";
     std::cout << " -> " << out << " (" << (to == "json" ? "native JSON" : "DOT") << ")\n";
     for (const std::string& w : lg.warnings) std::cout << "warning: " << w << "\n";

@@ -31,10 +31,11 @@ int runGenerate(Args& args) {
     GeneratedInstance inst = generateInstance(family, static_cast<int>(nodes), static_cast<std::uint64_t>(seed));
     if (training) inst.graph = std::make_shared<Graph>(makeTrainingGraph(*inst.graph, {.rule = *training}));
     saveGraphJson(*inst.graph, &inst.platform, *out);
-    std::cout << family << " (seed " << seed << (training ? ", training step " + std::string(updateRuleName(*training)) : "")
-              << "): "<< inst.graph->opCount() << " ops, " << inst.graph->edgeCount()
-              << " edges, " << inst.platform.deviceCount()
-              << (inst.platform.deviceCount() == 1 ? " device -> " : " devices -> ") << *out << "\n";
+    std::cout << family << " (seed " << seed
+              << (training ? ", training step " + std::string(updateRuleName(*training)) : "")
+              << "): " << inst.graph->opCount() << " ops, " << inst.graph->edgeCount() << " edges, "
+              << inst.platform.deviceCount() << (inst.platform.deviceCount() == 1 ? " device -> " : " devices -> ")
+              << *out << "\n";
     return 0;
 }
 

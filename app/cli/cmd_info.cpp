@@ -62,9 +62,8 @@ int runInfo(Args& args) {
     }
     std::cout << "file            " << lp.loaded.sourcePath << "\n";
     if (lp.training) std::cout << "graph           its training step (" << updateRuleName(*lp.training) << ")\n";
-    std::cout
-              << "ops             " << g.opCount() << " (" << sources << " sources, " << sinks << " sinks, "
-              << levels << " levels)\n"
+    std::cout << "ops             " << g.opCount() << " (" << sources << " sources, " << sinks << " sinks, " << levels
+              << " levels)\n"
               << "tensors         " << g.tensorCount() << "\n"
               << "edges           " << g.edgeCount() << "\n"
               << "total work      " << g.totalWork() << "\n"

@@ -46,9 +46,9 @@ void applyTraining(LoadedGraph& loaded, std::optional<UpdateRule> rule) {
 }
 
 // One text for problemOptionsHelp() and trainingOptionHelp() (string literals concatenate).
-#define SL_TRAINING_HELP                                                                           \
-    "  --training R          use the graph's training step instead (docs/training-graphs.md):\n"    \
-    "                        forward ops, loss, a gradient op per op, an update per weighted op;\n" \
+#define SL_TRAINING_HELP                                                                                               \
+    "  --training R          use the graph's training step instead (docs/training-graphs.md):\n"                       \
+    "                        forward ops, loss, a gradient op per op, an update per weighted op;\n"                    \
     "                        R = sgd or adam (Adam's update also holds 2x the weights of state)\n"
 
 const char* trainingOptionHelp() { return SL_TRAINING_HELP; }

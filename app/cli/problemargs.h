@@ -30,9 +30,9 @@
 namespace sl::cli {
 
 struct LoadedProblem {
-    LoadedGraph loaded;                  ///< the training step's graph with --training
+    LoadedGraph loaded;   ///< the training step's graph with --training
     Problem problem;
-    std::optional<UpdateRule> training;  ///< --training, if given
+    std::optional<UpdateRule> training;   ///< --training, if given
 };
 
 /// --format F as a GraphFormat (Auto when absent); UsageError for an unknown name.

@@ -2,8 +2,8 @@
 #include "app/gui/commandline.h"
 
 #include "core/optimizer/optimizer.h"
-#include "widgets/graphloader.h"
 #include "widgets/dagview.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -37,7 +37,9 @@ bool CommandLine::parse(QApplication& app) {
     p.addVersionOption();
     p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph file (ONNX, JSON, DOT, STG, job-shop, WfCommons, HLO), or generated:FAMILY:N:SEED"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("Force the file format: json, dot, stg, jobshop, wfcommons, onnx, hlo."), QStringLiteral("F"));
-    const QCommandLineOption training(QStringLiteral("training"), QStringLiteral("Open FILE as its training step (forward, loss, backward, updates): sgd or adam."), QStringLiteral("RULE"));
+    const QCommandLineOption training(QStringLiteral("training"),
+                                      QStringLiteral("Open FILE as its training step (forward, loss, backward, updates): sgd or adam."),
+                                      QStringLiteral("RULE"));
     const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
     const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));

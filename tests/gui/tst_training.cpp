@@ -47,8 +47,10 @@ private Q_SLOTS:
         const DocumentSource a = parseDocumentSource(QStringLiteral("/m/x.onnx?training=adam"));
         QCOMPARE(a.path, QStringLiteral("/m/x.onnx"));
         QCOMPARE(a.training, std::optional<UpdateRule>(UpdateRule::Adam));
-        QCOMPARE(parseDocumentSource(QStringLiteral("generated:nn:40:1?training=SGD")).training, std::optional<UpdateRule>(UpdateRule::Sgd));
-        QCOMPARE(parseDocumentSource(QStringLiteral("x.onnx?training=rmsprop")).path, QStringLiteral("x.onnx?training=rmsprop"));
+        QCOMPARE(parseDocumentSource(QStringLiteral("generated:nn:40:1?training=SGD")).training,
+                 std::optional<UpdateRule>(UpdateRule::Sgd));
+        QCOMPARE(parseDocumentSource(QStringLiteral("x.onnx?training=rmsprop")).path,
+                 QStringLiteral("x.onnx?training=rmsprop"));
         QCOMPARE(parseDocumentSource(QStringLiteral("x.onnx")).training, std::nullopt);
         QCOMPARE(documentSource(QStringLiteral("x.onnx"), UpdateRule::Sgd), QStringLiteral("x.onnx?training=sgd"));
         QCOMPARE(documentSource(QStringLiteral("x.onnx"), std::nullopt), QStringLiteral("x.onnx"));
@@ -64,12 +66,14 @@ private Q_SLOTS:
         QCOMPARE(w.document()->source, QStringLiteral("generated:nn:30:2"));
         QVERIFY2(w.windowTitle().contains(QStringLiteral("training step, Adam")), qPrintable(w.windowTitle()));
         QCOMPARE(w.trainingMenu()->mode(), std::optional<UpdateRule>(UpdateRule::Adam));
-        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), QStringLiteral("generated:nn:30:2?training=adam"));
+        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0),
+                 QStringLiteral("generated:nn:30:2?training=adam"));
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         QSignalSpy finished(&w, &MainWindow::runFinished);
         QVERIFY(w.startRun());
         QVERIFY(finished.wait(60000));
-        QCOMPARE(static_cast<int>(finished.takeFirst().at(0).value<RunRecord>().schedule().ops.size()), w.document()->graph->opCount());
+        QCOMPARE(static_cast<int>(finished.takeFirst().at(0).value<RunRecord>().schedule().ops.size()),
+                 w.document()->graph->opCount());
     }
 
     // Choosing another mode reopens the shown graph in it and is remembered for the next open.
@@ -88,7 +92,8 @@ private Q_SLOTS:
         QCOMPARE(w.document()->graph->opCount(), trainingOps("layered", 25, 3));
         QCOMPARE(QSettings().value(QStringLiteral("trainingStep")).toString(), QStringLiteral("adam"));
         // the mode applies to what is opened next, whatever suffix it had
-        QCOMPARE(w.trainingMenu()->apply(QStringLiteral("g.onnx?training=sgd")), QStringLiteral("g.onnx?training=adam"));
+        QCOMPARE(w.trainingMenu()->apply(QStringLiteral("g.onnx?training=sgd")),
+                 QStringLiteral("g.onnx?training=adam"));
         MainWindow again;   // a new window starts in the remembered mode
         QCOMPARE(again.trainingMenu()->mode(), std::optional<UpdateRule>(UpdateRule::Adam));
     }

@@ -11,6 +11,8 @@
 namespace sl::gui {
 namespace {
 
+constexpr QLatin1String kTrainingSuffix("?training=");
+
 LoadedDocument generated(const QString& spec) {
     const QStringList parts = spec.split(QLatin1Char(':'));   // generated:FAMILY:N:SEED
     if (parts.size() != 4) throw std::runtime_error(spec.toStdString() + ": expected generated:FAMILY:N:SEED");
@@ -22,15 +24,7 @@ LoadedDocument generated(const QString& spec) {
     return doc;
 }
 
-} // namespace
-
-QStringList knownFormats() {
-    return {QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("stg"), QStringLiteral("jobshop"),
-            QStringLiteral("wfcommons"), QStringLiteral("onnx"), QStringLiteral("hlo")};
-}
-
-LoadedDocument loadDocument(const QString& path, const QString& format) {
-    if (path.startsWith(QLatin1String("generated:"))) return generated(path);
+LoadedDocument loadFile(const QString& path, const QString& format) {
     const QFileInfo info(path);
     if (!info.exists()) throw std::runtime_error(path.toStdString() + ": no such file");
     LoadedDocument doc;
@@ -48,6 +42,50 @@ LoadedDocument loadDocument(const QString& path, const QString& format) {
     for (const auto& w : lg.warnings) doc.warnings << QString::fromStdString(w);
     doc.path = info.absoluteFilePath();
     doc.displayName = info.fileName();
+    return doc;
+}
+
+/// The document's graph replaced by its training step; the title says so.
+void makeTraining(LoadedDocument& doc, UpdateRule rule) {
+    doc.graph = std::make_shared<const Graph>(makeTrainingGraph(*doc.graph, {.rule = rule}));
+    doc.training = rule;
+    doc.displayName += QStringLiteral(" — training step, %1").arg(updateRuleTitle(rule));
+}
+
+} // namespace
+
+QStringList knownFormats() {
+    return {QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("stg"), QStringLiteral("jobshop"),
+            QStringLiteral("wfcommons"), QStringLiteral("onnx"), QStringLiteral("hlo")};
+}
+
+DocumentSource parseDocumentSource(const QString& source) {
+    const int at = source.lastIndexOf(kTrainingSuffix);
+    if (at < 0) return {source, std::nullopt};
+    const auto rule = parseUpdateRule(source.mid(at + kTrainingSuffix.size()).toStdString());
+    if (!rule) return {source, std::nullopt};
+    return {source.left(at), rule};
+}
+
+QString documentSource(const QString& path, std::optional<UpdateRule> training) {
+    if (!training) return path;
+    return path + kTrainingSuffix + QString::fromLatin1(updateRuleName(*training));
+}
+
+QString updateRuleTitle(UpdateRule rule) {
+    return rule == UpdateRule::Adam ? QStringLiteral("Adam") : QStringLiteral("SGD");
+}
+
+LoadedDocument loadDocument(const QString& source, const QString& format) {
+    const DocumentSource src = parseDocumentSource(source);
+    LoadedDocument doc = src.path.startsWith(QLatin1String("generated:")) ? generated(src.path) : loadFile(src.path, format);
+    doc.source = src.path;
+    if (!src.training) return doc;
+    try {
+        makeTraining(doc, *src.training);
+    } catch (const GraphError& e) {
+        throw std::runtime_error(src.path.toStdString() + ": " + e.what());
+    }
     return doc;
 }
 

@@ -3,8 +3,8 @@
 
 #include "widgets/background.h"
 #include "widgets/compareview.h"
-#include "widgets/criticalpath.h"
 #include "widgets/convergenceview.h"
+#include "widgets/criticalpath.h"
 #include "widgets/dagview.h"
 #include "widgets/exporter.h"
 #include "widgets/ganttview.h"
@@ -17,6 +17,7 @@
 #include "widgets/schedulerecord.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
+#include "widgets/trainingmenu.h"
 
 #include "core/analysis/sweepio.h"
 
@@ -176,14 +177,17 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    m_trainingMenu = new TrainingMenu(this);
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
         QSettings s;
+        const auto mode = m_trainingMenu->mode();   // the dialog says which step it opens
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open graph"), s.value(QStringLiteral("lastDir")).toString(),
+            this, mode ? tr("Open graph as its training step (%1)").arg(updateRuleTitle(*mode)) : tr("Open graph"),
+            s.value(QStringLiteral("lastDir")).toString(),
             tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
         if (path.isEmpty()) return;
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-        openFileInBackground(path);
+        openFileInBackground(m_trainingMenu->apply(path));
     });
     file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a schedule of the current graph"),
@@ -204,17 +208,21 @@ void MainWindow::buildActions() {
     QMenu* examples = file->addMenu(tr("Open E&xample"));
     for (const auto& [title, path] : bundledExamples()) {
         const QString p = path;
-        examples->addAction(title, this, [this, p] { openFileInBackground(p); });
+        examples->addAction(title, this, [this, p] { openFileInBackground(m_trainingMenu->apply(p)); });
     }
     QMenu* generate = file->addMenu(tr("&Generate"));
-    for (const char* family : {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}) {
+    for (const char* family : {"nn", "layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}) {
         const QString f = QString::fromLatin1(family);
         generate->addAction(f + QStringLiteral("…"), this, [this, f] {
             bool ok = false;
             const int n = QInputDialog::getInt(this, tr("Generate %1").arg(f), tr("Operations"), 200, 4, 200000, 50, &ok);
-            if (ok) openFileInBackground(QStringLiteral("generated:%1:%2:1").arg(f).arg(n));
+            if (ok) openFileInBackground(m_trainingMenu->apply(QStringLiteral("generated:%1:%2:1").arg(f).arg(n)));
         });
     }
+    file->addMenu(m_trainingMenu);
+    connect(m_trainingMenu, &TrainingMenu::modeChosen, this, [this](std::optional<UpdateRule> mode) {
+        if (m_doc) openFileInBackground(documentSource(m_doc->source, mode));   // the shown graph in the new mode
+    });
     file->addSeparator();
     file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
     file->addAction(tr("Save S&weep…"), this, [this] {
@@ -314,7 +322,8 @@ bool MainWindow::openFile(const QString& path, const QString& format) {
 }
 
 void MainWindow::openFileInBackground(const QString& pathIn, const QString& format, std::function<void(bool)> done) {
-    QString path = pathIn;
+    const DocumentSource source = parseDocumentSource(pathIn);   // a "?training=" suffix rides along
+    QString path = source.path;
     if (path.startsWith(QLatin1String(":/"))) {   // bundled: the loaders read real files
         const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/schedlab-examples");
         QDir().mkpath(dir);
@@ -328,6 +337,7 @@ void MainWindow::openFileInBackground(const QString& pathIn, const QString& form
         QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
         path = target;
     }
+    path = documentSource(path, source.training);
     const int generation = ++m_loadGeneration;   // only the latest request lands
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(pathIn).fileName()));
     QApplication::setOverrideCursor(Qt::BusyCursor);
@@ -349,6 +359,7 @@ void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn) {
     m_platform->setFilePlatform(m_doc->platform);
     m_dag->setGraph(m_doc->graph);
     setWindowTitle(tr("%1 — SchedLab").arg(m_doc->displayName));
+    m_trainingMenu->setMode(m_doc->training);
     if (!pathIn.startsWith(QLatin1String(":/"))) addRecent(pathIn);
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
@@ -368,7 +379,10 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::addRecent(const QString& path) {
     QSettings s;
     QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
-    const QString abs = path.startsWith(QLatin1String("generated:")) ? path : QFileInfo(path).absoluteFilePath();
+    const DocumentSource source = parseDocumentSource(path);
+    const QString abs = documentSource(
+        source.path.startsWith(QLatin1String("generated:")) ? source.path : QFileInfo(source.path).absoluteFilePath(),
+        source.training);
     recent.removeAll(abs);
     recent.prepend(abs);
     while (recent.size() > 10) recent.removeLast();
@@ -633,7 +647,8 @@ void MainWindow::dropEvent(QDropEvent* e) {
     if (!urls.isEmpty() && urls.first().isLocalFile()) {
         const QString path = urls.first().toLocalFile();
         if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
-        else openFileInBackground(path);
+        else
+            openFileInBackground(m_trainingMenu->apply(path));
         e->acceptProposedAction();
     }
 }

@@ -30,6 +30,7 @@ class RunJob;
 class RunPanel;
 class SweepView;
 class TemperaturePanel;
+class TrainingMenu;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,7 +39,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a graph file ("generated:FAMILY:N:SEED" too), loading it on a worker thread; emits
+    /// Opens a graph file ("generated:FAMILY:N:SEED" too; "?training=sgd|adam" at the end opens its
+    /// training step), loading it on a worker thread; emits
     /// documentLoaded() when it lands. On failure shows an error dialog and keeps the current
     /// document. If another open starts meanwhile, only the latest lands. `done` gets success.
     void openFileInBackground(const QString& path, const QString& format = {}, std::function<void(bool)> done = {});
@@ -78,6 +80,7 @@ public:
     ConvergenceView* convergenceView() const { return m_convergence; }
     CompareView* compareView() const { return m_compare; }
     TemperaturePanel* temperaturePanel() const { return m_temperature; }
+    TrainingMenu* trainingMenu() const { return m_trainingMenu; }
     SweepView* sweepView() const { return m_sweepView; }
     int activeRuns() const;
     /// Errors are also reported here (tests, --screenshot); the dialog still shows.
@@ -139,6 +142,7 @@ private:
     QAction* m_cancelAction = nullptr;
     QAction* m_openAction = nullptr;
     QMenu* m_recentMenu = nullptr;
+    TrainingMenu* m_trainingMenu = nullptr;   // File ▸ Training Step
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusGraph;
     QLabel* m_statusRuns;

@@ -28,6 +28,7 @@ int runConvert(Args& args) {
     const std::string in = args.positional(0, "input graph file");
     const std::string out = args.positional(1, "output file");
     const GraphFormat format = takeGraphFormat(args);
+    const std::optional<UpdateRule> training = takeTraining(args);
     std::string to = args.take("to", "");
     const auto platformPath = args.take("platform");
     args.finish(2);
@@ -39,7 +40,8 @@ int runConvert(Args& args) {
     }
     if (to != "json" && to != "dot") throw UsageError("--to expects json or dot, got '" + to + "'");
 
-    const LoadedGraph lg = loadGraph(in, format);
+    LoadedGraph lg = loadGraph(in, format);
+    applyTraining(lg, training);
     std::optional<Platform> platform = lg.platform;
     if (platformPath) {
         platform = loadPlatform(*platformPath);
@@ -55,7 +57,8 @@ int runConvert(Args& args) {
         writeFileAtomically(out, graphToDot(*lg.graph));
     }
     const Graph& g = *lg.graph;
-    std::cout << in << ": " << g.opCount() << " ops, " << g.tensorCount() << " tensors, " << g.edgeCount() << " edges";
+    std::cout << in << (training ? " (training step, " + std::string(updateRuleName(*training)) + ")" : std::string())
+              << ": " << g.opCount() << " ops, " << g.tensorCount() << " tensors, " << g.edgeCount() << " edges";
     if (platform) std::cout << ", " << platform->deviceCount() << " devices";
     std::cout << " -> " << out << " (" << (to == "json" ? "native JSON" : "DOT") << ")\n";
     for (const std::string& w : lg.warnings) std::cout << "warning: " << w << "\n";
@@ -64,15 +67,17 @@ int runConvert(Args& args) {
 }
 
 SL_CLI_COMMAND({"convert", "convert a graph file (any readable format) to native JSON or DOT",
-                "Usage: schedlab-cli convert IN OUT [--format F] [--to json|dot] [--platform P.json]\n"
+                std::string("Usage: schedlab-cli convert IN OUT [--format F] [--training sgd|adam] [--to json|dot] [--platform P.json]\n"
                 "Reads IN in any format SchedLab reads and writes OUT as native graph JSON or DOT\n"
-                "(docs/formats.md). The output is written whole or not at all.\n\n"
+                "(docs/formats.md), or IN's training step with --training. The output is written whole\n"
+                "or not at all.\n\n"
                 "Options:\n"
                 "  --format F            input format: json, dot, stg, jobshop, wfcommons, onnx, hlo\n"
-                "                        (default: from the extension of IN)\n"
-                "  --to json|dot         output format (default: from the extension of OUT: .json, .dot, .gv)\n"
-                "  --platform P.json     write this platform into the JSON output (default: the one IN\n"
-                "                        carries, e.g. job-shop machines)\n",
+                "                        (default: from the extension of IN)\n") +
+                    trainingOptionHelp() +
+                    "  --to json|dot         output format (default: from the extension of OUT: .json, .dot, .gv)\n"
+                    "  --platform P.json     write this platform into the JSON output (default: the one IN\n"
+                    "                        carries, e.g. job-shop machines)\n",
                 {}, &runConvert});
 
 } // namespace

@@ -40,6 +40,7 @@ int runInfo(Args& args) {
     if (json) {
         nlohmann::json j;
         j["file"] = lp.loaded.sourcePath;
+        j["training"] = lp.training ? nlohmann::json(std::string(updateRuleName(*lp.training))) : nlohmann::json();
         j["ops"] = g.opCount();
         j["tensors"] = g.tensorCount();
         j["edges"] = g.edgeCount();
@@ -59,9 +60,10 @@ int runInfo(Args& args) {
         std::cout << j.dump(2) << "\n";
         return 0;
     }
-    std::cout << "file            " << lp.loaded.sourcePath << "\n"
-              << "ops             " << g.opCount() << " (" << sources << " sources, " << sinks << " sinks, "
-              << levels << " levels)\n"
+    std::cout << "file            " << lp.loaded.sourcePath << "\n";
+    if (lp.training) std::cout << "graph           its training step (" << updateRuleName(*lp.training) << ")\n";
+    std::cout << "ops             " << g.opCount() << " (" << sources << " sources, " << sinks << " sinks, " << levels
+              << " levels)\n"
               << "tensors         " << g.tensorCount() << "\n"
               << "edges           " << g.edgeCount() << "\n"
               << "total work      " << g.totalWork() << "\n"

@@ -3,6 +3,7 @@
 // "Tuned BRKGA", spec/regal.md §5.5), scored by the mean % improvement over BRKGA 5K defaults.
 #include "brkga_fixtures.h"
 #include "command.h"
+#include "problemargs.h"
 
 #include "core/generators/generators.h"
 #include "core/optimizer/optimizer.h"
@@ -71,8 +72,10 @@ struct Instance {
 
 std::vector<Instance> instances(Args& args, int devices, Objective objective) {
     std::vector<Instance> out;
+    const std::optional<UpdateRule> training = takeTraining(args);
     auto add = [&](std::string name, std::shared_ptr<const Graph> g, std::optional<Platform> platform) {
         Instance in{std::move(name), {}};
+        if (training) g = std::make_shared<Graph>(makeTrainingGraph(*g, {.rule = *training}));
         in.problem.graph = std::move(g);
         in.problem.platform = devices > 0 || !platform ? Platform::identical(std::max(devices, 1)) : *platform;
         in.problem.objective.kind = objective;
@@ -176,14 +179,15 @@ int runTune(Args& args) {
 SL_CLI_COMMAND({"tune", "grid-search BRKGA hyper-parameters over a set of graphs (Tuned BRKGA)",
                 "Usage: schedlab-cli tune [GRAPH.stg|JOBSHOP.txt...] [--generate FAMILY:NODES:COUNT] [--method brkga|brkga-order]\n"
                 "         [--grid quick|full] [--budget 5000] [--objective memory|makespan|both] [--devices 2]\n"
-                "         [--threads 2] [--seed 1] [--repeats 1] [--top 10]\n"
+                "         [--threads 2] [--seed 1] [--repeats 1] [--top 10] [--training sgd|adam]\n"
                 "Runs every setting of the grid on every graph (files, or generated: default layered:100:4)\n"
                 "and ranks the settings by their mean % improvement over BRKGA with the papers' defaults\n"
                 "(population 100, 10 elites, 10 mutants, rho 0.7, uniform keys) at the same budget and seeds.\n"
                 "Grids: quick = rho {0.6,0.7,0.8} x population {50,100} x elite fraction {0.1,0.2} x\n"
                 "populations {1,2} (24 settings); full = spec/regal.md §5.5: rho {0.6,0.7,0.8} x Beta alpha\n"
                 "{0.5,1,2} x beta {0.5,1,2} x population {50,100,200} x elite fraction {0.1,0.2} x mutant\n"
-                "fraction {0.1,0.2} x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n",
+                "fraction {0.1,0.2} x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n"
+                "--training sgd|adam tunes on the graphs' training steps (docs/training-graphs.md).\n",
                 {}, &runTune});
 
 } // namespace

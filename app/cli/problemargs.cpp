@@ -28,9 +28,35 @@ GraphFormat takeGraphFormat(Args& args) {
     }
 }
 
+std::optional<UpdateRule> takeTraining(Args& args) {
+    const auto text = args.take("training");
+    if (!text) return std::nullopt;
+    const auto rule = parseUpdateRule(*text);
+    if (!rule) throw UsageError("--training expects sgd or adam, got '" + *text + "'");
+    return rule;
+}
+
+void applyTraining(LoadedGraph& loaded, std::optional<UpdateRule> rule) {
+    if (!rule) return;
+    try {
+        loaded.graph = std::make_shared<Graph>(makeTrainingGraph(*loaded.graph, {.rule = *rule}));
+    } catch (const GraphError& e) {
+        throw IoError(loaded.sourcePath + ": " + e.what());
+    }
+}
+
+// One text for problemOptionsHelp() and trainingOptionHelp() (string literals concatenate).
+#define SL_TRAINING_HELP                                                                                               \
+    "  --training R          use the graph's training step instead (docs/training-graphs.md):\n"                       \
+    "                        forward ops, loss, a gradient op per op, an update per weighted op;\n"                    \
+    "                        R = sgd or adam (Adam's update also holds 2x the weights of state)\n"
+
+const char* trainingOptionHelp() { return SL_TRAINING_HELP; }
+
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     const std::string path = args.positional(graphIndex, "graph file");
     const GraphFormat format = takeGraphFormat(args);
+    const std::optional<UpdateRule> training = takeTraining(args);
     const std::int64_t devices = args.takeInt("devices", 0);
     const auto platformPath = args.take("platform");
     const std::string objective = args.take("objective", "makespan");
@@ -51,6 +77,8 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     }
     out.problem.objective.memoryWeight = weight;
     out.loaded = loadGraph(path, format);
+    applyTraining(out.loaded, training);
+    out.training = training;
     out.problem.graph = out.loaded.graph;
     if (platformPath) out.problem.platform = loadPlatform(*platformPath);
     else if (devices > 0) out.problem.platform = Platform::identical(static_cast<int>(devices));
@@ -69,6 +97,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
 const char* problemOptionsHelp() {
     return "  --format F            graph format: json, dot, stg, jobshop, wfcommons, onnx, hlo\n"
            "                        (default: from the extension)\n"
+           SL_TRAINING_HELP
            "  --devices N           N identical devices (default: the file's platform, else one\n"
            "                        device per machine type the graph uses)\n"
            "  --platform P.json     the machine: devices, machine types, capacities, interconnect\n"

@@ -3,9 +3,12 @@
 /// Turns the common command-line description of a scheduling problem into a graph and an
 /// sl::Problem, so that every command reads it the same way:
 ///
-///   GRAPH [--format F] [--devices N | --platform P.json] [--objective makespan|memory|both]
-///         [--memory-weight W] [--memory-cap BYTES] [--memory-clock step|time]
+///   GRAPH [--format F] [--training sgd|adam] [--devices N | --platform P.json]
+///         [--objective makespan|memory|both] [--memory-weight W] [--memory-cap BYTES]
+///         [--memory-clock step|time]
 ///
+/// --training replaces the graph by its training step (core/graph/traininggraph.h) right after
+/// loading, so that every command schedules, evaluates and reports the training graph.
 /// The format comes from the extension unless --format is given. The platform is, in order:
 /// --platform, --devices N identical devices, the platform the file carries (job-shop, native
 /// JSON), else one device per machine type the graph uses (one device for an untyped graph).
@@ -16,21 +19,32 @@
 
 #include "core/costmodel/problem.h"
 #include "core/costmodel/target.h"
+#include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace sl::cli {
 
 struct LoadedProblem {
-    LoadedGraph loaded;
+    LoadedGraph loaded;   ///< the training step's graph with --training
     Problem problem;
+    std::optional<UpdateRule> training;   ///< --training, if given
 };
 
 /// --format F as a GraphFormat (Auto when absent); UsageError for an unknown name.
 GraphFormat takeGraphFormat(Args& args);
+
+/// --training sgd|adam (nullopt when absent); UsageError for any other value.
+std::optional<UpdateRule> takeTraining(Args& args);
+/// Replaces `loaded.graph` by its training step under `rule` (nothing for nullopt); IoError naming
+/// the file and the op at fault.
+void applyTraining(LoadedGraph& loaded, std::optional<UpdateRule> rule);
+/// The help line for --training.
+const char* trainingOptionHelp();
 
 /// Takes positional `graphIndex` and the options above from `args` (other options stay).
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);

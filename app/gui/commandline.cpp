@@ -3,6 +3,7 @@
 
 #include "core/optimizer/optimizer.h"
 #include "widgets/dagview.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -29,12 +30,16 @@ bool CommandLine::parse(QApplication& app) {
         "Examples:\n"
         "  schedlab resources/examples/ft06.txt --method brkga --run\n"
         "  schedlab model.onnx --devices 4 --method list-cp,brkga --run --screenshot out.png --view compare\n"
-        "  schedlab generated:layered:2000:1 --bench-startup\n\n"
+        "  schedlab generated:layered:2000:1 --bench-startup\n"
+        "  schedlab resources/examples/resnet50.onnx --training adam --devices 2\n\n"
         "Methods in this build: %1").arg(methods.trimmed()));
     p.addHelpOption();
     p.addVersionOption();
     p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph file (ONNX, JSON, DOT, STG, job-shop, WfCommons, HLO), or generated:FAMILY:N:SEED"));
     const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("Force the file format: json, dot, stg, jobshop, wfcommons, onnx, hlo."), QStringLiteral("F"));
+    const QCommandLineOption training(QStringLiteral("training"),
+                                      QStringLiteral("Open FILE as its training step (forward, loss, backward, updates): sgd or adam."),
+                                      QStringLiteral("RULE"));
     const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M"));
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
     const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));
@@ -51,12 +56,21 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
     const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
-    p.addOptions({format, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
+    p.addOptions({format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
                   sweepPoint, bench});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
     this->format = p.value(format);
+    this->training = p.value(training).toLower();
+    if (p.isSet(training) && !parseUpdateRule(this->training.toStdString())) {
+        std::fprintf(stderr, "schedlab: --training expects sgd or adam, got '%s'\n", qPrintable(p.value(training)));
+        return false;
+    }
+    if (p.isSet(training) && file.isEmpty()) {
+        std::fprintf(stderr, "schedlab: --training needs a FILE\n");
+        return false;
+    }
     if (p.isSet(method)) this->methods = p.value(method).split(QLatin1Char(','), Qt::SkipEmptyParts);
     this->run = p.isSet(run);
     options = p.values(option);
@@ -94,7 +108,8 @@ bool CommandLine::parse(QApplication& app) {
 
 bool CommandLine::apply(MainWindow& w) {
     const bool headless = !screenshot.isEmpty();
-    if (!file.isEmpty() && !w.openFile(file, format)) {
+    const QString source = training.isEmpty() ? file : documentSource(file, parseUpdateRule(training.toStdString()));
+    if (!file.isEmpty() && !w.openFile(source, format)) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
         if (headless) return false;
     }

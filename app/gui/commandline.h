@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// `schedlab FILE [--format F] [--method M[,M2] --run] [--screenshot OUT.png [--size WxH]]`
+// `schedlab FILE [--format F] [--training sgd|adam] [--method M[,M2] --run] [--screenshot OUT.png [--size WxH]]`
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -14,6 +14,7 @@ class MainWindow;
 struct CommandLine {
     QString file;
     QString format;
+    QString training;   // "sgd" / "adam": open FILE as its training step
     QStringList methods;
     bool run = false;
     QStringList options;   // key=value, passed to the run panel

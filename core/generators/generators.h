@@ -18,7 +18,7 @@
 ///      barabasi-albert  m = 4 (networkx's construction: a star of m + 1 nodes, then degree-
 ///                       proportional attachment)
 ///  - nn:            neural-network-like graphs (networklike.cpp, docs/training-graphs.md): ONNX op
-///                   types, float32 activation sizes (up to 50 MB), weights as parameter bytes and
+///                   types, float32 activation sizes (up to 50 MiB), weights as parameter bytes and
 ///                   roofline durations in microseconds, from one of six styles per graph (ResNet,
 ///                   Inception, DenseNet, Transformer, mixed CNN, CNN + transformer): conv/BN/ReLU
 ///                   chains, residual adds, concat branches, squeeze-excitation, attention and MLP

@@ -11,7 +11,7 @@
 ///  - **loss** (type "Loss") reads every tensor nobody consumes (the graph outputs) and seeds
 ///    their gradients;
 ///  - **grad/<op>** (type "<Type>Grad", the same machine type and resource demand) for every
-///    forward op, in reverse topological id order. It reads the gradients of the op's outputs and
+///    forward op, ids in the reverse of the forward graph's topological order. It reads the gradients of the op's outputs and
 ///    the forward tensors savedTensorsOf(type) names (positive-byte inputs and/or outputs), and
 ///    writes one gradient per input (as big as that input) and, with parameter bytes P > 0, a
 ///    parameter gradient "grad/<op>:params" of P bytes. It reads the op's weights too: its
@@ -37,9 +37,11 @@
 ///
 /// **Durations**: gradient op = backwardFactor x forward (per-device durations too); update =
 /// rate x traffic x P with traffic 3 (SGD: read w and g, write w) or 7 (Adam: read w, g, m, v;
-/// write w, m, v), rate = the forward pass's time per byte (sum of durations / sum over ops of the
-/// input, output and parameter bytes they touch; 0 without bytes); loss = rate x 2 x the bytes it
-/// reads. Loss and updates take `duration` on every device (no per-device table).
+/// write w, m, v); loss = rate x 2 x the bytes it reads (outputs in, seeds out). The rate is the
+/// time per byte of the median forward op, each op's duration divided by the input, output and
+/// parameter bytes it touches (ops touching none left out; 0 if none remain; of an even count,
+/// the upper middle): updates stream memory like the graph's typical elementwise op. Loss and
+/// updates take `duration` on every device (no per-device table).
 ///
 /// \code
 ///   sl::Graph train = sl::makeTrainingGraph(*loaded.graph, {.rule = sl::UpdateRule::Adam});
@@ -74,9 +76,10 @@ struct TrainingGraphOptions {
     double backwardFactor = kBackwardFactor;   ///< gradient op duration / forward op duration, >= 0
 };
 
-/// The training step of `forward` (finalized). Throws GraphError naming the op at fault (an empty
-/// graph, a name that cannot be made unique, totals past 2^53), std::invalid_argument for a bad
-/// backwardFactor.
+/// The training step of `forward` (finalized; an unfinalized `forward` is finalized on a copy
+/// first). Throws GraphError naming the op at fault (a fault of `forward`, weights whose training
+/// step passes 2^53 bytes) or saying the graph has no ops; std::invalid_argument for a
+/// backwardFactor that is negative or not finite.
 Graph makeTrainingGraph(const Graph& forward, const TrainingGraphOptions& options = {});
 
 /// "sgd" | "adam" (case-insensitive); nullopt otherwise.

@@ -15,7 +15,9 @@ int runMethods(Args& args) {
     for (const OptimizerInfo& m : OptimizerRegistry::instance().list()) {
         std::string objectives;
         for (const Objective o : m.objectives) objectives += (objectives.empty() ? "" : ",") + toString(o);
-        std::cout << pad(m.name, 18) << pad(objectives, 22) << m.summary << "\n";
+        std::cout << pad(m.name, 18) << pad(objectives, 22) << m.summary;
+        if (m.devices > 0) std::cout << " [" << m.devices << " devices]";
+        std::cout << "\n";
     }
     return 0;
 }
@@ -23,7 +25,8 @@ int runMethods(Args& args) {
 SL_CLI_COMMAND({"methods", "list every registered optimizer with the objectives it is built for",
                 "Usage: schedlab-cli methods\n"
                 "Lists every registered optimizer, one per line: its name, the objectives it is built for\n"
-                "(the first is its natural one; 'optimize --objective' accepts only these) and a summary.\n"
+                "(the first is its natural one; 'optimize --objective' accepts only these) and a summary;\n"
+                "'[N devices]' marks a learned model whose shipped weights fix the device count.\n"
                 "'schedlab-cli optimize --help' lists each method's own options.\n",
                 {}, &runMethods});
 

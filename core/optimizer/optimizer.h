@@ -105,6 +105,9 @@ struct OptimizerInfo {
     std::vector<OptionSpec> options;     ///< beyond seed/budget/time-limit/threads
     bool usesBudget = false;
     bool usesSeed = false;
+    /// Device count the method needs with its shipped weights (a learned model with per-device
+    /// heads, e.g. REGAL's 2); 0 = any platform.
+    int devices = 0;
 };
 
 class OptimizerRegistry {

@@ -89,6 +89,7 @@ OptimizerInfo regalInfo() {
     };
     info.usesBudget = true;
     info.usesSeed = true;
+    info.devices = 2;   // the shipped models; --weights may bring another count
     return info;
 }
 

@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -28,11 +29,11 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
         throw std::invalid_argument("REGAL: this model was trained for " + std::to_string(policy->config().devices) +
                                     " devices; the platform has " + std::to_string(devices) +
                                     " (train one with `schedlab-cli train regal --devices " + std::to_string(devices) + "`)");
-    if (config.budget <= config.featureBudget)
-        throw std::invalid_argument("REGAL: the budget (" + std::to_string(config.budget) +
-                                    ") must exceed the feature run's " + std::to_string(config.featureBudget) + " evaluations");
+    if (config.budget < 2) throw std::invalid_argument("REGAL: the budget must be at least 2 evaluations");
+    // The paper's 400 of 5,000; small budgets keep the same share for the learned run.
+    const std::int64_t featureBudget = std::clamp<std::int64_t>(config.budget * 2 / 25, 1, config.featureBudget);
     RunOutcome out;
-    out.features = computeFeatures(problem, {.budget = config.featureBudget, .seed = deriveSeed(config.seed, 0),
+    out.features = computeFeatures(problem, {.budget = featureBudget, .seed = deriveSeed(config.seed, 0),
                                              .threads = config.threads, .symmetry = config.symmetry}, stop);
     const auto start = std::chrono::steady_clock::now();
     out.actions = policyActions(policy, out.features, deriveSeed(config.seed, 1), config.greedy);

@@ -19,7 +19,7 @@ namespace sl::regal {
 
 struct RunConfig {
     std::int64_t budget = 5000;          ///< total evaluations, the feature run's included
-    std::int64_t featureBudget = 400;    ///< R A.1
+    std::int64_t featureBudget = 400;    ///< R A.1; at most 8 % of the budget (400 of 5,000)
     std::uint64_t seed = 1;
     int threads = 1;
     bool greedy = false;                 ///< argmax actions instead of a draw
@@ -41,8 +41,8 @@ struct RunOutcome {
     double policySeconds = 0;            ///< features excluded: the network's forward and the draw
 };
 
-/// Throws std::invalid_argument when the policy was trained for another device count, or the
-/// budget is not above the feature budget.
+/// Throws std::invalid_argument when the policy was trained for another device count or the
+/// budget is below 2.
 RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig& config,
                     const brkga::Observer& observer = {}, std::stop_token stop = {});
 

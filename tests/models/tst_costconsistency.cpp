@@ -59,6 +59,7 @@ private Q_SLOTS:
                     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
                         reference::Case c = reference::randomCase(seed * 7919 + runs, 4, 16);
                         Problem& p = c.problem;
+                        if (info.devices > 0) p.platform = Platform::identical(info.devices);   // e.g. REGAL's 2
                         p.objective.kind = objective;
                         p.objective.memoryClock = clock;
                         if (seed % 3 == 0)   // a memory cap below the peaks: the capacity penalty

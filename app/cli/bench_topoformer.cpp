@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench topoformer`: the Topoformer memory orders against the classic memory orders,
-// random best-of-100 and the exact DP, in the shape of the paper's Table 1 (spec/topoformer.md §7).
+// random best-of-100 and the exact DP, in the shape of the paper's Table 1 (spec/topoformer.md §7),
+// on held-out layered graphs, the ONNX models, and the training graphs (forward, loss, gradients,
+// SGD/Adam updates) of the ONNX models and of held-out network-like ("nn") graphs.
 #include "bench.h"
 #include "command.h"
 
 #include "core/generators/generators.h"
+#include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
 
@@ -12,6 +15,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 namespace sl::cli {
@@ -35,9 +40,14 @@ std::vector<Method> methods(bool withExact, double exactTime) {
         o.strings = std::move(strings);
         m.push_back({std::move(label), std::move(name), o});
     };
+    // topoformer: the decoded order or a classic order, whichever is lower (the default);
+    // paper: the decoded order alone (classic-candidates 0).
     add("topoformer greedy", "topoformer", {{"greedy", 1}});
     add("topoformer sample-16", "topoformer", {{"samples", 16}});
     add("topoformer beam-16", "topoformer", {{"beam", 16}});
+    add("paper greedy", "topoformer", {{"greedy", 1}, {"classic-candidates", 0}});
+    add("paper sample-16", "topoformer", {{"samples", 16}, {"classic-candidates", 0}});
+    add("paper beam-16", "topoformer", {{"beam", 16}, {"classic-candidates", 0}});
     add("mem-dfs", "mem-dfs", {});
     add("mem-bfs", "mem-bfs", {});
     add("mem-postorder", "mem-postorder", {});
@@ -135,6 +145,177 @@ void printColumns(const std::vector<Column>& cols, const std::vector<Method>& ms
     std::printf("); beats: graphs where the method's peak is below every classic memory order\n");
 }
 
+const char* const kLegend =
+    "topoformer: the network's order or the best classic order, whichever has the lower peak (option\n"
+    "classic-candidates 1, the default); paper: the network's order alone (classic-candidates 0)\n";
+
+std::vector<fs::path> onnxFiles(const fs::path& data) {
+    std::vector<fs::path> files;
+    if (fs::exists(data / "onnx"))
+        for (const auto& e : fs::directory_iterator(data / "onnx"))
+            if (e.path().extension() == ".onnx") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+/// Inference graphs of the ONNX models: peak MB and seconds per method.
+void runOnnxTable(const fs::path& data, const std::vector<Method>& all) {
+    const std::vector<fs::path> files = onnxFiles(data);
+    if (files.empty()) {
+        std::printf("\nno ONNX models under %s\n", (data / "onnx").string().c_str());
+        return;
+    }
+    std::printf("\nReal models (%s): peak memory in MB (10^6 bytes) / seconds\n", (data / "onnx").string().c_str());
+    std::printf("%-22s", "method");
+    for (const auto& f : files) std::printf(" | %-24s", f.stem().string().c_str());
+    std::printf("\n");
+    std::vector<std::map<std::string, Outcome>> rows;
+    std::vector<std::shared_ptr<Graph>> graphs;
+    for (const auto& f : files) {
+        const auto g = loadGraph(f.string()).graph;
+        graphs.push_back(g);
+        std::map<std::string, Outcome> row;
+        for (const Method& m : all) row[m.label] = runOne(m, g);
+        rows.push_back(std::move(row));
+    }
+    for (const Method& m : all) {
+        std::printf("%-22s", m.label.c_str());
+        for (const auto& row : rows) {
+            const Outcome& o = row.at(m.label);
+            std::printf(" | %10.3f%s %9.4f s", o.peak / 1e6, m.name == "exact-memory" && !o.optimal ? "*" : " ",
+                        o.seconds);
+        }
+        std::printf("\n");
+    }
+    std::printf("ops:                  ");
+    for (const auto& g : graphs) std::printf(" | %-24d", g->opCount());
+    std::printf("\n(* exact-memory gave up: best order found, not proven optimal)\n%s", kLegend);
+}
+
+std::string fileBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Options of the training-graph table.
+struct TrainingSpec {
+    std::vector<UpdateRule> rules;
+    std::vector<fs::path> models;   ///< ONNX files whose training graphs are columns
+    int generated = 10;             ///< held-out nn graphs
+    int minNodes = 20, maxNodes = 120;
+    double exactTime = 10;
+};
+
+/// Per method and graph: peak and seconds; per method over the nn graphs: the gap to the best
+/// classic order, beats and worse counts.
+void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, UpdateRule rule) {
+    const std::string ruleName(updateRuleName(rule));
+    struct ModelColumn {
+        std::string title;
+        std::shared_ptr<Graph> g;
+    };
+    std::vector<ModelColumn> cols;
+    for (const fs::path& f : spec.models) {
+        try {
+            const auto forward = loadGraph(f.string()).graph;
+            cols.push_back({f.stem().string(), std::make_shared<Graph>(makeTrainingGraph(*forward, {.rule = rule}))});
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: skipped (%s)\n", f.string().c_str(), e.what());
+        }
+    }
+    // The held-out nn graphs: sizes spread evenly over [minNodes, maxNodes], seeds 7000000 + i.
+    std::vector<std::shared_ptr<Graph>> nn;
+    for (int i = 0; i < spec.generated; ++i) {
+        const int n = spec.generated == 1 ? spec.minNodes
+                                          : spec.minNodes + (spec.maxNodes - spec.minNodes) * i / (spec.generated - 1);
+        const auto forward = generateNetworkLike(n, 7000000 + static_cast<std::uint64_t>(i)).graph;
+        nn.push_back(std::make_shared<Graph>(makeTrainingGraph(*forward, {.rule = rule})));
+    }
+    std::vector<std::map<std::string, Outcome>> modelRows;
+    for (const ModelColumn& c : cols) {
+        std::map<std::string, Outcome> row;
+        for (const Method& m : ms) row[m.label] = runOne(m, c.g);
+        modelRows.push_back(std::move(row));
+        std::fprintf(stderr, ".");
+    }
+    std::map<std::string, double> gap, nnSeconds;
+    std::map<std::string, int> beats, worse, nnWorse;
+    for (const Method& m : ms)
+        gap[m.label] = nnSeconds[m.label] = beats[m.label] = worse[m.label] = nnWorse[m.label] = 0;
+    int exactProven = 0, modelsProven = 0;
+    for (const auto& g : nn) {
+        std::map<std::string, Outcome> row;
+        for (const Method& m : ms) row[m.label] = runOne(m, g);
+        double classic = kInfinity;
+        for (const Method& m : ms)
+            if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
+        for (const Method& m : ms) {
+            const Outcome& o = row.at(m.label);
+            gap[m.label] += 100.0 * (o.peak - classic) / classic / static_cast<double>(nn.size());
+            nnSeconds[m.label] += o.seconds / static_cast<double>(nn.size());
+            beats[m.label] += o.peak < classic - 1e-9 * classic;
+            nnWorse[m.label] += o.peak > classic + 1e-9 * classic;
+        }
+        if (row.count("exact-memory") && row.at("exact-memory").optimal) ++exactProven;
+        std::fprintf(stderr, ".");
+    }
+    std::fprintf(stderr, "\n");
+    for (const auto& row : modelRows) {
+        double classic = kInfinity;
+        for (const Method& m : ms)
+            if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
+        for (const Method& m : ms) worse[m.label] += row.at(m.label).peak > classic + 1e-9 * classic;
+        if (row.count("exact-memory") && row.at("exact-memory").optimal) ++modelsProven;
+    }
+
+    std::printf("\nTraining graphs, %s (forward, loss, gradient ops, %s updates; core/graph/traininggraph.h), "
+                "single device, step-clock peak memory in MB (10^6 bytes) / seconds\n",
+                ruleName.c_str(), ruleName.c_str());
+    std::printf("%-22s", "method");
+    for (const ModelColumn& c : cols) std::printf(" | %-19s", c.title.substr(0, 19).c_str());
+    if (!nn.empty()) std::printf(" | %-26s", ("nn (" + std::to_string(nn.size()) + " graphs)").c_str());
+    std::printf("\n%-22s", "");
+    for (size_t i = 0; i < cols.size(); ++i) std::printf(" | %9s %9s", "MB", "s");
+    if (!nn.empty()) std::printf(" | %8s %7s %9s", "gap %", "beats", "s/graph");
+    std::printf("\n");
+    for (const Method& m : ms) {
+        std::printf("%-22s", m.label.c_str());
+        for (const auto& row : modelRows) {
+            const Outcome& o = row.at(m.label);
+            std::printf(" | %8.3f%s %7.3f s", o.peak / 1e6, m.name == "exact-memory" && !o.optimal ? "*" : " ",
+                        o.seconds);
+        }
+        if (!nn.empty())
+            std::printf(" | %+8.3f %3d/%-3d %9.4f", gap.at(m.label), beats.at(m.label), static_cast<int>(nn.size()),
+                        nnSeconds.at(m.label));
+        std::printf("\n");
+    }
+    std::printf("ops:                  ");
+    for (const ModelColumn& c : cols) std::printf(" | %-19d", c.g->opCount());
+    if (!nn.empty()) {
+        int lo = nn.front()->opCount(), hi = lo;
+        for (const auto& g : nn) lo = std::min(lo, g->opCount()), hi = std::max(hi, g->opCount());
+        std::printf(" | %d-%d", lo, hi);
+    }
+    std::printf("\n");
+    if (!nn.empty())
+        std::printf("nn: held-out network-like graphs of %d-%d forward ops (seeds 7000000 + i, sizes evenly spread); "
+                    "gap: mean %% above the best classic order; beats: graphs below every classic order\n",
+                    spec.minNodes, spec.maxNodes);
+    const bool exact = std::any_of(ms.begin(), ms.end(), [](const Method& m) { return m.name == "exact-memory"; });
+    if (exact)
+        std::printf(
+            "exact-memory: %.0f s limit per graph, 2,000,000 op sets; proven optimal on %d/%zu models and %d/%zu nn "
+            "graphs (* gave up: best order found, not proven optimal)\n",
+            spec.exactTime, modelsProven, cols.size(), exactProven, nn.size());
+    std::printf("worse than the best classic order on (models, nn graphs):\n ");
+    for (const Method& m : ms)
+        if (m.name == "topoformer")
+            std::printf(" %s %d/%zu, %d/%zu;", m.label.c_str(), worse.at(m.label), cols.size(), nnWorse.at(m.label),
+                        nn.size());
+    std::printf("\n%s", kLegend);
+}
+
 int runBenchTopoformer(Args& args) {
     const bool quick = args.takeFlag("quick");
     const int count = static_cast<int>(args.takeInt("graphs", quick ? 2 : 20));
@@ -143,8 +324,28 @@ int runBenchTopoformer(Args& args) {
     const std::vector<int> sizes = args.takeIntList("sizes", quick ? "20" : "40,100,500", 2);
     const fs::path data = args.take("data", defaultDataDir());
     const bool skipOnnx = args.take("onnx", quick ? "0" : "1") == "0";
+    const bool training = args.take("training", "1") != "0";
+    TrainingSpec spec;
+    spec.generated = static_cast<int>(args.takeInt("training-graphs", quick ? 2 : 10));
+    const std::string nodes = args.take("training-nodes", quick ? "20-30" : "20-120");
+    const std::string rules = args.take("training-rules", quick ? "sgd" : "sgd,adam");
+    const std::string example =
+        args.take("example", (data / ".." / ".." / "resources" / "examples" / "resnet50.onnx").string());
     args.finish(2);
     if (count < 1 || exactTime < 0) throw UsageError("--graphs >= 1, --exact-time >= 0");
+    if (std::sscanf(nodes.c_str(), "%d-%d", &spec.minNodes, &spec.maxNodes) != 2 || spec.minNodes < 8 ||
+        spec.maxNodes < spec.minNodes || spec.generated < 0)
+        throw UsageError("--training-nodes LO-HI with 8 <= LO <= HI, --training-graphs >= 0");
+    for (std::size_t at = 0; at <= rules.size();) {
+        const std::size_t comma = std::min(rules.find(',', at), rules.size());
+        if (comma > at) {
+            const auto rule = parseUpdateRule(rules.substr(at, comma - at));
+            if (!rule) throw UsageError("--training-rules: sgd, adam or both, comma-separated");
+            spec.rules.push_back(*rule);
+        }
+        at = comma + 1;
+    }
+    spec.exactTime = exactTime;
     // Warm-up: load the weights once (not timed per graph); a clear error if they are missing.
     {
         const auto g = generateLayered(10, 1).graph;
@@ -165,55 +366,50 @@ int runBenchTopoformer(Args& args) {
             std::fprintf(stderr, "%d ops: exact optimal on %d/%d graphs\n", n, cols.back().exactOptimal, count);
     }
     printColumns(cols, all);
-    if (skipOnnx) return 0;
-    std::vector<fs::path> files;
-    if (fs::exists(data / "onnx"))
-        for (const auto& e : fs::directory_iterator(data / "onnx"))
-            if (e.path().extension() == ".onnx") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) {
-        std::printf("\nno ONNX models under %s\n", (data / "onnx").string().c_str());
-        return 0;
-    }
-    std::printf("\nReal models (%s): peak memory in MB (10^6 bytes) / seconds\n", (data / "onnx").string().c_str());
-    std::printf("%-22s", "method");
-    for (const auto& f : files) std::printf(" | %-24s", f.stem().string().c_str());
-    std::printf("\n");
-    std::vector<std::map<std::string, Outcome>> rows;
-    std::vector<std::shared_ptr<Graph>> graphs;
-    for (const auto& f : files) {
-        const auto g = loadGraph(f.string()).graph;
-        graphs.push_back(g);
-        std::map<std::string, Outcome> row;
-        for (const Method& m : all) row[m.label] = runOne(m, g);
-        rows.push_back(std::move(row));
-    }
-    for (const Method& m : all) {
-        std::printf("%-22s", m.label.c_str());
-        for (const auto& row : rows) {
-            const Outcome& o = row.at(m.label);
-            std::printf(" | %10.3f%s %9.4f s", o.peak / 1e6, m.name == "exact-memory" && !o.optimal ? "*" : " ", o.seconds);
+    std::printf("%s", kLegend);
+    if (!skipOnnx) runOnnxTable(data, all);
+    if (training) {
+        // The training graphs of the ONNX models (only with --onnx 1) and of the bundled example.
+        if (!skipOnnx) spec.models = onnxFiles(data);
+        if (!skipOnnx && !example.empty() && example != "0") {
+            const auto same = std::find_if(spec.models.begin(), spec.models.end(), [&](const fs::path& f) {
+                return fs::file_size(f) == fs::file_size(example) && fileBytes(f) == fileBytes(example);
+            });
+            if (!fs::exists(example))
+                std::fprintf(stderr, "--example %s: not found, skipped\n", example.c_str());
+            else if (same != spec.models.end())
+                std::printf("\n%s is the same file as %s: one column\n",
+                            fs::path(example).lexically_normal().string().c_str(), same->filename().string().c_str());
+            else
+                spec.models.push_back(example);
         }
-        std::printf("\n");
+        for (UpdateRule rule : spec.rules) runTrainingTable(spec, all, rule);
     }
-    std::printf("ops:                  ");
-    for (const auto& g : graphs) std::printf(" | %-24d", g->opCount());
-    std::printf("\n(* exact-memory gave up: best order found, not proven optimal)\n");
     return 0;
 }
 
-SL_CLI_BENCH({"topoformer", "Topoformer memory orders vs classic orders, random-100 and exact (Table 1 shape)",
+SL_CLI_BENCH({"topoformer",
+              "Topoformer memory orders vs classic orders, random-100 and exact (Table 1 shape)",
               "Usage: schedlab-cli bench topoformer [OPTIONS]\n"
-              "Held-out layered graphs (seeds 1000*N + i) and the ONNX models in DATA/onnx.\n"
+              "Held-out layered graphs (seeds 1000*N + i), the ONNX models in DATA/onnx, and the training graphs\n"
+              "(SGD, Adam) of those models, of the bundled resnet50.onnx and of held-out nn graphs.\n"
               "  --graphs N          graphs per size (default 20)\n"
               "  --sizes LIST        op counts (default 40,100,500)\n"
               "  --exact-time SEC    exact-memory time limit per graph (default 10)\n"
               "  --exact-max-ops N   run exact-memory up to this size (default 100)\n"
               "  --data DIR          test data folder (default: the source tree's tests/data)\n"
-              "  --onnx 0            skip the real models\n"
-              "  --quick             --graphs 2 --sizes 20 --exact-time 1 --onnx 0 unless given\n"
+              "  --onnx 0            skip the real models (and their training graphs)\n"
+              "  --training 0        skip the training-graph tables\n"
+              "  --training-graphs N held-out nn graphs per update rule (default 10; seeds 7000000 + i)\n"
+              "  --training-nodes LO-HI  their forward op counts, evenly spread (default 20-120)\n"
+              "  --training-rules LIST   sgd, adam or sgd,adam (default sgd,adam)\n"
+              "  --example FILE      another ONNX model for the training tables (default: resources/examples/\n"
+              "                      resnet50.onnx of the source tree; 0 = none)\n"
+              "  --quick             --graphs 2 --sizes 20 --exact-time 1 --onnx 0 --training-graphs 2\n"
+              "                      --training-nodes 20-30 --training-rules sgd unless given\n"
               "Weights: SCHEDLAB_TOPOFORMER_WEIGHTS or SCHEDLAB_MODELS_DIR override the shipped file.\n",
-              {}, &runBenchTopoformer});
+              {},
+              &runBenchTopoformer});
 
 } // namespace
 } // namespace sl::cli

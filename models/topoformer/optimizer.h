@@ -2,8 +2,11 @@
 #pragma once
 /// \file
 /// The `topoformer` optimizer (single-device peak-memory orders). Options: --samples K (default 16,
-/// best of K sampled orders), --beam K (beam search), --greedy 1; RunOptions::strings["weights"] or
-/// $SCHEDLAB_TOPOFORMER_WEIGHTS override the shipped weight file.
+/// best of K sampled orders), --beam K (beam search), --greedy 1; --classic-candidates (default 1)
+/// also scores the classic memory orders (mem-dfs, mem-bfs, mem-postorder, mem-xla-list) with the
+/// same StepMemory and keeps the lowest peak (the network's order on ties), so the result is never
+/// above the best of them; 0 gives the paper's decoding alone. RunResult::note names the winner.
+/// RunOptions::strings["weights"] or $SCHEDLAB_TOPOFORMER_WEIGHTS override the shipped weight file.
 
 #include "core/optimizer/optimizer.h"
 

@@ -16,7 +16,7 @@ set(methods_text "${LAST_OUT}")
 foreach(method IN LISTS METHODS)
   # A learned model with per-device heads says "[N devices]" in `methods`: give it that platform.
   set(problem ${graph} --devices 1)
-  if(methods_text MATCHES "\n${method} [^\n]*\[([0-9]+) devices\]")
+  if(methods_text MATCHES "\n${method} [^\n]*\\[([0-9]+) devices\\]")
     set(problem ${graph} --devices ${CMAKE_MATCH_1})
   endif()
   foreach(objective makespan memory both)

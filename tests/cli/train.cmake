@@ -29,7 +29,7 @@ foreach(model IN LISTS TRAINERS)
   set(CLI_ENV SCHEDLAB_MODELS_DIR=${OUT}/models)
   list(GET OBJECTIVES_${model} 0 objective)
   set(devices 1)   # "[N devices]" in `methods`: a model with per-device heads
-  if(methods_text MATCHES "\n${model} [^\n]*\[([0-9]+) devices\]")
+  if(methods_text MATCHES "\n${model} [^\n]*\\[([0-9]+) devices\\]")
     set(devices ${CMAKE_MATCH_1})
   endif()
   run_cli(0 optimize ${OUT}/g.json --devices ${devices} --objective ${objective} --method ${model} --budget 8 --out ${OUT}/${model}.json)

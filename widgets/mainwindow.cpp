@@ -363,7 +363,7 @@ void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn) {
     if (!pathIn.startsWith(QLatin1String(":/"))) addRecent(pathIn);
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
-    if (m_temperature->isVisible()) m_temperature->resample();   // a hidden panel costs nothing
+    m_temperature->resample();   // a hidden panel waits until it is shown
     Q_EMIT documentLoaded();
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/temperaturepanel.h"
 
+#include <utility>
+
 #include "widgets/histogramview.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/schedulerecord.h"
@@ -272,7 +274,17 @@ void TemperaturePanel::updateTemperatureLabel() {
 }
 
 void TemperaturePanel::resample() {
+    if (!isVisible()) {   // a hidden panel costs nothing; it samples when it is shown
+        m_resampleWhenShown = true;
+        return;
+    }
+    m_status->setText(tr("Sampling…"));
     m_debounce.start();
+}
+
+void TemperaturePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (std::exchange(m_resampleWhenShown, false)) resample();
 }
 
 void TemperaturePanel::setBusy(const QString& text) {

@@ -56,7 +56,7 @@ public:
     void setTemperature(double t);   ///< moves the slider (and so re-samples)
     void setSampleCount(int n);
     void setSweepSettings(int temperatures, int samples, int topK);
-    /// Re-samples after the debounce pause / at once.
+    /// Re-samples after the debounce pause (a hidden panel waits until it is shown) / at once.
     void resample();
     void resampleNow();
     bool isSampling() const { return static_cast<bool>(m_sampling); }
@@ -76,6 +76,9 @@ Q_SIGNALS:
     void sweepRequested();
     void sweepFinished(std::shared_ptr<const sl::Sweep> sweep);
     void failed(const QString& title, const QString& message);
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     QWidget* buildSamplingBox();
@@ -108,6 +111,7 @@ private:
     QSpinBox* m_sweepTopK;
     QPushButton* m_sweepButton;
     QTimer m_debounce;
+    bool m_resampleWhenShown = false;   ///< a resample was asked for while the panel was hidden
     QTimer m_poll;
     QElapsedTimer m_clock;
     std::shared_ptr<StoppableControl> m_sampling;   // the latest sampling in flight

@@ -184,8 +184,8 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         const nlohmann::json st = nlohmann::json::parse(in);
         step = st.at("step").get<std::int64_t>();
         secondsBefore = st.at("seconds").get<double>();
-        report.bestValidation = st.at("best_validation").get<double>();
         report.bestStep = st.at("best_step").get<std::int64_t>();
+        if (report.bestStep > 0) report.bestValidation = st.at("best_validation").get<double>();   // step 0 is no model
         models::loadWeights(*policy, ckpt + ".policy.slw", kWeightKind);
         models::loadWeights(*baseline, ckpt + ".baseline.slw", "regal-baseline");
         torch::load(adam, ckpt + ".adam");
@@ -216,7 +216,8 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     };
     const auto checkpoint = [&] {
         const Validation v = validate(policy, val, c, pool);
-        const bool best = v.meanImprovement > report.bestValidation;
+        // The untrained policy's number is logged, never shipped as "the best model".
+        const bool best = step > 0 && v.meanImprovement > report.bestValidation;
         if (best) {
             report.bestValidation = v.meanImprovement;
             report.bestStep = step;

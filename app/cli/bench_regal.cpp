@@ -199,8 +199,10 @@ int runBenchRegal(Args& args) {
         real.onnxFiles = onnxFiles(data);
         real.onnxCopies = 1;
         if (!real.onnxFiles.empty()) {
-            std::printf("\nTraining graphs of the ONNX models in %s (mean peak over seeds: BRKGA 5K | Tuned | REGAL):\n",
-                        (data / "onnx").string().c_str());
+            std::string columns;
+            for (const Method& m : ms) columns += (columns.empty() ? "" : " | ") + m.label;
+            std::printf("\nTraining graphs of the ONNX models in %s (mean peak over seeds: %s):\n",
+                        (data / "onnx").string().c_str(), columns.c_str());
             const std::vector<Summary> onnx = runSet(regal::makeDataset(real, regal::Split::HeldOut), ms, seeds, true);
             printSummary(onnx, ms);
         }

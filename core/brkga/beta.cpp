@@ -40,7 +40,8 @@ void fillBeta(std::span<double> keys, double alpha, double beta, Rng& rng) {
         for (double& k : keys) k = rng.uniform();
         return;
     }
-    for (double& k : keys) k = betaVariate(alpha, beta, rng);
+    const std::shared_ptr<const BetaQuantiles> table = BetaQuantiles::shared(alpha, beta);
+    for (double& k : keys) k = (*table)(rng);
 }
 
 BetaQuantiles::BetaQuantiles(double alpha, double beta) {

@@ -46,8 +46,8 @@ QList<QPointF> stepPoints(const std::vector<MemoryPoint>& curve, double endTime,
     return out;
 }
 
-void alignTicks(QValueAxis* axis, double t0, double t1) {
-    const auto ticks = niceTicks(t0, t1, 8);
+void alignTicks(QValueAxis* axis, double t0, double t1, int maxTicks) {
+    const auto ticks = niceTicks(t0, t1, maxTicks);
     if (ticks.size() < 2) return;
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);

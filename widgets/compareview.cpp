@@ -47,7 +47,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_ganttB = new GanttView(left);
     m_memory = new QChart;
     m_memory->setMargins(QMargins(4, 4, 4, 4));
-    m_memory->legend()->setAlignment(Qt::AlignRight);
+    m_memory->legend()->setAlignment(Qt::AlignTop);   // the chart is narrow: the plot keeps the width
     auto* memoryView = new QChartView(m_memory, left);
     memoryView->setRenderHint(QPainter::Antialiasing);
     memoryView->setMinimumHeight(160);
@@ -103,6 +103,10 @@ void CompareView::setRecords(const std::optional<RunRecord>& a, const std::optio
     rebuildTable();
 }
 
+namespace {
+constexpr int kMemoryTicks = 5;   ///< the half-width chart has room for five time labels
+} // namespace
+
 void CompareView::syncRange(double t0, double t1) {
     if (m_syncing) return;
     m_syncing = true;
@@ -110,7 +114,7 @@ void CompareView::syncRange(double t0, double t1) {
     m_ganttB->setTimeRange(t0, t1);
     for (auto* axis : m_memory->axes(Qt::Horizontal)) {
         axis->setRange(t0, t1);
-        alignTicks(static_cast<QValueAxis*>(axis), t0, t1);
+        alignTicks(static_cast<QValueAxis*>(axis), t0, t1, kMemoryTicks);
     }
     m_syncing = false;
 }
@@ -132,7 +136,7 @@ void CompareView::rebuildMemory() {
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
     x->setRange(0, end);
     x->setLabelFormat(QStringLiteral("%.6g"));
-    alignTicks(x, 0, end);
+    alignTicks(x, 0, end, kMemoryTicks);
     auto* y = new QValueAxis;
     y->setTitleText(unit);
     y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis

@@ -23,6 +23,8 @@ std::string NetworkConfig::toJson() const {
     j["aggregation"] = meanAggregation ? "mean" : "sum";
     j["elite_bias"] = eliteBias;
     j["k_rho"] = kRho;
+    j["learns_placement"] = learnsPlacement;
+    j["learns_scheduling"] = learnsScheduling;
     j["objective"] = objective;
     j["trained_on"] = trainedOn;
     j["mlp"] = "Linear-ReLU-Linear, shared across rounds";
@@ -41,6 +43,8 @@ NetworkConfig NetworkConfig::fromJson(const std::string& json) {
         c.meanAggregation = j.at("aggregation").get<std::string>() == "mean";
         c.eliteBias = j.at("elite_bias").get<bool>();
         c.kRho = j.at("k_rho").get<int>();
+        c.learnsPlacement = j.value("learns_placement", true);
+        c.learnsScheduling = j.value("learns_scheduling", true);
         c.objective = j.value("objective", std::string("memory"));
         c.trainedOn = j.value("trained_on", std::string());
         if (c.devices < 1 || c.nodeFeatures < 1 || c.state < 1 || c.rounds < 0 || c.k < 1 || c.k > 255 || c.kRho < 1)

@@ -37,6 +37,7 @@ struct NetworkConfig {
     int k = 2;              ///< quantisation levels of m and v (spec §4.6's inference)
     bool meanAggregation = true;
     bool eliteBias = false; ///< R Table 3: the best model learns none
+    bool learnsPlacement = true, learnsScheduling = true;   ///< which heads training steered
     int kRho = 4;
     std::string trainedOn;  ///< free text: objective, data
     std::string objective = "memory";

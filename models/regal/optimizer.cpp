@@ -38,7 +38,9 @@ public:
         c.threads = std::max(1, o.threads);
         c.greedy = o.get("greedy", 0) != 0;
         c.warmStart = o.get("warm-start", 0) != 0;
-        c.learned = {.placement = o.get("learn-placement", 1) != 0, .scheduling = o.get("learn-scheduling", 1) != 0};
+        // Heads the model was not trained to steer stay Uniform whatever the options say.
+        c.learned = {.placement = o.get("learn-placement", 1) != 0 && policy->config().learnsPlacement,
+                     .scheduling = o.get("learn-scheduling", 1) != 0 && policy->config().learnsScheduling};
 
         RunResult r;
         RunMonitor monitor(o, progress);

@@ -124,6 +124,8 @@ NetworkConfig networkConfig(const TrainConfig& c) {
     n.k = c.k;
     n.meanAggregation = c.meanAggregation;
     n.eliteBias = c.eliteBias;
+    n.learnsPlacement = c.learned.placement;
+    n.learnsScheduling = c.learned.scheduling;
     n.objective = toString(c.data.objective);
     return n;
 }

@@ -49,6 +49,22 @@ class TestRegalModels : public QObject {
 private Q_SLOTS:
     void initTestCase() { torch::manual_seed(3); }
 
+    void configRoundTripsAndOldFilesDefault() {
+        NetworkConfig c = smallConfig();
+        c.learnsPlacement = false;
+        c.k = 3;
+        const NetworkConfig back = NetworkConfig::fromJson(c.toJson());
+        QCOMPARE(back.learnsPlacement, false);
+        QCOMPARE(back.learnsScheduling, true);
+        QCOMPARE(back.k, 3);
+        QCOMPARE(back.rounds, 4);
+        // A file written before the field existed steers both key types.
+        std::string old = c.toJson();
+        old.replace(old.find("\"learns_placement\":false,"), std::string("\"learns_placement\":false,").size(), "");
+        QCOMPARE(NetworkConfig::fromJson(old).learnsPlacement, true);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, NetworkConfig::fromJson("{\"devices\": 2}"));
+    }
+
     void batchingIsInvisible() {
         const GraphFeatures a = featuresOf("layered", 30, 1), b = featuresOf("erdos-renyi-gfn", 25, 2);
         RegalPolicy policy(smallConfig());

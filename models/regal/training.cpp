@@ -22,7 +22,6 @@
 #include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 namespace sl::regal {
 

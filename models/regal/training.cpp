@@ -114,6 +114,32 @@ Validation validate(RegalPolicy& policy, std::vector<Example>& val, const TrainC
     return v;
 }
 
+/// A step's (graph, seed index) pairs: `batch` graphs with replacement, each repeated for its
+/// `samplesPerGraph` draws (side by side, as leaveOneOut() expects).
+std::vector<std::pair<int, int>> drawPicks(Rng& rng, const TrainConfig& c, std::size_t graphs) {
+    std::vector<std::pair<int, int>> picks;
+    for (int b = 0; b < c.batch; ++b) {
+        const auto pick = std::make_pair(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(graphs) - 1)),
+                                         static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
+        picks.insert(picks.end(), static_cast<std::size_t>(c.samplesPerGraph), pick);
+    }
+    return picks;
+}
+
+/// -cost(learned BRKGA) / cost(plain BRKGA) per pick, the runs spread over the pool.
+std::vector<double> rewards(std::vector<Example>& train, const std::vector<std::pair<int, int>>& picks,
+                            const std::vector<Actions>& actions, const TrainConfig& c, WorkerPool& pool) {
+    fillPlainCosts(train, picks, c.budget, pool);
+    std::vector<double> reward(picks.size());
+    pool.run(static_cast<int>(picks.size()), [&](int b, int) {
+        const auto [g, s] = picks[static_cast<std::size_t>(b)];
+        const Example& e = train[static_cast<std::size_t>(g)];
+        reward[static_cast<std::size_t>(b)] = -learnedCost(e, s, c.budget, actions[static_cast<std::size_t>(b)], c.learned) /
+                                              e.plain[static_cast<std::size_t>(s)];
+    });
+    return reward;
+}
+
 NetworkConfig networkConfig(const TrainConfig& c) {
     NetworkConfig n;
     n.devices = c.data.devices;
@@ -240,23 +266,11 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     const auto timeUp = [&] { return c.timeLimit > 0 && seconds() >= c.timeLimit; };
     while (step < c.steps && !stop.stop_requested() && !timeUp()) {
         Rng rng(deriveSeed(c.seed, static_cast<std::uint64_t>(step)));
-        std::vector<std::pair<int, int>> picks;   // (graph, seed index), each graph's draws side by side
-        for (int b = 0; b < c.batch; ++b) {
-            const auto pick = std::make_pair(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(train.size()) - 1)),
-                                             static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
-            picks.insert(picks.end(), static_cast<std::size_t>(c.samplesPerGraph), pick);
-        }
+        const std::vector<std::pair<int, int>> picks = drawPicks(rng, c, train.size());
         const GraphBatch batch = makeBatch(featuresOf(train, picks));
         const PolicyOutput out = policy->forward(batch);
         const std::vector<Actions> actions = chooseActions(out, batch, nc, rng);
-        fillPlainCosts(train, picks, c.budget, pool);
-        std::vector<double> reward(picks.size());
-        pool.run(static_cast<int>(picks.size()), [&](int b, int) {
-            const auto [g, s] = picks[static_cast<std::size_t>(b)];
-            const Example& e = train[static_cast<std::size_t>(g)];
-            reward[static_cast<std::size_t>(b)] = -learnedCost(e, s, c.budget, actions[static_cast<std::size_t>(b)], c.learned) /
-                                                  e.plain[static_cast<std::size_t>(s)];
-        });
+        const std::vector<double> reward = rewards(train, picks, actions, c, pool);
         const torch::Tensor r = torch::tensor(std::vector<float>(reward.begin(), reward.end()));
         const torch::Tensor b = baseline->forward(batch);
         const torch::Tensor logp = logProbability(out, batch, actions);

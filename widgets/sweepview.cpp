@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/sweepview.h"
 
+#include "core/optimizer/sampler.h"
+
 #include "widgets/palette.h"
 #include "widgets/sweepmodel.h"
 
@@ -13,6 +15,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
+
+#include <algorithm>
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QTableView>
@@ -198,6 +202,13 @@ void SweepView::rebuildSeries() {
             m_quality->removeSeries(band);
             delete band;
         }
+    m_shades.clear();   // (deleted above and below with their charts' area series)
+    for (QChart* chart : {m_diversity, m_targets})
+        for (QAbstractSeries* s : chart->series())
+            if (auto* shade = qobject_cast<QAreaSeries*>(s)) {
+                chart->removeSeries(shade);
+                delete shade;
+            }
     if (!m_sweep || m_sweep->points.empty()) return;
     const auto& pts = m_sweep->points;
     // the ± std band under the mean
@@ -265,6 +276,35 @@ void SweepView::rebuildSeries() {
     m_gedAxis->applyNiceNumbers();
     m_distinctAxis->setRange(0, distinctMax * 1.1);
     m_distinctAxis->applyNiceNumbers();
+    shadeExtrapolation();
+}
+
+void SweepView::shadeExtrapolation() {
+    const SamplerInfo* info = SamplerRegistry::instance().find(m_sweep->sampler);
+    if (!info) return;
+    const TemperatureRange trained = info->trainedTemperatureRange;
+    const double lo = m_sigmaAxes.first()->min(), hi = m_sigmaAxes.first()->max();
+    for (auto [chart, y] : {std::pair{m_quality, m_qy}, std::pair{m_targets, m_ty}, std::pair{m_diversity, m_gedAxis}}) {
+        if (trained.min > lo) addShade(chart, y, lo, std::min(trained.min, hi));
+        if (trained.max < hi) addShade(chart, y, std::max(trained.max, lo), hi);
+    }
+}
+
+void SweepView::addShade(QChart* chart, QValueAxis* y, double from, double to) {
+    auto* top = new QLineSeries;
+    top->append(from, y->max());
+    top->append(to, y->max());
+    auto* shade = new QAreaSeries(top);
+    top->setParent(shade);
+    shade->setName(tr("extrapolation"));
+    shade->setBrush(QColor(179, 92, 0, 28));   // the slider's extrapolation colour, faint
+    shade->setPen(Qt::NoPen);
+    chart->addSeries(shade);
+    shade->attachAxis(chart->axes(Qt::Horizontal).first());
+    shade->attachAxis(y);
+    const bool chartHasOne = std::any_of(m_shades.begin(), m_shades.end(), [chart](QAreaSeries* a) { return a->chart() == chart; });
+    for (auto* marker : chart->legend()->markers(shade)) marker->setVisible(!chartHasOne);   // one legend entry per chart
+    m_shades.append(shade);
 }
 
 void SweepView::updateMarkers() {

@@ -12,6 +12,7 @@
 
 #include <memory>
 
+class QAreaSeries;
 class QChart;
 class QChartView;
 class QLabel;
@@ -58,6 +59,9 @@ private:
     QLineSeries* addLine(QChart* chart, const QString& name, const QColor& c, Qt::PenStyle style, QValueAxis* y);
     QLogValueAxis* addSigmaAxis(QChart* chart);
     QScatterSeries* addMarker(QChart* chart, QAbstractAxis* y);
+    /// Shades the σ outside the sampler's training range on every chart (it extrapolates there).
+    void shadeExtrapolation();
+    void addShade(QChart* chart, QValueAxis* y, double from, double to);
 
     std::shared_ptr<const Sweep> m_sweep;
     QLabel* m_title;
@@ -76,6 +80,7 @@ private:
     QScatterSeries* m_diversityMarker;
     QScatterSeries* m_targetMarker;
     QList<QLineSeries*> m_lines;
+    QList<QAreaSeries*> m_shades;   ///< extrapolation bands, rebuilt with the series
     QTableView* m_table;
     SweepModel* m_model;
     int m_selected = -1;

@@ -17,6 +17,7 @@
 #include "widgets/temperaturepanel.h"
 #include "widgets/temperatureslider.h"
 
+#include <QAreaSeries>
 #include <QChartView>
 #include <QLabel>
 #include <QLineSeries>
@@ -26,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <QAreaSeries>
 
 using namespace sl;
 using namespace sl::gui;
@@ -139,6 +141,40 @@ private Q_SLOTS:
 
     // Catches: a series or a row missing, a row click showing another temperature's schedule,
     // save and reopen losing numbers, a bad file accepted.
+    // Catches: sweep charts that do not show where the sampler extrapolates (or shade a sampler
+    // that needs no training).
+    void sweepShadesWhereTheSamplerExtrapolates() {
+        MainWindow w;
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(opened(w));
+        TemperaturePanel* panel = w.temperaturePanel();
+        const auto shades = [&] {
+            QList<QAreaSeries*> out;
+            for (QChartView* v : {w.sweepView()->qualityChart(), w.sweepView()->targetChart(), w.sweepView()->diversityChart()})
+                for (QAbstractSeries* s : v->chart()->series())
+                    if (auto* a = qobject_cast<QAreaSeries*>(s); a && a->name() == QStringLiteral("extrapolation")) out.append(a);
+            return out;
+        };
+        for (const QString sampler : {QStringLiteral("test-trained"), QStringLiteral("list-gumbel")}) {
+            panel->setSampler(sampler);
+            panel->setSweepSettings(3, 20, 5);   // sigma 0.001, 0.0316, 1
+            QSignalSpy swept(&w, &MainWindow::sweepShown);
+            w.startSweep();
+            QVERIFY(swept.wait(30000));
+            const QList<QAreaSeries*> found = shades();
+            if (sampler == QStringLiteral("list-gumbel")) {
+                QVERIFY(found.isEmpty());
+                continue;
+            }
+            QCOMPARE(found.size(), 3);   // [0.001, 0.01] on each of the three charts
+            for (QAreaSeries* a : found) {
+                QCOMPARE(a->upperSeries()->at(0).x(), 0.001);
+                QCOMPARE(a->upperSeries()->at(1).x(), 0.01);
+            }
+        }
+    }
+
     void sweepFillsChartsAndTableAndARowShowsItsBest() {
         MainWindow w;
         w.resize(1500, 950);

@@ -197,18 +197,14 @@ void SweepView::rebuildSeries() {
         delete s;
     }
     m_lines.clear();
-    for (QAbstractSeries* s : m_quality->series())
-        if (auto* band = qobject_cast<QAreaSeries*>(s)) {
-            m_quality->removeSeries(band);
-            delete band;
-        }
-    m_shades.clear();   // (deleted above and below with their charts' area series)
-    for (QChart* chart : {m_diversity, m_targets})
+    // the ± std band and the extrapolation shades: every area series of the three charts
+    for (QChart* chart : {m_quality, m_diversity, m_targets})
         for (QAbstractSeries* s : chart->series())
-            if (auto* shade = qobject_cast<QAreaSeries*>(s)) {
-                chart->removeSeries(shade);
-                delete shade;
+            if (auto* area = qobject_cast<QAreaSeries*>(s)) {
+                chart->removeSeries(area);
+                delete area;
             }
+    m_shades.clear();
     if (!m_sweep || m_sweep->points.empty()) return;
     const auto& pts = m_sweep->points;
     // the ± std band under the mean

@@ -3,6 +3,7 @@
 // seeds, on held-out generated training graphs and on the training graphs of the ONNX models in
 // DATA/onnx; the paper's Table 1 (TF test set) beside ours (spec/regal.md §7).
 #include "bench.h"
+#include "candidatetable.h"
 #include "command.h"
 
 #include "core/optimizer/optimizer.h"
@@ -20,29 +21,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Method {
-    std::string label;
-    std::string name;
-    RunOptions options;
-};
+using Method = MethodSpec;
 
-/// The tuned setting: `schedlab-cli tune --grid full` on training graphs (docs/regal.md).
-std::map<std::string, double> parseSetting(const std::string& text) {
-    std::map<std::string, double> values;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        const std::size_t end = std::min(text.find(',', start), text.size());
-        const std::string item = text.substr(start, end - start);
-        const std::size_t eq = item.find('=');
-        if (eq == std::string::npos) throw UsageError("--tuned: expected key=value,..., got '" + item + "'");
-        try {
-            values[item.substr(0, eq)] = std::stod(item.substr(eq + 1));
-        } catch (const std::exception&) {
-            throw UsageError("--tuned: '" + item + "' is not key=number");
-        }
-        start = end + 1;
-    }
-    return values;
+/// The tuned setting, "key=value,..." in brkga's options (checked as a method spec is).
+std::map<std::string, double> tunedValues(const std::string& text) {
+    std::string spec = "brkga:";
+    for (const std::string& item : splitList(text)) spec += item + ";";
+    return parseMethodSpec(spec).options.values;
 }
 
 std::vector<Method> methods(const std::map<std::string, double>& tuned, const std::string& weights, std::int64_t budget, int threads) {
@@ -175,13 +160,8 @@ int runBenchRegal(Args& args) {
     regal::DatasetSpec spec;
     if (std::sscanf(nodes.c_str(), "%d-%d", &spec.minNodes, &spec.maxNodes) != 2) throw UsageError("--nodes: LO-HI");
     spec.graphs = graphs;
-    spec.families.clear();
-    for (std::size_t at = 0; at <= families.size();) {
-        const std::size_t comma = std::min(families.find(',', at), families.size());
-        if (comma > at) spec.families.push_back(families.substr(at, comma - at));
-        at = comma + 1;
-    }
-    const std::vector<Method> ms = methods(parseSetting(tunedText), weights, budget, threads);
+    spec.families = splitList(families);
+    const std::vector<Method> ms = methods(tunedValues(tunedText), weights, budget, threads);
 
     std::printf("REGAL vs BRKGA at %lld evaluations (REGAL: 400 feature + %lld learned), %d seed(s) per graph, "
                 "2 identical devices, peak memory (step clock), %d thread(s) per run\n"

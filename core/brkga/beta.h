@@ -19,7 +19,8 @@ double logGamma(double shape, Rng& rng);
 /// A Beta(alpha, beta) variate in [0, 1]; alpha, beta > 0.
 double betaVariate(double alpha, double beta, Rng& rng);
 /// Fills `keys` with i.i.d. Beta(alpha, beta) variates (Uniform when alpha = beta = 1), drawn
-/// through the shape's shared BetaQuantiles table.
+/// through the shape's shared BetaQuantiles table (looked up under a lock on every call: in a loop,
+/// hold BetaQuantiles::shared() instead).
 void fillBeta(std::span<double> keys, double alpha, double beta, Rng& rng);
 
 /// Beta(alpha, beta) by its quantile function, tabulated: exact (Boost's incomplete-beta inverse)

@@ -84,7 +84,9 @@ public:
         const double alpha = options.get("alpha", 1), beta = options.get("beta", 1);
         if (!(alpha > 0 && beta > 0)) throw std::invalid_argument("brkga: alpha and beta must be positive");
         if (alpha != 1 || beta != 1)
-            engine.setDistributions({.mutant = [alpha, beta](std::span<double> k, Rng& rng) { fillBeta(k, alpha, beta, rng); }});
+            engine.setDistributions({.mutant = [table = BetaQuantiles::shared(alpha, beta)](std::span<double> k, Rng& rng) {
+                for (double& x : k) x = (*table)(rng);   // the table once, not a locked lookup per chromosome
+            }});
 
         RunResult out;
         auto lastReport = std::chrono::steady_clock::now() - std::chrono::seconds(1);

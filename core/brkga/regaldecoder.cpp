@@ -29,7 +29,7 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
     problem.check();
     const Graph& g = m_graph;
     const int n = g.opCount(), T = g.tensorCount(), D = problem.platform.deviceCount();
-    m_layout = {n, T, D};
+    m_layout = RegalLayout::of(problem);
     const bool stepClock = m_cost.clock() == MemoryClock::Step;
     m_needSchedule = m_cost.needsMakespan() || (m_cost.needsMemory() && !stepClock);
     m_devicesOfType = problem.platform.devicesByType();

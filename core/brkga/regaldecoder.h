@@ -51,6 +51,8 @@ namespace sl {
 
 struct RegalLayout {
     int ops = 0, tensors = 0, devices = 1;
+    /// The layout of a problem's chromosome (no decoder needed).
+    static RegalLayout of(const Problem& p) { return {p.g().opCount(), p.g().tensorCount(), p.platform.deviceCount()}; }
     std::size_t affinity(OpId j, int q) const { return static_cast<size_t>(j) * static_cast<size_t>(devices) + static_cast<size_t>(q); }
     std::size_t priority(OpId j) const { return static_cast<size_t>(ops) * static_cast<size_t>(devices) + static_cast<size_t>(j); }
     std::size_t transfer(TensorId t, int q) const {

@@ -25,7 +25,6 @@ std::uint64_t firstSeed(Split split) {
 
 /// SGD for even seeds, Adam for odd ones: both update rules in every split.
 UpdateRule ruleFor(std::uint64_t seed) { return seed % 2 == 0 ? UpdateRule::Sgd : UpdateRule::Adam; }
-const char* ruleName(UpdateRule r) { return r == UpdateRule::Sgd ? "sgd" : "adam"; }
 
 /// FNV-1a: a portable hash of a file name, to give each model its own noise streams.
 std::uint64_t nameHash(const std::string& s) {
@@ -38,7 +37,7 @@ std::shared_ptr<const Graph> trainingStep(const Graph& forward, const DatasetSpe
                                           std::string& name) {
     if (spec.inference) return std::make_shared<Graph>(forward);
     const UpdateRule rule = ruleFor(seed);
-    name += std::string(" ") + ruleName(rule);
+    name += " " + std::string(updateRuleName(rule));
     return std::make_shared<Graph>(makeTrainingGraph(forward, {.rule = rule}));
 }
 

@@ -39,10 +39,8 @@ void addStaticFeatures(const Graph& g, GraphFeatures& f) {
 }
 
 /// Columns 4 .. 4+d: placement shares and mean schedule position over `population`.
-void addPopulationStatistics(const Problem& problem, bool symmetry, const std::vector<brkga::Chromosome>& population,
-                             GraphFeatures& f) {
+void addPopulationStatistics(RegalDecoder& decoder, const std::vector<brkga::Chromosome>& population, GraphFeatures& f) {
     if (population.empty()) return;
-    RegalDecoder decoder(problem, symmetry);
     const double share = 1.0 / static_cast<double>(population.size());
     std::vector<double> sums(f.node.size(), 0.0);
     for (const brkga::Chromosome& keys : population) {
@@ -89,9 +87,10 @@ GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& confi
     run.symmetry = config.symmetry;
     run.keepPopulation = run.params.population;
     SearchOutcome outcome = search(problem, run, {}, std::move(stop));
-    addPopulationStatistics(problem, config.symmetry, outcome.population, f);
+    RegalDecoder decoder(problem, config.symmetry);
+    addPopulationStatistics(decoder, outcome.population, f);
 
-    const OpId fixed = RegalDecoder(problem, config.symmetry).symmetryOp();
+    const OpId fixed = decoder.symmetryOp();
     if (fixed != kNoOp) f.node[static_cast<std::size_t>(fixed) * static_cast<std::size_t>(f.width) + 5 + static_cast<std::size_t>(f.devices)] = 1;
     const auto eliteCount = std::min(outcome.population.size(), static_cast<std::size_t>(run.params.elites));
     f.elites.assign(outcome.population.begin(), outcome.population.begin() + static_cast<std::ptrdiff_t>(eliteCount));

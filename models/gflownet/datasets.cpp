@@ -61,26 +61,4 @@ Problem fileProblem(const std::string& path, int devices) {
     return p;
 }
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    if (out.empty()) throw std::invalid_argument("empty list '" + text + "'");
-    return out;
-}
-
-std::pair<int, int> parseRange(const std::string& text) {
-    try {
-        const auto dash = text.find('-');
-        size_t used = 0;
-        const int lo = std::stoi(text.substr(0, dash), &used);
-        const int hi = dash == std::string::npos ? lo : std::stoi(text.substr(dash + 1));
-        if (lo < 1 || hi < lo) throw std::invalid_argument("order");
-        return {lo, hi};
-    } catch (const std::exception&) {
-        throw std::invalid_argument("expected N or LO-HI with 1 <= LO <= HI, got '" + text + "'");
-    }
-}
-
 } // namespace sl::gfn

@@ -22,8 +22,4 @@ Problem trainingProblem(const std::string& family, int nodes, int devices, std::
 /// file's ops all have type 0). Throws on I/O errors or typed graphs.
 Problem fileProblem(const std::string& path, int devices);
 
-/// "er,layered" -> {"er", "layered"}; "15-60" -> {15, 60}; "8" -> {8, 8}. Throw std::invalid_argument.
-std::vector<std::string> splitList(const std::string& text);
-std::pair<int, int> parseRange(const std::string& text);
-
 } // namespace sl::gfn

@@ -7,6 +7,7 @@
 #include "models/gflownet/rollout.h"
 
 #include "models/encoder/maththreads.h"
+#include "models/train/trainers.h"
 
 #include "core/gflownet/subgraph.h"
 #include "core/heuristics/evaluate.h"
@@ -31,12 +32,6 @@ namespace sl::gfn {
 
 namespace {
 
-std::string fmt(const char* format, auto... args) {
-    char buf[1024];
-    std::snprintf(buf, sizeof buf, format, args...);
-    return buf;
-}
-
 struct TrainingSet {
     std::vector<Problem> train, validation;
     std::string description;
@@ -47,7 +42,7 @@ TrainingSet makeData(const GflowNetTrainConfig& c) {
     if (!c.graphFile.empty()) {
         d.train.push_back(fileProblem(c.graphFile, c.minDevices));
         d.validation = d.train;
-        d.description = fmt("single graph %s (%d ops) on %d identical devices",
+        d.description = models::formatText("single graph %s (%d ops) on %d identical devices",
                             std::filesystem::path(c.graphFile).filename().string().c_str(), d.train[0].g().opCount(),
                             c.minDevices);
     } else {
@@ -62,11 +57,11 @@ TrainingSet makeData(const GflowNetTrainConfig& c) {
         for (int i = 0; i < c.validationGraphs; ++i) d.validation.push_back(make(2000000 + static_cast<std::uint64_t>(i), i));
         std::string fam;
         for (const auto& f : c.families) fam += (fam.empty() ? "" : ",") + f;
-        d.description = fmt("%d generated graphs (%s, %d-%d ops, %d-%d identical devices, rho ~ U(0,1), seeds 1000000..), "
+        d.description = models::formatText("%d generated graphs (%s, %d-%d ops, %d-%d identical devices, rho ~ U(0,1), seeds 1000000..), "
                             "%d validation graphs (seeds 2000000..)",
                             c.graphs, fam.c_str(), c.minNodes, c.maxNodes, c.minDevices, c.maxDevices, c.validationGraphs);
     }
-    if (c.subgraphMax > 0) d.description += fmt("; sub-graphs of %d-%d ops per step", c.subgraphMin, c.subgraphMax);
+    if (c.subgraphMax > 0) d.description += models::formatText("; sub-graphs of %d-%d ops per step", c.subgraphMin, c.subgraphMax);
     return d;
 }
 
@@ -148,11 +143,11 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         torch::load(adam, ckpt + ".adam");
         step = state.at("step").get<std::int64_t>();
         elapsedBefore = state.at("seconds").get<double>();
-        log(fmt("resumed from %s at step %lld", (ckpt + ".json").c_str(), static_cast<long long>(step)));
+        log(models::formatText("resumed from %s at step %lld", (ckpt + ".json").c_str(), static_cast<long long>(step)));
     }
     net->train();
     auto seconds = [&] { return elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-    log(fmt("model %s; %lld parameters", pc.toJson().c_str(),
+    log(models::formatText("model %s; %lld parameters", pc.toJson().c_str(),
             static_cast<long long>(std::accumulate(params.begin(), params.end(), std::int64_t(0),
                                                    [](std::int64_t s, const torch::Tensor& p) { return s + p.numel(); }))));
 
@@ -173,23 +168,23 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         models::ModelCard card;
         card.model = kWeightKind;
         card.architecture = pc.toJson();
-        card.features = fmt("state%d+pair%d (spec/gflownet.md §4.1 + [R] pair columns)", kNodeFeatures, kPairFeatures);
+        card.features = models::formatText("state%d+pair%d (spec/gflownet.md §4.1 + [R] pair columns)", kNodeFeatures, kPairFeatures);
         card.command = cfg.command;
         card.data = data.description;
         card.steps = step;
         card.seconds = seconds();
-        card.results = fmt("{\"validation_sigma\": 0.005, \"validation_samples\": %d, \"validation_mean_speedup\": %.4f, "
+        card.results = models::formatText("{\"validation_sigma\": 0.005, \"validation_samples\": %d, \"validation_mean_speedup\": %.4f, "
                            "\"validation_best_speedup\": %.4f, \"validation_list_cp_speedup\": %.4f, "
                            "\"last_window_mean_speedup\": %.4f, \"last_window_zeta_std\": %.4f, \"threads\": %d}",
                            cfg.evalSamples, lastValidation.mean, lastValidation.best, lastValidation.list,
                            report.lastMeanSpeedup, report.lastZetaStd, cfg.threads);
-        card.notes = fmt("%s loss, %s P_B, batch %d, sigma log-uniform in [%g, %g], Adam lr %g, clip %g (0 = off), seed %llu, "
+        card.notes = models::formatText("%s loss, %s P_B, batch %d, sigma log-uniform in [%g, %g], Adam lr %g, clip %g (0 = off), seed %llu, "
                          "%d math thread(s). Speedups are proxy speedups U = sum of durations / makespan.",
                          cfg.trajectoryBalance ? "TB (learned log Z)" : "LV", cfg.uniformBackward ? "uniform" : "learned",
                          cfg.batch, cfg.sigmaMin, cfg.sigmaMax, cfg.learningRate, cfg.clipNorm,
                          static_cast<unsigned long long>(cfg.seed), cfg.threads);
         models::writeModelCard(card, cfg.out + ".card.json");
-        log(fmt("checkpoint at step %lld: validation (sigma 0.005, %d samples) mean U %.4f, best U %.4f, list-cp U %.4f  %.0f s",
+        log(models::formatText("checkpoint at step %lld: validation (sigma 0.005, %d samples) mean U %.4f, best U %.4f, list-cp U %.4f  %.0f s",
                 static_cast<long long>(step), cfg.evalSamples, lastValidation.mean, lastValidation.best, lastValidation.list,
                 seconds()));
     };
@@ -249,7 +244,7 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
             if (report.firstMeanSpeedup == 0) report.firstMeanSpeedup = w.speedup / k, report.firstZetaStd = w.zetaStd / k;
             report.lastMeanSpeedup = w.speedup / k;
             report.lastZetaStd = w.zetaStd / k;
-            log(fmt("step %6lld  loss %.4g  mean U %.4f  best U %.4f  std(zeta) %.3f  mean zeta %.2f  |grad| %.3g  "
+            log(models::formatText("step %6lld  loss %.4g  mean U %.4f  best U %.4f  std(zeta) %.3f  mean zeta %.2f  |grad| %.3g  "
                     "clipped %d/%d  (last: n %d, m %d, sigma %.4f)  %.0f s",
                     static_cast<long long>(step), w.loss / k, w.speedup / k, w.bestSpeedup / k, w.zetaStd / k,
                     w.zetaMean / k, w.gradNorm / k, w.clipped, w.steps, env.ops(), env.devices(), sigma, seconds()));

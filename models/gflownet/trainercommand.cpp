@@ -32,7 +32,7 @@ std::pair<int, int> range(models::TrainOptionReader& r, const std::string& key, 
     const std::string text = r.text(key, "");
     if (text.empty()) return fallback;
     try {
-        return parseRange(text);
+        return models::parseRange(text);
     } catch (const std::exception& e) {
         throw models::TrainUsageError("--" + key + ": " + e.what());
     }
@@ -42,7 +42,7 @@ int run(const models::TrainArgs& a) {
     models::TrainOptionReader r{a.options};
     GflowNetTrainConfig c;
     c.graphFile = r.text("graph", "");
-    c.families = splitList(r.text("families", "er,layered"));
+    c.families = models::splitList(r.text("families", "er,layered"));
     std::tie(c.minNodes, c.maxNodes) = range(r, "nodes", {c.minNodes, c.maxNodes});
     std::tie(c.minDevices, c.maxDevices) = range(r, "devices", {c.minDevices, c.maxDevices});
     c.graphs = static_cast<int>(r.integer("graphs", c.graphs));

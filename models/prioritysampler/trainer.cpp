@@ -7,6 +7,7 @@
 #include "models/prioritysampler/samplescorer.h"
 
 #include "models/encoder/maththreads.h"
+#include "models/train/trainers.h"
 
 #include "core/heuristics/evaluate.h"
 #include "core/heuristics/priorities.h"
@@ -69,12 +70,6 @@ std::pair<double, double> validate(PrioritySamplerNet& net, std::vector<Instance
     return {greedy / n, s16 / n};
 }
 
-std::string fmt(const char* format, auto... args) {
-    char buf[512];
-    std::snprintf(buf, sizeof buf, format, args...);
-    return buf;
-}
-
 } // namespace
 
 TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<void(const std::string&)>& log,
@@ -115,7 +110,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         step = state.at("step").get<std::int64_t>();
         best = state.at("best").get<double>();
         elapsedBefore = state.at("seconds").get<double>();
-        log(fmt("resumed from %s at step %lld (best validation %.4f)", (ckpt + ".json").c_str(),
+        log(models::formatText("resumed from %s at step %lld (best validation %.4f)", (ckpt + ".json").c_str(),
                 static_cast<long long>(step), best));
         history = state.value("history", std::string());
         phaseStart = state.value("phaseStart", std::int64_t(1));
@@ -124,7 +119,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
             // Another training family or size range (fine-tuning): its validation set is another
             // one, so the old best does not compare.
             best = kInfinity;
-            history += fmt("steps %lld-%lld on %s; ", static_cast<long long>(phaseStart), static_cast<long long>(step),
+            history += models::formatText("steps %lld-%lld on %s; ", static_cast<long long>(phaseStart), static_cast<long long>(step),
                            before.c_str());
             phaseStart = step + 1;
             log("training data changed: validation restarts (" + cfg.data.describe() + ")");
@@ -132,14 +127,14 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
     }
     net->train();
 
-    log(fmt("data: %d training graphs (%s), %d validation graphs; preparing features and masks",
+    log(models::formatText("data: %d training graphs (%s), %d validation graphs; preparing features and masks",
             cfg.trainGraphs, cfg.data.describe().c_str(), cfg.validationGraphs));
     std::vector<Instance> train, val;
     for (int i = 0; i < cfg.trainGraphs; ++i) train.push_back(makeInstance(cfg.data, Split::Train, i, sc.typeSlots, false));
     for (int i = 0; i < cfg.validationGraphs; ++i)
         val.push_back(makeInstance(cfg.data, Split::Validation, i, sc.typeSlots, true));
     if (train.empty()) throw std::runtime_error("train priority-sampler: no training graphs");
-    log(fmt("prepared in %.1f s; model %s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+    log(models::formatText("prepared in %.1f s; model %s", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
             sc.toJson().c_str()));
 
     const int peDims = featureSpec(sc.typeSlots).laplacianDims;
@@ -150,14 +145,14 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         card.architecture = sc.toJson();
         card.features = featureSpec(sc.typeSlots).describe();
         card.command = cfg.command;
-        card.data = history + fmt("steps %lld-%lld: %d generated training graphs (%s, seeds 1000000..%d), %d validation graphs (seeds 2000000..)",
+        card.data = history + models::formatText("steps %lld-%lld: %d generated training graphs (%s, seeds 1000000..%d), %d validation graphs (seeds 2000000..)",
                         static_cast<long long>(phaseStart), static_cast<long long>(steps), cfg.trainGraphs,
                                   cfg.data.describe().c_str(), 1000000 + cfg.trainGraphs - 1, cfg.validationGraphs);
         card.steps = steps;
         card.seconds = seconds();
-        card.results = fmt("{\"validation_greedy_vs_best_heuristic\": %.4f, \"validation_s16_vs_best_heuristic\": %.4f}",
+        card.results = models::formatText("{\"validation_greedy_vs_best_heuristic\": %.4f, \"validation_s16_vs_best_heuristic\": %.4f}",
                            valGreedy, valS16);
-        card.notes = fmt("Algorithm 1 of Jeon et al. (ICLR 2023): N = %d samples per update, c_logits = %g, eps = %g, "
+        card.notes = models::formatText("Algorithm 1 of Jeon et al. (ICLR 2023): N = %d samples per update, c_logits = %g, eps = %g, "
                          "Adam lr %g, grad-norm clip %g, seed %llu, %d thread(s). Ratios < 1 beat the best of list-cp, "
                          "list-mopnr, list-spt.",
                          cfg.samples, cfg.cLogits, cfg.epsilon, cfg.learningRate, cfg.clipNorm,
@@ -223,7 +218,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
             const double meanCost = costSum / window;
             if (report.firstMeanCost == 0) report.firstMeanCost = meanCost;
             report.lastMeanCost = meanCost;
-            log(fmt("step %6lld  loss %+.4f  mean cost %.4f (makespan / total work)  val greedy %.4f  val S(16) %.4f "
+            log(models::formatText("step %6lld  loss %+.4f  mean cost %.4f (makespan / total work)  val greedy %.4f  val S(16) %.4f "
                     "(x best heuristic)  |logit| %.2f  %.0f s%s",
                     static_cast<long long>(step), lossSum / window, meanCost, vg, vs,
                     torch::abs(logits.detach()).max().item<double>(), seconds(), vs < best ? "  *" : ""));

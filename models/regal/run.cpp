@@ -46,7 +46,7 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
     second.threads = config.threads;
     second.symmetry = config.symmetry;
     if (config.warmStart) second.warmStart = out.features.elites;
-    second.distributions = geneDistributions(RegalDecoder(problem, config.symmetry).layout(), out.actions, config.learned,
+    second.distributions = geneDistributions(RegalLayout::of(problem), out.actions, config.learned,
                                              config.params.rho);
     const std::int64_t offset = out.features.evaluations;
     const double featureBest = out.features.bestCost;

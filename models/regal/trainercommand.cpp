@@ -6,7 +6,6 @@
 #include "models/train/trainers.h"
 
 #include <cstdio>
-#include <sstream>
 
 namespace sl::regal {
 
@@ -29,29 +28,28 @@ const char* const kHelp =
     "  --out FILE                     best weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
     "  --resume 1                     continue from FILE.ckpt.*\n";
 
-std::vector<std::string> splitList(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-std::pair<int, int> range(const std::string& text, std::pair<int, int> fallback, const char* key) {
-    if (text.empty()) return fallback;
-    int lo = 0, hi = 0;
-    char dash = 0;
-    std::istringstream in(text);
-    if (in >> lo) {
-        if (!(in >> dash)) return {lo, lo};
-        if (dash == '-' && in >> hi && in.eof()) return {lo, hi};
+/// An optional list option: empty text, no items.
+std::vector<std::string> listOption(models::TrainOptionReader& r, const std::string& key, const std::string& fallback) {
+    const std::string text = r.text(key, fallback);
+    try {
+        return text.empty() ? std::vector<std::string>{} : models::splitList(text);
+    } catch (const std::exception& e) {
+        throw models::TrainUsageError("--" + key + ": " + e.what());
     }
-    throw models::TrainUsageError(std::string("--") + key + ": expected N or LO-HI, got '" + text + "'");
 }
 
-void readLearned(const std::string& text, TrainConfig& c) {
+std::pair<int, int> rangeOption(models::TrainOptionReader& r, const std::string& key, std::pair<int, int> fallback) {
+    const std::string text = r.text(key, "");
+    try {
+        return text.empty() ? fallback : models::parseRange(text);
+    } catch (const std::exception& e) {
+        throw models::TrainUsageError("--" + key + ": " + e.what());
+    }
+}
+
+void readLearned(models::TrainOptionReader& r, TrainConfig& c) {
     c.learned = {.placement = false, .scheduling = false};
-    for (const std::string& item : splitList(text)) {
+    for (const std::string& item : listOption(r, "learn", "placement,scheduling")) {
         if (item == "placement") c.learned.placement = true;
         else if (item == "scheduling") c.learned.scheduling = true;
         else if (item == "elite") c.eliteBias = true;
@@ -62,11 +60,11 @@ void readLearned(const std::string& text, TrainConfig& c) {
 TrainConfig readConfig(const models::TrainArgs& a) {
     models::TrainOptionReader r{a.options};
     TrainConfig c;
-    c.data.families = splitList(r.text("families", "nn"));
-    std::tie(c.data.minNodes, c.data.maxNodes) = range(r.text("nodes", ""), {c.data.minNodes, c.data.maxNodes}, "nodes");
+    c.data.families = listOption(r, "families", "nn");
+    std::tie(c.data.minNodes, c.data.maxNodes) = rangeOption(r, "nodes", {c.data.minNodes, c.data.maxNodes});
     c.data.graphs = static_cast<int>(r.integer("graphs", c.data.graphs));
     c.validationGraphs = static_cast<int>(r.integer("validation-graphs", c.validationGraphs));
-    c.data.onnxFiles = splitList(r.text("onnx", ""));
+    c.data.onnxFiles = listOption(r, "onnx", "");
     c.data.onnxCopies = static_cast<int>(r.integer("onnx-copies", c.data.onnxFiles.empty() ? 0 : 8));
     c.data.inference = r.flag("inference", false);
     c.data.devices = static_cast<int>(r.integer("devices", c.data.devices));
@@ -78,7 +76,7 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.budget = r.integer("budget", c.budget);
     c.featureBudget = r.integer("feature-budget", c.featureBudget);
     c.seedsPerGraph = static_cast<int>(r.integer("seeds-per-graph", c.seedsPerGraph));
-    readLearned(r.text("learn", "placement,scheduling"), c);
+    readLearned(r, c);
     c.batch = static_cast<int>(r.integer("batch", c.batch));
     c.samplesPerGraph = static_cast<int>(r.integer("samples-per-graph", c.samplesPerGraph));
     c.steps = r.integer("steps", c.steps);

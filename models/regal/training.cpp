@@ -11,13 +11,13 @@
 #include "models/encoder/maththreads.h"
 #include "models/regal/network.h"
 #include "models/regal/sampling.h"
+#include "models/train/trainers.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include <chrono>
 #include <cmath>
-#include <cstdarg>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -26,15 +26,6 @@
 namespace sl::regal {
 
 namespace {
-
-std::string fmt(const char* f, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, f);
-    std::vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return buf;
-}
 
 /// A graph with its cached features and plain-BRKGA costs (one per seed index, NaN until run).
 struct Example {
@@ -52,7 +43,7 @@ double plainCost(const Example& e, int seedIndex, std::int64_t budget) {
 
 double learnedCost(const Example& e, int seedIndex, std::int64_t budget, const Actions& actions, LearnedKeys learned) {
     SearchRequest r{.budget = budget, .seed = brkgaSeed(e, seedIndex)};
-    r.distributions = geneDistributions(RegalDecoder(e.instance.problem).layout(), actions, learned, r.params.rho);
+    r.distributions = geneDistributions(RegalLayout::of(e.instance.problem), actions, learned, r.params.rho);
     return search(e.instance.problem, r).result.bestCost;
 }
 
@@ -160,10 +151,10 @@ std::string describeData(const TrainConfig& c, std::size_t train, std::size_t va
     for (const auto& f : c.data.families) families += (families.empty() ? "" : ",") + f;
     std::string onnx;
     for (const auto& f : c.data.onnxFiles) onnx += (onnx.empty() ? "" : ", ") + std::filesystem::path(f).filename().string();
-    return fmt("%zu training / %zu validation graphs: %s (%d-%d forward ops%s)%s%s, %d identical devices, %s objective; "
+    return models::formatText("%zu training / %zu validation graphs: %s (%d-%d forward ops%s)%s%s, %d identical devices, %s objective; "
                "seeds 3000000.. / 4000000..",
                train, val, families.c_str(), c.data.minNodes, c.data.maxNodes, c.data.inference ? "" : ", training steps with SGD or Adam",
-               onnx.empty() ? "" : fmt(", plus %d noisy copies (tensor sizes x U(0.5, 1.5)) of ", c.data.onnxCopies).c_str(),
+               onnx.empty() ? "" : models::formatText(", plus %d noisy copies (tensor sizes x U(0.5, 1.5)) of ", c.data.onnxCopies).c_str(),
                onnx.c_str(), c.data.devices, toString(c.data.objective).c_str());
 }
 
@@ -192,7 +183,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     if (train.empty()) throw std::invalid_argument("train regal: the training set is empty");
     NetworkConfig nc = networkConfig(c);
     nc.trainedOn = describeData(c, train.size(), val.size());
-    log("data: " + nc.trainedOn + fmt(" (features in %.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    log("data: " + nc.trainedOn + models::formatText(" (features in %.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
 
     RegalPolicy policy(nc);
     RegalBaseline baseline(nc);
@@ -216,7 +207,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         models::loadWeights(*policy, ckpt + ".policy.slw", kWeightKind);
         models::loadWeights(*baseline, ckpt + ".baseline.slw", "regal-baseline");
         torch::load(adam, ckpt + ".adam");
-        log(fmt("resumed at step %lld", static_cast<long long>(step)));
+        log(models::formatText("resumed at step %lld", static_cast<long long>(step)));
     }
     const auto seconds = [&] { return secondsBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
@@ -227,12 +218,12 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         card.architecture = nc.toJson();
         std::string cols;
         for (const auto& s : featureColumns(nc.devices)) cols += (cols.empty() ? "" : ",") + s;
-        card.features = cols + fmt(" (feature run: plain BRKGA, %lld evaluations)", static_cast<long long>(c.featureBudget));
+        card.features = cols + models::formatText(" (feature run: plain BRKGA, %lld evaluations)", static_cast<long long>(c.featureBudget));
         card.command = c.command;
         card.data = nc.trainedOn;
         card.steps = step;
         card.seconds = seconds();
-        card.results = fmt("{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
+        card.results = models::formatText("{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
                            "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
                            "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
                            val.size(), static_cast<long long>(c.budget), v.meanImprovement, v.shareBetterOrEqual, c.batch, c.samplesPerGraph,
@@ -255,7 +246,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         torch::save(adam, ckpt + ".adam");
         nlohmann::json st{{"step", step}, {"seconds", seconds()}, {"best_validation", report.bestValidation}, {"best_step", report.bestStep}};
         writeFileAtomically(ckpt + ".json", st.dump(2));
-        log(fmt("step %lld validation: REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)%s  %.0f s",
+        log(models::formatText("step %lld validation: REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)%s  %.0f s",
                 static_cast<long long>(step), v.meanImprovement, 100 * v.shareBetterOrEqual, best ? "  best so far, saved" : "",
                 seconds()));
     };
@@ -296,7 +287,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
             if (firstWindow) report.firstReward = meanReward;
             firstWindow = false;
             report.lastReward = meanReward;
-            log(fmt("step %lld  reward %.4f (%+.2f %% vs plain BRKGA)  |r - b| %.4f  grad norm %.3f (clipped %d)  %.2f s/step",
+            log(models::formatText("step %lld  reward %.4f (%+.2f %% vs plain BRKGA)  |r - b| %.4f  grad norm %.3f (clipped %d)  %.2f s/step",
                     static_cast<long long>(step), meanReward, w.improvement / w.graphs, w.baselineError / w.steps,
                     w.gradNorm / w.steps, w.clipped, seconds() / static_cast<double>(std::max<std::int64_t>(1, step))));
             w = Window{};

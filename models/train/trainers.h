@@ -10,10 +10,12 @@
 ///                           .run = [](const sl::models::TrainArgs& a) { ...; return 0; }});
 /// \endcode
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sl::models {
@@ -52,5 +54,19 @@ struct TrainOptionReader {
     bool flag(const std::string& key, bool fallback);   ///< 1/0, true/false, yes/no
     void rejectUnknown() const;
 };
+
+/// "er,layered" -> {"er", "layered"} (empty items dropped); throws std::invalid_argument for an
+/// empty list.
+std::vector<std::string> splitList(const std::string& text);
+/// "15-60" -> {15, 60}; "8" -> {8, 8}; throws std::invalid_argument unless 1 <= LO <= HI.
+std::pair<int, int> parseRange(const std::string& text);
+
+/// printf into a std::string, for progress lines and model cards (at most 1,023 characters).
+template <typename... Args>
+std::string formatText(const char* format, Args... args) {
+    char buffer[1024];
+    std::snprintf(buffer, sizeof buffer, format, args...);
+    return buffer;
+}
 
 } // namespace sl::models

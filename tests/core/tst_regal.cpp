@@ -101,7 +101,7 @@ private Q_SLOTS:
 
     void actionsLandOnTheirGenes() {
         Problem p = regalProblem(diamond(), 2, Objective::Memory);
-        const RegalLayout layout = RegalDecoder(p).layout();
+        const RegalLayout layout = RegalLayout::of(p);
         Actions a = uniformActions(4, 2, 0, 0);
         a.mean[a.index(2, 1)] = 1;   // op3's affinity for device 1: mean 2/3
         a.variance[a.index(3, 2)] = 1;   // op4's priority: (0, 1)
@@ -125,7 +125,7 @@ private Q_SLOTS:
         // initial population, drawn from those Betas; plain BRKGA's is uniform (mean 1/2).
         const GeneratedInstance inst = generateInstance("layered", 60, 3);
         Problem p = regalProblem(inst.graph, 2, Objective::Memory);
-        const RegalLayout layout = RegalDecoder(p).layout();
+        const RegalLayout layout = RegalLayout::of(p);
         const Actions high = uniformActions(layout.ops, 2, 1, 0);
         SearchRequest r{.budget = 100, .seed = 5, .keepPopulation = 100};
         const auto meanPriority = [&](const SearchOutcome& o) {

@@ -127,6 +127,30 @@ GflowNetTrainConfig tinyTraining(const std::string& graphFile, int devices, cons
 
 void quiet(const std::string&) {}
 
+/// The untrained and the trained policy of one tiny single-graph run on `p` at a fixed sigma
+/// (600 steps; `adjust` sets the loss options). `dir` keeps the files (TB's log Z checkpoint).
+struct TrainedPair {
+    GflowNetPolicy before{nullptr}, after{nullptr};
+    GflowNetTrainConfig config;
+};
+TrainedPair trainAtSigma(const Problem& p, double sigma, const QTemporaryDir& dir,
+                         const std::function<void(GflowNetTrainConfig&)>& adjust = {}) {
+    const std::string graph = dir.filePath("g.json").toStdString();
+    saveGraphJson(p.g(), nullptr, graph);
+    TrainedPair t;
+    t.config = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
+    if (adjust) adjust(t.config);
+    t.config.sigmaMin = t.config.sigmaMax = sigma;
+    t.config.steps = 0;
+    trainGflowNet(t.config, quiet);
+    t.before = loadPolicy(t.config.out);
+    t.config.steps = 600;
+    trainGflowNet(t.config, quiet);
+    t.after = loadPolicy(t.config.out);
+    return t;
+}
+
+
 } // namespace
 
 class TestGflowNet : public QObject {
@@ -343,17 +367,8 @@ private Q_SLOTS:
         const double logZ = exact.logZ;
 
         QTemporaryDir dir;
-        const std::string graph = dir.filePath("g.json").toStdString();
-        saveGraphJson(p.g(), nullptr, graph);
-        GflowNetTrainConfig c = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
-        c.sigmaMin = c.sigmaMax = sigma;
-        c.steps = 0;
-        trainGflowNet(c, quiet);
-        GflowNetPolicy before = loadPolicy(c.out);
-        c.steps = 600;
-        trainGflowNet(c, quiet);
-        GflowNetPolicy after = loadPolicy(c.out);
-        const ZetaStats b = zetaStats(before, p, sigma, 256), a = zetaStats(after, p, sigma, 256);
+        TrainedPair t = trainAtSigma(p, sigma, dir);
+        const ZetaStats b = zetaStats(t.before, p, sigma, 256), a = zetaStats(t.after, p, sigma, 256);
         qInfo("log Z %.4f; mean zeta %.4f -> %.4f; std(zeta) %.4f -> %.4f", logZ, b.mean, a.mean, b.std, a.std);
         QVERIFY(std::abs(b.mean - logZ) > 0.3 || b.std > 0.5);   // the untrained model does not pass
         QVERIFY(std::abs(a.mean - logZ) < 0.1);
@@ -369,18 +384,13 @@ private Q_SLOTS:
         const double sigma = 0.5;
         const double exactLogZ = exactPartition(p, sigma).logZ;
         QTemporaryDir dir;
-        const std::string graph = dir.filePath("g.json").toStdString();
-        saveGraphJson(p.g(), nullptr, graph);
-        GflowNetTrainConfig c = tinyTraining(graph, 2, dir.filePath("w.slw").toStdString());
-        c.trajectoryBalance = true;
-        c.uniformBackward = true;
-        c.sigmaMin = c.sigmaMax = sigma;
-        c.steps = 0;
-        trainGflowNet(c, quiet);
-        GflowNetPolicy before = loadPolicy(c.out);
-        c.steps = 600;
-        trainGflowNet(c, quiet);
-        GflowNetPolicy after = loadPolicy(c.out);
+        TrainedPair t = trainAtSigma(p, sigma, dir, [](GflowNetTrainConfig& c) {
+            c.trajectoryBalance = true;
+            c.uniformBackward = true;
+        });
+        const GflowNetTrainConfig& c = t.config;
+        GflowNetPolicy& before = t.before;
+        GflowNetPolicy& after = t.after;
         LogZNet logZ(after->config().encoder);
         models::loadWeights(*logZ, c.out + ".ckpt.logz.slw", "gflownet-logz");
         StateBatch empty;

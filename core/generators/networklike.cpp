@@ -57,6 +57,7 @@ public:
         while (m_g->opCount() < m_nodes - 4) x = nextBlock(x);
         head(x);
         if (m_g->opCount() != m_nodes) throw std::logic_error("nn generator: op budget miscounted");
+        m_g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations, as ONNX imports
         m_g->finalize();
         return {m_g, Platform::identical(1)};
     }

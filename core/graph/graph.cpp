@@ -12,6 +12,24 @@
 
 namespace sl {
 
+std::string_view toString(TimeUnit u) {
+    switch (u) {
+    case TimeUnit::Microseconds: return "us";
+    case TimeUnit::Seconds: return "s";
+    case TimeUnit::Abstract: break;
+    }
+    return "units";
+}
+
+bool parseTimeUnit(std::string_view text, TimeUnit& out) {
+    for (TimeUnit u : {TimeUnit::Abstract, TimeUnit::Microseconds, TimeUnit::Seconds})
+        if (text == toString(u)) {
+            out = u;
+            return true;
+        }
+    return false;
+}
+
 namespace {
 
 bool badNumber(double x) { return !std::isfinite(x) || x < 0; }

@@ -34,7 +34,16 @@ using TensorId = std::int32_t;
 inline constexpr OpId kNoOp = -1;
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-/// An operation. Durations are in abstract time units (whatever the source file uses).
+/// What one unit of `Op::duration` means. Importers set it from the source format: ONNX and HLO
+/// durations come from the roofline in microseconds, WfCommons runtimes are seconds, job-shop and
+/// STG files (and most generators) use abstract units.
+enum class TimeUnit { Abstract, Microseconds, Seconds };
+/// "units", "us", "s" (the native JSON spelling, also what `info` prints)
+std::string_view toString(TimeUnit u);
+/// Inverse of toString; false for an unknown spelling.
+bool parseTimeUnit(std::string_view text, TimeUnit& out);
+
+/// An operation. Durations are in the graph's TimeUnit.
 struct Op {
     std::string name;
     std::string type;            ///< op type, e.g. "Conv" or "MatMul"; free text
@@ -96,6 +105,9 @@ public:
     /// Sum of output tensor bytes of an op (the op's "m(v)" in the single-device memory papers).
     double outputBytes(OpId v) const { return m_outputBytes[static_cast<size_t>(v)]; }
     double totalWork() const;
+    /// The unit of every duration (does not affect finalize(); survives copies).
+    TimeUnit timeUnit() const { return m_timeUnit; }
+    void setTimeUnit(TimeUnit u) { m_timeUnit = u; }
 
     /// Duration of op `v` on device `d` (per-device table if present, else `duration`).
     double durationOn(OpId v, int device) const {
@@ -118,6 +130,7 @@ private:
     std::vector<Tensor> m_tensors;
     std::unordered_map<std::string, OpId> m_byName;
     bool m_finalized = false;
+    TimeUnit m_timeUnit = TimeUnit::Abstract;
 
     std::vector<int> m_predStart, m_succStart, m_inStart, m_outStart;
     std::vector<OpId> m_preds, m_succs;

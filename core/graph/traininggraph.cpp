@@ -48,6 +48,7 @@ private:
     }
 
     void copyForward() {
+        m_g.setTimeUnit(m_f.timeUnit());
         for (const Op& o : m_f.ops()) {
             m_g.addOp(o);
             m_names.insert(o.name);

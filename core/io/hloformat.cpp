@@ -291,6 +291,7 @@ LoadedGraph readHlo(std::string_view text, const std::string& source) {
 
     auto isWeight = [](const Instr& in) { return in.opcode == "parameter" || in.opcode == "constant"; };
     auto g = std::make_shared<Graph>();
+    g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations
     std::vector<OpId> opOf(instrs.size(), kNoOp);
     for (std::size_t i = 0; i < instrs.size(); ++i)
         if (!isWeight(instrs[i])) opOf[i] = g->addOp({.name = instrs[i].name, .type = instrs[i].opcode});

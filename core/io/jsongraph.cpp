@@ -172,6 +172,11 @@ LoadedGraph readNativeJson(const json& doc, const std::string& source) {
         fail(source, std::to_string(tensors.size()) + " tensors is more than this reader accepts");
 
     auto g = std::make_shared<Graph>();
+    if (top.find("time_unit")) {
+        TimeUnit unit;
+        if (!parseTimeUnit(top.string("time_unit"), unit)) fail(source, "\"time_unit\" must be \"units\", \"us\" or \"s\"");
+        g->setTimeUnit(unit);
+    }
     std::unordered_map<std::string, OpId> byName;
     for (std::size_t i = 0; i < ops.size(); ++i) {
         std::string who = source + ": op #" + std::to_string(i);
@@ -246,6 +251,7 @@ std::string graphToJson(const Graph& g, const Platform* platform) {
     ojson doc;
     doc["format"] = "schedlab-graph";
     doc["version"] = kGraphVersion;
+    doc["time_unit"] = std::string(toString(g.timeUnit()));
     doc["ops"] = std::move(ops);
     doc["tensors"] = std::move(tensors);
     if (platform) doc["platform"] = platformJsonValue(*platform);

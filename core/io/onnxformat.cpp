@@ -214,6 +214,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
     }
 
     auto g = std::make_shared<Graph>();
+    g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations
     std::vector<OpId> opOfNode(static_cast<std::size_t>(nodeCount), kNoOp);
     std::unordered_set<std::string> usedNames;
     int renamed = 0;

@@ -202,6 +202,7 @@ LoadedGraph readWfCommons(const json& doc, const std::string& source) {
     if (tasks.empty()) fail(source, "the workflow has no tasks");
 
     auto g = std::make_shared<Graph>();
+    g->setTimeUnit(TimeUnit::Seconds);   // task runtimes
     std::unordered_map<std::string, OpId> opOf;
     int missingRuntime = 0;
     for (const WfTask& t : tasks) {

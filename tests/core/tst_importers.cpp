@@ -42,6 +42,7 @@ double longestPath(const Graph& g) {
 void compareGraphs(const Graph& a, const Graph& b) {
     QCOMPARE(b.opCount(), a.opCount());
     QCOMPARE(b.tensorCount(), a.tensorCount());
+    QVERIFY(b.timeUnit() == a.timeUnit());
     for (OpId v = 0; v < a.opCount(); ++v) {
         const Op& x = a.op(v);
         const Op& y = b.op(v);
@@ -292,6 +293,25 @@ private Q_SLOTS:
         comparePlatforms(*ft06.platform, *again.platform);
         // without a platform: none comes back
         QVERIFY(!parseGraph(graphToJson(g, nullptr), GraphFormat::Json, "x.json").platform);
+    }
+
+    /// Each format's documented unit, and the native JSON keeps a non-default one.
+    void timeUnits() {
+        QVERIFY(loadGraph(kData + "/jobshop/ft06.txt").graph->timeUnit() == TimeUnit::Abstract);
+        QVERIFY(loadGraph(kData + "/onnx/light_squeezenet.onnx").graph->timeUnit() == TimeUnit::Microseconds);
+        QVERIFY(loadGraph(kData + "/hlo/graphsage_tf.hlo").graph->timeUnit() == TimeUnit::Microseconds);
+        QVERIFY(loadGraph(kData + "/wfcommons/blast-chameleon-small-001.json").graph->timeUnit() == TimeUnit::Seconds);
+        Graph g = awkwardGraph();
+        g.setTimeUnit(TimeUnit::Seconds);
+        const std::string text = graphToJson(g, nullptr);
+        QVERIFY(text.find("\"time_unit\": \"s\"") != std::string::npos);
+        QVERIFY(parseGraph(text, GraphFormat::Json, "s.json").graph->timeUnit() == TimeUnit::Seconds);
+        try {
+            parseGraph(R"({"format": "schedlab-graph", "time_unit": "ms", "ops": [{"name": "a", "duration": 1}]})", GraphFormat::Json, "ms.json");
+            QFAIL("an unknown time unit was accepted");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find("ms.json") != std::string::npos && std::string(e.what()).find("time_unit") != std::string::npos, e.what());
+        }
     }
 
     void platformJsonRoundTrip() {

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Numbers as people read them: durations in the graph's time unit scaled to a readable magnitude
+// (12.3 ms, 4.5 s, 19.9 M units), counts with thousands separators, never scientific notation.
+#include "core/graph/graph.h"
+
+#include <QString>
+
+namespace sl::gui {
+
+/// A display scale for values of one unit: value / divisor, then the suffix ("ms", "M units").
+struct TimeScale {
+    double divisor = 1;
+    QString suffix;
+};
+
+/// The largest scale under which `magnitude` (a duration in `unit`) reads as at least 1: 1,500 us
+/// gives ms, 90 s gives min, 2e7 abstract units gives "M units". Axes use one scale per axis.
+TimeScale timeScaleFor(double magnitude, TimeUnit unit);
+
+/// `value` with three significant digits (no exponent) and the scale's suffix: "12.3 ms".
+QString formatScaled(double value, const TimeScale& scale);
+
+/// A duration or a time point in `unit`, scaled by its own magnitude: "12.3 ms", "0 s", "19.9 M units".
+QString formatDuration(double value, TimeUnit unit);
+
+/// A count with thousands separators: "1,234,567".
+QString formatCount(long long n);
+
+} // namespace sl::gui

@@ -121,6 +121,10 @@ EncoderConfig EncoderConfig::fromJson(const std::string& text) {
         if (c.filmDim < 0) throw std::invalid_argument("negative film_dim");
         if (c.inputWidth <= 0 || c.width <= 0 || c.layers < 0 || c.headDim <= 0 || c.mlpHidden <= 0)
             throw std::invalid_argument("non-positive size");
+        // a crafted file must not make us allocate gigabytes before its tensors are checked
+        requireAtMost("layers", c.layers, kMaxLayers);
+        for (const int n : {c.inputWidth, c.width, c.headDim, c.mlpHidden, c.filmDim}) requireAtMost("a width", n, kMaxWidth);
+        for (const int h : c.headsPerMask) requireAtMost("heads per mask", h, kMaxHeads);
         return c;
     } catch (const std::exception& e) {
         throw std::invalid_argument(std::string("encoder config: ") + e.what());

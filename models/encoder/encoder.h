@@ -191,12 +191,21 @@ TORCH_MODULE(TopoformerEncoder);
 // Weight files and model cards
 // ------------------------------------------------------------------------------------------------
 
+/// Bounds of any stored configuration: far above what we train, far below what would exhaust memory.
+inline constexpr int kMaxLayers = 64;
+inline constexpr int kMaxWidth = 8192;
+inline constexpr int kMaxHeads = 64;
+/// Throws std::invalid_argument("<what> N is above the bound M") when value > bound.
+void requireAtMost(const char* what, long long value, long long bound);
+
 /// Current weight-file format version. Files carry it; loading a newer one fails with a message.
-inline constexpr int kWeightFormatVersion = 1;
+/// Version 2 appends a checksum of everything before it; version 1 files (no checksum) still load.
+inline constexpr int kWeightFormatVersion = 2;
 
 /// Writes every named parameter and buffer of `module` to `path` (a small binary file: magic
 /// "SLWT", format version, `kind` (e.g. "topoformer-memory"), `configJson`, then name/shape/float32
-/// data per tensor). Atomic (temp file + rename). Throws std::runtime_error.
+/// data per tensor, then an FNV-1a/64 checksum of all that). Atomic (temp file + rename). Throws
+/// std::runtime_error.
 void saveWeights(const torch::nn::Module& module, const std::string& path, const std::string& kind,
                  const std::string& configJson);
 
@@ -206,11 +215,14 @@ struct WeightFileInfo {
     std::string kind;
     std::string configJson;
 };
-WeightFileInfo readWeightInfo(const std::string& path);   ///< throws std::runtime_error
+/// Reads the header after checking the whole file (checksum, sizes against the bytes present, no
+/// trailing bytes), so that a model is never built from the config of a damaged file. Throws
+/// std::runtime_error, one line naming the file and the fault.
+WeightFileInfo readWeightInfo(const std::string& path);
 
 /// Loads tensors by name into `module` (which must have been built from the file's config).
 /// Throws std::runtime_error naming the file and the fault (missing file, wrong kind, version,
-/// missing or mis-shaped tensor).
+/// checksum, missing or mis-shaped tensor, NaN or infinite values).
 void loadWeights(torch::nn::Module& module, const std::string& path, const std::string& expectedKind);
 
 /// The model card written beside the weights as `<weights>.card.json`.

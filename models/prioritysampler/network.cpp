@@ -31,6 +31,7 @@ SamplerConfig SamplerConfig::fromJson(const std::string& json) {
         c.typeSlots = j.at("typeSlots").get<int>();
         c.task = j.value("task", std::string("layered-typed"));
         if (c.typeSlots < 1) throw std::invalid_argument("typeSlots < 1");
+        models::requireAtMost("typeSlots", c.typeSlots, 4096);
         return c;
     } catch (const std::exception& e) {
         throw std::invalid_argument(std::string("priority-sampler config: ") + e.what());

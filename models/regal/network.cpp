@@ -49,6 +49,11 @@ NetworkConfig NetworkConfig::fromJson(const std::string& json) {
         c.trainedOn = j.value("trained_on", std::string());
         if (c.devices < 1 || c.nodeFeatures < 1 || c.state < 1 || c.rounds < 0 || c.k < 1 || c.k > 255 || c.kRho < 1)
             throw std::invalid_argument("numbers out of range");
+        models::requireAtMost("devices", c.devices, 4096);
+        models::requireAtMost("node features", c.nodeFeatures, models::kMaxWidth);
+        models::requireAtMost("state", c.state, models::kMaxWidth);
+        models::requireAtMost("rounds", c.rounds, models::kMaxLayers);
+        models::requireAtMost("k_rho", c.kRho, 255);
         return c;
     } catch (const std::exception& e) {
         throw std::invalid_argument(std::string("REGAL network config: ") + e.what());

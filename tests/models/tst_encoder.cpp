@@ -10,6 +10,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 
@@ -282,6 +284,122 @@ private Q_SLOTS:
         card.results = R"({"gap": 1.5})";
         writeModelCard(card, path + ".card.json");
         QVERIFY(std::filesystem::file_size(path + ".card.json") > 50);
+    }
+
+    /// Damaged and crafted weight files: each fails with one line naming the file and the fault,
+    /// before anything big is allocated (issue 15).
+    void hostileWeightFiles() {
+        const std::string dir = (QDir::tempPath() + "/tst_encoder_hostile").toStdString();
+        std::filesystem::create_directories(dir);
+        const std::string good = dir + "/good.slw";
+        const FeatureSpec spec;
+        const EncoderConfig cfg = EncoderConfig::cpuSmall(spec.width());
+        TopoformerEncoder model(cfg);
+        saveWeights(*model, good, "test-encoder", cfg.toJson());
+        const std::string bytes = slurp(good);
+        auto variant = [&](const std::string& name, const std::string& content) {
+            const std::string path = dir + "/" + name;
+            std::ofstream(path, std::ios::binary) << content;
+            return path;
+        };
+        auto failure = [&](const std::string& path) -> std::string {
+            try {
+                TopoformerEncoder m(cfg);
+                readWeightInfo(path);
+                loadWeights(*m, path, "test-encoder");
+            } catch (const std::exception& e) {
+                const std::string what = e.what();
+                if (what.find('\n') != std::string::npos) return "several lines: " + what;
+                return what;
+            }
+            return "loaded";
+        };
+        auto expect = [&](const std::string& path, const char* needle) {
+            const std::string what = failure(path);
+            QVERIFY2(what.find(path) != std::string::npos && what.find(needle) != std::string::npos, what.c_str());
+        };
+        // one flipped byte in the middle of the tensors: the checksum
+        std::string flipped = bytes;
+        flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x10);
+        expect(variant("flipped.slw", flipped), "checksum");
+        expect(variant("trailing.slw", bytes + "xyz"), "checksum");
+        expect(variant("truncated.slw", bytes.substr(0, bytes.size() - 100)), "checksum");
+        // version-1 files (no checksum) still load, and their own faults are named
+        const std::string v1 = asVersion1(bytes);
+        QCOMPARE(failure(variant("v1.slw", v1)), std::string("loaded"));
+        expect(variant("v1-trailing.slw", v1 + "xyz"), "unexpected bytes");
+        expect(variant("v1-nan.slw", withNaN(v1)), "NaN");
+        // a crafted header: 2e9 layers, width 200,000 must not reach the allocator
+        const std::string crafted = withConfig(v1, R"({"input_width": 200000, "width": 200000, "layers": 2000000000,
+            "heads_per_mask": [1,1,1,1,1,1,1], "head_dim": 8, "mlp_hidden": 16})");
+        const WeightFileInfo info = readWeightInfo(variant("crafted.slw", crafted));
+        try {
+            EncoderConfig::fromJson(info.configJson);
+            QFAIL("a config of 2e9 layers was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("above the bound") != std::string::npos, e.what());
+        }
+        // a tensor header claiming more data than the file holds
+        expect(variant("v1-shape.slw", withFirstShape(v1, std::int64_t(1) << 40)), "tensor '");
+    }
+
+private:
+    static std::string slurp(const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    }
+    static std::uint32_t u32At(const std::string& b, std::size_t at) {
+        std::uint32_t x;
+        std::memcpy(&x, b.data() + at, 4);
+        return x;
+    }
+    /// The same file in format 1: version field 1, no trailing checksum.
+    static std::string asVersion1(std::string b) {
+        const std::uint32_t one = 1;
+        std::memcpy(b.data() + 4, &one, 4);
+        return b.substr(0, b.size() - 8);
+    }
+    /// Offset of the tensor count (after magic, version, kind, config).
+    static std::size_t tensorsAt(const std::string& b) {
+        std::size_t at = 8;
+        at += 4 + u32At(b, at);   // kind
+        at += 4 + u32At(b, at);   // config
+        return at;
+    }
+    static std::string withConfig(const std::string& b, const std::string& config) {
+        std::size_t at = 8;
+        at += 4 + u32At(b, at);
+        const std::uint32_t old = u32At(b, at);
+        std::string out = b.substr(0, at);
+        const auto n = static_cast<std::uint32_t>(config.size());
+        out.append(reinterpret_cast<const char*>(&n), 4);
+        out += config;
+        out += b.substr(at + 4 + old);
+        return out;
+    }
+    /// The first tensor's first dimension set to `dim`.
+    static std::string withFirstShape(std::string b, std::int64_t dim) {
+        std::size_t at = tensorsAt(b) + 4;   // first tensor: name
+        at += 4 + u32At(b, at);
+        at += 4;                              // rank
+        std::memcpy(b.data() + at, &dim, 8);
+        return b;
+    }
+    /// Every float of the first tensor set to NaN.
+    static std::string withNaN(std::string b) {
+        std::size_t at = tensorsAt(b) + 4;
+        at += 4 + u32At(b, at);
+        const std::uint32_t rank = u32At(b, at);
+        at += 4;
+        std::int64_t numel = 1;
+        for (std::uint32_t d = 0; d < rank; ++d, at += 8) {
+            std::int64_t s;
+            std::memcpy(&s, b.data() + at, 8);
+            numel *= s;
+        }
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (std::int64_t i = 0; i < numel; ++i) std::memcpy(b.data() + at + 4 * static_cast<std::size_t>(i), &nan, 4);
+        return b;
     }
 };
 

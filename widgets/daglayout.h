@@ -2,11 +2,12 @@
 #pragma once
 // DAG layout as plain data, computed off the GUI thread: Graphviz dot (gvc) on one dedicated layout
 // thread for graphs up to kDotLimit ops, our own fast layered layout above (dot needs tens of
-// seconds at 10k ops).
+// seconds at 10k ops). Folded ops (weights and constants, core/graph/opcategory.h) are not laid out.
+// Edges are stored flat (one array of Bézier points for all of them): 100k QPainterPaths cost GBs.
 #include "core/graph/graph.h"
 
 #include <QFuture>
-#include <QPainterPath>
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 
@@ -16,14 +17,26 @@
 namespace sl::gui {
 
 struct DagLayout {
-    std::vector<QRectF> nodes;        ///< per op, scene coordinates (y down)
-    std::vector<QPainterPath> edges;  ///< one spline per distinct op-to-op edge
+    std::vector<QRectF> nodes;        ///< per op, scene coordinates (y down); a null rect for a folded op
+    std::vector<char> folded;         ///< per op: folded into its consumers, not laid out
+    std::vector<std::vector<OpId>> foldedInto;   ///< per op: the ops folded into it (sl::foldedInto)
+    /// Edge i is a cubic Bézier chain edgePoints[edgeStart[i]] (start), then (control, control,
+    /// end) triples up to edgeStart[i + 1]; one edge per distinct op-to-op edge between shown ops.
+    std::vector<QPointF> edgePoints;
+    std::vector<int> edgeStart{0};
     std::vector<std::pair<OpId, OpId>> edgeEnds;
     QRectF bounds;
     bool usedGraphviz = false;
     QString notice;                   ///< shown to the user (e.g. why dot was not used)
     double seconds = 0;
     long long dotWork = 0;            ///< ops + virtual nodes dot would route long edges through
+
+    int edgeCount() const { return static_cast<int>(edgeEnds.size()); }
+    QPointF edgeFirst(int i) const { return edgePoints[static_cast<size_t>(edgeStart[static_cast<size_t>(i)])]; }
+    QPointF edgeLast(int i) const { return edgePoints[static_cast<size_t>(edgeStart[static_cast<size_t>(i) + 1] - 1)]; }
+    /// The most shown nodes that share one rank (the same centre y): how wide the drawing gets.
+    int widestRank() const;
+    int shownCount() const;
 };
 
 /// dot above this many ops is too slow (20-45 s at 10k ops)
@@ -31,12 +44,15 @@ inline constexpr int kDotLimit = 3000;
 /// dot's time grows with the virtual nodes of long edges too: ops + sum(edge span - 1)
 inline constexpr long long kDotWorkLimit = 4000;
 /// ops + virtual nodes of a longest-path layering, an estimate of dot's work
-long long dotWorkEstimate(const Graph& g);
+long long dotWorkEstimate(const Graph& g, const std::vector<char>& folded = {});
 
 /// Lays out on the dedicated layout thread; the graph must stay alive (shared_ptr) until done.
-QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g);
-/// Synchronous versions (tests, and the worker itself).
-DagLayout layoutWithDot(const Graph& g);
-DagLayout layoutLayered(const Graph& g);
+/// `foldParameters`: fold sl::foldableOps into their consumers.
+QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g, bool foldParameters = true);
+/// Synchronous versions (tests, and the worker itself); `folded` per op, empty for none.
+DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded = {});
+DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded = {});
+/// What layoutAsync computes, synchronously.
+DagLayout layoutGraph(const Graph& g, bool foldParameters);
 
 } // namespace sl::gui

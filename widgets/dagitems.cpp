@@ -22,7 +22,7 @@ QColor dimmed(const QColor& c) {
     return QColor((c.red() + 2 * 255) / 3, (c.green() + 2 * 255) / 3, (c.blue() + 2 * 255) / 3);
 }
 
-QPointF arrowBase(const std::vector<QPointF>& pts, int first, int last) {
+QPointF arrowBase(const std::vector<QPointF>& pts, int first, int last) {   // the last point before the tip
     for (int k = last - 1; k >= first; --k)
         if (pts[static_cast<size_t>(k)] != pts[static_cast<size_t>(last)]) return pts[static_cast<size_t>(k)];
     return pts[static_cast<size_t>(last)] - QPointF(0, 1);
@@ -187,7 +187,7 @@ void DagNodesItem::paintNode(QPainter* p, OpId v, double lod) const {
         return;
     }
     if (selected) p->setPen(QPen(palette::accent(), 3));
-    else if (neighbour) p->setPen(QPen(palette::accent().darker(110), 1.6));
+    else if (neighbour) p->setPen(QPen(QColor(0x2b, 0x2f, 0x36), 1.6));
     else p->setPen(QPen(fill.darker(140), 1));
     p->setBrush(fill);
     p->drawRoundedRect(r, 4, 4);
@@ -195,11 +195,14 @@ void DagNodesItem::paintNode(QPainter* p, OpId v, double lod) const {
     const QStringList lines = labelLines(v);
     const bool two = lines.size() > 1 && lod * r.height() >= 30;
     QFont f = p->font();
-    f.setPointSizeF(8);
     f.setBold(true);
+    const QRectF text = r.adjusted(4, 1, -4, -1);
+    for (const double points : {8.0, 7.0, 6.5}) {   // "#62 BatchNormalization" shrinks before it is cut
+        f.setPointSizeF(points);
+        if (QFontMetricsF(f).horizontalAdvance(lines[0]) <= text.width()) break;
+    }
     p->setFont(f);
     p->setPen(palette::textOn(fill));
-    const QRectF text = r.adjusted(4, 1, -4, -1);
     p->drawText(two ? text.adjusted(0, 0, 0, -text.height() / 2) : text, two ? (Qt::AlignHCenter | Qt::AlignBottom) : Qt::AlignCenter,
                 elideAtWords(lines[0], QFontMetricsF(f), text.width()));
     if (two) {
@@ -237,36 +240,29 @@ void DagNodesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
 
 // ---- edges ----
 
-DagEdgesItem::DagEdgesItem(const DagLayout& layout) : m_layout(layout), m_bounds(layout.bounds.adjusted(-10, -10, 10, 10)) {
+constexpr int kBoxedEdges = 200000;   // above: no per-edge boxes, the exposed nodes' edges are drawn
+constexpr long long kEdgeBudget = 30000;   // more edges exposed: only the selection's are drawn
+
+DagEdgesItem::DagEdgesItem(const DagLayout& layout, const DagNodesItem* nodes)
+    : m_layout(layout), m_nodes(nodes), m_bounds(layout.bounds.adjusted(-10, -10, 10, 10)) {
     setFlag(ItemUsesExtendedStyleOption);
     setZValue(0);
     const int edges = layout.edgeCount();
-    m_boxes.reserve(static_cast<size_t>(edges));
-    for (int i = 0; i < edges; ++i) {
-        double x0 = kInfinity, y0 = kInfinity, x1 = -kInfinity, y1 = -kInfinity;
-        for (int k = layout.edgeStart[static_cast<size_t>(i)]; k < layout.edgeStart[static_cast<size_t>(i) + 1]; ++k) {
-            const QPointF& q = layout.edgePoints[static_cast<size_t>(k)];
-            x0 = std::min(x0, q.x()), y0 = std::min(y0, q.y()), x1 = std::max(x1, q.x()), y1 = std::max(y1, q.y());
-        }
-        m_boxes.emplace_back(QPointF(x0 - 6, y0 - 6), QPointF(x1 + 6, y1 + 6));
+    if (edges <= kBoxedEdges) {
+        m_boxes.reserve(static_cast<size_t>(edges));
+        for (int i = 0; i < edges; ++i) m_boxes.push_back(layout.edgeBox(i).adjusted(-6, -6, 6, 6));
     }
     const size_t n = layout.nodes.size();
-    m_incidentStart.assign(n + 1, 0);
-    for (auto [a, b] : layout.edgeEnds) ++m_incidentStart[static_cast<size_t>(a) + 1], ++m_incidentStart[static_cast<size_t>(b) + 1];
-    for (size_t v = 1; v <= n; ++v) m_incidentStart[v] += m_incidentStart[v - 1];
-    m_incident.resize(static_cast<size_t>(m_incidentStart.back()));
-    std::vector<int> fill(m_incidentStart.begin(), m_incidentStart.end() - 1);
-    for (int i = 0; i < edges; ++i) {
-        const auto [a, b] = layout.edgeEnds[static_cast<size_t>(i)];
-        m_incident[static_cast<size_t>(fill[static_cast<size_t>(a)]++)] = i;
-        m_incident[static_cast<size_t>(fill[static_cast<size_t>(b)]++)] = i;
-    }
     m_isHighlighted.assign(static_cast<size_t>(edges), 0);
+    m_exposedNode.assign(n, 0);
 }
 
 std::vector<int> DagEdgesItem::edgesOf(OpId v) const {
-    if (v < 0 || static_cast<size_t>(v) + 1 >= m_incidentStart.size()) return {};
-    return {m_incident.begin() + m_incidentStart[static_cast<size_t>(v)], m_incident.begin() + m_incidentStart[static_cast<size_t>(v) + 1]};
+    if (v < 0 || static_cast<size_t>(v) + 1 >= m_layout.outStart.size()) return {};
+    std::vector<int> out;
+    for (int i = m_layout.outStart[static_cast<size_t>(v)]; i < m_layout.outStart[static_cast<size_t>(v) + 1]; ++i) out.push_back(i);
+    out.insert(out.end(), m_layout.inEdges.begin() + m_layout.inStart[static_cast<size_t>(v)], m_layout.inEdges.begin() + m_layout.inStart[static_cast<size_t>(v) + 1]);
+    return out;
 }
 
 void DagEdgesItem::setSelection(OpId v) {
@@ -276,17 +272,50 @@ void DagEdgesItem::setSelection(OpId v) {
     update();
 }
 
+// the edges worth drawing in `exposed`, without the highlighted ones; empty when there are too many
+std::vector<int> DagEdgesItem::exposedEdges(const QRectF& exposed) const {
+    std::vector<int> out;
+    const int edges = m_layout.edgeCount();
+    if (!m_boxes.empty() || edges == 0) {
+        for (int i = 0; i < edges; ++i)
+            if (!m_isHighlighted[static_cast<size_t>(i)] && m_boxes[static_cast<size_t>(i)].intersects(exposed)) out.push_back(i);
+        return out;
+    }
+    // millions of edges: those with an end on screen (an edge passing by with both ends off screen is left out)
+    std::vector<OpId> shown;
+    long long degree = 0;
+    m_nodes->grid().forEachNear(exposed, [&](int v) {
+        if (!m_nodes->rectOf(v).intersects(exposed)) return;
+        shown.push_back(v);
+        m_exposedNode[static_cast<size_t>(v)] = 1;
+        degree += m_layout.outStart[static_cast<size_t>(v) + 1] - m_layout.outStart[static_cast<size_t>(v)] + m_layout.inStart[static_cast<size_t>(v) + 1] - m_layout.inStart[static_cast<size_t>(v)];
+    });
+    if (degree <= kEdgeBudget) {
+        for (OpId v : shown) {
+            for (int i = m_layout.outStart[static_cast<size_t>(v)]; i < m_layout.outStart[static_cast<size_t>(v) + 1]; ++i)
+                if (!m_isHighlighted[static_cast<size_t>(i)]) out.push_back(i);
+            for (int k = m_layout.inStart[static_cast<size_t>(v)]; k < m_layout.inStart[static_cast<size_t>(v) + 1]; ++k) {
+                const int i = m_layout.inEdges[static_cast<size_t>(k)];
+                if (!m_isHighlighted[static_cast<size_t>(i)] && !m_exposedNode[static_cast<size_t>(m_layout.edgeEnds[static_cast<size_t>(i)].first)]) out.push_back(i);
+            }
+        }
+    }
+    for (OpId v : shown) m_exposedNode[static_cast<size_t>(v)] = 0;
+    return out;
+}
+
 void DagEdgesItem::drawEdge(QPainter* p, int i, bool arrow) const {
-    const auto& pts = m_layout.edgePoints;
-    const int first = m_layout.edgeStart[static_cast<size_t>(i)], last = m_layout.edgeStart[static_cast<size_t>(i) + 1] - 1;
-    QPainterPath path(pts[static_cast<size_t>(first)]);
-    for (int k = first + 1; k + 2 <= last; k += 3)
+    m_layout.edgeCurve(i, m_curve);
+    const auto& pts = m_curve;
+    const int last = static_cast<int>(pts.size()) - 1;
+    QPainterPath path(pts[0]);
+    for (int k = 1; k + 2 <= last; k += 3)
         path.cubicTo(pts[static_cast<size_t>(k)], pts[static_cast<size_t>(k) + 1], pts[static_cast<size_t>(k) + 2]);
     p->drawPath(path);
     if (!arrow) return;
     // the arrow follows the last segment's tangent (cheap: no path length sampling)
     const QPointF tip = pts[static_cast<size_t>(last)];
-    const QPointF d = tip - arrowBase(pts, first, last);
+    const QPointF d = tip - arrowBase(pts, 0, last);
     const QPointF dir = d / std::max(1e-9, std::hypot(d.x(), d.y()));
     const QPointF normal(-dir.y(), dir.x());
     const QPointF head[3] = {tip, tip - dir * 8 + normal * 3.5, tip - dir * 8 - normal * 3.5};
@@ -304,10 +333,7 @@ void DagEdgesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     const bool selection = !m_highlighted.empty();
     const QColor base(0x70, 0x78, 0x85, selection ? 110 : 255);
     std::vector<int> visible;
-    if (!(lod < 0.25 && edges > 5000)) {   // else a grey hairball that costs 100s of ms: nodes only
-        for (int i = 0; i < edges; ++i)
-            if (!m_isHighlighted[static_cast<size_t>(i)] && m_boxes[static_cast<size_t>(i)].intersects(exposed)) visible.push_back(i);
-    }
+    if (!(lod < 0.25 && edges > 5000)) visible = exposedEdges(exposed);   // else a grey hairball that costs 100s of ms: nodes only
     if (lod < 0.25 || visible.size() > 20000) {   // far away: faint straight chords
         p->setPen(QPen(QColor(0x70, 0x78, 0x85, edges > 3000 ? 28 : 90), 0));
         std::vector<QLineF> chords;
@@ -329,7 +355,7 @@ void DagEdgesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     p->setPen(strong);
     p->setBrush(Qt::NoBrush);
     for (int i : m_highlighted)
-        if (m_boxes[static_cast<size_t>(i)].intersects(exposed)) drawEdge(p, i, lod >= 0.3);
+        if (m_layout.edgeBox(i).adjusted(-6, -6, 6, 6).intersects(exposed)) drawEdge(p, i, lod >= 0.3);
 }
 
 } // namespace sl::gui

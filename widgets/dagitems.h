@@ -60,6 +60,8 @@ public:
     void setPositions(std::vector<int> position);   ///< order badges; empty: none
     void setSelection(OpId v, const std::vector<OpId>& neighbours);
     bool isNeighbour(OpId v) const { return m_neighbour[static_cast<size_t>(v)] != 0; }
+    const DagGrid& grid() const { return m_grid; }
+    const QRectF& rectOf(OpId v) const { return m_rects[static_cast<size_t>(v)]; }
 
 private:
     void paintOverview(QPainter* p, const QRectF& exposed);
@@ -82,7 +84,8 @@ private:
 class DagEdgesItem : public QGraphicsItem {
 public:
     enum { Type = UserType + 2 };
-    explicit DagEdgesItem(const DagLayout& layout);
+    /// `nodes` lends its grid: a graph with millions of edges draws those of the exposed nodes.
+    DagEdgesItem(const DagLayout& layout, const DagNodesItem* nodes);
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_bounds; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem* option, QWidget*) override;
@@ -91,17 +94,20 @@ public:
     void setSelection(OpId v);
     /// Indices (into the layout's edges) drawn highlighted.
     const std::vector<int>& highlighted() const { return m_highlighted; }
-    /// The edges incident to `v`.
+    /// The edges incident to `v`: out-edges, then in-edges.
     std::vector<int> edgesOf(OpId v) const;
 
 private:
+    std::vector<int> exposedEdges(const QRectF& exposed) const;
     void drawEdge(QPainter* p, int i, bool arrow) const;
 
     const DagLayout& m_layout;
-    std::vector<QRectF> m_boxes;
-    std::vector<int> m_incidentStart, m_incident;   // per op, its edges (CSR)
+    const DagNodesItem* m_nodes;
+    std::vector<QRectF> m_boxes;   // per edge, for graphs with few enough edges
     std::vector<int> m_highlighted;
     std::vector<char> m_isHighlighted;
+    mutable std::vector<char> m_exposedNode;
+    mutable std::vector<QPointF> m_curve;
     QRectF m_bounds;
 };
 

@@ -18,7 +18,7 @@
 namespace sl::gui {
 namespace {
 
-constexpr double kNodeW = 104, kNodeH = 34;   // points; labels are painted by the view
+constexpr double kNodeW = 116, kNodeH = 34;   // points; labels are painted by the view
 
 // cgraph is not thread safe: all layouts run here, one at a time, and also hold the process mutex
 QThreadPool& layoutThread() {
@@ -39,11 +39,17 @@ bool isFolded(const std::vector<char>& folded, OpId v) {
     return !folded.empty() && folded[static_cast<size_t>(v)];
 }
 
-void addStraightEdge(DagLayout& out, OpId a, OpId b) {
-    const QRectF ra = out.nodes[static_cast<size_t>(a)], rb = out.nodes[static_cast<size_t>(b)];
-    const QPointF from(ra.center().x(), ra.bottom()), to(rb.center().x(), rb.top());
+// the layered layout's edge: bottom centre of `a` to top centre of `b`, vertical at both ends
+void sCurve(const QRectF& a, const QRectF& b, std::vector<QPointF>& out) {
+    const QPointF from(a.center().x(), a.bottom()), to(b.center().x(), b.top());
     const double mid = (from.y() + to.y()) / 2;
-    out.edgePoints.insert(out.edgePoints.end(), {from, QPointF(from.x(), mid), QPointF(to.x(), mid), to});
+    out.assign({from, QPointF(from.x(), mid), QPointF(to.x(), mid), to});
+}
+
+void addRoutedStraightEdge(DagLayout& out, OpId a, OpId b) {
+    std::vector<QPointF> curve;
+    sCurve(out.nodes[static_cast<size_t>(a)], out.nodes[static_cast<size_t>(b)], curve);
+    out.edgePoints.insert(out.edgePoints.end(), curve.begin(), curve.end());
     out.edgeStart.push_back(static_cast<int>(out.edgePoints.size()));
     out.edgeEnds.emplace_back(a, b);
 }
@@ -102,6 +108,51 @@ void reduceCrossings(const Graph& g, const std::vector<char>& folded, std::vecto
 }
 
 } // namespace
+
+void DagLayout::edgeCurve(int i, std::vector<QPointF>& out) const {
+    const auto e = static_cast<size_t>(i);
+    if (edgeStart.empty()) {
+        sCurve(nodes[static_cast<size_t>(edgeEnds[e].first)], nodes[static_cast<size_t>(edgeEnds[e].second)], out);
+        return;
+    }
+    out.assign(edgePoints.begin() + edgeStart[e], edgePoints.begin() + edgeStart[e + 1]);
+}
+
+QPointF DagLayout::edgeFirst(int i) const {
+    const auto e = static_cast<size_t>(i);
+    if (!edgeStart.empty()) return edgePoints[static_cast<size_t>(edgeStart[e])];
+    const QRectF& a = nodes[static_cast<size_t>(edgeEnds[e].first)];
+    return {a.center().x(), a.bottom()};
+}
+
+QPointF DagLayout::edgeLast(int i) const {
+    const auto e = static_cast<size_t>(i);
+    if (!edgeStart.empty()) return edgePoints[static_cast<size_t>(edgeStart[e + 1] - 1)];
+    const QRectF& b = nodes[static_cast<size_t>(edgeEnds[e].second)];
+    return {b.center().x(), b.top()};
+}
+
+QRectF DagLayout::edgeBox(int i) const {
+    const auto e = static_cast<size_t>(i);
+    if (edgeStart.empty()) return QRectF(edgeFirst(i), edgeLast(i)).normalized();
+    double x0 = kInfinity, y0 = kInfinity, x1 = -kInfinity, y1 = -kInfinity;
+    for (int k = edgeStart[e]; k < edgeStart[e + 1]; ++k) {
+        const QPointF& q = edgePoints[static_cast<size_t>(k)];
+        x0 = std::min(x0, q.x()), y0 = std::min(y0, q.y()), x1 = std::max(x1, q.x()), y1 = std::max(y1, q.y());
+    }
+    return QRectF(QPointF(x0, y0), QPointF(x1, y1));
+}
+
+void DagLayout::indexEdges() {
+    const size_t n = nodes.size();
+    outStart.assign(n + 1, 0);
+    inStart.assign(n + 1, 0);
+    for (auto [a, b] : edgeEnds) ++outStart[static_cast<size_t>(a) + 1], ++inStart[static_cast<size_t>(b) + 1];
+    for (size_t v = 1; v <= n; ++v) outStart[v] += outStart[v - 1], inStart[v] += inStart[v - 1];
+    inEdges.resize(edgeEnds.size());
+    std::vector<int> fill(inStart.begin(), inStart.end() - 1);
+    for (size_t i = 0; i < edgeEnds.size(); ++i) inEdges[static_cast<size_t>(fill[static_cast<size_t>(edgeEnds[i].second)]++)] = static_cast<int>(i);
+}
 
 int DagLayout::widestRank() const {
     std::map<long long, int> perRank;
@@ -164,12 +215,13 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
     }
     const auto ends = out.edgeEnds;
     out.edgeEnds.clear();
+    out.edgeStart.assign(1, 0);
     for (auto [a, b] : ends) {
         Agedge_t* e = agedge(ag, nodes[static_cast<size_t>(a)], nodes[static_cast<size_t>(b)], nullptr, 0);
         const splines* spl = e ? ED_spl(e) : nullptr;
         const bezier* bz = spl && spl->size > 0 ? &spl->list[0] : nullptr;
         if (!bz || bz->size < 4) {
-            addStraightEdge(out, a, b);
+            addRoutedStraightEdge(out, a, b);
             continue;
         }
         // dot's control points (a multiple of 3 plus 1), then the arrow tip it leaves out
@@ -187,6 +239,7 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
     agclose(ag);
     gvFreeContext(gvc);
     out.usedGraphviz = true;
+    out.indexEdges();
     out.seconds = clock.elapsed() / 1000.0;
     return out;
 }
@@ -214,13 +267,12 @@ DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded) {
     for (OpId v = 0; v < n; ++v)
         if (!isFolded(folded, v))
             out.nodes[static_cast<size_t>(v)] = QRectF((pos[static_cast<size_t>(v)] + half) * dx, layer[static_cast<size_t>(v)] * dy, kNodeW, kNodeH);
-    out.edgePoints.reserve(static_cast<size_t>(g.edgeCount()) * 4);
-    out.edgeStart.reserve(static_cast<size_t>(g.edgeCount()) + 1);
     out.edgeEnds.reserve(static_cast<size_t>(g.edgeCount()));
     for (OpId v = 0; v < n; ++v)
         for (OpId s : g.successors(v))
-            if (!isFolded(folded, v) && !isFolded(folded, s)) addStraightEdge(out, v, s);
+            if (!isFolded(folded, v) && !isFolded(folded, s)) out.edgeEnds.emplace_back(v, s);
     out.bounds = QRectF(0, 0, static_cast<double>(widest) * dx, layerCount * dy);
+    out.indexEdges();
     out.seconds = clock.elapsed() / 1000.0;
     return out;
 }

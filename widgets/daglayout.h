@@ -20,11 +20,17 @@ struct DagLayout {
     std::vector<QRectF> nodes;        ///< per op, scene coordinates (y down); a null rect for a folded op
     std::vector<char> folded;         ///< per op: folded into its consumers, not laid out
     std::vector<std::vector<OpId>> foldedInto;   ///< per op: the ops folded into it (sl::foldedInto)
-    /// Edge i is a cubic Bézier chain edgePoints[edgeStart[i]] (start), then (control, control,
-    /// end) triples up to edgeStart[i + 1]; one edge per distinct op-to-op edge between shown ops.
-    std::vector<QPointF> edgePoints;
-    std::vector<int> edgeStart{0};
+    /// One edge per distinct op-to-op edge between shown ops, sorted by source op.
     std::vector<std::pair<OpId, OpId>> edgeEnds;
+    /// Routed edges (dot): edge i is a cubic Bézier chain edgePoints[edgeStart[i]] (start), then
+    /// (control, control, end) triples up to edgeStart[i + 1]. Empty for the layered layout, whose
+    /// edges are one S-curve from the source's bottom to the target's top, computed when drawn
+    /// (millions of edges would otherwise cost hundreds of MB).
+    std::vector<QPointF> edgePoints;
+    std::vector<int> edgeStart;
+    /// Edge index, built on the layout thread (indexEdges): op v's out-edges are
+    /// [outStart[v], outStart[v + 1]); its in-edges inEdges[inStart[v] .. inStart[v + 1]).
+    std::vector<int> outStart, inStart, inEdges;
     QRectF bounds;
     bool usedGraphviz = false;
     QString notice;                   ///< shown to the user (e.g. why dot was not used)
@@ -32,8 +38,14 @@ struct DagLayout {
     long long dotWork = 0;            ///< ops + virtual nodes dot would route long edges through
 
     int edgeCount() const { return static_cast<int>(edgeEnds.size()); }
-    QPointF edgeFirst(int i) const { return edgePoints[static_cast<size_t>(edgeStart[static_cast<size_t>(i)])]; }
-    QPointF edgeLast(int i) const { return edgePoints[static_cast<size_t>(edgeStart[static_cast<size_t>(i) + 1] - 1)]; }
+    /// Edge i's Bézier chain (start, then control, control, end triples) into `out`.
+    void edgeCurve(int i, std::vector<QPointF>& out) const;
+    QPointF edgeFirst(int i) const;
+    QPointF edgeLast(int i) const;
+    /// The box around edge i's curve.
+    QRectF edgeBox(int i) const;
+    /// Fills outStart, inStart and inEdges from edgeEnds.
+    void indexEdges();
     /// The most shown nodes that share one rank (the same centre y): how wide the drawing gets.
     int widestRank() const;
     int shownCount() const;

@@ -126,10 +126,11 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     split->addWidget(m_view);
     split->addWidget(m_details);
     split->setStretchFactor(0, 1);
-    split->setSizes({900, 300});
+    split->setSizes({900, 260});
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("dagLegend"));
     m_legend->setContentsMargins(6, 0, 6, 0);
+    m_legend->setFixedHeight(m_legend->fontMetrics().height() + 4);   // present even when empty: the canvas does not jump
     buildToolBar();
     auto* column = static_cast<QVBoxLayout*>(QWidget::layout());
     column->addWidget(m_legend);
@@ -247,7 +248,7 @@ void DagView::onLayoutFinished() {
     Q_ASSERT(QThread::currentThread() == thread());
     // only the latest request lands (a newer graph may have been opened meanwhile)
     if (m_watcher.property("generation").toInt() != m_generation || m_watcher.future().resultCount() == 0) return;
-    auto layout = std::make_unique<DagLayout>(m_watcher.result());
+    auto layout = std::make_unique<DagLayout>(m_watcher.future().takeResult());   // a move: millions of edges
     if (!m_graph || static_cast<int>(layout->nodes.size()) != m_graph->opCount()) return;
     m_scene->clear();
     m_layout = std::move(layout);
@@ -258,8 +259,8 @@ void DagView::onLayoutFinished() {
 void DagView::buildScene() {
     std::vector<int> counts(m_layout->foldedInto.size());
     for (size_t v = 0; v < counts.size(); ++v) counts[v] = static_cast<int>(m_layout->foldedInto[v].size());
-    m_edges = new DagEdgesItem(*m_layout);
     m_nodes = new DagNodesItem(m_graph, *m_layout, std::move(counts));
+    m_edges = new DagEdgesItem(*m_layout, m_nodes);
     m_scene->addItem(m_edges);
     m_scene->addItem(m_nodes);
     m_scene->setSceneRect(m_layout->bounds.adjusted(-20, -20, 20, 20));

@@ -24,7 +24,11 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <QElapsedTimer>
+#include <QTimer>
+
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 using namespace sl;
@@ -297,6 +301,71 @@ private Q_SLOTS:
             QVERIFY2(words.contains(part), qPrintable(cut));
         QVERIFY2(cut.endsWith(QStringLiteral("Relu6")), qPrintable(cut));
         QCOMPARE(elideAtWords(QStringLiteral("Conv"), fm, 110), QStringLiteral("Conv"));
+    }
+
+    // Not a check: SCHEDLAB_DAG_BENCH=generated:layered:100000:1 prints open -> first paint, the
+    // longest event-loop stall meanwhile and the zoom / pan step times (run under /usr/bin/time -v
+    // for the peak memory).
+    void scaleBenchmark() {
+        const QByteArray source = qgetenv("SCHEDLAB_DAG_BENCH");
+        if (source.isEmpty()) QSKIP("set SCHEDLAB_DAG_BENCH=FILE to measure");
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QApplication::processEvents();
+        double stall = 0;
+        QElapsedTimer tick;
+        QTimer ticker;
+        ticker.setTimerType(Qt::PreciseTimer);
+        connect(&ticker, &QTimer::timeout, [&] { stall = std::max(stall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        QElapsedTimer clock;
+        clock.start();
+        tick.start();
+        ticker.start(5);
+        QVERIFY(openAndLayOut(w, QString::fromUtf8(source)));
+        w.dagView()->canvas()->repaint();
+        const double firstPaint = clock.elapsed() / 1000.0;
+        QApplication::processEvents();
+        ticker.stop();
+        auto step = [&](auto&& action) {
+            QElapsedTimer t;
+            t.start();
+            action();
+            w.dagView()->canvas()->repaint();
+            return t.nsecsElapsed() / 1e6;
+        };
+        double zoomMax = 0, panMax = 0, zoomSum = 0, panSum = 0;
+        for (int i = 0; i < 24; ++i) {   // from fitted to well zoomed in, panning at each zoom
+            const double z = step([&] { w.dagView()->zoomBy(1.35); });
+            zoomMax = std::max(zoomMax, z), zoomSum += z;
+            const double p = step([&] { w.dagView()->panBy(QPoint(120, 80)); });
+            panMax = std::max(panMax, p), panSum += p;
+        }
+        // the DAG's share alone: a bare view given the loaded graph, from setGraph to its first paint
+        DagView bare;
+        bare.resize(1200, 800);
+        bare.show();
+        QApplication::processEvents();
+        double bareStall = 0;
+        QElapsedTimer bareClock;
+        bareClock.start();
+        tick.restart();
+        disconnect(&ticker, nullptr, nullptr, nullptr);
+        connect(&ticker, &QTimer::timeout, [&] { bareStall = std::max(bareStall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        ticker.start(5);
+        bare.setGraph(w.document()->graph);
+        QVERIFY(QTest::qWaitFor([&] { return bare.hasLayout(); }, 60000));
+        bare.canvas()->repaint();
+        const double bareFirstPaint = bareClock.elapsed() / 1000.0;
+        QApplication::processEvents();
+        ticker.stop();
+        std::printf("ops %d, shown %d, layout %s in %.3f s\n", w.document()->graph->opCount(), w.dagView()->layout()->shownCount(),
+                    w.dagView()->layout()->usedGraphviz ? "dot" : "layered", w.dagView()->layout()->seconds);
+        std::printf("open -> first painted layout  %.3f s\n", firstPaint);
+        std::printf("longest event-loop stall      %.1f ms\n", stall);
+        std::printf("DagView alone: setGraph -> first paint %.3f s, longest stall %.1f ms\n", bareFirstPaint, bareStall);
+        std::printf("zoom step mean / max          %.1f / %.1f ms\n", zoomSum / 24, zoomMax);
+        std::printf("pan step mean / max           %.1f / %.1f ms\n", panSum / 24, panMax);
     }
 };
 

@@ -71,7 +71,7 @@ QColor categoryColour(OpCategory c) {
     case OpCategory::Reduction: return QColor(0xed, 0xc9, 0x48);
     case OpCategory::Other: break;
     }
-    return QColor(0xe8, 0xe1, 0xda);
+    return QColor(0xdb, 0xd2, 0xc8);
 }
 
 QColor rampColour(double t) {

@@ -14,8 +14,8 @@
 namespace sl::gui {
 namespace {
 
-constexpr int kOverviewSide = 2048;        // pixels of the overview image's longer side
-constexpr long long kDirectLimit = 20000;   // more nodes exposed than this: paint the overview
+constexpr int kOverviewSide = 2048;        // at most this many pixels on the overview image's longer side
+constexpr long long kDirectLimit = 12000;   // more nodes exposed than this: paint the overview
 constexpr double kTextLod = 0.45;           // zoom from which node labels are readable
 
 QColor dimmed(const QColor& c) {
@@ -43,14 +43,17 @@ QString elideAtWords(const QString& text, const QFontMetricsF& fm, double width)
             const QString head = text.left(*it);
             if (*it < cuts.back() && fm.horizontalAdvance(head + ellipsis + tail) <= width) return head + ellipsis + tail;
         }
-        for (qsizetype cut : cuts) {   // else the longest run of last words: "…/Relu6"
+        // else whichever keeps more text: the first words ("FusedBatchNormV3…") or the last ones ("…/Relu6")
+        QString best;
+        for (auto it = cuts.rbegin(); it != cuts.rend() && best.isEmpty(); ++it)
+            if (*it > 0 && fm.horizontalAdvance(text.left(*it) + ellipsis) <= width) best = text.left(*it) + ellipsis;
+        for (qsizetype cut : cuts) {
             const QString last = ellipsis + text.mid(cut);
-            if (fm.horizontalAdvance(last) <= width) return last;
+            if (fm.horizontalAdvance(last) > width) continue;
+            if (last.size() > best.size()) best = last;
+            break;
         }
-        for (auto it = cuts.rbegin(); it != cuts.rend(); ++it) {
-            const QString head = text.left(*it);
-            if (*it > 0 && fm.horizontalAdvance(head + ellipsis) <= width) return head + ellipsis;
-        }
+        if (!best.isEmpty()) return best;
     }
     return fm.elidedText(text, Qt::ElideRight, width);
 }
@@ -142,14 +145,15 @@ void DagNodesItem::setSelection(OpId v, const std::vector<OpId>& neighbours) {
     update();
 }
 
-const QImage& DagNodesItem::overview() {
-    if (!m_overview.isNull()) return m_overview;
-    // one pixel per overview cell written directly: 100k nodes in a few milliseconds
-    const double s = kOverviewSide / std::max(m_bounds.width(), m_bounds.height());
+const QImage& DagNodesItem::overview(double lod) {
+    // about one image pixel per screen pixel, so that every node stays at least one solid pixel
+    const double s = std::min(lod, kOverviewSide / std::max(m_bounds.width(), m_bounds.height()));
+    if (!m_overview.isNull() && std::abs(m_overviewScale / s - 1) < 0.2) return m_overview;
+    m_overviewScale = s;
     const int w = std::max(1, static_cast<int>(std::ceil(m_bounds.width() * s))), h = std::max(1, static_cast<int>(std::ceil(m_bounds.height() * s)));
     m_overview = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
     m_overview.fill(Qt::transparent);
-    auto paintBlock = [&](OpId v, QRgb colour) {
+    auto paintBlock = [&](OpId v, QRgb colour) {   // pixels written directly: 100k nodes in a few milliseconds
         const QRectF r = m_rects[static_cast<size_t>(v)].translated(-m_bounds.topLeft());
         const int x0 = std::clamp(static_cast<int>(r.left() * s), 0, w - 1), y0 = std::clamp(static_cast<int>(r.top() * s), 0, h - 1);
         const int x1 = std::clamp(static_cast<int>(std::ceil(r.right() * s)) - 1, x0, w - 1);
@@ -159,14 +163,14 @@ const QImage& DagNodesItem::overview() {
             std::fill(line + x0, line + x1 + 1, colour);
         }
     };
-    for (OpId v : m_shown) paintBlock(v, m_fill[static_cast<size_t>(v)] | 0xff000000u);
+    for (OpId v : m_shown) paintBlock(v, QColor::fromRgb(m_fill[static_cast<size_t>(v)]).darker(115).rgb() | 0xff000000u);
     if (m_selected >= 0 && !m_rects[static_cast<size_t>(m_selected)].isNull()) paintBlock(m_selected, palette::accent().rgb());
     return m_overview;
 }
 
-void DagNodesItem::paintOverview(QPainter* p, const QRectF&) {
-    p->setRenderHint(QPainter::SmoothPixmapTransform, true);
-    p->drawImage(m_bounds, overview());
+void DagNodesItem::paintOverview(QPainter* p, double lod) {
+    p->setRenderHint(QPainter::SmoothPixmapTransform, false);   // about 1:1, and crisp when enlarged
+    p->drawImage(m_bounds, overview(lod));
     if (m_selected < 0 || m_rects[static_cast<size_t>(m_selected)].isNull()) return;
     // the selection stays findable at any zoom: a ring of constant screen size
     QPen ring(palette::accent(), 2);
@@ -207,7 +211,10 @@ void DagNodesItem::paintNode(QPainter* p, OpId v, double lod) const {
                 elideAtWords(lines[0], QFontMetricsF(f), text.width()));
     if (two) {
         f.setBold(false);
-        f.setPointSizeF(7);
+        for (const double points : {7.0, 6.5, 6.0}) {
+            f.setPointSizeF(points);
+            if (QFontMetricsF(f).horizontalAdvance(lines[1]) <= text.width()) break;
+        }
         p->setFont(f);
         p->drawText(text.adjusted(0, text.height() / 2, 0, 0), Qt::AlignHCenter | Qt::AlignTop, elideAtWords(lines[1], QFontMetricsF(f), text.width()));
     }
@@ -228,7 +235,7 @@ void DagNodesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
     const QRectF exposed = option->exposedRect;
     const double overviewScale = kOverviewSide / std::max(m_bounds.width(), m_bounds.height());
     if (m_shown.size() > 2000 && (lod <= overviewScale || m_grid.countNear(exposed) > kDirectLimit)) {
-        paintOverview(p, exposed);
+        paintOverview(p, lod);
         return;
     }
     p->setRenderHint(QPainter::Antialiasing, lod > 0.6);

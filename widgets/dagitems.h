@@ -18,8 +18,8 @@ class QFontMetricsF;
 namespace sl::gui {
 
 /// `text` cut to `width` at a word boundary (space, '.', '_', '/', '-', ':'): the first words and
-/// the last one with "…" between ("Postprocessor/…/Relu6"), else "…" and the last words, else the
-/// first words and "…"; mid-word only when not even one word fits.
+/// the last one with "…" between ("Postprocessor/…/Relu6"), else the first words and "…" or "…"
+/// and the last words, whichever keeps more; mid-word only when not even one word fits.
 QString elideAtWords(const QString& text, const QFontMetricsF& fm, double width);
 
 /// Buckets of item indices by the grid cell their box centre falls into.
@@ -64,9 +64,9 @@ public:
     const QRectF& rectOf(OpId v) const { return m_rects[static_cast<size_t>(v)]; }
 
 private:
-    void paintOverview(QPainter* p, const QRectF& exposed);
+    void paintOverview(QPainter* p, double lod);
     void paintNode(QPainter* p, OpId v, double lod) const;
-    const QImage& overview();
+    const QImage& overview(double lod);
 
     std::shared_ptr<const Graph> m_graph;
     const std::vector<QRectF>& m_rects;   // the layout's (DagView keeps it alive)
@@ -78,7 +78,8 @@ private:
     std::vector<char> m_neighbour;
     OpId m_selected = kNoOp;
     QRectF m_bounds;
-    QImage m_overview;   // built lazily, dropped when the colours change
+    QImage m_overview;   // built lazily for the zoom it is drawn at, dropped when the colours change
+    double m_overviewScale = 0;
 };
 
 class DagEdgesItem : public QGraphicsItem {

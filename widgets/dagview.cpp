@@ -133,7 +133,11 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_legend->setFixedHeight(m_legend->fontMetrics().height() + 4);   // present even when empty: the canvas does not jump
     buildToolBar();
     auto* column = static_cast<QVBoxLayout*>(QWidget::layout());
-    column->addWidget(m_legend);
+    auto* legendRow = new QHBoxLayout;   // the legend, and on the right what the layout wants known
+    legendRow->setContentsMargins(0, 0, 4, 0);
+    legendRow->addWidget(m_legend, 1);
+    legendRow->addWidget(m_notice);
+    column->addLayout(legendRow);
     column->addWidget(split, 1);
     connect(&m_watcher, &QFutureWatcher<DagLayout>::finished, this, &DagView::onLayoutFinished);
     connect(m_details, &OpDetails::opActivated, this, [this](OpId v) { if (m_selection) m_selection->setCurrent(v); });
@@ -153,7 +157,8 @@ void DagView::buildToolBar() {
     m_search->setObjectName(QStringLiteral("dagFind"));
     m_search->setPlaceholderText(tr("Find op by name or type (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMaximumWidth(260);
+    m_search->setMinimumWidth(200);
+    m_search->setMaximumWidth(280);
     m_matchInfo = new QLabel(this);
     m_matchInfo->setObjectName(QStringLiteral("dagFindInfo"));
     auto* fitButton = new QToolButton(this);
@@ -171,7 +176,7 @@ void DagView::buildToolBar() {
                                       "off: they are folded into the ops that use them (+N on the node)"));
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("dagNotice"));
-    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4500; padding: 3px 8px; border-radius: 3px; }"));
+    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4500; padding: 0px 8px; border-radius: 3px; }"));
     m_notice->hide();
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 4, 4, 0);
@@ -180,7 +185,6 @@ void DagView::buildToolBar() {
     bar->addWidget(fitButton);
     bar->addWidget(m_colourCombo);
     bar->addWidget(m_parametersButton);
-    bar->addWidget(m_notice);
     bar->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

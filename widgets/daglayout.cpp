@@ -18,7 +18,7 @@
 namespace sl::gui {
 namespace {
 
-constexpr double kNodeW = 116, kNodeH = 34;   // points; labels are painted by the view
+constexpr double kNodeW = 132, kNodeH = 34;   // points; labels are painted by the view
 
 // cgraph is not thread safe: all layouts run here, one at a time, and also hold the process mutex
 QThreadPool& layoutThread() {

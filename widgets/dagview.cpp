@@ -155,8 +155,9 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
 void DagView::buildToolBar() {
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("dagFind"));
-    m_search->setPlaceholderText(tr("Find op by name or type (Ctrl+F)"));
+    m_search->setPlaceholderText(tr("Find op by name or type"));
     m_search->setClearButtonEnabled(true);
+    m_search->setToolTip(tr("Ctrl+F; Enter or F3 finds the next match, Shift+F3 the previous"));
     m_search->setMinimumWidth(200);
     m_search->setMaximumWidth(280);
     m_matchInfo = new QLabel(this);

@@ -26,6 +26,7 @@
 
 #include <QElapsedTimer>
 #include <QTimer>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cstdio>
@@ -101,6 +102,17 @@ private Q_SLOTS:
         const OpId conv = [&] { for (OpId v = 0; v < g.opCount(); ++v) if (g.op(v).type == "Conv") return v; return kNoOp; }();
         QCOMPARE(w.dagView()->fillOf(conv), categoryColour(OpCategory::Convolution));
         QVERIFY(w.dagView()->legendText().contains(QStringLiteral("convolution")));
+        // hover: the full text, durations in the graph's unit (ONNX: microseconds), bytes readable
+        w.resize(1300, 850);
+        w.show();
+        w.dagView()->search(QString::fromStdString(g.op(conv).name), true);
+        const QPoint hover = w.dagView()->viewportPosOf(conv);
+        QHelpEvent help(QEvent::ToolTip, hover, w.dagView()->canvas()->mapToGlobal(hover));
+        QApplication::sendEvent(w.dagView()->canvas(), &help);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.contains(QStringLiteral("Conv")) && tip.contains(QString::fromStdString(g.op(conv).name)), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral(" µs")) || tip.contains(QStringLiteral(" ms")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("KiB")) || tip.contains(QStringLiteral("MiB")), qPrintable(tip));
         const RunRecord r = runToEnd(w, QStringLiteral("list-cp"));
         QVERIFY(r.result);
         QTRY_VERIFY(w.dagView()->labelLines(conv).first().startsWith(QLatin1Char('#')));

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace sl::gui {
 namespace {
@@ -163,7 +164,14 @@ const QImage& DagNodesItem::overview(double lod) {
             std::fill(line + x0, line + x1 + 1, colour);
         }
     };
-    for (OpId v : m_shown) paintBlock(v, QColor::fromRgb(m_fill[static_cast<size_t>(v)]).darker(115).rgb() | 0xff000000u);
+    // a shade darker than the boxes, so pale categories still read as blocks; few distinct fills
+    std::unordered_map<QRgb, QRgb> darker;
+    for (OpId v : m_shown) {
+        const QRgb fill = m_fill[static_cast<size_t>(v)];
+        auto it = darker.find(fill);
+        if (it == darker.end()) it = darker.emplace(fill, QColor::fromRgb(fill).darker(115).rgb() | 0xff000000u).first;
+        paintBlock(v, it->second);
+    }
     if (m_selected >= 0 && !m_rects[static_cast<size_t>(m_selected)].isNull()) paintBlock(m_selected, palette::accent().rgb());
     return m_overview;
 }

@@ -356,6 +356,22 @@ private Q_SLOTS:
             const double p = step([&] { w.dagView()->panBy(QPoint(120, 80)); });
             panMax = std::max(panMax, p), panSum += p;
         }
+        // a schedule landing: recolour by device, order badges, the details panel's slack
+        double recordStall = 0;
+        disconnect(&ticker, nullptr, nullptr, nullptr);
+        connect(&ticker, &QTimer::timeout, [&] { recordStall = std::max(recordStall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        tick.restart();
+        ticker.start(5);
+        QVERIFY(finished.wait(120000));
+        QElapsedTimer recordClock;
+        recordClock.start();
+        w.dagView()->setRecord(finished.takeFirst().at(0).value<RunRecord>());
+        const double setRecordMs = recordClock.nsecsElapsed() / 1e6;
+        QTest::qWait(200);
+        ticker.stop();
         // the DAG's share alone: a bare view given the loaded graph, from setGraph to its first paint
         DagView bare;
         bare.resize(1200, 800);
@@ -379,6 +395,7 @@ private Q_SLOTS:
         std::printf("open -> first painted layout  %.3f s\n", firstPaint);
         std::printf("longest event-loop stall      %.1f ms\n", stall);
         std::printf("DagView alone: setGraph -> first paint %.3f s, longest stall %.1f ms\n", bareFirstPaint, bareStall);
+        std::printf("list-cp run landing: longest stall %.1f ms; DagView::setRecord %.1f ms\n", recordStall, setRecordMs);
         std::printf("zoom step mean / max          %.1f / %.1f ms\n", zoomSum / 24, zoomMax);
         std::printf("pan step mean / max           %.1f / %.1f ms\n", panSum / 24, panMax);
     }

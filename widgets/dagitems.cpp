@@ -204,14 +204,22 @@ void DagNodesItem::paintNode(QPainter* p, OpId v, double lod) const {
     p->setBrush(fill);
     p->drawRoundedRect(r, 4, 4);
     if (lod < kTextLod) return;
-    const QStringList lines = labelLines(v);
+    QStringList lines = labelLines(v);
     const bool two = lines.size() > 1 && lod * r.height() >= 30;
     QFont f = p->font();
     f.setBold(true);
     const QRectF text = r.adjusted(4, 1, -4, -1);
-    for (const double points : {8.0, 7.0, 6.5}) {   // "#62 BatchNormalization" shrinks before it is cut
-        f.setPointSizeF(points);
-        if (QFontMetricsF(f).horizontalAdvance(lines[0]) <= text.width()) break;
+    auto fits = [&](const QString& s) {   // "#62 BatchNormalization" shrinks before it is cut
+        for (const double points : {8.0, 7.0, 6.5}) {
+            f.setPointSizeF(points);
+            if (QFontMetricsF(f).horizontalAdvance(s) <= text.width()) return true;
+        }
+        return false;
+    };
+    // the type matters more than the order badge (which the tooltip and the details panel keep)
+    if (!fits(lines[0]) && lines[0].startsWith(QLatin1Char('#')) && !m_graph->op(v).type.empty()) {
+        lines[0] = QString::fromStdString(m_graph->op(v).type);
+        fits(lines[0]);
     }
     p->setFont(f);
     p->setPen(palette::textOn(fill));

@@ -127,7 +127,8 @@ private Q_SLOTS:
         const LoadedGraph ssd = loadGraph(kSsd.toStdString());
         const DagLayout folded = layoutGraph(*ssd.graph, true);
         const DagLayout all = layoutGraph(*ssd.graph, false);
-        qInfo("widest rank folded %d (dot %d), unfolded %d (dot %d)", folded.widestRank(), folded.usedGraphviz, all.widestRank(), all.usedGraphviz);
+        qInfo("widest rank folded %d (dot %d, %d shown), unfolded %d (dot %d)", folded.widestRank(), folded.usedGraphviz, folded.shownCount(),
+              all.widestRank(), all.usedGraphviz);
         QVERIFY2(folded.widestRank() <= kSsdFoldedWidestRank, qPrintable(QString::number(folded.widestRank())));
         QVERIFY2(all.widestRank() > kSsdFoldedWidestRank, qPrintable(QString::number(all.widestRank())));
         QCOMPARE(all.shownCount(), ssd.graph->opCount());

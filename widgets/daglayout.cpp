@@ -31,6 +31,8 @@ QThreadPool& layoutThread() {
     return *pool;
 }
 
+constexpr int kCountedEdges = 1'000'000;   // above: the sweeps run unchecked (counting costs more than they gain)
+
 char* cstr(const char* s) {
     return const_cast<char*>(s);   // the cgraph API is not const-correct
 }
@@ -72,11 +74,43 @@ std::vector<int> layers(const Graph& g, const std::vector<char>& folded) {
     return layer;
 }
 
-// a few barycentre sweeps (down over predecessors, up over successors) to reduce crossings
-void reduceCrossings(const Graph& g, const std::vector<char>& folded, std::vector<std::vector<OpId>>& rows, std::vector<double>& pos) {
+// crossings among the edges between adjacent rows: per row pair, edges sorted by their upper end,
+// then inversions of their lower ends counted with a Fenwick tree (O(E log E))
+long long adjacentCrossings(const Graph& g, const std::vector<char>& folded, const std::vector<int>& layer,
+                            const std::vector<std::vector<OpId>>& rows, const std::vector<int>& index) {
+    long long total = 0;
+    std::vector<std::pair<int, int>> edges;
+    std::vector<int> tree;
+    for (size_t r = 0; r + 1 < rows.size(); ++r) {
+        edges.clear();
+        for (OpId v : rows[r])
+            for (OpId w : g.successors(v))
+                if (!isFolded(folded, w) && layer[static_cast<size_t>(w)] == static_cast<int>(r) + 1)
+                    edges.emplace_back(index[static_cast<size_t>(v)], index[static_cast<size_t>(w)]);
+        std::sort(edges.begin(), edges.end());
+        tree.assign(rows[r + 1].size() + 1, 0);
+        for (size_t k = 0; k < edges.size(); ++k) {
+            long long atMost = 0;   // earlier edges whose lower end is at or left of this one's
+            for (int i = edges[k].second + 1; i > 0; i -= i & -i) atMost += tree[static_cast<size_t>(i)];
+            total += static_cast<long long>(k) - atMost;
+            for (auto i = static_cast<size_t>(edges[k].second) + 1; i < tree.size(); i += i & (~i + 1)) ++tree[i];
+        }
+    }
+    return total;
+}
+
+// barycentre sweeps (down over predecessors, up over successors) against crossings, keeping the
+// best order seen (the initial topological order is sometimes better: generated layered graphs)
+// while counting is affordable
+void reduceCrossings(const Graph& g, const std::vector<char>& folded, const std::vector<int>& layer, int rounds,
+                     std::vector<std::vector<OpId>>& rows, std::vector<double>& pos) {
+    std::vector<int> index(pos.size(), 0);
     auto place = [&](const std::vector<OpId>& row) {
         const double offset = -static_cast<double>(row.size()) / 2.0;   // rows centred on x = 0
-        for (size_t i = 0; i < row.size(); ++i) pos[static_cast<size_t>(row[i])] = offset + static_cast<double>(i);
+        for (size_t i = 0; i < row.size(); ++i) {
+            pos[static_cast<size_t>(row[i])] = offset + static_cast<double>(i);
+            index[static_cast<size_t>(row[i])] = static_cast<int>(i);
+        }
     };
     for (auto& row : rows) place(row);
     std::vector<double> key;
@@ -100,11 +134,22 @@ void reduceCrossings(const Graph& g, const std::vector<char>& folded, std::vecto
         row.swap(sorted);
         place(row);
     };
-    for (int round = 0; round < 3; ++round) {
+    const bool counting = g.edgeCount() <= kCountedEdges;
+    long long best = counting ? adjacentCrossings(g, folded, layer, rows, index) : 0;
+    std::vector<std::vector<OpId>> bestRows = counting ? rows : std::vector<std::vector<OpId>>{};
+    for (int round = 0; round < rounds; ++round) {
         for (auto& row : rows) sweepRow(row, true);
         for (auto it = rows.rbegin(); it != rows.rend(); ++it) sweepRow(*it, false);
+        for (auto& row : rows) sweepRow(row, true);
+        if (!counting) continue;
+        if (const long long now = adjacentCrossings(g, folded, layer, rows, index); now < best) {
+            best = now;
+            bestRows = rows;
+        }
     }
-    for (auto& row : rows) sweepRow(row, true);
+    if (!counting) return;
+    rows = std::move(bestRows);
+    for (auto& row : rows) place(row);
 }
 
 } // namespace
@@ -244,7 +289,7 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
     return out;
 }
 
-DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded) {
+DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded, int crossingRounds) {
     QElapsedTimer clock;
     clock.start();
     DagLayout out;
@@ -258,7 +303,7 @@ DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded) {
     for (OpId v : g.topologicalOrder())
         if (!isFolded(folded, v)) rows[static_cast<size_t>(layer[static_cast<size_t>(v)])].push_back(v);
     std::vector<double> pos(static_cast<size_t>(n), 0);
-    reduceCrossings(g, folded, rows, pos);
+    reduceCrossings(g, folded, layer, crossingRounds, rows, pos);
     size_t widest = 1;
     for (const auto& row : rows) widest = std::max(widest, row.size());
     const double dx = kNodeW + 18, dy = kNodeH + 40;

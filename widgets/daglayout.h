@@ -61,9 +61,11 @@ long long dotWorkEstimate(const Graph& g, const std::vector<char>& folded = {});
 /// Lays out on the dedicated layout thread; the graph must stay alive (shared_ptr) until done.
 /// `foldParameters`: fold sl::foldableOps into their consumers.
 QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g, bool foldParameters = true);
+/// Barycentre sweeps (down then up) the layered layout orders its rows with against crossings.
+inline constexpr int kCrossingRounds = 3;
 /// Synchronous versions (tests, and the worker itself); `folded` per op, empty for none.
 DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded = {});
-DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded = {});
+DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded = {}, int crossingRounds = kCrossingRounds);
 /// What layoutAsync computes, synchronously.
 DagLayout layoutGraph(const Graph& g, bool foldParameters);
 

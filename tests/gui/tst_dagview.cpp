@@ -3,6 +3,7 @@
 // (the SSD-MobileNet HLO module stays narrow), Fit shows every node, a dropped file opens, find
 // with wrap-around, the selection's edges and neighbours highlighted, the details panel with the
 // schedule's slack.
+#include "core/generators/generators.h"
 #include "core/graph/opcategory.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
@@ -30,6 +31,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <set>
 
 using namespace sl;
@@ -59,6 +61,21 @@ std::shared_ptr<Graph> diamond() {
     g->addEdge(d, f, 4);
     g->finalize();
     return g;
+}
+
+// crossings among edges between adjacent rows of a layered layout, counted pair by pair
+long long adjacentRowCrossings(const DagLayout& l) {
+    std::map<std::pair<long long, long long>, std::vector<std::pair<double, double>>> byRows;
+    for (auto [a, b] : l.edgeEnds) {
+        const QRectF ra = l.nodes[static_cast<size_t>(a)], rb = l.nodes[static_cast<size_t>(b)];
+        byRows[{std::llround(ra.top()), std::llround(rb.top())}].emplace_back(ra.center().x(), rb.center().x());
+    }
+    long long crossings = 0;
+    for (const auto& [rows, edges] : byRows)
+        for (size_t i = 0; i < edges.size(); ++i)
+            for (size_t j = i + 1; j < edges.size(); ++j)
+                crossings += (edges[i].first - edges[j].first) * (edges[i].second - edges[j].second) < 0;
+    return crossings;
 }
 
 RunRecord runToEnd(MainWindow& w, const QString& method) {
@@ -139,6 +156,21 @@ private Q_SLOTS:
         QVERIFY(listed >= ssd.graph->opCount() - folded.shownCount());
         for (OpId v = 0; v < ssd.graph->opCount(); ++v)
             if (folded.folded[static_cast<size_t>(v)]) QVERIFY(folded.nodes[static_cast<size_t>(v)].isNull());
+    }
+
+    // catches: the barycentre sweeps dropped (rows left in topological order), or sweeps that leave
+    // a graph with more crossings than they found
+    void layeredLayoutReducesCrossings() {
+        for (const char* f : {"layered", "erdos-renyi", "barabasi-albert", "watts-strogatz"}) {   // never worse
+            const auto h = generateInstance(f, 1500, 2).graph;
+            const long long unsorted = adjacentRowCrossings(layoutLayered(*h, {}, 0)), swept = adjacentRowCrossings(layoutLayered(*h));
+            QVERIFY2(swept <= unsorted, qPrintable(QStringLiteral("%1: %2 -> %3").arg(QLatin1String(f)).arg(unsorted).arg(swept)));
+        }
+        const auto g = generateInstance("sbm", 1500, 2).graph;   // communities: the sweeps untangle most crossings
+        const long long before = adjacentRowCrossings(layoutLayered(*g, {}, 0));
+        const long long after = adjacentRowCrossings(layoutLayered(*g));
+        qInfo("crossings between adjacent rows: %lld unsorted, %lld after the sweeps", before, after);
+        QVERIFY2(after * 2 < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     }
 
     void showParametersLaysThemOut() {

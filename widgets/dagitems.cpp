@@ -264,7 +264,8 @@ void DagNodesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
 // ---- edges ----
 
 constexpr int kBoxedEdges = 200000;   // above: no per-edge boxes, the exposed nodes' edges are drawn
-constexpr long long kEdgeBudget = 30000;   // more edges exposed: only the selection's are drawn
+constexpr long long kEdgeBudget = 30000;
+constexpr double kLongEdge = 100;   // scene units: longer than the gap between two adjacent rows   // more edges exposed: only the selection's are drawn
 
 DagEdgesItem::DagEdgesItem(const DagLayout& layout, const DagNodesItem* nodes)
     : m_layout(layout), m_nodes(nodes), m_bounds(layout.bounds.adjusted(-10, -10, 10, 10)) {
@@ -369,7 +370,15 @@ void DagEdgesItem::paint(QPainter* p, const QStyleOptionGraphicsItem* option, QW
         pen.setCosmetic(true);
         p->setPen(pen);
         p->setBrush(Qt::NoBrush);
-        for (int i : visible) drawEdge(p, i, lod >= 0.5);
+        // the layered layout does not route long edges around nodes: drawn fainter, they stay behind
+        const bool fadeLong = m_layout.edgeStart.empty();
+        QPen faint(QColor(0x70, 0x78, 0x85, selection ? 50 : 90), 1);
+        faint.setCosmetic(true);
+        for (int i : visible) {
+            const bool isLong = fadeLong && std::abs(m_layout.edgeLast(i).y() - m_layout.edgeFirst(i).y()) > kLongEdge;
+            p->setPen(isLong ? faint : pen);
+            drawEdge(p, i, lod >= 0.5);
+        }
     }
     if (!selection) return;
     p->setRenderHint(QPainter::Antialiasing, true);

@@ -270,6 +270,8 @@ void DagView::buildScene() {
     m_scene->addItem(m_nodes);
     m_scene->setSceneRect(m_layout->bounds.adjusted(-20, -20, 20, 20));
     m_details->setGraph(m_graph, m_layout->foldedInto);
+    const bool foldable = m_showParameters || std::any_of(m_layout->foldedInto.begin(), m_layout->foldedInto.end(), [](const auto& f) { return !f.empty(); });
+    m_parametersButton->setEnabled(foldable);   // nothing to show or hide otherwise
     m_details->setRecord(m_record);
     if (!m_layout->notice.isEmpty()) {
         m_notice->setText(m_layout->notice);

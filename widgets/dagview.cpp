@@ -316,6 +316,8 @@ void DagView::updateLegend() {
         for (int i = 0; i < 16; ++i) html += QStringLiteral("<span style='color:%1'>&#9608;</span>").arg(rampColour(i / 15.0).name());
         html += QStringLiteral("&nbsp;%1").arg(m_colouring.high.toHtmlEscaped());
     } else {
+        if (m_colourBy != m_colouring.mode && m_colourBy != DagColourBy::Auto)   // device, order or start without a schedule
+            html = tr("<i>no schedule shown, so by op category:</i>&nbsp;&nbsp;");
         for (const auto& [colour, name] : m_colouring.swatches)
             html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp;&nbsp;").arg(colour.name(), name.toHtmlEscaped());
     }

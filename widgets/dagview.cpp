@@ -2,22 +2,51 @@
 #include "widgets/dagview.h"
 
 #include "widgets/dagitems.h"
+#include "widgets/opdetails.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/units.h"
 
+#include <QComboBox>
+#include <QDropEvent>
 #include <QGraphicsScene>
 #include <QGraphicsView>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMimeData>
 #include <QMouseEvent>
+#include <QScrollBar>
+#include <QSettings>
+#include <QShortcut>
+#include <QSplitter>
 #include <QThread>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
+#include <cmath>
+
 namespace sl::gui {
+namespace {
+
+const QString kColourKey = QStringLiteral("dag/colourBy");
+
+bool containsNoCase(const std::string& haystack, const std::string& lowerNeedle) {
+    auto it = std::search(haystack.begin(), haystack.end(), lowerNeedle.begin(), lowerNeedle.end(),
+                          [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    return it != haystack.end();
+}
+
+QString localFileOf(const QMimeData* mime) {
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty() || !mime->urls().first().isLocalFile()) return {};
+    return mime->urls().first().toLocalFile();
+}
+
+} // namespace
 
 class DagGraphicsView : public QGraphicsView {
 public:
@@ -28,15 +57,21 @@ public:
         setOptimizationFlags(DontSavePainterState | DontAdjustForAntialiasing);
         setBackgroundBrush(QColor(0xfb, 0xfb, 0xfc));
         setRenderHint(QPainter::TextAntialiasing);
+        setAcceptDrops(true);
+        setFrameShape(QFrame::NoFrame);
     }
     std::function<void(OpId)> clicked;
     std::function<void(OpId)> hovered;
+    std::function<OpId(QPointF)> opAt;
+    std::function<QString(OpId)> tooltip;
+    std::function<void(QString)> dropped;
+    double minScale = 0.01;
 
 protected:
     void wheelEvent(QWheelEvent* e) override {
         const double factor = std::pow(1.2, e->angleDelta().y() / 120.0);
         const double current = transform().m11();
-        const double target = std::clamp(current * factor, 0.01, 6.0);   // clamped zoom
+        const double target = std::clamp(current * factor, minScale, 6.0);   // clamped zoom
         scale(target / current, target / current);
         e->accept();
     }
@@ -46,56 +81,125 @@ protected:
     }
     void mouseReleaseEvent(QMouseEvent* e) override {
         QGraphicsView::mouseReleaseEvent(e);
-        if ((e->position().toPoint() - m_press).manhattanLength() < 4 && clicked) clicked(opAt(e->position().toPoint()));
+        if ((e->position().toPoint() - m_press).manhattanLength() < 4 && clicked) clicked(hit(e->position().toPoint()));
     }
     void mouseMoveEvent(QMouseEvent* e) override {
         QGraphicsView::mouseMoveEvent(e);
-        if (!(e->buttons() & Qt::LeftButton) && hovered) hovered(opAt(e->position().toPoint()));
+        if (!(e->buttons() & Qt::LeftButton) && hovered) hovered(hit(e->position().toPoint()));
+    }
+    bool viewportEvent(QEvent* e) override {
+        if (e->type() == QEvent::ToolTip && tooltip) {
+            auto* help = static_cast<QHelpEvent*>(e);
+            const OpId v = hit(help->pos());
+            if (v == kNoOp) QToolTip::hideText();
+            else QToolTip::showText(help->globalPos(), tooltip(v), viewport());
+            return true;
+        }
+        return QGraphicsView::viewportEvent(e);
+    }
+    // the scene has nothing that takes drops: a dropped file is the window's to open
+    void dragEnterEvent(QDragEnterEvent* e) override {
+        if (!localFileOf(e->mimeData()).isEmpty()) e->acceptProposedAction();
+    }
+    void dragMoveEvent(QDragMoveEvent* e) override {
+        if (!localFileOf(e->mimeData()).isEmpty()) e->acceptProposedAction();
+    }
+    void dropEvent(QDropEvent* e) override {
+        const QString path = localFileOf(e->mimeData());
+        if (path.isEmpty()) return;
+        e->acceptProposedAction();
+        if (dropped) dropped(path);
     }
 
 private:
-    OpId opAt(QPoint p) const {
-        for (QGraphicsItem* it : items(p))
-            if (auto* n = qgraphicsitem_cast<DagNodeItem*>(it)) return n->op();
-        return kNoOp;
-    }
+    OpId hit(QPoint p) const { return opAt ? opAt(mapToScene(p)) : kNoOp; }
     QPoint m_press;
 };
 
 DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_scene = new QGraphicsScene(this);
+    m_scene->setItemIndexMethod(QGraphicsScene::NoIndex);   // two items; they index their own contents
     m_view = new DagGraphicsView(m_scene, this);
-    m_notice = new QLabel(this);
-    m_notice->setObjectName(QStringLiteral("dagNotice"));
-    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4500; padding: 3px 8px; border-radius: 3px; }"));
-    m_notice->hide();
+    m_details = new OpDetails(this);
+    m_details->setMinimumWidth(220);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_view);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 1);
+    split->setSizes({900, 260});
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("dagLegend"));
+    m_legend->setContentsMargins(6, 0, 6, 0);
+    m_legend->setFixedHeight(m_legend->fontMetrics().height() + 4);   // present even when empty: the canvas does not jump
+    buildToolBar();
+    auto* column = static_cast<QVBoxLayout*>(QWidget::layout());
+    auto* legendRow = new QHBoxLayout;   // the legend, and on the right what the layout wants known
+    legendRow->setContentsMargins(0, 0, 4, 0);
+    legendRow->addWidget(m_legend, 1);
+    legendRow->addWidget(m_notice);
+    column->addLayout(legendRow);
+    column->addWidget(split, 1);
+    connect(&m_watcher, &QFutureWatcher<DagLayout>::finished, this, &DagView::onLayoutFinished);
+    connect(m_details, &OpDetails::opActivated, this, [this](OpId v) { if (m_selection) m_selection->setCurrent(v); });
+    m_view->clicked = [this](OpId v) { if (m_selection) m_selection->setCurrent(v); };
+    m_view->hovered = [this](OpId v) { if (m_selection) m_selection->setHovered(v); };
+    m_view->opAt = [this](QPointF p) { return m_nodes ? m_nodes->opAt(p) : kNoOp; };
+    m_view->tooltip = [this](OpId v) { return tooltipFor(v); };
+    m_view->dropped = [this](const QString& path) { Q_EMIT fileDropped(path); };
+    const int saved = QSettings().value(kColourKey, 0).toInt();
+    m_colourBy = saved >= 0 && saved <= static_cast<int>(DagColourBy::Memory) ? static_cast<DagColourBy>(saved) : DagColourBy::Auto;
+    m_colourCombo->setCurrentIndex(static_cast<int>(m_colourBy));
+    showWelcome();
+}
+
+void DagView::buildToolBar() {
     m_search = new QLineEdit(this);
-    m_search->setPlaceholderText(tr("Find op by name…"));
+    m_search->setObjectName(QStringLiteral("dagFind"));
+    m_search->setPlaceholderText(tr("Find op by name or type"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMaximumWidth(260);
+    m_search->setToolTip(tr("Ctrl+F; Enter or F3 finds the next match, Shift+F3 the previous"));
+    m_search->setMinimumWidth(200);
+    m_search->setMaximumWidth(280);
+    m_matchInfo = new QLabel(this);
+    m_matchInfo->setObjectName(QStringLiteral("dagFindInfo"));
     auto* fitButton = new QToolButton(this);
     fitButton->setText(tr("Fit"));
     fitButton->setToolTip(tr("Show the whole graph (Ctrl+0)"));
+    m_colourCombo = new QComboBox(this);
+    m_colourCombo->setObjectName(QStringLiteral("dagColourBy"));
+    m_colourCombo->addItems({tr("Colour: automatic"), tr("Colour: op category"), tr("Colour: device"), tr("Colour: order position"),
+                             tr("Colour: start time"), tr("Colour: memory (output bytes)")});
+    m_colourCombo->setToolTip(tr("What node colours show; automatic: op category, device once a schedule is shown"));
+    m_parametersButton = new QToolButton(this);
+    m_parametersButton->setText(tr("Show parameters"));
+    m_parametersButton->setCheckable(true);
+    m_parametersButton->setToolTip(tr("Lay out weights, constants and their broadcasts as nodes of their own; "
+                                      "off: they are folded into the ops that use them (+N on the node)"));
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("dagNotice"));
+    m_notice->setStyleSheet(QStringLiteral("QLabel { background: #fff4d6; color: #5a4500; padding: 0px 8px; border-radius: 3px; }"));
+    m_notice->hide();
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 4, 4, 0);
     bar->addWidget(m_search);
+    bar->addWidget(m_matchInfo);
     bar->addWidget(fitButton);
-    bar->addWidget(m_notice);
+    bar->addWidget(m_colourCombo);
+    bar->addWidget(m_parametersButton);
     bar->addStretch(1);
-    bar->addWidget(m_legend);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
     connect(fitButton, &QToolButton::clicked, this, &DagView::fit);
-    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
-    connect(&m_watcher, &QFutureWatcher<DagLayout>::finished, this, &DagView::onLayoutFinished);
-    m_view->clicked = [this](OpId v) { if (m_selection) m_selection->setCurrent(v); };
-    m_view->hovered = [this](OpId v) { if (m_selection) m_selection->setHovered(v); };
-    showWelcome();
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { findNext(false); });
+    connect(m_search, &QLineEdit::textChanged, this, [this] { m_matchInfo->clear(); m_search->setStyleSheet({}); });
+    connect(m_colourCombo, &QComboBox::activated, this, [this](int i) { setColourBy(static_cast<DagColourBy>(i)); });
+    connect(m_parametersButton, &QToolButton::toggled, this, &DagView::setShowParameters);
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, this, [this] { m_search->setFocus(Qt::ShortcutFocusReason); m_search->selectAll(); });
+    connect(new QShortcut(QKeySequence::FindNext, this), &QShortcut::activated, this, [this] { findNext(false); });
+    connect(new QShortcut(QKeySequence::FindPrevious, this), &QShortcut::activated, this, [this] { findNext(true); });
 }
 
 void DagView::showWelcome() {
@@ -113,91 +217,115 @@ QWidget* DagView::canvas() const {
 
 void DagView::setGraph(std::shared_ptr<const Graph> g) {
     m_graph = std::move(g);
+    m_record.reset();
+    m_search->clear();   // a find text belongs to the graph it was typed for
+    m_matches.clear();
+    m_matchText.clear();
+    m_details->setGraph(m_graph, {});
+    startLayout();
+}
+
+void DagView::startLayout() {
+    m_scene->clear();   // the items point into the layout: they go first
+    m_nodes = nullptr;
+    m_edges = nullptr;
     m_layout.reset();
-    m_items.clear();
-    m_scene->clear();
     m_notice->hide();
+    ++m_generation;
     if (!m_graph) {
+        m_legend->clear();
         showWelcome();
         return;
     }
-    ++m_generation;
-    m_scene->addText(tr("Laying out %n op(s)…", nullptr, m_graph->opCount()));
+    m_scene->addText(tr("Laying out %1 op(s)…").arg(formatCount(m_graph->opCount())));
     m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(layoutAsync(m_graph));
+    m_watcher.setFuture(layoutAsync(m_graph, !m_showParameters));
+}
+
+void DagView::setShowParameters(bool on) {
+    if (m_parametersButton->isChecked() != on) m_parametersButton->setChecked(on);   // re-enters through toggled
+    if (m_showParameters == on) return;
+    m_showParameters = on;
+    if (m_graph) startLayout();
 }
 
 void DagView::onLayoutFinished() {
     Q_ASSERT(QThread::currentThread() == thread());
     // only the latest request lands (a newer graph may have been opened meanwhile)
     if (m_watcher.property("generation").toInt() != m_generation || m_watcher.future().resultCount() == 0) return;
-    m_layout = std::make_unique<DagLayout>(m_watcher.result());
-    if (static_cast<int>(m_layout->nodes.size()) != m_graph->opCount()) return;
+    auto layout = std::make_unique<DagLayout>(m_watcher.future().takeResult());   // a move: millions of edges
+    if (!m_graph || static_cast<int>(layout->nodes.size()) != m_graph->opCount()) return;
+    m_scene->clear();
+    m_layout = std::move(layout);
     buildScene();
     Q_EMIT layoutReady(m_layout->seconds);
 }
 
 void DagView::buildScene() {
-    m_scene->clear();
-    m_items.clear();
-    m_scene->setItemIndexMethod(QGraphicsScene::BspTreeIndex);
-    m_scene->addItem(new DagEdgesItem(m_layout->edges, m_layout->bounds));
-    const Graph& g = *m_graph;
-    m_items.reserve(static_cast<size_t>(g.opCount()));
-    for (OpId v = 0; v < g.opCount(); ++v) {
-        const Op& op = g.op(v);
-        const QString tip = tr("<b>%1</b><br>type %2<br>duration %3<br>outputs %4<br>params %5")
-                                .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromStdString(op.type).toHtmlEscaped(),
-                                     formatNumber(op.duration), formatBytes(g.outputBytes(v)), formatBytes(op.paramBytes));
-        auto* item = new DagNodeItem(v, m_layout->nodes[static_cast<size_t>(v)], QString::fromStdString(op.name), tip);
-        m_scene->addItem(item);
-        m_items.push_back(item);
-    }
+    std::vector<int> counts(m_layout->foldedInto.size());
+    for (size_t v = 0; v < counts.size(); ++v) counts[v] = static_cast<int>(m_layout->foldedInto[v].size());
+    m_nodes = new DagNodesItem(m_graph, *m_layout, std::move(counts));
+    m_edges = new DagEdgesItem(*m_layout, m_nodes);
+    m_scene->addItem(m_edges);
+    m_scene->addItem(m_nodes);
     m_scene->setSceneRect(m_layout->bounds.adjusted(-20, -20, 20, 20));
+    m_details->setGraph(m_graph, m_layout->foldedInto);
+    const bool foldable = m_showParameters || std::any_of(m_layout->foldedInto.begin(), m_layout->foldedInto.end(), [](const auto& f) { return !f.empty(); });
+    m_parametersButton->setEnabled(foldable);   // nothing to show or hide otherwise
+    m_details->setRecord(m_record);
     if (!m_layout->notice.isEmpty()) {
         m_notice->setText(m_layout->notice);
         m_notice->show();
     }
     recolour();
-    if (m_selection) onCurrentChanged(m_selection->current());
     fit();
+    if (m_selection) onCurrentChanged(m_selection->current());
 }
 
 QString DagView::notice() const {
-    return m_notice->isVisible() || !m_notice->isHidden() ? m_notice->text() : QString();
+    return m_notice->isHidden() ? QString() : m_notice->text();
 }
 
 void DagView::setRecord(const std::optional<RunRecord>& r) {
     m_record = r;
+    m_details->setRecord(r);
+    recolour();
+}
+
+void DagView::setColourBy(DagColourBy by) {
+    m_colourBy = by;
+    m_colourCombo->setCurrentIndex(static_cast<int>(by));
+    QSettings().setValue(kColourKey, static_cast<int>(by));
     recolour();
 }
 
 void DagView::recolour() {
-    const bool has = m_record && m_record->problem->graph == m_graph;
-    QString legend;
-    if (has) {   // the device colours, as in the Gantt lanes
-        const auto& devices = m_record->problem->platform.devices;
-        for (size_t d = 0; d < devices.size() && d < 12; ++d)
-            legend += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp;")
-                          .arg(palette::category(static_cast<int>(d)).name(), QString::fromStdString(devices[d].name).toHtmlEscaped());
-        if (devices.size() > 12) legend += QStringLiteral("…");
+    if (!m_graph) return;
+    const RunRecord* record = m_record && m_record->problem && m_record->problem->graph == m_graph && m_record->result ? &*m_record : nullptr;
+    m_colouring = colourOps(*m_graph, record, m_colourBy);
+    updateLegend();
+    if (!m_nodes) return;
+    m_nodes->setFills(m_colouring.fill);
+    m_nodes->setPositions(record ? orderPositions(*m_graph, *record) : std::vector<int>{});
+}
+
+void DagView::updateLegend() {
+    QString html;
+    if (m_colouring.continuous) {   // a ramp of block characters between the two ends
+        html = QStringLiteral("%1:&nbsp;&nbsp;%2&nbsp;").arg(m_colouring.title.toHtmlEscaped(), m_colouring.low.toHtmlEscaped());
+        for (int i = 0; i < 16; ++i) html += QStringLiteral("<span style='color:%1'>&#9608;</span>").arg(rampColour(i / 15.0).name());
+        html += QStringLiteral("&nbsp;%1").arg(m_colouring.high.toHtmlEscaped());
+    } else {
+        if (m_colourBy != m_colouring.mode && m_colourBy != DagColourBy::Auto)   // device, order or start without a schedule
+            html = tr("<i>no schedule shown, so by op category:</i>&nbsp;&nbsp;");
+        for (const auto& [colour, name] : m_colouring.swatches)
+            html += QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2&nbsp;&nbsp;&nbsp;").arg(colour.name(), name.toHtmlEscaped());
     }
-    m_legend->setText(legend);
-    if (m_items.empty()) return;
-    std::vector<int> position;
-    if (has) {
-        position.assign(m_items.size(), -1);
-        const auto& order = m_record->schedule().order;
-        for (size_t i = 0; i < order.size(); ++i)
-            if (order[i] >= 0 && static_cast<size_t>(order[i]) < position.size()) position[static_cast<size_t>(order[i])] = static_cast<int>(i);
-    }
-    for (auto* item : m_items) {
-        const auto v = static_cast<size_t>(item->op());
-        if (has && v < m_record->schedule().ops.size())
-            item->setFill(palette::category(m_record->schedule().ops[v].device), QStringLiteral("#%1").arg(position[v]));
-        else
-            item->setFill(QColor(0xe3, 0xe8, 0xef), {});
-    }
+    m_legend->setText(html);
+}
+
+QString DagView::legendText() const {
+    return m_legend->text();
 }
 
 void DagView::setSelection(OpSelection* s) {
@@ -208,36 +336,133 @@ void DagView::setSelection(OpSelection* s) {
 
 void DagView::onCurrentChanged(OpId v) {
     m_highlighted = v;
-    for (auto* item : m_items) item->setHighlighted(item->op() == v);
-    if (v >= 0 && static_cast<size_t>(v) < m_items.size()) m_view->ensureVisible(m_items[static_cast<size_t>(v)], 80, 80);
+    m_details->showOp(v);
+    if (!m_nodes || !m_graph) return;
+    const bool valid = v >= 0 && v < m_graph->opCount();
+    std::vector<OpId> neighbours;
+    if (valid) {
+        for (OpId u : m_graph->predecessors(v)) neighbours.push_back(u);
+        for (OpId u : m_graph->successors(v)) neighbours.push_back(u);
+    }
+    m_nodes->setSelection(valid ? v : kNoOp, neighbours);
+    m_edges->setSelection(valid ? v : kNoOp);
+    if (valid && !m_layout->nodes[static_cast<size_t>(v)].isNull()) m_view->ensureVisible(m_layout->nodes[static_cast<size_t>(v)], 80, 80);
 }
 
 void DagView::fit() {
     if (!m_layout) return;
-    m_view->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
-    // a small graph fitted whole with unreadable names: keep them legible, start at the top; a big
-    // one is better seen whole (coloured blocks), search and zoom find the details
-    if (m_view->transform().m11() < 0.6 && m_items.size() <= 600) {
-        const double s = 0.6 / m_view->transform().m11();
-        m_view->scale(s, s);
-        m_view->centerOn(m_scene->sceneRect().center().x(), m_scene->sceneRect().top());
-    }
+    // as fitInView, with a margin of whole pixels that absorbs the scroll bars' integer rounding
+    const QRectF scene = m_layout->bounds.isEmpty() ? m_scene->sceneRect() : m_layout->bounds;
+    const QRectF room = QRectF(m_view->viewport()->rect()).adjusted(12, 12, -12, -12);
+    const double scale = std::max(1e-4, std::min(room.width() / std::max(1.0, scene.width()), room.height() / std::max(1.0, scene.height())));
+    m_view->setTransform(QTransform::fromScale(scale, scale));
+    m_view->centerOn(scene.center());
+    m_view->minScale = std::min(0.01, scale / 2);   // the wheel may go out as far as fit and beyond
 }
 
-bool DagView::search(const QString& text) {
+void DagView::zoomBy(double factor) {
+    const auto anchor = m_view->transformationAnchor();
+    m_view->setTransformationAnchor(QGraphicsView::AnchorViewCenter);
+    m_view->scale(factor, factor);
+    m_view->setTransformationAnchor(anchor);
+}
+
+void DagView::panBy(QPoint delta) {
+    m_view->horizontalScrollBar()->setValue(m_view->horizontalScrollBar()->value() + delta.x());
+    m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->value() + delta.y());
+}
+
+void DagView::showMatch(OpId v, bool zoomIn) {
+    if (m_selection) m_selection->setCurrent(v);
+    else onCurrentChanged(v);
+    if (const double scale = m_view->transform().m11(); zoomIn && scale < 0.8) m_view->scale(1 / scale, 1 / scale);   // labels readable
+    if (m_layout && !m_layout->nodes[static_cast<size_t>(v)].isNull()) m_view->centerOn(m_layout->nodes[static_cast<size_t>(v)].center());
+}
+
+bool DagView::search(const QString& text, bool zoomIn) {
     if (!m_graph || text.isEmpty()) return false;
-    for (OpId v = 0; v < m_graph->opCount(); ++v)
-        if (QString::fromStdString(m_graph->op(v).name).contains(text, Qt::CaseInsensitive)) {
-            if (m_selection) m_selection->setCurrent(v);
-            if (static_cast<size_t>(v) < m_items.size()) m_view->centerOn(m_items[static_cast<size_t>(v)]);
-            return true;
-        }
-    return false;
+    if (const OpId exact = m_graph->findOp(text.toStdString()); exact != kNoOp) {
+        showMatch(exact, zoomIn);
+        return true;
+    }
+    m_search->setText(text);
+    m_matchText.clear();
+    return findNext(false);
+}
+
+bool DagView::findNext(bool backwards) {
+    const QString text = m_search->text().trimmed();
+    if (!m_graph || text.isEmpty()) return false;
+    if (text != m_matchText) {   // collect the matches once per text: names and types
+        m_matchText = text;
+        m_matches.clear();
+        m_matchIndex = -1;
+        const std::string needle = text.toLower().toStdString();
+        for (OpId v = 0; v < m_graph->opCount(); ++v)
+            if (containsNoCase(m_graph->op(v).name, needle) || containsNoCase(m_graph->op(v).type, needle)) m_matches.push_back(v);
+    }
+    if (m_matches.empty()) {
+        m_matchInfo->setText(tr("No match"));
+        m_search->setStyleSheet(QStringLiteral("QLineEdit { background: #fde2e1; }"));
+        return false;
+    }
+    const int n = static_cast<int>(m_matches.size());
+    m_matchIndex = m_matchIndex < 0 ? (backwards ? n - 1 : 0) : (m_matchIndex + (backwards ? n - 1 : 1)) % n;
+    m_matchInfo->setText(tr("%1 of %2").arg(formatCount(m_matchIndex + 1), formatCount(n)));
+    m_search->setStyleSheet({});
+    showMatch(m_matches[static_cast<size_t>(m_matchIndex)], true);
+    return true;
 }
 
 QPoint DagView::viewportPosOf(OpId v) const {
-    if (v < 0 || static_cast<size_t>(v) >= m_items.size()) return {};
-    return m_view->mapFromScene(m_items[static_cast<size_t>(v)]->boundingRect().center());
+    const QRectF r = viewportRectOf(v);
+    return r.isNull() ? QPoint() : r.center().toPoint();
+}
+
+QRectF DagView::viewportRectOf(OpId v) const {
+    if (!m_layout || v < 0 || static_cast<size_t>(v) >= m_layout->nodes.size() || m_layout->nodes[static_cast<size_t>(v)].isNull()) return {};
+    return m_view->viewportTransform().mapRect(m_layout->nodes[static_cast<size_t>(v)]);
+}
+
+QStringList DagView::labelLines(OpId v) const {
+    return m_nodes && v >= 0 && m_graph && v < m_graph->opCount() ? m_nodes->labelLines(v) : QStringList();
+}
+
+QColor DagView::fillOf(OpId v) const {
+    return m_nodes && v >= 0 && m_graph && v < m_graph->opCount() ? m_nodes->fillOf(v) : QColor();
+}
+
+std::vector<std::pair<OpId, OpId>> DagView::highlightedEdges() const {
+    std::vector<std::pair<OpId, OpId>> out;
+    if (!m_edges) return out;
+    for (int i : m_edges->highlighted()) out.push_back(m_layout->edgeEnds[static_cast<size_t>(i)]);
+    return out;
+}
+
+std::vector<OpId> DagView::highlightedNeighbours() const {
+    std::vector<OpId> out;
+    for (OpId v = 0; m_nodes && v < m_graph->opCount(); ++v)
+        if (m_nodes->isNeighbour(v)) out.push_back(v);
+    return out;
+}
+
+QString DagView::tooltipFor(OpId v) const {
+    if (!m_graph || v < 0 || v >= m_graph->opCount()) return {};
+    const Graph& g = *m_graph;
+    const Op& op = g.op(v);
+    QString tip = QStringLiteral("<b>%1</b> %2<br>%3<br>duration %4<br>output %5<br>parameters %6")
+                      .arg(QString::fromStdString(op.type).toHtmlEscaped(), QString::fromStdString(op.name).toHtmlEscaped(),
+                           QString::fromUtf8(toString(classifyOpType(op.type)).data()), formatDuration(op.duration, g.timeUnit()),
+                           formatBytes(g.outputBytes(v)), formatBytes(op.paramBytes));
+    if (m_layout && !m_layout->foldedInto[static_cast<size_t>(v)].empty())
+        tip += tr("<br>%1 folded op(s): see the details panel").arg(formatCount(static_cast<long long>(m_layout->foldedInto[static_cast<size_t>(v)].size())));
+    if (m_record && m_record->problem->graph == m_graph && static_cast<size_t>(v) < m_record->schedule().ops.size()) {
+        const ScheduledOp& s = m_record->schedule().ops[static_cast<size_t>(v)];
+        const auto& devices = m_record->problem->platform.devices;
+        const QString device = static_cast<size_t>(s.device) < devices.size() ? QString::fromStdString(devices[static_cast<size_t>(s.device)].name) : QString::number(s.device);
+        tip += tr("<br>%1, %2 – %3").arg(device.toHtmlEscaped(), formatDuration(s.start, g.timeUnit()), formatDuration(s.end, g.timeUnit()));
+    }
+    return tip;
 }
 
 } // namespace sl::gui

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The DAG: layout from the layout thread (plain data) turned into scene items here. Ops coloured by
-// device and labelled with their position in the order; zoom (wheel, under the mouse), pan (drag),
-// fit, search by name; a level of detail that drops text and arrows when zoomed out.
+// The DAG: layout from the layout thread (plain data) drawn by two scene items (all nodes, all
+// edges). Nodes show the op type (and the name when zoomed in), coloured by op category, device,
+// order, start time or output bytes; weights and constants folded into their consumers unless
+// "Show parameters" is on; a details panel for the selected op; the selection's edges and
+// neighbours highlighted; zoom (wheel, under the mouse), pan (drag), fit, find (Ctrl+F, F3);
+// a file dropped on the view is handed on to be opened.
+#include "widgets/dagcolouring.h"
 #include "widgets/daglayout.h"
 #include "widgets/types.h"
 
@@ -12,15 +16,19 @@
 
 #include <optional>
 
+class QComboBox;
 class QGraphicsScene;
 class QLabel;
 class QLineEdit;
+class QToolButton;
 
 namespace sl::gui {
 
 class OpSelection;
+class OpDetails;
 class DagGraphicsView;
-class DagNodeItem;
+class DagNodesItem;
+class DagEdgesItem;
 
 class DagView : public QWidget {
     Q_OBJECT
@@ -33,24 +41,61 @@ public:
     bool hasLayout() const { return m_layout != nullptr; }
     const DagLayout* layout() const { return m_layout.get(); }
     QString notice() const;
+    /// Shows every node (Ctrl+0).
     void fit();
-    /// Selects the first op whose name contains `text` (case-insensitive); false if none.
-    bool search(const QString& text);
+    /// Selects the first op whose name is `text`, else whose name or type contains it
+    /// (case-insensitive); false if none. `zoomIn`: zoom in to readable labels if zoomed out.
+    bool search(const QString& text, bool zoomIn = false);
+    /// The next (or previous) op matching the find box, wrapping, zoomed in to readable labels;
+    /// false when nothing matches.
+    bool findNext(bool backwards = false);
+    QLineEdit* findBox() const { return m_search; }
     QWidget* canvas() const;
     /// The op drawn highlighted (the shared selection), or kNoOp.
     OpId highlighted() const { return m_highlighted; }
     /// Scene position of op `v`'s node centre mapped to viewport pixels.
     QPoint viewportPosOf(OpId v) const;
+    /// Op `v`'s node in viewport pixels (null when it is folded or not laid out).
+    QRectF viewportRectOf(OpId v) const;
+    /// The text lines op `v`'s node paints (type, then name): see DagNodesItem::labelLines.
+    QStringList labelLines(OpId v) const;
+    /// The fill op `v`'s node is painted with.
+    QColor fillOf(OpId v) const;
+    /// The op-to-op edges drawn highlighted (the selection's in- and out-edges).
+    std::vector<std::pair<OpId, OpId>> highlightedEdges() const;
+    /// The ops drawn as the selection's neighbours, in increasing OpId.
+    std::vector<OpId> highlightedNeighbours() const;
+
+    void setColourBy(DagColourBy by);
+    DagColourBy colourBy() const { return m_colourBy; }
+    /// What the colours show now (Auto resolved).
+    DagColourBy shownColouring() const { return m_colouring.mode; }
+    QString legendText() const;
+    /// Lays folded parameters out as nodes of their own (re-lays the graph out).
+    void setShowParameters(bool on);
+    bool showParameters() const { return m_showParameters; }
+    OpDetails* details() const { return m_details; }
+
+    /// Zoom by `factor` about the view's centre, and pan by `delta` viewport pixels (benchmarks).
+    void zoomBy(double factor);
+    void panBy(QPoint delta);
 
 Q_SIGNALS:
     void layoutReady(double seconds);
+    /// A local file was dropped on the graph view.
+    void fileDropped(const QString& path);
 
 private:
+    void buildToolBar();
+    void startLayout();
     void onLayoutFinished();
     void buildScene();
     void recolour();
+    void updateLegend();
     void onCurrentChanged(OpId v);
     void showWelcome();
+    void showMatch(OpId v, bool zoomIn);
+    QString tooltipFor(OpId v) const;
 
     std::shared_ptr<const Graph> m_graph;
     std::optional<RunRecord> m_record;
@@ -60,11 +105,22 @@ private:
     std::unique_ptr<DagLayout> m_layout;
     QGraphicsScene* m_scene;
     DagGraphicsView* m_view;
+    OpDetails* m_details;
     QLabel* m_notice;
     QLabel* m_legend;
     QLineEdit* m_search;
-    std::vector<DagNodeItem*> m_items;
+    QLabel* m_matchInfo;
+    QComboBox* m_colourCombo;
+    QToolButton* m_parametersButton;
+    DagNodesItem* m_nodes = nullptr;
+    DagEdgesItem* m_edges = nullptr;
+    DagColourBy m_colourBy = DagColourBy::Auto;
+    DagColouring m_colouring;
+    bool m_showParameters = false;
     OpId m_highlighted = kNoOp;
+    QString m_matchText;            // the find text m_matches were collected for
+    std::vector<OpId> m_matches;
+    int m_matchIndex = -1;
 };
 
 } // namespace sl::gui

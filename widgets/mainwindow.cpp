@@ -77,6 +77,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_sweepView, tr("Sweep"));
     setCentralWidget(m_tabs);
     m_dag->setSelection(m_selection);
+    connect(m_dag, &DagView::fileDropped, this, [this](const QString& path) {   // as dropEvent: the view's viewport takes the drop
+        if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
+        else openFileInBackground(m_trainingMenu->apply(path));
+    });
     m_gantt->setSelection(m_selection);
     m_memory->setSelection(m_selection);
     m_compare->setSelection(m_selection);

@@ -56,8 +56,9 @@ bool CommandLine::parse(QApplication& app) {
     const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
     const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
+    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME"));
     p.addOptions({format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                  sweepPoint, bench});
+                  sweepPoint, bench, select});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -86,6 +87,7 @@ bool CommandLine::parse(QApplication& app) {
     if (p.isSet(sweep)) this->sweep = p.value(sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(sweep);
     this->sweepFile = p.value(sweepFile);
     if (p.isSet(sweepPoint)) this->sweepPoint = p.value(sweepPoint).toInt();
+    this->select = p.value(select);
     if (p.isSet(size)) {
         const QStringList wh = p.value(size).split(QLatin1Char('x'));
         if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
@@ -181,7 +183,8 @@ bool CommandLine::apply(MainWindow& w) {
     QElapsedTimer* since = new QElapsedTimer;
     since->start();
     const int delayMs = screenshotDelay;
-    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs] {
+    const QString op = select;
+    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs, op] {
         const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping();
         const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.document() && !w.dagView()->hasLayout()));
         if (waiting) return;
@@ -191,6 +194,7 @@ bool CommandLine::apply(MainWindow& w) {
         if (w.sweepView()->sweep() && w.sweepView()->selectedPoint() < 0 && tab == QLatin1String("sweep"))
             w.sweepView()->selectPoint(static_cast<int>(w.sweepView()->sweep()->points.size()) / 3);
         if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
+        if (!op.isEmpty() && !w.dagView()->search(op, true)) std::fprintf(stderr, "schedlab: no op '%s'\n", qPrintable(op));
         QTimer::singleShot(600, &w, [&w, out] {   // let charts and the scene settle
             const bool ok = w.grab().save(out);
             std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "schedlab: cannot write %s\n", qPrintable(out));

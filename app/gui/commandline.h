@@ -31,6 +31,7 @@ struct CommandLine {
     QString sweep;                // "T,N,K": run a sweep (temperatures, samples, top k)
     QString sweepFile;            // open a saved sweep
     int sweepPoint = -1;          // select this row of the shown sweep
+    QString select;               // select this op (by name) in the DAG before the screenshot
 
     /// Parses argv; prints usage / errors and returns false on bad input.
     bool parse(QApplication& app);

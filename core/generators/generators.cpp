@@ -29,8 +29,13 @@ long roundHalfAway(double x) { return std::lround(x); }
 /// order (a topological order); returns the layer of each node and the set of edges.
 struct LayeredShape {
     std::vector<std::vector<int>> layers;
-    std::set<std::pair<int, int>> edges;
+    std::vector<std::pair<int, int>> edges;   ///< sorted and distinct, as a std::set would hold them (4M edges at 100k ops)
 };
+
+void sortUnique(std::vector<std::pair<int, int>>& edges) {
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+}
 
 LayeredShape layeredShape(int n, Rng& rng) {
     constexpr double sigmaN = 0.75, rhoE = 0.2, rhoS = 0.14;
@@ -59,13 +64,16 @@ LayeredShape layeredShape(int n, Rng& rng) {
         const auto& dst = aSpreads ? b : a;
         const int ns = static_cast<int>(src.size()), nt = static_cast<int>(dst.size());
         std::vector<int> c(static_cast<size_t>(ns), 0);
+        // counts stay within one of each other: the least-given sources are those not yet given at
+        // this level, kept in index order (the same draws as scanning for the minimum each time,
+        // without the O(sources) scan per edge that made 100k-op graphs take seconds)
         std::vector<int> minimal;
         for (long given = 0; given < budget; ++given) {
-            const int least = *std::min_element(c.begin(), c.end());
-            minimal.clear();
-            for (int i = 0; i < ns; ++i)
-                if (c[static_cast<size_t>(i)] == least) minimal.push_back(i);
-            ++c[static_cast<size_t>(minimal[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(minimal.size()) - 1))])];
+            if (minimal.empty())
+                for (int i = 0; i < ns; ++i) minimal.push_back(i);
+            const auto pick = static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(minimal.size()) - 1));
+            ++c[static_cast<size_t>(minimal[pick])];
+            minimal.erase(minimal.begin() + static_cast<std::ptrdiff_t>(pick));
         }
         for (int i = 0; i < ns; ++i) {
             const int cn = std::min(c[static_cast<size_t>(i)], nt);
@@ -74,10 +82,11 @@ LayeredShape layeredShape(int n, Rng& rng) {
             first = std::clamp(first, 0, nt - cn);
             for (int j = first; j < first + cn; ++j) {
                 const int x = src[static_cast<size_t>(i)], y = dst[static_cast<size_t>(j)];
-                s.edges.insert(aSpreads ? std::pair{x, y} : std::pair{y, x});   // always layer l -> l+1
+                s.edges.push_back(aSpreads ? std::pair{x, y} : std::pair{y, x});   // always layer l -> l+1
             }
         }
     }
+    sortUnique(s.edges);
     // Step D: skip connections.
     const int L = static_cast<int>(s.layers.size());
     if (L >= 3) {
@@ -89,9 +98,10 @@ LayeredShape layeredShape(int n, Rng& rng) {
             const double xt = std::min(xs + 0.2 * y, 0.999);
             const auto& a = s.layers[ls];
             const auto& b = s.layers[lt];
-            s.edges.insert({a[static_cast<size_t>(xs * double(a.size()))], b[static_cast<size_t>(xt * double(b.size()))]});
+            s.edges.emplace_back(a[static_cast<size_t>(xs * double(a.size()))], b[static_cast<size_t>(xt * double(b.size()))]);
         }
     }
+    sortUnique(s.edges);
     return s;
 }
 

@@ -464,7 +464,7 @@ private Q_SLOTS:
         const DagLayout dot = layoutWithDot(*small);
         QVERIFY(dot.usedGraphviz);
         QCOMPARE(static_cast<int>(dot.nodes.size()), small->opCount());
-        QCOMPARE(static_cast<int>(dot.edges.size()), small->edgeCount());
+        QCOMPARE(dot.edgeCount(), small->edgeCount());
         for (OpId v = 0; v < small->opCount(); ++v)
             for (OpId s : small->successors(v)) QVERIFY(dot.nodes[static_cast<size_t>(v)].center().y() < dot.nodes[static_cast<size_t>(s)].center().y());
         MainWindow w;

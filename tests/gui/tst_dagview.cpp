@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+// The graph view as a reader meets it: op types on the nodes, colours by category, weights folded
+// (the SSD-MobileNet HLO module stays narrow), Fit shows every node, a dropped file opens, find
+// with wrap-around, the selection's edges and neighbours highlighted, the details panel with the
+// schedule's slack.
+#include "core/generators/generators.h"
+#include "core/graph/opcategory.h"
+#include "core/io/graphio.h"
+#include "core/optimizer/optimizer.h"
+#include "widgets/dagcolouring.h"
+#include "widgets/dagitems.h"
+#include "widgets/daglayout.h"
+#include "widgets/dagview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/opdetails.h"
+#include "widgets/opselection.h"
+#include "widgets/runjob.h"
+#include "widgets/runpanel.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+using namespace sl;
+using namespace sl::gui;
+
+namespace {
+
+const QString kResnet = QStringLiteral(SCHEDLAB_TEST_DATA "/onnx/light_resnet50.onnx");
+const QString kSsd = QStringLiteral(SCHEDLAB_TEST_DATA "/hlo/ssd_mobilenet_tf.hlo");
+// the widest rank SSD-MobileNet may have with its parameters folded (measured with dot: 4; unfolded
+// 6, and 124 on the top row of the longest-path layering the view used before)
+constexpr int kSsdFoldedWidestRank = 4;
+
+// a -> c, b -> c, c -> d, c -> e, d -> f: c has two producers and two consumers
+std::shared_ptr<Graph> diamond() {
+    auto g = std::make_shared<Graph>();
+    const OpId a = g->addOp({.name = "a", .type = "Conv", .duration = 1});
+    const OpId b = g->addOp({.name = "b", .type = "MatMul", .duration = 1});
+    const OpId c = g->addOp({.name = "c", .type = "Add", .duration = 1});
+    const OpId d = g->addOp({.name = "d", .type = "Relu", .duration = 1});
+    const OpId e = g->addOp({.name = "e", .type = "Reshape", .duration = 1});
+    const OpId f = g->addOp({.name = "f", .type = "MaxPool", .duration = 1});
+    g->addEdge(a, c, 4);
+    g->addEdge(b, c, 4);
+    g->addEdge(c, d, 4);
+    g->addEdge(c, e, 4);
+    g->addEdge(d, f, 4);
+    g->finalize();
+    return g;
+}
+
+// crossings among edges between adjacent rows of a layered layout, counted pair by pair
+long long adjacentRowCrossings(const DagLayout& l) {
+    std::map<std::pair<long long, long long>, std::vector<std::pair<double, double>>> byRows;
+    for (auto [a, b] : l.edgeEnds) {
+        const QRectF ra = l.nodes[static_cast<size_t>(a)], rb = l.nodes[static_cast<size_t>(b)];
+        byRows[{std::llround(ra.top()), std::llround(rb.top())}].emplace_back(ra.center().x(), rb.center().x());
+    }
+    long long crossings = 0;
+    for (const auto& [rows, edges] : byRows)
+        for (size_t i = 0; i < edges.size(); ++i)
+            for (size_t j = i + 1; j < edges.size(); ++j)
+                crossings += (edges[i].first - edges[j].first) * (edges[i].second - edges[j].second) < 0;
+    return crossings;
+}
+
+RunRecord runToEnd(MainWindow& w, const QString& method) {
+    w.runPanel()->setMethod(method);
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    if (!w.startRun() || !finished.wait(60000)) return {};
+    return finished.takeFirst().at(0).value<RunRecord>();
+}
+
+bool openAndLayOut(MainWindow& w, const QString& path) {
+    if (!w.openFile(path)) return false;
+    return QTest::qWaitFor([&] { return w.dagView()->hasLayout(); }, 30000);
+}
+
+} // namespace
+
+class TestDagView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_dagview"));
+        QSettings().clear();
+        registerCoreOptimizers();
+    }
+
+    // catches: nodes labelled by name (n12) or the badge lost after a run
+    void resnetNodesShowTheirOpType() {
+        MainWindow w;
+        QVERIFY(openAndLayOut(w, kResnet));
+        const Graph& g = *w.document()->graph;
+        int convs = 0;
+        for (OpId v = 0; v < g.opCount(); ++v) {
+            const QStringList lines = w.dagView()->labelLines(v);
+            QVERIFY(!lines.isEmpty());
+            convs += lines.first() == QLatin1String("Conv");
+            if (lines.first() == QLatin1String("Conv")) QCOMPARE(lines.value(1), QString::fromStdString(g.op(v).name));   // name second
+        }
+        QCOMPARE(convs, 53);   // ResNet-50: 49 convolutions in the blocks, the stem, 3 downsample... 53 in all
+        // before a run the colours are op categories: a Conv node is the convolution colour
+        const OpId conv = [&] { for (OpId v = 0; v < g.opCount(); ++v) if (g.op(v).type == "Conv") return v; return kNoOp; }();
+        QCOMPARE(w.dagView()->fillOf(conv), categoryColour(OpCategory::Convolution));
+        QVERIFY(w.dagView()->legendText().contains(QStringLiteral("convolution")));
+        // hover: the full text, durations in the graph's unit (ONNX: microseconds), bytes readable
+        w.resize(1300, 850);
+        w.show();
+        w.dagView()->search(QString::fromStdString(g.op(conv).name), true);
+        const QPoint hover = w.dagView()->viewportPosOf(conv);
+        QHelpEvent help(QEvent::ToolTip, hover, w.dagView()->canvas()->mapToGlobal(hover));
+        QApplication::sendEvent(w.dagView()->canvas(), &help);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.contains(QStringLiteral("Conv")) && tip.contains(QString::fromStdString(g.op(conv).name)), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral(" µs")) || tip.contains(QStringLiteral(" ms")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("KiB")) || tip.contains(QStringLiteral("MiB")), qPrintable(tip));
+        const RunRecord r = runToEnd(w, QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        QTRY_VERIFY(w.dagView()->labelLines(conv).first().startsWith(QLatin1Char('#')));
+        const auto& order = r.schedule().order;
+        const auto at = std::find(order.begin(), order.end(), conv) - order.begin();
+        QCOMPARE(w.dagView()->labelLines(conv).first(), QStringLiteral("#%1 Conv").arg(at));
+        QCOMPARE(w.dagView()->shownColouring(), DagColourBy::Device);   // automatic: device once a schedule is shown
+    }
+
+    // catches: no folding, or a rule that folds everything/nothing
+    void ssdMobilenetFoldedIsNarrow() {
+        const LoadedGraph ssd = loadGraph(kSsd.toStdString());
+        const DagLayout folded = layoutGraph(*ssd.graph, true);
+        const DagLayout all = layoutGraph(*ssd.graph, false);
+        qInfo("widest rank folded %d (dot %d, %d shown), unfolded %d (dot %d)", folded.widestRank(), folded.usedGraphviz, folded.shownCount(),
+              all.widestRank(), all.usedGraphviz);
+        QVERIFY2(folded.widestRank() <= kSsdFoldedWidestRank, qPrintable(QString::number(folded.widestRank())));
+        QVERIFY2(all.widestRank() > kSsdFoldedWidestRank, qPrintable(QString::number(all.widestRank())));
+        QCOMPARE(all.shownCount(), ssd.graph->opCount());
+        QVERIFY(folded.shownCount() < ssd.graph->opCount() - 100);
+        // a folded op's consumer lists it
+        int listed = 0;
+        for (const auto& into : folded.foldedInto) listed += static_cast<int>(into.size());
+        QVERIFY(listed >= ssd.graph->opCount() - folded.shownCount());
+        for (OpId v = 0; v < ssd.graph->opCount(); ++v)
+            if (folded.folded[static_cast<size_t>(v)]) QVERIFY(folded.nodes[static_cast<size_t>(v)].isNull());
+    }
+
+    // catches: the barycentre sweeps dropped (rows left in topological order), or sweeps that leave
+    // a graph with more crossings than they found
+    void layeredLayoutReducesCrossings() {
+        for (const char* f : {"layered", "erdos-renyi", "barabasi-albert", "watts-strogatz"}) {   // never worse
+            const auto h = generateInstance(f, 1500, 2).graph;
+            const long long unsorted = adjacentRowCrossings(layoutLayered(*h, {}, 0)), swept = adjacentRowCrossings(layoutLayered(*h));
+            QVERIFY2(swept <= unsorted, qPrintable(QStringLiteral("%1: %2 -> %3").arg(QLatin1String(f)).arg(unsorted).arg(swept)));
+        }
+        const auto g = generateInstance("sbm", 1500, 2).graph;   // communities: the sweeps untangle most crossings
+        const long long before = adjacentRowCrossings(layoutLayered(*g, {}, 0));
+        const long long after = adjacentRowCrossings(layoutLayered(*g));
+        qInfo("crossings between adjacent rows: %lld unsorted, %lld after the sweeps", before, after);
+        QVERIFY2(after * 2 < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+    }
+
+    void showParametersLaysThemOut() {
+        MainWindow w;
+        QVERIFY(openAndLayOut(w, kSsd));
+        QVERIFY(w.dagView()->layout()->shownCount() < 230);   // folded by default
+        w.dagView()->setShowParameters(true);
+        QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
+        QCOMPARE(w.dagView()->layout()->shownCount(), 330);
+    }
+
+    // catches: the old clamp that kept small graphs at zoom 0.6 (about 20 ResNet nodes visible)
+    void fitShowsEveryNode() {
+        MainWindow w;
+        w.resize(1300, 850);
+        w.show();
+        QVERIFY(openAndLayOut(w, kResnet));
+        w.dagView()->zoomBy(4);
+        w.dagView()->fit();
+        const QRectF viewport = QRectF(w.dagView()->canvas()->rect());
+        const Graph& g = *w.document()->graph;
+        int shown = 0;
+        for (OpId v = 0; v < g.opCount(); ++v) {
+            const QRectF r = w.dagView()->viewportRectOf(v);
+            if (r.isNull()) continue;
+            ++shown;
+            QVERIFY2(viewport.contains(r), qPrintable(QStringLiteral("op %1 at %2,%3 %4x%5 outside %6x%7")
+                                                          .arg(v).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(viewport.width()).arg(viewport.height())));
+        }
+        QVERIFY(shown > 100);
+    }
+
+    // catches: the graphics view's viewport swallowing drops
+    void dropOnTheGraphViewOpensTheFile() {
+        MainWindow w;
+        w.show();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(QFileInfo(kResnet).absoluteFilePath())});
+        QWidget* canvas = w.dagView()->canvas();
+        QDragEnterEvent enter(QPoint(40, 40), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &enter);
+        QVERIFY(enter.isAccepted());
+        QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+        QDropEvent drop(QPointF(40, 40), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(loaded.count() == 1 || loaded.wait(10000));
+        QVERIFY(w.document());
+        QCOMPARE(w.document()->graph->opCount(), 176);
+    }
+
+    // catches: no highlight, only out-edges, or neighbours not marked
+    void selectionHighlightsEdgesAndNeighbours() {
+        DagView view;
+        OpSelection selection;
+        view.setSelection(&selection);
+        view.setGraph(diamond());
+        QTRY_VERIFY_WITH_TIMEOUT(view.hasLayout(), 30000);
+        QVERIFY(view.highlightedEdges().empty());
+        selection.setCurrent(2);   // c
+        auto edges = view.highlightedEdges();
+        std::sort(edges.begin(), edges.end());
+        using E = std::pair<OpId, OpId>;
+        QCOMPARE(edges, (std::vector<E>{{0, 2}, {1, 2}, {2, 3}, {2, 4}}));
+        QCOMPARE(view.highlightedNeighbours(), (std::vector<OpId>{0, 1, 3, 4}));   // not f, not c itself
+        selection.setCurrent(5);
+        QCOMPARE(view.highlightedEdges(), (std::vector<E>{{3, 5}}));
+        QCOMPARE(view.highlightedNeighbours(), (std::vector<OpId>{3}));
+        selection.setCurrent(kNoOp);
+        QVERIFY(view.highlightedEdges().empty());
+    }
+
+    // catches: find matching names only, no wrap, Shift+F3 going forward, the text kept across graphs
+    void findWrapsAndClearsOnANewGraph() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(openAndLayOut(w, kResnet));
+        QLineEdit* box = w.dagView()->findBox();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(box->hasFocus());
+        const Graph& g = *w.document()->graph;
+        std::vector<OpId> pools;   // by type: ResNet-50 has one MaxPool and one GlobalAveragePool
+        for (OpId v = 0; v < g.opCount(); ++v)
+            if (QString::fromStdString(g.op(v).type).contains(QStringLiteral("pool"), Qt::CaseInsensitive)) pools.push_back(v);
+        QCOMPARE(pools.size(), size_t(2));
+        QTest::keyClicks(box, QStringLiteral("POOL"));
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(w.selection()->current(), pools[0]);
+        QTest::keyClick(&w, Qt::Key_F3);
+        QCOMPARE(w.selection()->current(), pools[1]);
+        QTest::keyClick(&w, Qt::Key_F3);   // wraps
+        QCOMPARE(w.selection()->current(), pools[0]);
+        QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier);   // previous, wrapping backwards
+        QCOMPARE(w.selection()->current(), pools[1]);
+        box->setText(QStringLiteral("no such op"));
+        QVERIFY(!w.dagView()->findNext());
+        QCOMPARE(w.dagView()->findChild<QLabel*>(QStringLiteral("dagFindInfo"))->text(), QStringLiteral("No match"));
+        QVERIFY(openAndLayOut(w, kSsd));
+        QVERIFY(box->text().isEmpty());
+    }
+
+    // catches: a colour mode forgotten between launches, or continuous modes without a range
+    void colourModeIsRemembered() {
+        {
+            DagView view;
+            view.setGraph(diamond());
+            QTRY_VERIFY_WITH_TIMEOUT(view.hasLayout(), 30000);
+            view.setColourBy(DagColourBy::Memory);
+            QCOMPARE(view.shownColouring(), DagColourBy::Memory);
+            QVERIFY2(view.legendText().contains(QStringLiteral("8 bytes")), qPrintable(view.legendText()));   // c: two 4-byte outputs
+            QVERIFY(view.fillOf(2) != view.fillOf(5));   // 8 bytes out vs none
+        }
+        DagView again;
+        QCOMPARE(again.colourBy(), DagColourBy::Memory);
+        again.setColourBy(DagColourBy::Auto);
+    }
+
+    // hand-checked: a(2) -> b(3) on device 0, c(1) alone on device 1; makespan 5
+    void slackFromLatestStarts() {
+        auto g = std::make_shared<Graph>();
+        const OpId a = g->addOp({.name = "a", .duration = 2});
+        const OpId b = g->addOp({.name = "b", .duration = 3});
+        const OpId c = g->addOp({.name = "c", .duration = 1});
+        g->addEdge(a, b, 1);
+        g->finalize();
+        Problem p;
+        p.graph = g;
+        p.platform.devices = {{"d0"}, {"d1"}};
+        Schedule s;
+        s.ops = {{0, 0, 2}, {0, 2, 5}, {1, 0, 1}};
+        s.order = {a, c, b};
+        s.makespan = 5;
+        const auto latest = latestStarts(p, s);
+        QCOMPARE(latest[static_cast<size_t>(a)], 0.0);
+        QCOMPARE(latest[static_cast<size_t>(b)], 2.0);
+        QCOMPARE(latest[static_cast<size_t>(c)], 4.0);   // slack 4
+    }
+
+    // catches: a details panel without the schedule, or links that do not navigate
+    void detailsPanelShowsTheSelectedOp() {
+        MainWindow w;
+        QVERIFY(openAndLayOut(w, kResnet));
+        const Graph& g = *w.document()->graph;
+        const OpId conv = g.successors(g.topologicalOrder().front()).empty() ? 1 : g.topologicalOrder().front();
+        w.selection()->setCurrent(conv);
+        OpDetails* details = w.dagView()->details();
+        QString text = details->toPlainText();
+        QVERIFY2(text.contains(QString::fromStdString(g.op(conv).type)) && text.contains(QString::fromStdString(g.op(conv).name)), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("Outputs")));
+        QVERIFY(!text.contains(QStringLiteral("slack")));
+        QVERIFY(runToEnd(w, QStringLiteral("list-cp")).result);
+        QTRY_VERIFY(details->toPlainText().contains(QStringLiteral("slack")));
+        QVERIFY(details->toPlainText().contains(QStringLiteral("critical")));
+        const OpId next = g.successors(conv).front();
+        Q_EMIT details->anchorClicked(QUrl(QStringLiteral("op:%1").arg(next)));
+        QCOMPARE(w.selection()->current(), next);
+        QCOMPARE(details->op(), next);
+    }
+
+    // catches: mid-word cuts such as "Fused...3.145"
+    void labelsElideAtWordBoundaries() {
+        QFont font;
+        font.setPointSizeF(8);
+        const QFontMetricsF fm(font);
+        const QString name = QStringLiteral("FeatureExtractor/MobilenetV1/Conv2d_11_pointwise/Relu6");
+        const QString cut = elideAtWords(name, fm, 110);
+        QVERIFY(fm.horizontalAdvance(cut) <= 110);
+        QVERIFY(cut.contains(QStringLiteral("…")));
+        const QStringList words = name.split(QRegularExpression(QStringLiteral("[ ._/:\\-]")));
+        for (const QString& part : cut.split(QRegularExpression(QStringLiteral("[ ._/:\\-…]")), Qt::SkipEmptyParts))
+            QVERIFY2(words.contains(part), qPrintable(cut));
+        QCOMPARE(elideAtWords(QStringLiteral("FusedBatchNormV3.188"), fm, fm.horizontalAdvance(QStringLiteral("FusedBatchNormV3…"))),
+                 QStringLiteral("FusedBatchNormV3…"));   // the longer whole part, not "….188" nor "FusedBatchN…"
+        QCOMPARE(elideAtWords(QStringLiteral("Postprocessor/Decode/truediv"), fm, fm.horizontalAdvance(QStringLiteral("Postprocessor…/truediv"))),
+                 QStringLiteral("Postprocessor…/truediv"));
+        QCOMPARE(elideAtWords(QStringLiteral("Conv"), fm, 110), QStringLiteral("Conv"));
+    }
+
+    // Not a check: SCHEDLAB_DAG_BENCH=generated:layered:100000:1 prints open -> first paint, the
+    // longest event-loop stall meanwhile and the zoom / pan step times (run under /usr/bin/time -v
+    // for the peak memory).
+    void scaleBenchmark() {
+        const QByteArray source = qgetenv("SCHEDLAB_DAG_BENCH");
+        if (source.isEmpty()) QSKIP("set SCHEDLAB_DAG_BENCH=FILE to measure");
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QApplication::processEvents();
+        double stall = 0;
+        QElapsedTimer tick;
+        QTimer ticker;
+        ticker.setTimerType(Qt::PreciseTimer);
+        connect(&ticker, &QTimer::timeout, [&] { stall = std::max(stall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        QElapsedTimer clock;
+        clock.start();
+        tick.start();
+        ticker.start(5);
+        QVERIFY(openAndLayOut(w, QString::fromUtf8(source)));
+        w.dagView()->canvas()->repaint();
+        const double firstPaint = clock.elapsed() / 1000.0;
+        QApplication::processEvents();
+        ticker.stop();
+        auto step = [&](auto&& action) {
+            QElapsedTimer t;
+            t.start();
+            action();
+            w.dagView()->canvas()->repaint();
+            return t.nsecsElapsed() / 1e6;
+        };
+        double zoomMax = 0, panMax = 0, zoomSum = 0, panSum = 0;
+        for (int i = 0; i < 24; ++i) {   // from fitted to well zoomed in, panning at each zoom
+            const double z = step([&] { w.dagView()->zoomBy(1.35); });
+            zoomMax = std::max(zoomMax, z), zoomSum += z;
+            const double p = step([&] { w.dagView()->panBy(QPoint(120, 80)); });
+            panMax = std::max(panMax, p), panSum += p;
+        }
+        // a schedule landing: recolour by device, order badges, the details panel's slack
+        double recordStall = 0;
+        disconnect(&ticker, nullptr, nullptr, nullptr);
+        connect(&ticker, &QTimer::timeout, [&] { recordStall = std::max(recordStall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        w.runPanel()->setMethod(QStringLiteral("list-cp"));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        tick.restart();
+        ticker.start(5);
+        QVERIFY(finished.wait(120000));
+        QElapsedTimer recordClock;
+        recordClock.start();
+        w.dagView()->setRecord(finished.takeFirst().at(0).value<RunRecord>());
+        const double setRecordMs = recordClock.nsecsElapsed() / 1e6;
+        QTest::qWait(200);
+        ticker.stop();
+        // the DAG's share alone: a bare view given the loaded graph, from setGraph to its first paint
+        DagView bare;
+        bare.resize(1200, 800);
+        bare.show();
+        QApplication::processEvents();
+        double bareStall = 0;
+        QElapsedTimer bareClock;
+        bareClock.start();
+        tick.restart();
+        disconnect(&ticker, nullptr, nullptr, nullptr);
+        connect(&ticker, &QTimer::timeout, [&] { bareStall = std::max(bareStall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
+        ticker.start(5);
+        bare.setGraph(w.document()->graph);
+        QVERIFY(QTest::qWaitFor([&] { return bare.hasLayout(); }, 60000));
+        bare.canvas()->repaint();
+        const double bareFirstPaint = bareClock.elapsed() / 1000.0;
+        QApplication::processEvents();
+        ticker.stop();
+        std::printf("ops %d, shown %d, layout %s in %.3f s\n", w.document()->graph->opCount(), w.dagView()->layout()->shownCount(),
+                    w.dagView()->layout()->usedGraphviz ? "dot" : "layered", w.dagView()->layout()->seconds);
+        std::printf("open -> first painted layout  %.3f s\n", firstPaint);
+        std::printf("longest event-loop stall      %.1f ms\n", stall);
+        std::printf("DagView alone: setGraph -> first paint %.3f s, longest stall %.1f ms\n", bareFirstPaint, bareStall);
+        std::printf("list-cp run landing: longest stall %.1f ms; DagView::setRecord %.1f ms\n", recordStall, setRecordMs);
+        std::printf("zoom step mean / max          %.1f / %.1f ms\n", zoomSum / 24, zoomMax);
+        std::printf("pan step mean / max           %.1f / %.1f ms\n", panSum / 24, panMax);
+    }
+};
+
+QTEST_MAIN(TestDagView)
+#include "tst_dagview.moc"

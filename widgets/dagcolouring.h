@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the DAG's node colours mean: op category (before a run), device (once a schedule is shown),
+// or a continuous value (order position, start time, output bytes) on a sequential ramp.
+#include "core/graph/opcategory.h"
+#include "widgets/types.h"
+
+#include <QColor>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace sl::gui {
+
+enum class DagColourBy { Auto, Category, Device, Order, Start, Memory };
+
+/// One colour per category, chosen for the legend and black or white text on top.
+QColor categoryColour(OpCategory c);
+/// A sequential ramp (light to dark, perceptually even enough), t in [0, 1].
+QColor rampColour(double t);
+
+/// The fills of every op and what the legend shows.
+struct DagColouring {
+    DagColourBy mode = DagColourBy::Category;   ///< resolved: never Auto
+    std::vector<QRgb> fill;                     ///< per op
+    bool continuous = false;
+    QString low, high;                          ///< continuous: the ramp's ends, with units
+    QString title;                              ///< continuous: what the ramp measures
+    std::vector<std::pair<QColor, QString>> swatches;   ///< categorical legend entries
+};
+
+/// `record` only when it schedules `g`; modes that need a schedule fall back to Category without one.
+DagColouring colourOps(const Graph& g, const RunRecord* record, DagColourBy by);
+/// Per op, its position in the record's order, or -1.
+std::vector<int> orderPositions(const Graph& g, const RunRecord& record);
+
+} // namespace sl::gui

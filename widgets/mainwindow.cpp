@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!m_doc || v < 0 || v >= m_doc->graph->opCount()) return;
         const Op& op = m_doc->graph->op(v);
         statusBar()->showMessage(tr("Selected %1 (%2), duration %3").arg(QString::fromStdString(op.name), QString::fromStdString(op.type),
-                                                                        formatNumber(op.duration)), 8000);
+                                                                        formatDuration(op.duration, m_doc->graph->timeUnit())), 8000);
     });
 
     QSettings s;
@@ -476,6 +476,7 @@ RunJob* MainWindow::startRun() {
     job->setTarget(m_platform->target(), 1);
     m_jobs.append(job);
     m_watched = job;
+    m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());
     connect(job, &RunJob::progressed, this, [this, job] {
         if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
     });
@@ -545,6 +546,7 @@ void MainWindow::showRecord(const std::optional<RunRecord>& r) {
     m_gantt->setRecord(r);
     m_memory->setRecord(r);
     m_dag->setRecord(r);
+    if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
     if (r) m_convergence->setHistory(r->name, r->result->history);
     updateStatus();
 }

@@ -61,7 +61,7 @@ struct StepTimes {
 
 /// Times `count` interaction steps: each sends its event, then repaints `canvas` synchronously and
 /// lets any queued work land, which is what the user waits for before the next frame.
-StepTimes timeSteps(int count, QWidget* canvas, const std::function<void(int)>& step) {
+StepTimes timeSteps(const char* what, int count, QWidget* canvas, const std::function<void(int)>& step) {
     std::vector<double> ms;
     for (int i = 0; i < count; ++i) {
         QElapsedTimer t;
@@ -72,6 +72,9 @@ StepTimes timeSteps(int count, QWidget* canvas, const std::function<void(int)>& 
         ms.push_back(t.nsecsElapsed() / 1e6);
     }
     if (ms.empty()) return {};
+    std::fprintf(stderr, "%s (ms):", what);   // every step, for the record
+    for (double m : ms) std::fprintf(stderr, " %.1f", m);
+    std::fprintf(stderr, "\n");
     std::sort(ms.begin(), ms.end());
     return {ms[ms.size() / 2], ms.back()};
 }
@@ -83,8 +86,8 @@ void sendWheel(QWidget* target, int delta, Qt::KeyboardModifiers modifiers = Qt:
 }
 
 /// Zoom: 8 wheel steps in from the current view, then 8 back out.
-StepTimes zoomSteps(QWidget* target, QWidget* canvas) {
-    return timeSteps(16, canvas, [target](int i) { sendWheel(target, i < 8 ? 120 : -120); });
+StepTimes zoomSteps(const char* what, QWidget* target, QWidget* canvas) {
+    return timeSteps(what, 16, canvas, [target](int i) { sendWheel(target, i < 8 ? 120 : -120); });
 }
 
 /// Peak resident memory of this process (VmHWM), in MB; 0 where /proc is missing.
@@ -173,10 +176,10 @@ int runStartupBenchmark(const CommandLine& cli) {
     w.showTab(MainWindow::DagTab);
     w.dagView()->fit();
     QApplication::processEvents();
-    const StepTimes dagZoom = zoomSteps(dag, dag);
+    const StepTimes dagZoom = zoomSteps("dag zoom steps", dag, dag);
     for (int i = 0; i < 4; ++i) sendWheel(dag, 120);
     auto* scroll = qobject_cast<QAbstractScrollArea*>(dag->parentWidget());
-    const StepTimes dagPan = scroll ? timeSteps(16, dag, [scroll](int i) {
+    const StepTimes dagPan = scroll ? timeSteps("dag pan steps", 16, dag, [scroll](int i) {
         QScrollBar* bar = i % 2 ? scroll->verticalScrollBar() : scroll->horizontalScrollBar();
         bar->setValue(bar->value() + (i < 8 ? 1 : -1) * std::max(1, bar->pageStep() / 4));
     }) : StepTimes{};
@@ -194,9 +197,9 @@ int runStartupBenchmark(const CommandLine& cli) {
         g->setRecord(record);
         g->repaint();
         const double showMs = show.nsecsElapsed() / 1e6;
-        const StepTimes ganttZoom = zoomSteps(g, g);
+        const StepTimes ganttZoom = zoomSteps("gantt zoom steps", g, g);
         g->fit();
-        const StepTimes ganttPan = timeSteps(16, g, [g](int i) { sendWheel(g, i < 8 ? 120 : -120, Qt::ShiftModifier); });
+        const StepTimes ganttPan = timeSteps("gantt pan steps", 16, g, [g](int i) { sendWheel(g, i < 8 ? 120 : -120, Qt::ShiftModifier); });
         table.add("gantt bars", formatCount(g->barCount()));
         table.add("gantt: show a schedule (ms)", showMs, 1, "<= 50");
         table.add("gantt zoom step, median / max (ms)", QStringLiteral("%1 / %2").arg(ganttZoom.median, 0, 'f', 1).arg(ganttZoom.max, 0, 'f', 1), "<= 50");

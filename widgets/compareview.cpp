@@ -138,7 +138,7 @@ void CompareView::rebuildMemory() {
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
     setTimeRange(x, 0, end, m_a->problem->g().timeUnit(), kMemoryTicks);
     auto* y = new QValueAxis;
-    y->setTitleText(tr("memory (%1)").arg(unit));
+    y->setTitleText(unit);   // the chart is small: the unit alone fits
     y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis
     y->applyNiceNumbers();
     setPlainLabels(y);
@@ -196,7 +196,8 @@ void CompareView::rebuildTable() {
            delta(m_a->result->cost, m_b->result->cost, cost));
     const auto transfersA = static_cast<long long>(a.transfers.size()), transfersB = static_cast<long long>(b.transfers.size());
     addRow(tr("Transfers"), formatCount(transfersA), formatCount(transfersB),
-           (transfersB > transfersA ? QStringLiteral("+") : QString()) + formatCount(transfersB - transfersA));
+           transfersB == transfersA ? tr("same")
+                                    : (transfersB > transfersA ? QStringLiteral("+") : QStringLiteral("−")) + formatCount(std::abs(transfersB - transfersA)));
     const bool sameGraph = m_a->problem->graph == m_b->problem->graph && a.ops.size() == b.ops.size();
     if (!sameGraph) {
         addRow(tr("Graphs differ"), {}, {}, {});

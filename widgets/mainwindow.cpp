@@ -482,7 +482,7 @@ RunJob* MainWindow::startRun() {
     });
     connect(job, &RunJob::finished, this, [this, job](const RunRecord& r) {
         addResult(r);
-        statusBar()->showMessage(tr("%1 finished: cost %2 in %3 s").arg(r.name, formatNumber(r.result->cost)).arg(r.result->seconds, 0, 'f', 2), 8000);
+        statusBar()->showMessage(tr("%1 finished: cost %2 in %3").arg(r.name, formatCost(r.result->cost, r.problem->objective.kind, r.problem->g().timeUnit()), formatDuration(r.result->seconds, TimeUnit::Seconds)), 8000);
         Q_EMIT runFinished(r);
         m_jobs.removeAll(job);
         if (m_watched == job) m_watched = nullptr;

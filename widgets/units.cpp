@@ -70,6 +70,12 @@ QString formatDuration(double value, TimeUnit unit) {
     return formatScaled(value, timeScaleFor(value, unit));
 }
 
+QString formatExact(double value, TimeUnit unit) {
+    if (!std::isfinite(value)) return formatScaled(value, {});
+    const TimeScale natural = timeScaleFor(0, unit);   // zero reads in the unit itself
+    return numbers().toString(value, 'f', 3) + QLatin1Char(' ') + natural.suffix;
+}
+
 QString formatCount(long long n) {
     return numbers().toString(n);
 }

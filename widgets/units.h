@@ -24,6 +24,9 @@ QString formatScaled(double value, const TimeScale& scale);
 /// A duration or a time point in `unit`, scaled by its own magnitude: "12.3 ms", "0 s", "19.9 M units".
 QString formatDuration(double value, TimeUnit unit);
 
+/// A duration unscaled, in the graph's own unit with three decimals, for tooltips: "10,625.200 µs".
+QString formatExact(double value, TimeUnit unit);
+
 /// A count with thousands separators: "1,234,567".
 QString formatCount(long long n);
 

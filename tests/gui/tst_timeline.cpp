@@ -80,6 +80,8 @@ private Q_SLOTS:
         QVERIFY2(makespan.endsWith(QLatin1String(" ms")), qPrintable(makespan));
         QVERIFY(std::abs(makespan.chopped(3).remove(QLatin1Char(',')).toDouble() - ms) <= 0.006 * ms);
         QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Makespan), ResultsModel::SortRole).toDouble(), r.schedule().makespan);
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Makespan), Qt::ToolTipRole).toString(),
+                 formatExact(r.schedule().makespan, TimeUnit::Microseconds));   // the exact value on hover
         const QString seconds = cell(w, 0, ResultsModel::Seconds);
         QVERIFY2(seconds.endsWith(QLatin1String(" s")) || seconds.endsWith(QStringLiteral(" ms")) || seconds.endsWith(QStringLiteral(" µs")),
                  qPrintable(seconds));

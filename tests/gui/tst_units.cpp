@@ -82,6 +82,12 @@ private Q_SLOTS:
         QCOMPARE(tickDecimals(0.05, {1, {}}), 2);
     }
 
+    void exactValues() {
+        QCOMPARE(formatExact(10625.2, TimeUnit::Microseconds), QStringLiteral("10,625.200 µs"));
+        QCOMPARE(formatExact(55, TimeUnit::Abstract), QStringLiteral("55.000 units"));
+        QCOMPARE(formatExact(0.5, TimeUnit::Seconds), QStringLiteral("0.500 s"));
+    }
+
     void counts() {
         QCOMPARE(formatCount(1234567), QStringLiteral("1,234,567"));
         QCOMPARE(formatCount(-42), QStringLiteral("-42"));

@@ -63,10 +63,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == TargetSpeedup)
         return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
             .arg(QString::fromStdString(toString(r.target)));
+    if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
     if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
         return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
     if (role == Qt::ToolTipRole && index.column() == Seconds) return tr("Wall-clock time of the run");
-    if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
     case Name: return r.name;

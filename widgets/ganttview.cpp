@@ -403,9 +403,12 @@ QString GanttView::tooltipFor(OpId v) const {
     const Op& op = m_record->problem->g().op(v);
     const auto& so = m_record->schedule().ops[static_cast<size_t>(v)];
     const TimeScale scale = timeScaleFor(so.end, timeUnit());   // start and end read in one scale
+    const auto& devices = m_record->problem->platform.devices;
+    const QString device = so.device >= 0 && so.device < static_cast<int>(devices.size())
+                               ? QString::fromStdString(devices[static_cast<size_t>(so.device)].name)
+                               : QString::number(so.device);
     return tr("<b>%1</b><br>type %2<br>device %3<br>start %4, end %5 (duration %6)<br>outputs %7%8")
-        .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromStdString(op.type).toHtmlEscaped())
-        .arg(so.device)
+        .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromStdString(op.type).toHtmlEscaped(), device.toHtmlEscaped())
         .arg(formatScaled(so.start, scale), formatScaled(so.end, scale), formatDuration(so.end - so.start, timeUnit()),
              formatBytes(m_record->problem->g().outputBytes(v)),
              m_critical[static_cast<size_t>(v)] ? tr("<br><i>on the critical path</i>") : QString());

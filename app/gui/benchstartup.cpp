@@ -58,6 +58,7 @@ private:
 struct StepTimes {
     double median = 0;
     double max = 0;
+    QString text() const { return QStringLiteral("%1 / %2").arg(median, 0, 'f', 1).arg(max, 0, 'f', 1); }
 };
 
 /// Seconds since the benchmark started, for the stderr log.
@@ -196,8 +197,8 @@ int runStartupBenchmark(const CommandLine& cli) {
         QScrollBar* bar = i % 2 ? scroll->verticalScrollBar() : scroll->horizontalScrollBar();
         bar->setValue(bar->value() + (i < 8 ? 1 : -1) * std::max(1, bar->pageStep() / 4));
     }) : StepTimes{};
-    table.add("dag zoom step, median / max (ms)", QStringLiteral("%1 / %2").arg(dagZoom.median, 0, 'f', 1).arg(dagZoom.max, 0, 'f', 1), "<= 50");
-    table.add("dag pan step, median / max (ms)", QStringLiteral("%1 / %2").arg(dagPan.median, 0, 'f', 1).arg(dagPan.max, 0, 'f', 1), "<= 50");
+    table.add("dag zoom step, median / max (ms)", dagZoom.text(), "<= 50");
+    table.add("dag pan step, median / max (ms)", dagPan.text(), "<= 50");
 
     // 3. the Gantt of a list-cp schedule: showing it, zoom steps, pan steps at full zoom-out (every bar in view)
     if (w.runPanel()->setMethod(QStringLiteral("list-cp")) && runToEnd(w) && w.results()->rowCount() > 0) {
@@ -215,8 +216,8 @@ int runStartupBenchmark(const CommandLine& cli) {
         const StepTimes ganttPan = timeSteps("gantt pan steps", 16, g, [g](int i) { sendWheel(g, i < 8 ? 120 : -120, Qt::ShiftModifier); });
         table.add("gantt bars", formatCount(g->barCount()));
         table.add("gantt: show a schedule (ms)", showMs, 1, "<= 50");
-        table.add("gantt zoom step, median / max (ms)", QStringLiteral("%1 / %2").arg(ganttZoom.median, 0, 'f', 1).arg(ganttZoom.max, 0, 'f', 1), "<= 50");
-        table.add("gantt pan step, median / max (ms)", QStringLiteral("%1 / %2").arg(ganttPan.median, 0, 'f', 1).arg(ganttPan.max, 0, 'f', 1), "<= 50");
+        table.add("gantt zoom step, median / max (ms)", ganttZoom.text(), "<= 50");
+        table.add("gantt pan step, median / max (ms)", ganttPan.text(), "<= 50");
     }
 
     // 4. the longest stall during a 3 s BRKGA run with the live convergence plot

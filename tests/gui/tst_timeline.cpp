@@ -186,7 +186,7 @@ private Q_SLOTS:
         const MemoryTimeline& tl = *r.memory;
         const double t = tl.peakTimes[static_cast<size_t>(tl.peakDevice)];
         const TimeMapping map = view->mapping();
-        const QPointF at(map.toX(t) + 0.25, map.x0 > 0 ? 200 : 200);
+        const QPointF at(map.toX(t) + 0.25, 200);   // a quarter pixel past the peak time, inside the plot
         QMouseEvent move(QEvent::MouseMove, at, view->viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
         QApplication::sendEvent(view->viewport(), &move);
         const QString text = m->readout();

@@ -90,8 +90,8 @@ private Q_SLOTS:
         MainWindow jobShop;
         const RunRecord j = openAndRun(jobShop, QStringLiteral(EXAMPLES "/ft06.txt"), QStringLiteral("list-cp"));
         QVERIFY(j.result);
-        QCOMPARE(cell(jobShop, 0, ResultsModel::Makespan), formatScaled(j.schedule().makespan, {1, QStringLiteral("units")}));
-        QVERIFY(cell(jobShop, 0, ResultsModel::Makespan).endsWith(QLatin1String(".0 units")));   // e.g. "55.0 units"
+        QCOMPARE(j.schedule().makespan, 61.0);   // list-cp on ft06 (schedlab-cli optimize says the same)
+        QCOMPARE(cell(jobShop, 0, ResultsModel::Makespan), QStringLiteral("61.0 units"));
         QCOMPARE(cell(jobShop, 0, ResultsModel::Cost), cell(jobShop, 0, ResultsModel::Makespan));   // the makespan objective
     }
 

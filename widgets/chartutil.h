@@ -2,6 +2,9 @@
 #pragma once
 // Small helpers shared by the Qt Charts views (memory, convergence, compare).
 #include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/problem.h"
+#include "core/graph/graph.h"
+#include "widgets/units.h"
 
 #include <QList>
 #include <QPointF>
@@ -9,16 +12,29 @@
 
 #include <utility>
 
+class QCategoryAxis;
 class QValueAxis;
 
 namespace sl::gui {
 
 /// A byte unit that keeps axis numbers short: {divisor, suffix}.
 std::pair<double, QString> byteUnit(double maxBytes);
-/// Ticks of a time axis at the same round values as the Gantt axes (widgets/timemapping.h).
-void alignTicks(QValueAxis* axis, double t0, double t1, int maxTicks = 8);
+/// Ticks at round values over [lo, hi], labelled in `scale` ("0 ms", "5 ms"); the range is the caller's.
+void setTickLabels(QCategoryAxis* axis, double lo, double hi, const TimeScale& scale, int maxTicks = 8);
+/// Shows [t0, t1] on a time axis with ticks at the Gantt's round values (widgets/timemapping.h),
+/// labelled in the graph's unit at one scale ("0 ms", "5 ms", "10 ms").
+void setTimeRange(QCategoryAxis* axis, double t0, double t1, TimeUnit unit, int maxTicks = 8);
+/// The display scale of a cost: time for the makespan objective, bytes (IEC) for memory, a plain
+/// number (M above a million) for the weighted objective.
+TimeScale costScaleFor(double magnitude, Objective objective, TimeUnit unit);
+/// Labels a value axis (already ranged, nice numbers applied) with just enough decimals: "0, 0.5, 1".
+void setPlainLabels(QValueAxis* axis);
 /// A memory step curve as plot points (vertical risers included), at most ~2*maxPoints points:
 /// buckets keep their maximum so the peak is never lost.
 QList<QPointF> stepPoints(const std::vector<MemoryPoint>& curve, double endTime, double divisor, int maxPoints = 500);
+/// The same for the window [t0, t1] only (what a zoomed chart shows), at the same resolution.
+QList<QPointF> stepPoints(const std::vector<MemoryPoint>& curve, double t0, double t1, double endTime, double divisor, int maxPoints = 500);
+/// The memory in use at `time` on a step curve (the last point at or before it; 0 before the first).
+double bytesAt(const std::vector<MemoryPoint>& curve, double time);
 
 } // namespace sl::gui

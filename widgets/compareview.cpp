@@ -5,7 +5,9 @@
 #include "widgets/ganttview.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/units.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QHeaderView>
@@ -27,11 +29,13 @@ QLabel* titleLabel(QWidget* parent) {
     return l;
 }
 
-QString delta(double a, double b, bool bytes) {
+/// B − A with a sign and the relative change; `format` prints a magnitude in the measure's unit.
+template <typename Format>
+QString delta(double a, double b, Format format) {
     const double d = b - a;
     if (d == 0) return QCoreApplication::translate("CompareView", "same");
     const QString pct = a != 0 ? QStringLiteral(" (%1%2%)").arg(d >= 0 ? QStringLiteral("+") : QString()).arg(100 * d / a, 0, 'f', 1) : QString();
-    return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + (bytes ? formatBytes(std::abs(d)) : formatNumber(std::abs(d))) + pct;
+    return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + format(std::abs(d)) + pct;
 }
 
 } // namespace
@@ -112,10 +116,8 @@ void CompareView::syncRange(double t0, double t1) {
     m_syncing = true;
     m_ganttA->setTimeRange(t0, t1);
     m_ganttB->setTimeRange(t0, t1);
-    for (auto* axis : m_memory->axes(Qt::Horizontal)) {
-        axis->setRange(t0, t1);
-        alignTicks(static_cast<QValueAxis*>(axis), t0, t1, kMemoryTicks);
-    }
+    for (auto* axis : m_memory->axes(Qt::Horizontal))
+        if (m_a) setTimeRange(static_cast<QCategoryAxis*>(axis), t0, t1, m_a->problem->g().timeUnit(), kMemoryTicks);
     m_syncing = false;
 }
 
@@ -132,16 +134,14 @@ void CompareView::rebuildMemory() {
     const double peak = std::max(m_a->memory->peak, m_b->memory->peak);
     m_memory->setTitle(peak > 0 ? tr("Memory of each schedule's peak device") : tr("Memory: this graph's tensors have no bytes"));
     const auto [divisor, unit] = byteUnit(peak);
-    auto* x = new QValueAxis;
+    auto* x = new QCategoryAxis;
     const double end = std::max(m_a->schedule().makespan, m_b->schedule().makespan) * 1.02;
-    x->setRange(0, end);
-    x->setLabelFormat(QStringLiteral("%.6g"));
-    alignTicks(x, 0, end, kMemoryTicks);
+    setTimeRange(x, 0, end, m_a->problem->g().timeUnit(), kMemoryTicks);
     auto* y = new QValueAxis;
-    y->setTitleText(unit);
+    y->setTitleText(unit);   // the chart is small: the unit alone fits
     y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis
-    y->setLabelFormat(QStringLiteral("%.4g"));
     y->applyNiceNumbers();
+    setPlainLabels(y);
     m_memory->addAxis(x, Qt::AlignBottom);
     m_memory->addAxis(y, Qt::AlignLeft);
     int i = 0;
@@ -183,18 +183,21 @@ void CompareView::rebuildTable() {
             m_table->setItem(row, c, item);
         }
     };
+    const TimeUnit unit = m_a->problem->g().timeUnit();
+    const auto time = [unit](double v) { return formatDuration(v, unit); };
+    const auto bytes = [](double v) { return formatBytes(v); };
+    const Objective kindA = m_a->problem->objective.kind, kindB = m_b->problem->objective.kind;
+    const auto cost = [&](double v) { return kindA == kindB ? formatCost(v, kindA, unit) : formatPlain(v); };
     addRow(tr("Method"), m_a->method, m_b->method, {});
-    addRow(tr("Makespan"), formatNumber(a.makespan), formatNumber(b.makespan), delta(a.makespan, b.makespan, false));
-    addRow(tr("Peak memory (step)"), formatBytes(a.stepMemory.peak), formatBytes(b.stepMemory.peak),
-           delta(a.stepMemory.peak, b.stepMemory.peak, true));
-    addRow(tr("Peak memory (time)"), formatBytes(a.timeMemory.peak), formatBytes(b.timeMemory.peak),
-           delta(a.timeMemory.peak, b.timeMemory.peak, true));
-    addRow(tr("Cost"), formatCost(m_a->result->cost, m_a->problem->objective.kind),
-           formatCost(m_b->result->cost, m_b->problem->objective.kind),
-           delta(m_a->result->cost, m_b->result->cost, m_a->problem->objective.kind == Objective::Memory &&
-                                                           m_b->problem->objective.kind == Objective::Memory));
-    addRow(tr("Transfers"), QString::number(a.transfers.size()), QString::number(b.transfers.size()),
-           QString::number(static_cast<long long>(b.transfers.size()) - static_cast<long long>(a.transfers.size())));
+    addRow(tr("Makespan"), time(a.makespan), time(b.makespan), delta(a.makespan, b.makespan, time));
+    addRow(tr("Peak memory (step)"), bytes(a.stepMemory.peak), bytes(b.stepMemory.peak), delta(a.stepMemory.peak, b.stepMemory.peak, bytes));
+    addRow(tr("Peak memory (time)"), bytes(a.timeMemory.peak), bytes(b.timeMemory.peak), delta(a.timeMemory.peak, b.timeMemory.peak, bytes));
+    addRow(tr("Cost"), formatCost(m_a->result->cost, kindA, unit), formatCost(m_b->result->cost, kindB, unit),
+           delta(m_a->result->cost, m_b->result->cost, cost));
+    const auto transfersA = static_cast<long long>(a.transfers.size()), transfersB = static_cast<long long>(b.transfers.size());
+    addRow(tr("Transfers"), formatCount(transfersA), formatCount(transfersB),
+           transfersB == transfersA ? tr("same")
+                                    : (transfersB > transfersA ? QStringLiteral("+") : QStringLiteral("−")) + formatCount(std::abs(transfersB - transfersA)));
     const bool sameGraph = m_a->problem->graph == m_b->problem->graph && a.ops.size() == b.ops.size();
     if (!sameGraph) {
         addRow(tr("Graphs differ"), {}, {}, {});
@@ -215,9 +218,9 @@ void CompareView::rebuildTable() {
     }
     for (int d = 0; d < devices; ++d) {
         const double la = loadA[static_cast<size_t>(d)], lb = loadB[static_cast<size_t>(d)];
-        addRow(tr("Busy time, device %1").arg(d), formatNumber(la), formatNumber(lb), delta(la, lb, false));
+        addRow(tr("Busy time, device %1").arg(d), time(la), time(lb), delta(la, lb, time));
     }
-    addRow(tr("Ops that moved device"), {}, {}, QString::number(m_moved));
+    addRow(tr("Ops that moved device"), {}, {}, formatCount(m_moved));
     fitTableWidth();
     if (!moved.isEmpty()) {
         const int row = m_table->rowCount();

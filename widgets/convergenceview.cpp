@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/convergenceview.h"
 
+#include "widgets/chartutil.h"
 #include "widgets/palette.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sl::gui {
@@ -25,12 +28,12 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_mean->setPen(QPen(palette::category(1), 1.2));
     m_chart->addSeries(m_mean);
     m_chart->addSeries(m_best);
-    m_x = new QValueAxis;
+    m_x = new QCategoryAxis;   // ticks with thousands separators ("12,000")
     m_x->setTitleText(tr("evaluations"));
-    m_x->setLabelFormat(QStringLiteral("%.0f"));
-    m_y = new QValueAxis;
+    connect(m_x, &QValueAxis::rangeChanged, this, &ConvergenceView::labelEvaluationTicks);
+    m_y = new QCategoryAxis;   // ticks labelled in the cost's unit ("12.5 ms", "1.5 GiB")
     m_y->setTitleText(tr("cost"));
-    m_y->setLabelFormat(QStringLiteral("%.6g"));
+    connect(m_y, &QValueAxis::rangeChanged, this, &ConvergenceView::labelCostTicks);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (auto* s : {m_best, m_mean}) {
@@ -43,6 +46,22 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
     setHistory({}, {});
+}
+
+void ConvergenceView::setCostUnit(Objective objective, TimeUnit unit) {
+    m_objective = objective;
+    m_timeUnit = unit;
+    labelCostTicks();
+}
+
+void ConvergenceView::labelCostTicks() {
+    const double lo = m_y->min(), hi = m_y->max();
+    if (!(hi > lo)) return;
+    setTickLabels(m_y, lo, hi, costScaleFor(std::max(std::abs(lo), std::abs(hi)), m_objective, m_timeUnit), 6);
+}
+
+void ConvergenceView::labelEvaluationTicks() {
+    if (m_x->max() > m_x->min()) setTickLabels(m_x, m_x->min(), m_x->max(), {1, {}}, 6);
 }
 
 QWidget* ConvergenceView::canvas() const {
@@ -83,7 +102,8 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
         lo = 0;
         hi = 1;
     }
-    const double pad = std::max(1e-9, (hi - lo) * 0.08);
+    // a pad relative to the cost: 1e-9 vanishes in rounding at 1e10, and nice numbers of an empty range are NaN
+    const double pad = std::max({(hi - lo) * 0.08, std::abs(hi) * 1e-3, 1e-9});
     m_x->setRange(0, xMax);
     m_y->setRange(std::max(0.0, lo - pad), hi + pad);
     m_x->applyNiceNumbers();

@@ -4,6 +4,7 @@
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/units.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -174,9 +175,10 @@ void GanttView::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("Run an optimizer, or select a result, to see its schedule"));
         return;
     }
-    for (size_t lane = 0; lane < m_lanes.size(); ++lane) paintLane(p, static_cast<int>(lane));
+    const Axis ax = axis();
+    for (size_t lane = 0; lane < m_lanes.size(); ++lane) paintLane(p, static_cast<int>(lane), ax);
     if (m_showTransfers) paintTransfers(p);
-    paintAxis(p);
+    paintAxis(p, ax);
     // selected op: a guide line through all lanes at its start
     const OpId sel = m_selection ? m_selection->current() : kNoOp;
     if (sel >= 0 && sel < static_cast<int>(m_laneOf.size())) {
@@ -189,19 +191,41 @@ void GanttView::paintEvent(QPaintEvent*) {
     }
 }
 
-void GanttView::paintAxis(QPainter& p) {
+TimeUnit GanttView::timeUnit() const {
+    return m_record && m_record->problem ? m_record->problem->g().timeUnit() : TimeUnit::Abstract;
+}
+
+GanttView::Axis GanttView::axis() const {
+    // one scale for the whole axis, picked by the larger end; as many ticks as labels of that width fit
+    Axis a;
+    a.scale = timeScaleFor(std::max(std::abs(m_map.t0), std::abs(m_map.t1)), timeUnit());
+    const QFontMetrics fm(font());
+    int labelWidth = fm.horizontalAdvance(QStringLiteral("00 ") + a.scale.suffix);
+    for (int pass = 0; pass < 2; ++pass) {   // the second pass sizes by the real labels' decimals
+        a.ticks = niceTicks(m_map.t0, m_map.t1, std::max(2, static_cast<int>(m_map.width / (labelWidth + 24))));
+        a.step = a.ticks.size() >= 2 ? a.ticks[1] - a.ticks[0] : m_map.t1 - m_map.t0;
+        labelWidth = fm.horizontalAdvance(formatTick(m_map.t1, a.scale, a.step));
+    }
+    return a;
+}
+
+QString GanttView::tickLabel(double t) const {
+    const Axis a = axis();
+    return formatTick(t, a.scale, a.step);
+}
+
+void GanttView::paintAxis(QPainter& p, const Axis& axis) {
     p.fillRect(QRectF(0, 0, width(), kAxisHeight), palette().window());
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(QPointF(0, kAxisHeight - 0.5), QPointF(width(), kAxisHeight - 0.5));
     const QFontMetrics fm(font());
-    const int maxTicks = std::max(2, static_cast<int>(m_map.width / (fm.horizontalAdvance(QStringLiteral("0000000")) + 24)));
     p.setPen(palette().color(QPalette::Text));
     const double legendLeft = m_record->criticalPath.empty() ? width() : width() - fm.horizontalAdvance(tr("critical path")) - 34;
-    for (double t : niceTicks(m_map.t0, m_map.t1, maxTicks)) {
+    for (double t : axis.ticks) {
         const double x = m_map.toX(t);
-        if (x < kLabelWidth - 1 || x + fm.horizontalAdvance(QString::number(t, 'g', 6)) / 2.0 + 4 > legendLeft) continue;
+        const QString label = formatTick(t, axis.scale, axis.step);
+        if (x < kLabelWidth - 1 || x + fm.horizontalAdvance(label) / 2.0 + 4 > legendLeft) continue;
         p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 1));
-        const QString label = QString::number(t, 'g', 6);
         const double half = fm.horizontalAdvance(label) / 2.0 + 2;
         const double left = std::max<double>(kLabelWidth + 2, x - half);   // never under the label column
         p.drawText(QRectF(left, 2, 2 * half, kAxisHeight - 8), Qt::AlignHCenter | Qt::AlignVCenter, label);
@@ -218,41 +242,75 @@ void GanttView::paintAxis(QPainter& p) {
     }
 }
 
-void GanttView::paintLane(QPainter& p, int laneIndex) {
+namespace {
+
+/// A run of bars thinner than a pixel, painted as one rectangle (zoomed out, 100k bars become a few
+/// hundred bands). It never reaches past its last bar's end, so the chart ends at the makespan.
+struct Band {
+    double x0 = 0, x1 = -1;
+    QColor colour;
+    bool open() const { return x1 >= x0; }
+};
+
+} // namespace
+
+void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
     const Lane& lane = m_lanes[static_cast<size_t>(laneIndex)];
     const QRectF lr = laneRect(laneIndex);
     p.fillRect(lr, palette::laneBackground(laneIndex));
     // vertical grid under the bars
     p.setPen(palette::gridLine());
     const QFontMetrics fm(font());
-    const int maxTicks = std::max(2, static_cast<int>(m_map.width / (fm.horizontalAdvance(QStringLiteral("0000000")) + 24)));
-    for (double t : niceTicks(m_map.t0, m_map.t1, maxTicks)) {
+    for (double t : axis.ticks) {
         const double x = m_map.toX(t);
         if (x >= kLabelWidth) p.drawLine(QPointF(x, lr.top()), QPointF(x, lr.bottom()));
     }
     const double rowH = lr.height() / lane.subRows;
+    const double barH = std::max(2.0, rowH - 6);
     const double tMin = m_map.toTime(kLabelWidth), tMax = m_map.toTime(width());
     auto it = std::lower_bound(lane.bars.begin(), lane.bars.end(), tMin - lane.longest, [](const Bar& b, double x) { return b.start < x; });
-    std::vector<double> paintedTo(static_cast<size_t>(lane.subRows), -1e300);   // merge sub-pixel bars
+    std::vector<Band> bands(static_cast<size_t>(lane.subRows)), criticalBands(static_cast<size_t>(lane.subRows));
+    auto top = [&](int sub) { return lr.top() + rowH * sub + 3; };
+    auto flush = [&](Band& b, int sub) {
+        if (b.open()) p.fillRect(QRectF(b.x0, top(sub), std::max(1.0, b.x1 - b.x0), barH), b.colour);
+        b.x1 = b.x0 - 1;
+    };
+    auto flushStripe = [&](Band& b, int sub) {
+        if (b.open()) p.fillRect(QRectF(b.x0, top(sub) + barH - 4, std::max(1.0, b.x1 - b.x0), 4), palette::accent());
+        b.x1 = b.x0 - 1;
+    };
+    // extends the band with [x0, x1] when it touches (within a pixel), else paints it and starts anew
+    auto extend = [](Band& b, double x0, double x1, auto&& flushIt, auto&& colour) {
+        if (b.open() && x0 <= b.x1 + 1) {
+            b.x1 = std::max(b.x1, x1);
+            return;
+        }
+        flushIt();
+        b = {x0, x1, colour()};
+    };
     const OpId hovered = m_selection ? m_selection->hovered() : kNoOp;
     const Graph& g = m_record->problem->g();
     p.save();
     p.setClipRect(QRectF(kLabelWidth, lr.top(), width() - kLabelWidth, lr.height()));
     for (; it != lane.bars.end() && it->start <= tMax; ++it) {
         if (it->end < tMin) continue;
-        double x0 = m_map.toX(it->start);
-        const double x1 = m_map.toX(it->end);
-        double& done = paintedTo[static_cast<size_t>(it->sub)];
-        if (x1 < done + 1 && !m_critical[static_cast<size_t>(it->op)]) continue;   // under one pixel already painted
-        x0 = std::max(x0, done);
-        const QRectF r(x0, lr.top() + rowH * it->sub + 3, std::max(1.0, x1 - x0), std::max(2.0, rowH - 6));
-        done = r.right();
+        const double x0 = m_map.toX(it->start), x1 = m_map.toX(it->end);
+        Band& band = bands[static_cast<size_t>(it->sub)];
+        const bool critical = m_critical[static_cast<size_t>(it->op)];
+        if (x1 - x0 < 1) {   // thinner than a pixel: part of a band
+            extend(band, x0, x1, [&] { flush(band, it->sub); }, [&] { return colourOf(it->op); });
+            if (critical) {
+                Band& stripe = criticalBands[static_cast<size_t>(it->sub)];
+                extend(stripe, x0, x1, [&] { flushStripe(stripe, it->sub); }, [] { return QColor(); });
+            }
+            continue;
+        }
+        flush(band, it->sub);
+        const QRectF r(x0, top(it->sub), x1 - x0, barH);
         QColor fill = colourOf(it->op);
         if (it->op == hovered) fill = fill.lighter(120);
         p.fillRect(r, fill);
-        if (m_critical[static_cast<size_t>(it->op)]) {
-            p.fillRect(QRectF(r.left(), r.bottom() - 4, r.width(), 4), palette::accent());
-        }
+        if (critical) p.fillRect(QRectF(r.left(), r.bottom() - 4, r.width(), 4), palette::accent());
         if (r.width() > 8) {
             p.setPen(fill.darker(135));
             p.drawRect(r.adjusted(0, 0, -1, -1));
@@ -262,6 +320,10 @@ void GanttView::paintLane(QPainter& p, int laneIndex) {
             const QString name = QString::fromStdString(g.op(it->op).name);
             p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, static_cast<int>(r.width() - 7)));
         }
+    }
+    for (int sub = 0; sub < lane.subRows; ++sub) {
+        flush(bands[static_cast<size_t>(sub)], sub);
+        flushStripe(criticalBands[static_cast<size_t>(sub)], sub);
     }
     p.restore();
     // device label column
@@ -334,16 +396,22 @@ void GanttView::mouseMoveEvent(QMouseEvent* e) {
         QToolTip::hideText();
         return;
     }
+    QToolTip::showText(e->globalPosition().toPoint(), tooltipFor(v), this);
+}
+
+QString GanttView::tooltipFor(OpId v) const {
     const Op& op = m_record->problem->g().op(v);
     const auto& so = m_record->schedule().ops[static_cast<size_t>(v)];
-    QToolTip::showText(e->globalPosition().toPoint(),
-                       tr("<b>%1</b><br>type %2<br>device %3<br>start %4, end %5 (duration %6)<br>outputs %7%8")
-                           .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromStdString(op.type).toHtmlEscaped())
-                           .arg(so.device)
-                           .arg(formatNumber(so.start), formatNumber(so.end), formatNumber(so.end - so.start),
-                                formatBytes(m_record->problem->g().outputBytes(v)),
-                                m_critical[static_cast<size_t>(v)] ? tr("<br><i>on the critical path</i>") : QString()),
-                       this);
+    const TimeScale scale = timeScaleFor(so.end, timeUnit());   // start and end read in one scale
+    const auto& devices = m_record->problem->platform.devices;
+    const QString device = so.device >= 0 && so.device < static_cast<int>(devices.size())
+                               ? QString::fromStdString(devices[static_cast<size_t>(so.device)].name)
+                               : QString::number(so.device);
+    return tr("<b>%1</b><br>type %2<br>device %3<br>start %4, end %5 (duration %6)<br>outputs %7%8")
+        .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromStdString(op.type).toHtmlEscaped(), device.toHtmlEscaped())
+        .arg(formatScaled(so.start, scale), formatScaled(so.end, scale), formatDuration(so.end - so.start, timeUnit()),
+             formatBytes(m_record->problem->g().outputBytes(v)),
+             m_critical[static_cast<size_t>(v)] ? tr("<br><i>on the critical path</i>") : QString());
 }
 
 void GanttView::mouseReleaseEvent(QMouseEvent* e) {

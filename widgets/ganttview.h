@@ -3,9 +3,10 @@
 // The hand-painted Gantt chart: one lane per device (split into sub-rows where ops overlap on a
 // multi-slot device), ops as bars coloured by device or op type, transfers, the critical path, a
 // time axis with zoom (wheel) and pan (drag), hover details. Paints only what is visible, and
-// merges bars thinner than a pixel, so 10k bars stay fluid.
+// merges bars thinner than a pixel into bands, so 100k bars stay fluid.
 #include "widgets/timemapping.h"
 #include "widgets/types.h"
+#include "widgets/units.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -36,6 +37,10 @@ public:
     /// Where op `v` is painted (widget coordinates), empty if not shown.
     QRectF barRect(OpId v) const;
     OpId opAt(QPointF pos) const;
+    /// The hover text of op `v`: start, end and duration in the graph's time unit.
+    QString tooltipFor(OpId v) const;
+    /// The axis label at time `t`, as painted ("10 ms").
+    QString tickLabel(double t) const;
 
     QSize sizeHint() const override { return {800, 300}; }
     QSize minimumSizeHint() const override { return {200, 80}; }
@@ -65,12 +70,19 @@ private:
         double longest = 0;
         double busy = 0;
     };
+    struct Axis {
+        TimeScale scale;
+        std::vector<double> ticks;
+        double step = 1;
+    };
     void rebuild();
+    TimeUnit timeUnit() const;
+    Axis axis() const;
     void updatePlotGeometry();
     QRectF laneRect(int lane) const;
     QColor colourOf(OpId v) const;
-    void paintAxis(QPainter& p);
-    void paintLane(QPainter& p, int lane);
+    void paintAxis(QPainter& p, const Axis& axis);
+    void paintLane(QPainter& p, int lane, const Axis& axis);
     void paintTransfers(QPainter& p);
     void emitRange();
 

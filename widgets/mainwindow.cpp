@@ -97,7 +97,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!m_doc || v < 0 || v >= m_doc->graph->opCount()) return;
         const Op& op = m_doc->graph->op(v);
         statusBar()->showMessage(tr("Selected %1 (%2), duration %3").arg(QString::fromStdString(op.name), QString::fromStdString(op.type),
-                                                                        formatNumber(op.duration)), 8000);
+                                                                        formatDuration(op.duration, m_doc->graph->timeUnit())), 8000);
     });
 
     QSettings s;
@@ -480,12 +480,13 @@ RunJob* MainWindow::startRun() {
     job->setTarget(m_platform->target(), 1);
     m_jobs.append(job);
     m_watched = job;
+    m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());
     connect(job, &RunJob::progressed, this, [this, job] {
         if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
     });
     connect(job, &RunJob::finished, this, [this, job](const RunRecord& r) {
         addResult(r);
-        statusBar()->showMessage(tr("%1 finished: cost %2 in %3 s").arg(r.name, formatNumber(r.result->cost)).arg(r.result->seconds, 0, 'f', 2), 8000);
+        statusBar()->showMessage(tr("%1 finished: cost %2 in %3").arg(r.name, formatCost(r.result->cost, r.problem->objective.kind, r.problem->g().timeUnit()), formatDuration(r.result->seconds, TimeUnit::Seconds)), 8000);
         Q_EMIT runFinished(r);
         m_jobs.removeAll(job);
         if (m_watched == job) m_watched = nullptr;
@@ -549,6 +550,7 @@ void MainWindow::showRecord(const std::optional<RunRecord>& r) {
     m_gantt->setRecord(r);
     m_memory->setRecord(r);
     m_dag->setRecord(r);
+    if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
     if (r) m_convergence->setHistory(r->name, r->result->history);
     updateStatus();
 }

@@ -6,9 +6,11 @@
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/timechartview.h"
+#include "widgets/units.h"
 
+#include <QCategoryAxis>
 #include <QChart>
-#include <QChartView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -25,7 +27,7 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->setMargins(QMargins(6, 6, 6, 6));
-    m_chartView = new QChartView(m_chart, this);
+    m_chartView = new TimeChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     auto* side = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(side);
@@ -49,16 +51,22 @@ MemoryView::MemoryView(QWidget* parent) : QWidget(parent) {
     m_clock->addItem(tr("Time clock: memory per device over time"));
     m_clock->addItem(tr("Step clock: the order run on one device (papers' peak)"));
     m_clock->setToolTip(tr("The step clock counts one step per op of the schedule's order, as the memory-ordering papers do"));
+    m_readout = new QLabel(this);
+    m_readout->setObjectName(QStringLiteral("memoryReadout"));
+    m_readout->setTextFormat(Qt::PlainText);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 4, 4, 0);
     top->addWidget(m_clock);
-    top->addStretch(1);
+    top->addSpacing(12);
+    top->addWidget(m_readout, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(split, 1);
     connect(m_clock, &QComboBox::currentIndexChanged, this, &MemoryView::rebuild);
+    connect(m_chartView, &TimeChartView::visibleRangeChanged, this, &MemoryView::showWindow);
+    connect(m_chartView, &TimeChartView::hoveredTime, this, &MemoryView::showReadout);
     connect(m_live, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || !m_selection) return;
         m_selection->setCurrent(m_live->item(row)->data(Qt::UserRole).toInt());
@@ -93,7 +101,13 @@ void MemoryView::setStepClock(bool on) {
     m_clock->setCurrentIndex(on ? 1 : 0);
 }
 
+QString MemoryView::readout() const {
+    return m_readout->text();
+}
+
 void MemoryView::resetChart() {
+    m_chartView->clearTimeAxis();
+    m_readout->clear();
     m_chart->removeAllSeries();
     for (auto* a : m_chart->axes()) {
         m_chart->removeAxis(a);
@@ -124,21 +138,19 @@ void MemoryView::rebuild() {
     m_divisor = divisor;
     m_chart->setTitle(tr("Memory over time — peak %1 on %2").arg(formatBytes(tl.peak),
                                                                 QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
-    auto* x = new QValueAxis;
+    auto* x = new QCategoryAxis;
     x->setTitleText(tr("time"));
-    x->setRange(0, std::max(1e-9, s.makespan));
-    x->setLabelFormat(QStringLiteral("%.6g"));
-    alignTicks(x, 0, std::max(1e-9, s.makespan));
     auto* y = new QValueAxis;
-    y->setTitleText(unit);
+    y->setTitleText(tr("memory (%1)").arg(unit));
     m_yMax = std::max(tl.peak, capacity) / divisor * 1.1;
     if (!(m_yMax > 0)) m_yMax = 1;
     y->setRange(0, m_yMax);
-    y->setLabelFormat(QStringLiteral("%.4g"));
     y->applyNiceNumbers();   // x stays [0, makespan]: the schedule fills the width
+    setPlainLabels(y);
     m_yMax = y->max();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
+    m_chartView->setTimeAxis(x, 0, std::max(1e-9, s.makespan), m_record->problem->g().timeUnit());
     // the busiest devices get their own series, the rest would only add noise
     for (size_t d = 0; d < tl.curves.size() && d < 12; ++d) {
         auto* series = new QLineSeries;
@@ -178,8 +190,9 @@ void MemoryView::rebuild() {
 
     const auto live = liveAt(*m_record->problem, s, tl.peakDevice, peakTime);
     const Graph& g = m_record->problem->g();
+    const TimeUnit unitOfTime = g.timeUnit();
     m_liveTitle->setText(tr("Live at the peak (t = %1, %2): %n block(s)", nullptr, static_cast<int>(live.size()))
-                             .arg(formatNumber(peakTime), QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
+                             .arg(formatDuration(peakTime, unitOfTime), QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
     const size_t shown = std::min<size_t>(live.size(), 200);
     for (size_t i = 0; i < shown; ++i) {
         const Residency& r = live[i];
@@ -187,7 +200,8 @@ void MemoryView::rebuild() {
                                            : tr("params of %1").arg(QString::fromStdString(g.op(r.op).name));
         auto* item = new QListWidgetItem(QStringLiteral("%1  —  %2").arg(formatBytes(r.bytes), what), m_live);
         item->setData(Qt::UserRole, r.op);
-        item->setToolTip(tr("resident from %1 to %2").arg(formatNumber(r.from), formatNumber(r.to)));
+        const TimeScale scale = timeScaleFor(r.to, unitOfTime);
+        item->setToolTip(tr("resident from %1 to %2").arg(formatScaled(r.from, scale), formatScaled(r.to, scale)));
     }
     if (live.size() > shown) m_live->addItem(tr("… and %1 more").arg(live.size() - shown));
     if (m_selection) markSelected(m_selection->current());
@@ -209,18 +223,18 @@ void MemoryView::rebuildSteps() {
     }
     const auto [divisor, unit] = byteUnit(peak);
     m_divisor = divisor;
-    m_chart->setTitle(tr("Step clock — peak %1 at step %2 (%3)").arg(formatBytes(peak)).arg(peakStep)
+    m_chart->setTitle(tr("Step clock — peak %1 at step %2 (%3)").arg(formatBytes(peak), formatCount(static_cast<long long>(peakStep)))
                           .arg(order.empty() ? QString() : QString::fromStdString(g.op(order[peakStep]).name)));
     auto* x = new QValueAxis;
     x->setTitleText(tr("step (position in the order)"));
     x->setRange(0, std::max<double>(1, static_cast<double>(order.size())));
     x->setLabelFormat(QStringLiteral("%.0f"));
     auto* y = new QValueAxis;
-    y->setTitleText(unit);
+    y->setTitleText(tr("memory (%1)").arg(unit));
     y->setRange(0, peak > 0 ? peak / divisor * 1.1 : 1.0);   // a graph without tensor bytes: a plain 0-1 axis
-    y->setLabelFormat(QStringLiteral("%.4g"));
     x->applyNiceNumbers();
     y->applyNiceNumbers();
+    setPlainLabels(y);
     m_yMax = y->max();
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
@@ -242,6 +256,29 @@ void MemoryView::rebuildSteps() {
     mark->attachAxis(y);
     m_liveTitle->setText(tr("The step clock ignores devices and times: it is the memory of running the whole order on one "
                             "device, one op per step. Switch to the time clock for live tensors."));
+}
+
+void MemoryView::showWindow(double t0, double t1) {
+    // re-sample the curves for the window, so zooming in shows detail the overview merged
+    if (!m_record || !m_record->memory) return;
+    const MemoryTimeline& tl = *m_record->memory;
+    const double end = m_record->schedule().makespan;
+    const auto series = m_chart->series();
+    for (size_t d = 0; d < tl.curves.size() && d < 12 && d < static_cast<size_t>(series.size()); ++d)
+        static_cast<QLineSeries*>(series[static_cast<qsizetype>(d)])->replace(stepPoints(tl.curves[d], t0, t1, end, m_divisor));
+}
+
+void MemoryView::showReadout(double t) {
+    if (!m_record || !m_record->memory || std::isnan(t) || t < 0 || t > m_record->schedule().makespan) {
+        m_readout->clear();
+        return;
+    }
+    const MemoryTimeline& tl = *m_record->memory;
+    const auto& devices = m_record->problem->platform.devices;
+    QStringList parts{tr("t = %1").arg(formatDuration(t, m_record->problem->g().timeUnit()))};
+    for (size_t d = 0; d < tl.curves.size() && d < 12; ++d)
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(devices[d].name), formatBytes(bytesAt(tl.curves[d], t)));
+    m_readout->setText(parts.join(QStringLiteral("  ·  ")));
 }
 
 void MemoryView::markSelected(OpId v) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Memory over time per device (Qt Charts), the peak marked, the capacity line, and the tensors
-// live at the peak listed beside the chart (click one to select its producer).
+// live at the peak listed beside the chart (click one to select its producer). The time axis zooms
+// and pans like the Gantt chart; hovering reads out the time and each device's memory.
 #include "widgets/types.h"
 
 #include <QPointer>
@@ -11,7 +12,6 @@
 
 class QChart;
 class QComboBox;
-class QChartView;
 class QLineSeries;
 class QListWidget;
 class QLabel;
@@ -19,6 +19,7 @@ class QLabel;
 namespace sl::gui {
 
 class OpSelection;
+class TimeChartView;
 
 class MemoryView : public QWidget {
     Q_OBJECT
@@ -29,6 +30,9 @@ public:
     int seriesCount() const;
     int liveAtPeakCount() const;
     QWidget* canvas() const;
+    TimeChartView* chartView() const { return m_chartView; }
+    /// What the read-out above the chart says (the time under the mouse, memory per device).
+    QString readout() const;
 
     /// false: time clock per device; true: the papers' step clock of the order on one device
     void setStepClock(bool on);
@@ -38,11 +42,14 @@ private:
     void rebuildSteps();
     void resetChart();
     void markSelected(OpId v);
+    void showWindow(double t0, double t1);
+    void showReadout(double t);
 
     std::optional<RunRecord> m_record;
     QPointer<OpSelection> m_selection;
     QChart* m_chart;
-    QChartView* m_chartView;
+    TimeChartView* m_chartView;
+    QLabel* m_readout;
     QLineSeries* m_marker = nullptr;
     QListWidget* m_live;
     QLabel* m_liveTitle;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/resultsmodel.h"
 
+#include "widgets/units.h"
+
 #include <QLocale>
 
 #include <cmath>
@@ -13,13 +15,16 @@ QString formatBytes(double bytes) {
 }
 
 QString formatNumber(double v) {
-    if (!std::isfinite(v)) return QStringLiteral("∞");
-    if (std::abs(v) >= 1e6 || (v != 0 && std::abs(v) < 1e-3)) return QString::number(v, 'g', 4);
-    return QString::number(v, 'f', std::abs(v) >= 100 ? 1 : 3);
+    return formatPlain(v);
 }
 
-QString formatCost(double cost, Objective objective) {
-    return objective == Objective::Memory ? formatBytes(cost) : formatNumber(cost);
+QString formatCost(double cost, Objective objective, TimeUnit unit) {
+    switch (objective) {
+    case Objective::Makespan: return formatDuration(cost, unit);
+    case Objective::Memory: return formatBytes(cost);
+    case Objective::Weighted: break;
+    }
+    return formatPlain(cost);
 }
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
@@ -59,19 +64,23 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
             .arg(QString::fromStdString(toString(r.target)));
     if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
+    if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
+        return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
+    if (role == Qt::ToolTipRole && index.column() == Seconds) return tr("Wall-clock time of the run");
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
     case Name: return r.name;
     case Method: return r.method;
-    case Makespan: return formatNumber(res.schedule.makespan);
+    case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
-    case Cost: return formatCost(res.cost, r.problem ? r.problem->objective.kind : Objective::Makespan);
+    case Cost:
+        return formatCost(res.cost, r.problem ? r.problem->objective.kind : Objective::Makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
     case TargetSpeedup:
         return r.targetSpeedup > 0 ? QStringLiteral("%1× %2").arg(r.targetSpeedup, 0, 'f', 3).arg(QString::fromStdString(toString(r.target)))
                                    : QStringLiteral("–");
-    case Evaluations: return QLocale::c().toString(static_cast<qlonglong>(res.evaluations));
-    case Seconds: return QString::number(res.seconds, 'f', 2);
+    case Evaluations: return formatCount(res.evaluations);
+    case Seconds: return formatDuration(res.seconds, TimeUnit::Seconds);   // wall time
     case Seed: return QString::number(r.options.seed);
     default: return {};
     }

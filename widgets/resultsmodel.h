@@ -33,8 +33,8 @@ private:
 
 QString formatBytes(double bytes);
 QString formatNumber(double v);
-/// A cost in its unit: bytes for the memory objective, a plain number otherwise (makespan in the
-/// graph's time units; the weighted objective is dimensionless).
-QString formatCost(double cost, Objective objective);
+/// A cost in its unit: a duration in the graph's `unit` for the makespan objective, bytes for the
+/// memory objective, a plain number for the weighted objective (dimensionless).
+QString formatCost(double cost, Objective objective, TimeUnit unit = TimeUnit::Abstract);
 
 } // namespace sl::gui

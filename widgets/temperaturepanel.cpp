@@ -8,6 +8,7 @@
 #include "widgets/schedulerecord.h"
 #include "widgets/stoppable.h"
 #include "widgets/temperatureslider.h"
+#include "widgets/units.h"
 
 #include "core/optimizer/sampler.h"
 
@@ -353,7 +354,8 @@ void TemperaturePanel::showSample(TemperatureSample s) {
     rows += row(tr("distinct of %1").arg(QLocale().toString(p.samples)),
                 tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
     rows += row(tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
-    rows += row(tr("d<sub>inv</sub> / d<sub>sen</sub>"), tr("%1 / %2 time units").arg(formatNumber(p.topK.dInv), formatNumber(p.topK.dSen)));
+    const TimeUnit unit = s.best.problem ? s.best.problem->g().timeUnit() : TimeUnit::Abstract;
+    rows += row(tr("d<sub>inv</sub> / d<sub>sen</sub>"), QStringLiteral("%1 / %2").arg(formatDuration(p.topK.dInv, unit), formatDuration(p.topK.dSen, unit)));
     for (const TargetOutcome& t : p.targets)
         rows += row(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
                     tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
@@ -361,10 +363,9 @@ void TemperaturePanel::showSample(TemperatureSample s) {
     m_stats->setToolTip(tr("U = proxy speedup, total work / makespan on the proxy (free transfers); GED in %% of chain edges; "
                            "distinct = different device chains among the N samples"));
     m_histogram->setValues(s.speedups, p.proxyMean, p.proxyTop1);
-    m_status->setText(tr("%1 samples at σ = %2 in %3 s; best makespan %4")
-                          .arg(QLocale().toString(p.samples), sigmaText(s.temperature))
-                          .arg(s.seconds, 0, 'f', 2)
-                          .arg(formatNumber(p.bestMakespan)));
+    m_status->setText(tr("%1 samples at σ = %2 in %3; best makespan %4")
+                          .arg(formatCount(p.samples), sigmaText(s.temperature), formatDuration(s.seconds, TimeUnit::Seconds))
+                          .arg(formatDuration(p.bestMakespan, unit)));
     m_keep->setEnabled(true);
     m_current = std::move(s);
     Q_EMIT sampled(m_current->best);

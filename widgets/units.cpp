@@ -3,6 +3,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -17,6 +18,8 @@ struct Step {
 constexpr std::array kMicroseconds{Step{1, "µs"}, Step{1e3, "ms"}, Step{1e6, "s"}, Step{60e6, "min"}, Step{3600e6, "h"}};
 constexpr std::array kSeconds{Step{1e-6, "µs"}, Step{1e-3, "ms"}, Step{1, "s"}, Step{60, "min"}, Step{3600, "h"}};
 constexpr std::array kAbstract{Step{1, "units"}, Step{1e3, "k units"}, Step{1e6, "M units"}, Step{1e9, "G units"}, Step{1e12, "T units"}};
+constexpr std::array kBytes{Step{1, "B"}, Step{1024.0, "KiB"}, Step{1024.0 * 1024, "MiB"}, Step{1024.0 * 1024 * 1024, "GiB"},
+                            Step{1024.0 * 1024 * 1024 * 1024, "TiB"}};
 
 template <size_t N>
 TimeScale pick(const std::array<Step, N>& steps, double magnitude, size_t unitIndex) {
@@ -67,8 +70,40 @@ QString formatDuration(double value, TimeUnit unit) {
     return formatScaled(value, timeScaleFor(value, unit));
 }
 
+QString formatExact(double value, TimeUnit unit) {
+    if (!std::isfinite(value)) return formatScaled(value, {});
+    const TimeScale natural = timeScaleFor(0, unit);   // zero reads in the unit itself
+    return numbers().toString(value, 'f', 3) + QLatin1Char(' ') + natural.suffix;
+}
+
 QString formatCount(long long n) {
     return numbers().toString(n);
+}
+
+QString formatPlain(double value) {
+    if (std::abs(value) >= 1e6 && std::isfinite(value)) {
+        static constexpr std::array kLarge{Step{1e6, "M"}, Step{1e9, "G"}, Step{1e12, "T"}};
+        return formatScaled(value, pick(kLarge, std::abs(value), 0));
+    }
+    return formatScaled(value, {1, {}}).trimmed();
+}
+
+TimeScale byteScaleFor(double maxBytes) {
+    return pick(kBytes, std::abs(maxBytes), 0);
+}
+
+int tickDecimals(double step, const TimeScale& scale) {
+    const double scaled = std::abs(step / scale.divisor);
+    if (!(scaled > 0) || !std::isfinite(scaled)) return 0;
+    return std::clamp(static_cast<int>(-std::floor(std::log10(scaled) + 1e-9)), 0, 9);
+}
+
+QString formatTick(double value, const TimeScale& scale, double step) {
+    const double x = value / scale.divisor;
+    // a tick at zero reads "0", never "-0.0" from rounding
+    const double shown = std::abs(x) < std::abs(step / scale.divisor) * 1e-6 ? 0 : x;
+    const QString digits = numbers().toString(shown, 'f', tickDecimals(step, scale));
+    return scale.suffix.isEmpty() ? digits : digits + QLatin1Char(' ') + scale.suffix;
 }
 
 } // namespace sl::gui

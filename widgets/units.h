@@ -24,7 +24,25 @@ QString formatScaled(double value, const TimeScale& scale);
 /// A duration or a time point in `unit`, scaled by its own magnitude: "12.3 ms", "0 s", "19.9 M units".
 QString formatDuration(double value, TimeUnit unit);
 
+/// A duration unscaled, in the graph's own unit with three decimals, for tooltips: "10,625.200 µs".
+QString formatExact(double value, TimeUnit unit);
+
 /// A count with thousands separators: "1,234,567".
 QString formatCount(long long n);
+
+/// A dimensionless number (a weighted cost, a ratio) with three significant digits, thousands
+/// separators below a million and "M", "G", "T" suffixes above: "0.734", "1,235", "19.9 M".
+QString formatPlain(double value);
+
+/// The IEC scale for bytes (B, KiB, MiB, GiB, TiB) under which `maxBytes` reads as at least 1.
+TimeScale byteScaleFor(double maxBytes);
+
+/// Decimals a tick label needs so neighbouring ticks `step` apart differ in `scale`: 0 for 5 ms
+/// steps, 1 for 0.5 ms, 2 for 0.05 ms.
+int tickDecimals(double step, const TimeScale& scale);
+
+/// A tick label of an axis with ticks `step` apart: "0 ms", "2.5 ms", "10 ms" (every tick of one
+/// axis in the same scale and with the same decimals).
+QString formatTick(double value, const TimeScale& scale, double step);
 
 } // namespace sl::gui

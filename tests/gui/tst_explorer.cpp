@@ -20,6 +20,7 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
+#include "widgets/units.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -193,7 +194,7 @@ private Q_SLOTS:
         w.selectResults({0, 1});
         QVERIFY(w.compareView()->comparing());
         QVERIFY(w.compareView()->table()->rowCount() >= 6);   // method, makespan, peak, cost, transfers, per device...
-        QCOMPARE(w.compareView()->table()->item(1, 1)->text(), formatNumber(a.schedule().makespan));
+        QCOMPARE(w.compareView()->table()->item(1, 1)->text(), formatDuration(a.schedule().makespan, TimeUnit::Abstract));
     }
 
     void ganttPaintsOneBarPerOpInDeviceColours() {

@@ -49,6 +49,45 @@ private Q_SLOTS:
         QCOMPARE(formatScaled(0, ms), QStringLiteral("0 ms"));
     }
 
+    /// Tick labels share their axis' scale and carry only the decimals the step needs.
+    void ticks_data() {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<double>("step");
+        QTest::addColumn<double>("axisEnd");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("5 ms steps") << 10000.0 << 5000.0 << 20400.0 << QStringLiteral("10 ms");
+        QTest::newRow("zero tick") << 0.0 << 5000.0 << 20400.0 << QStringLiteral("0 ms");
+        QTest::newRow("half ms steps") << 1500.0 << 500.0 << 2040.0 << QStringLiteral("1.5 ms");
+        QTest::newRow("0.2 ms steps") << 400.0 << 200.0 << 2040.0 << QStringLiteral("0.4 ms");
+        QTest::newRow("zoomed at 10 s") << 10000200.0 << 100.0 << 10001000.0 << QStringLiteral("10.0002 s");
+        QTest::newRow("k units") << 200000.0 << 100000.0 << 547000.0 << QStringLiteral("200 k units");
+    }
+    void ticks() {
+        QFETCH(double, value);
+        QFETCH(double, step);
+        QFETCH(double, axisEnd);
+        QFETCH(QString, text);
+        const TimeUnit unit = text.endsWith(QLatin1String("units")) ? TimeUnit::Abstract : TimeUnit::Microseconds;
+        QCOMPARE(formatTick(value, timeScaleFor(axisEnd, unit), step), text);
+    }
+
+    void bytesAndPlainNumbers() {
+        QCOMPARE(byteScaleFor(9.2e6).suffix, QStringLiteral("MiB"));   // the memory axis that read 9.2e+06
+        QCOMPARE(formatTick(8 * 1024.0 * 1024, byteScaleFor(9.2e6), 2 * 1024.0 * 1024), QStringLiteral("8 MiB"));
+        QCOMPARE(byteScaleFor(512).suffix, QStringLiteral("B"));
+        QCOMPARE(formatPlain(0.734), QStringLiteral("0.734"));
+        QCOMPARE(formatPlain(1234.5), QStringLiteral("1,235"));
+        QCOMPARE(formatPlain(1.985e7), QStringLiteral("19.9 M"));
+        QCOMPARE(tickDecimals(0.5, {1, {}}), 1);
+        QCOMPARE(tickDecimals(0.05, {1, {}}), 2);
+    }
+
+    void exactValues() {
+        QCOMPARE(formatExact(10625.2, TimeUnit::Microseconds), QStringLiteral("10,625.200 µs"));
+        QCOMPARE(formatExact(55, TimeUnit::Abstract), QStringLiteral("55.000 units"));
+        QCOMPARE(formatExact(0.5, TimeUnit::Seconds), QStringLiteral("0.500 s"));
+    }
+
     void counts() {
         QCOMPARE(formatCount(1234567), QStringLiteral("1,234,567"));
         QCOMPARE(formatCount(-42), QStringLiteral("-42"));

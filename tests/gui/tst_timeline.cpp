@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+// The timeline views and their numbers: units in the results table, the Gantt axis and tooltips,
+// the memory chart's read-out and zoom, the compare and convergence axes; the Gantt ends at the
+// makespan on a 10k-op schedule; no NaN axis range reaches Qt Charts.
+#include "core/optimizer/optimizer.h"
+#include "widgets/chartutil.h"
+#include "widgets/compareview.h"
+#include "widgets/convergenceview.h"
+#include "widgets/ganttview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/memoryview.h"
+#include "widgets/palette.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/runpanel.h"
+#include "widgets/timechartview.h"
+#include "widgets/units.h"
+
+#include <QCategoryAxis>
+#include <QChart>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#define EXAMPLES SCHEDLAB_TEST_DATA "/../../resources/examples"
+
+using namespace sl;
+using namespace sl::gui;
+
+namespace {
+
+QStringList chartWarnings;
+
+void collectWarnings(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (type == QtWarningMsg && msg.contains(QLatin1String("invalid range"))) chartWarnings << msg;
+}
+
+/// Opens `path`, runs `method` to its end; the record, or an empty one on failure.
+RunRecord openAndRun(MainWindow& w, const QString& path, const QString& method) {
+    if (!w.openFile(path) || !w.runPanel()->setMethod(method)) return {};
+    QSignalSpy finished(&w, &MainWindow::runFinished);
+    if (!w.startRun() || !finished.wait(60000)) return {};
+    return finished.takeFirst().at(0).value<RunRecord>();
+}
+
+QString cell(MainWindow& w, int row, int column) {
+    return w.results()->data(w.results()->index(row, column)).toString();
+}
+
+/// The labels of a chart's axis (a QCategoryAxis: what is painted at the ticks).
+QStringList axisLabels(QChart* chart, Qt::Orientation o) {
+    const auto axes = chart->axes(o);
+    auto* axis = axes.isEmpty() ? nullptr : qobject_cast<QCategoryAxis*>(axes.first());
+    return axis ? axis->categoriesLabels() : QStringList();
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_timeline"));
+        QSettings().clear();
+        registerCoreOptimizers();
+    }
+
+    /// Mutation caught: the Makespan / Cost / Evals / Seconds cells printed without units
+    /// (formatNumber, QString::number) or in another scale.
+    void resultsTableShowsUnits() {
+        MainWindow w;
+        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        QVERIFY(r.problem->g().timeUnit() == TimeUnit::Microseconds);
+        const double ms = r.schedule().makespan / 1000;   // the ONNX roofline is in microseconds
+        QVERIFY2(ms >= 1 && ms < 1000, "ResNet-50's makespan should read in milliseconds");
+        const QString makespan = cell(w, 0, ResultsModel::Makespan);
+        QVERIFY2(makespan.endsWith(QLatin1String(" ms")), qPrintable(makespan));
+        QVERIFY(std::abs(makespan.chopped(3).remove(QLatin1Char(',')).toDouble() - ms) <= 0.006 * ms);
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Makespan), ResultsModel::SortRole).toDouble(), r.schedule().makespan);
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Makespan), Qt::ToolTipRole).toString(),
+                 formatExact(r.schedule().makespan, TimeUnit::Microseconds));   // the exact value on hover
+        const QString seconds = cell(w, 0, ResultsModel::Seconds);
+        QVERIFY2(seconds.endsWith(QLatin1String(" s")) || seconds.endsWith(QStringLiteral(" ms")) || seconds.endsWith(QStringLiteral(" µs")),
+                 qPrintable(seconds));
+        QVERIFY(!cell(w, 0, ResultsModel::Cost).contains(QLatin1Char('e')));
+
+        MainWindow jobShop;
+        const RunRecord j = openAndRun(jobShop, QStringLiteral(EXAMPLES "/ft06.txt"), QStringLiteral("list-cp"));
+        QVERIFY(j.result);
+        QCOMPARE(j.schedule().makespan, 61.0);   // list-cp on ft06 (schedlab-cli optimize says the same)
+        QCOMPARE(cell(jobShop, 0, ResultsModel::Makespan), QStringLiteral("61.0 units"));
+        QCOMPARE(cell(jobShop, 0, ResultsModel::Cost), cell(jobShop, 0, ResultsModel::Makespan));   // the makespan objective
+    }
+
+    /// Costs and counts by hand: the memory objective in IEC bytes, the weighted one plain,
+    /// evaluations with separators. Mutation caught: formatCost ignoring the objective.
+    void costsAndCountsReadInTheirUnits() {
+        QCOMPARE(formatCost(12345, Objective::Makespan, TimeUnit::Microseconds), QStringLiteral("12.3 ms"));
+        QCOMPARE(formatCost(3.5 * 1024 * 1024, Objective::Memory, TimeUnit::Microseconds), QStringLiteral("3.5 MiB"));
+        QCOMPARE(formatCost(0.734, Objective::Weighted, TimeUnit::Microseconds), QStringLiteral("0.734"));
+        QCOMPARE(formatNumber(1.985e7), QStringLiteral("19.9 M"));   // never 1.985e+07
+        QCOMPARE(formatCount(12000), QStringLiteral("12,000"));
+    }
+
+    /// Mutation caught: axis labels as bare numbers ("5000") or tooltips without units.
+    void ganttAxisAndTooltipCarryUnits() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        w.showTab(MainWindow::GanttTab);
+        GanttView* g = w.ganttView();
+        QTRY_VERIFY(g->isVisible() && g->width() > 600);
+        g->setTimeRange(0, 20000);   // 0..20 ms in microseconds
+        QCOMPARE(g->tickLabel(0), QStringLiteral("0 ms"));
+        QCOMPARE(g->tickLabel(5000), QStringLiteral("5 ms"));
+        QCOMPARE(g->tickLabel(10000), QStringLiteral("10 ms"));
+        g->setTimeRange(0, 2000);    // 0..2 ms: half-millisecond ticks or finer need decimals
+        QVERIFY2(g->tickLabel(500).startsWith(QLatin1String("0.5")) && g->tickLabel(500).endsWith(QLatin1String(" ms")),
+                 qPrintable(g->tickLabel(500) + QLatin1Char('|') + g->tickLabel(0)));
+        // the op that ends last: its tooltip reads start, end and duration in the graph's unit
+        const auto& ops = r.schedule().ops;
+        const auto last = static_cast<OpId>(std::max_element(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.end < b.end; }) - ops.begin());
+        const auto& so = ops[static_cast<size_t>(last)];
+        const QString tip = g->tooltipFor(last);
+        const TimeScale scale = timeScaleFor(so.end, TimeUnit::Microseconds);
+        QCOMPARE(scale.suffix, QStringLiteral("ms"));
+        QVERIFY2(tip.contains(QStringLiteral("end %1").arg(formatScaled(so.end, scale))), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("(duration %1)").arg(formatDuration(so.end - so.start, TimeUnit::Microseconds))), qPrintable(tip));
+    }
+
+    /// The fault: zoomed out on a 10k-op schedule, merged sub-pixel bars crept right of
+    /// the makespan. Mutation caught: a merged band or critical stripe that advances a pixel per
+    /// bar (the old paintedTo logic), or fit() ranging past the makespan differently.
+    void ganttEndsAtTheMakespanAt10kOps() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord r = openAndRun(w, QStringLiteral("generated:layered:10000:1"), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        w.showTab(MainWindow::GanttTab);
+        GanttView* g = w.ganttView();
+        g->fit();
+        QCOMPARE(g->barCount(), 10000);
+        const QImage img = g->grab().toImage();
+        const double scale = img.width() / static_cast<double>(g->width());   // device pixel ratio
+        const double endX = g->mapping().toX(r.schedule().makespan);
+        QVERIFY(endX < g->width() - 10);   // fit leaves a margin right of the makespan
+        const QSet<QRgb> background{palette::laneBackground(0).rgb(), palette::laneBackground(1).rgb(), palette::gridLine().rgb()};
+        auto isBar = [&](int x, int y) { return !background.contains(img.pixel(static_cast<int>(x * scale), static_cast<int>(y * scale))); };
+        const int top = 30, bottom = g->height() - 2;   // below the axis
+        int barsRightOfEnd = 0, barsAtEnd = 0;
+        for (int y = top; y < bottom; ++y) {
+            for (int x = static_cast<int>(std::ceil(endX)) + 2; x < g->width() - 2; ++x) barsRightOfEnd += isBar(x, y);
+            barsAtEnd += isBar(static_cast<int>(endX) - 1, y);
+        }
+        QCOMPARE(barsRightOfEnd, 0);
+        QVERIFY(barsAtEnd > 0);   // and the last bars do reach the makespan
+    }
+
+    /// Mutation caught: no read-out on hover, a read-out without units, wheel zoom not narrowing
+    /// the axis, double-click not restoring it.
+    void memoryChartReadsOutAndZooms() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        QVERIFY(r.result && r.memory);
+        w.showTab(MainWindow::MemoryTab);
+        MemoryView* m = w.memoryView();
+        TimeChartView* view = m->chartView();
+        QTRY_VERIFY(view->isVisible());
+        QApplication::processEvents();
+        const double makespan = r.schedule().makespan;
+        QCOMPARE(view->visibleStart(), 0.0);
+        QCOMPARE(view->visibleEnd(), makespan);
+        const QStringList labels = axisLabels(view->chart(), Qt::Horizontal);
+        QVERIFY(labels.size() >= 3);
+        for (const QString& l : labels) QVERIFY2(l.endsWith(QLatin1String(" ms")), qPrintable(l));
+
+        // hover at the peak time: the read-out names the time and the peak device's bytes there
+        const MemoryTimeline& tl = *r.memory;
+        const double t = tl.peakTimes[static_cast<size_t>(tl.peakDevice)];
+        const TimeMapping map = view->mapping();
+        const QPointF at(map.toX(t) + 0.25, 200);   // a quarter pixel past the peak time, inside the plot
+        QMouseEvent move(QEvent::MouseMove, at, view->viewport()->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        const QString text = m->readout();
+        QVERIFY2(text.startsWith(QLatin1String("t = ")) && text.contains(QLatin1String(" ms")), qPrintable(text));
+        const double tHovered = map.toTime(at.x());
+        double expected = 0;   // the peak device's memory at tHovered, read off its curve by hand
+        for (const MemoryPoint& p : tl.curves[static_cast<size_t>(tl.peakDevice)])
+            if (p.time <= tHovered) expected = p.bytes;
+        const QString device = QString::fromStdString(r.problem->platform.devices[static_cast<size_t>(tl.peakDevice)].name);
+        QVERIFY2(text.contains(QStringLiteral("%1 %2").arg(device, formatBytes(expected))), qPrintable(text));
+
+        // wheel up at the middle zooms in by 1.25 around the time under the mouse
+        const QPointF mid(map.x0 + map.width / 2, 200);
+        const double tMid = map.toTime(mid.x());
+        QWheelEvent wheel(mid, view->viewport()->mapToGlobal(mid), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QVERIFY(std::abs((view->visibleEnd() - view->visibleStart()) - makespan / 1.25) < 1e-6 * makespan);
+        QVERIFY(std::abs(view->mapping().toTime(mid.x()) - tMid) < 1e-6 * makespan);
+        // a drag pans, a double-click shows everything again
+        QTest::mousePress(view->viewport(), Qt::LeftButton, {}, mid.toPoint());
+        QMouseEvent drag(QEvent::MouseMove, mid + QPointF(50, 0), view->viewport()->mapToGlobal(mid + QPointF(50, 0)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &drag);
+        QTest::mouseRelease(view->viewport(), Qt::LeftButton, {}, (mid + QPointF(50, 0)).toPoint());
+        QVERIFY(view->visibleStart() < 0.1 * makespan && view->visibleEnd() < makespan);
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, mid.toPoint());
+        QCOMPARE(view->visibleStart(), 0.0);
+        QCOMPARE(view->visibleEnd(), makespan);
+    }
+
+    /// Mutation caught: compare table or axes falling back to bare numbers.
+    void compareAndConvergenceAxesCarryUnits() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord a = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        QVERIFY(a.result);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("list-spt")));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun() && finished.wait(60000));
+        w.selectResults({0, 1});
+        QVERIFY(w.compareView()->comparing());
+        QTableWidget* t = w.compareView()->table();
+        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("Makespan"));
+        QCOMPARE(t->item(1, 1)->text(), formatDuration(a.schedule().makespan, TimeUnit::Microseconds));
+        QVERIFY(t->item(1, 1)->text().endsWith(QLatin1String(" ms")));
+        const QString d = t->item(1, 3)->text();
+        QVERIFY2(d == QLatin1String("same") || d.contains(QLatin1String("s (")), qPrintable(d));   // "+1.23 ms (+4.5%)"
+        for (const QString& l : axisLabels(w.compareView()->findChild<QChartView*>()->chart(), Qt::Horizontal))
+            QVERIFY2(l.endsWith(QLatin1String(" ms")), qPrintable(l));
+        // the convergence plot of the selected result: cost ticks in milliseconds
+        w.selectResults({0});
+        const QStringList cost = axisLabels(w.convergenceView()->findChild<QChartView*>()->chart(), Qt::Vertical);
+        QVERIFY(!cost.isEmpty());
+        for (const QString& l : cost) QVERIFY2(l.endsWith(QLatin1String(" ms")), qPrintable(l));
+    }
+
+    /// Qt Charts says "invalid range for value axis [nan - nan]" when a range collapses to a
+    /// point (nice numbers of a zero span): a single evaluation at a large cost did that at 100k
+    /// ops. Mutation caught: a convergence padding that vanishes under the cost's rounding.
+    void noInvalidAxisRange() {
+        chartWarnings.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(collectWarnings);
+        ConvergenceView v;
+        v.resize(600, 400);
+        v.show();
+        v.setCostUnit(Objective::Makespan, TimeUnit::Microseconds);
+        std::vector<Progress> one(1);
+        one[0].evaluations = 1;
+        one[0].best = 4.5e10;   // large enough that a 1e-9 pad rounds away
+        one[0].mean = 4.5e10;
+        v.setHistory(QStringLiteral("one evaluation"), one);
+        QApplication::processEvents();
+        qInstallMessageHandler(previous);
+        QVERIFY2(chartWarnings.isEmpty(), qPrintable(chartWarnings.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"

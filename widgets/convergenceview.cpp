@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -41,7 +42,13 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_view->setRenderHint(QPainter::Antialiasing);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(m_view);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("convergenceNote"));
+    m_note->setAlignment(Qt::AlignCenter);
+    m_note->setStyleSheet(QStringLiteral("padding: 4px"));
+    layout->addWidget(m_note);
     setHistory({}, {});
 }
 
@@ -51,6 +58,22 @@ QWidget* ConvergenceView::canvas() const {
 
 int ConvergenceView::pointCount() const {
     return static_cast<int>(m_best->count());
+}
+
+QString ConvergenceView::note() const {
+    return m_note->isVisibleTo(this) ? m_note->text() : QString();
+}
+
+QString ConvergenceView::title() const {
+    return m_chart->title();
+}
+
+QPointF ConvergenceView::xRange() const {
+    return {m_x->min(), m_x->max()};
+}
+
+QPointF ConvergenceView::yRange() const {
+    return {m_y->min(), m_y->max()};
 }
 
 void ConvergenceView::setHistory(const QString& title, const std::vector<Progress>& history) {
@@ -79,14 +102,24 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     }
     m_best->replace(best);
     m_mean->replace(mean);
+    // one evaluation (a list heuristic) or one report: a point, not a curve, on axes that still read
+    const std::int64_t evaluations = history.empty() ? 0 : history.back().evaluations;
+    const bool single = evaluations <= 1 || best.size() <= 1;
+    m_best->setPointsVisible(single);
+    m_note->setText(evaluations == 1 ? tr("1 evaluation: nothing to converge; the cost is the point above.")
+                                     : single && !history.empty() ? tr("One progress report so far.") : QString());
+    m_note->setVisible(!m_note->text().isEmpty());
     if (!(lo <= hi)) {
         lo = 0;
         hi = 1;
     }
-    const double pad = std::max(1e-9, (hi - lo) * 0.08);
+    // a flat history still gets a readable band around its value, never ticks that all print alike
+    const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::abs(hi) * 0.05, 1.0);
+    xMax = std::max(xMax, 2.0);
     m_x->setRange(0, xMax);
+    m_x->setTickCount(xMax < 4 ? static_cast<int>(xMax) + 1 : 5);
     m_y->setRange(std::max(0.0, lo - pad), hi + pad);
-    m_x->applyNiceNumbers();
+    if (xMax >= 4) m_x->applyNiceNumbers();
     m_y->applyNiceNumbers();
 }
 

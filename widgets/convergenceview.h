@@ -9,6 +9,7 @@
 #include <vector>
 
 class QChart;
+class QLabel;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
@@ -21,6 +22,12 @@ public:
     explicit ConvergenceView(QWidget* parent = nullptr);
     void setHistory(const QString& title, const std::vector<Progress>& history);
     int pointCount() const;
+    /// Under the chart: why there is no curve to read (one evaluation), else empty.
+    QString note() const;
+    QString title() const;
+    /// The x axis range (tests: a one-evaluation run must not show a degenerate axis).
+    QPointF xRange() const;
+    QPointF yRange() const;
     QWidget* canvas() const;
 
 private:
@@ -30,6 +37,7 @@ private:
     QLineSeries* m_mean;
     QValueAxis* m_x;
     QValueAxis* m_y;
+    QLabel* m_note;
 };
 
 } // namespace sl::gui

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-class QApplication;
+class QCoreApplication;
 
 namespace sl::gui {
 
@@ -32,11 +32,19 @@ struct CommandLine {
     QString sweepFile;            // open a saved sweep
     int sweepPoint = -1;          // select this row of the shown sweep
 
-    /// Parses argv; prints usage / errors and returns false on bad input.
-    bool parse(QApplication& app);
+    /// Parses argv; prints usage / errors and returns false on bad input. --help and --version
+    /// print and exit.
+    bool parse(QCoreApplication& app);
+    /// True when argv asks only for --help or --version: then no window (and no display) is needed.
+    static bool onlyPrints(int argc, char** argv);
     /// Opens the file, sets the platform and options, starts the runs; with --screenshot, renders
-    /// the window once everything has finished and quits. False on a fatal error.
+    /// the window once everything has finished and quits. False on a fatal error. The settings
+    /// the flags change hold for this launch only (MainWindow::applyForThisLaunch).
     bool apply(MainWindow& w);
+
+private:
+    bool applySettings(MainWindow& w);    ///< platform, objective, options, runs, panels, view
+    bool startScreenshot(MainWindow& w);  ///< --screenshot: shoot once everything settled, then quit
 };
 
 } // namespace sl::gui

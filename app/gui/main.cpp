@@ -13,14 +13,28 @@
 
 #include <cstdio>
 
-int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("SchedLab"));
-    QApplication::setApplicationName(QStringLiteral("SchedLab"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/schedlab.svg")));
-    sl::registerCoreOptimizers();
+namespace {
+
+void identify() {
+    QCoreApplication::setOrganizationName(QStringLiteral("SchedLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("SchedLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCHEDLAB_VERSION));
+    sl::registerCoreOptimizers();   // --help lists the methods
     sl::registerNeuralOptimizers();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (sl::gui::CommandLine::onlyPrints(argc, argv)) {
+        QCoreApplication app(argc, argv);   // --help and --version need no display
+        identify();
+        sl::gui::CommandLine cli;
+        return cli.parse(app) ? 0 : 2;   // QCommandLineParser prints and exits
+    }
+    QApplication app(argc, argv);
+    identify();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/schedlab.svg")));
 
     sl::gui::CommandLine cli;
     if (!cli.parse(app)) return 2;

@@ -106,8 +106,12 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     const std::int64_t evaluations = history.empty() ? 0 : history.back().evaluations;
     const bool single = evaluations <= 1 || best.size() <= 1;
     m_best->setPointsVisible(single);
-    m_note->setText(evaluations == 1 ? tr("1 evaluation: nothing to converge; the cost is the point above.")
-                                     : single && !history.empty() ? tr("One progress report so far.") : QString());
+    m_best->setMarkerSize(single ? 11 : 6);
+    m_mean->setVisible(!mean.isEmpty());   // no population: no legend entry for it
+    m_note->setText(evaluations == 1      ? tr("1 evaluation: nothing to converge; the cost is the point above.")
+                    : !history.empty() && single ? tr("One progress report so far.")
+                    : history.empty() && !title.isEmpty() ? tr("No progress history: this schedule was sampled or opened, not optimized here.")
+                                                          : QString());
     m_note->setVisible(!m_note->text().isEmpty());
     if (!(lo <= hi)) {
         lo = 0;

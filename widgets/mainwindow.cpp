@@ -189,7 +189,7 @@ void MainWindow::buildActions() {
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
         openFileInBackground(m_trainingMenu->apply(path));
     });
-    file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+    m_openScheduleAction = file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a schedule of the current graph"),
                                                           QSettings().value(QStringLiteral("lastScheduleDir")).toString(),
                                                           tr("Schedule JSON (*.json);;All files (*)"));

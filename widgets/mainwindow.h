@@ -172,6 +172,7 @@ private:
     QPushButton* m_switchGraph = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_exportViewAction = nullptr;
+    QAction* m_openScheduleAction = nullptr;
     QList<QAction*> m_scheduleActions;   // save and export a result: need one of the open graph
     OpSelection* m_selection;
     ResultsModel* m_results;

@@ -37,6 +37,12 @@
 #include <algorithm>
 
 namespace sl::gui {
+namespace {
+/// "1 result", "3 results": the window speaks English without "(s)".
+QString counted(int n, const QString& one, const QString& many) {
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+} // namespace
 
 QWidget* MainWindow::buildResultsPane() {
     auto* pane = new QWidget;
@@ -102,9 +108,15 @@ void MainWindow::updateResultsNotice(const QString& refusal) {
     m_resultsNotice->setStyleSheet(refusal.isEmpty() ? QString() : QStringLiteral("color: #b35900; font-weight: 600"));
     if (!refusal.isEmpty()) return m_resultsNotice->setText(refusal);
     m_switchGraph->hide();
-    const int shown = m_sorted->rowCount(), all = m_results->rowCount();
-    QString text = m_doc ? tr("%n result(s) of %1", nullptr, shown).arg(m_doc->displayName) : tr("No graph open");
-    if (all > shown) text += tr("; %n in all", nullptr, all) + tr(" from %n graph(s)", nullptr, m_results->graphCount());
+    const int all = m_results->rowCount();
+    int ofOpen = 0;
+    for (int row = 0; row < all; ++row) ofOpen += ofShownGraph(m_results->record(row));
+    const QString graphs = counted(m_results->graphCount(), tr("graph"), tr("graphs"));
+    QString text = m_doc ? tr("%1 of %2").arg(counted(ofOpen, tr("result"), tr("results")), m_doc->displayName) : tr("No graph open");
+    if (m_resultsScope->currentIndex() == static_cast<int>(ResultsScope::AllGraphs))
+        text = tr("%1 from %2").arg(counted(all, tr("result"), tr("results")), graphs) + (m_doc ? tr("; %1 of the open graph, %2").arg(ofOpen).arg(m_doc->displayName) : QString());
+    else if (all > ofOpen)
+        text += tr("; %1 in all, from %2").arg(all).arg(graphs);
     m_resultsNotice->setText(text);
 }
 
@@ -165,10 +177,11 @@ void MainWindow::onResultsSelectionChanged() {
         m_compare->setRecords(picked[0], picked[1]);
         m_tabs->setCurrentWidget(m_compare);
     } else {
-        m_compare->setRecords(std::nullopt, std::nullopt);
+        m_compare->setRecords(drawable && picked.size() == 1 ? std::optional<RunRecord>(picked[0]) : std::nullopt, std::nullopt);
         if (!refusal.isEmpty()) m_compare->setNotice(refusal);
         else if (picked.size() == 1) m_compare->setNotice(tr("One result is selected: Ctrl+click a second one to compare it with “%1”.").arg(picked[0].name));
-        else if (picked.size() > 2) m_compare->setNotice(tr("Compare shows two results; %n are selected.", nullptr, static_cast<int>(picked.size())));
+        else if (picked.size() > 2) m_compare->setNotice(tr("Compare shows two results; %1 are selected.").arg(picked.size()));
+        if (picked.size() == 2) m_tabs->setCurrentWidget(m_compare);   // the refusal where the comparison was expected
     }
     updateResultsNotice(refusal);
 }
@@ -225,8 +238,8 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
             }
             if (opened.value->adopted && ofShownGraph(opened.value->record)) {
                 m_platform->adoptPlatform(*opened.value->adopted, QFileInfo(path).fileName());
-                statusBar()->showMessage(tr("The Platform panel now shows the schedule's machine: %n device(s)", nullptr,
-                                            opened.value->adopted->deviceCount()),
+                statusBar()->showMessage(tr("The Platform panel now shows the schedule's machine: %1")
+                                             .arg(counted(opened.value->adopted->deviceCount(), tr("device"), tr("devices"))),
                                          10000);
             }
             addResult(opened.value->record);
@@ -238,7 +251,7 @@ QString MainWindow::exportRefusal() const {
     const auto rows = m_resultsView->selectionModel()->selectedRows();
     if (!m_doc) return tr("Open a graph and select one of its results first.");
     if (rows.isEmpty()) return tr("Select a result of the open graph first.");
-    if (rows.size() > 1) return tr("Select one result to save or export (%n are selected).", nullptr, static_cast<int>(rows.size()));
+    if (rows.size() > 1) return tr("Select one result to save or export (%1 are selected).").arg(rows.size());
     const RunRecord& r = m_results->record(m_sorted->mapToSource(rows.first()).row());
     if (!ofShownGraph(r))
         return tr("“%1” was made for %2, not for the open graph (%3). Open %2 again to save or export it.").arg(r.name, r.graphTitle, m_doc->displayName);
@@ -304,6 +317,8 @@ void MainWindow::updateActions() {
                                          "chart quality against diversity (Ctrl+T)")
                                     : noGraph);
     m_exportViewAction->setEnabled(m_doc.has_value());
+    m_openScheduleAction->setEnabled(m_doc.has_value());
+    m_openScheduleAction->setToolTip(m_doc ? tr("Open a schedule JSON of the open graph (Ctrl+Shift+O)") : tr("Open the schedule's graph first"));
     m_runPanel->setGraphOpen(m_doc.has_value());
     const QString why = exportRefusal();
     for (QAction* a : m_scheduleActions) {

@@ -103,7 +103,7 @@ private Q_SLOTS:
         QCOMPARE(w.ganttView()->barCount(), 0);    // and not drawn over the new graph
         Q_EMIT w.temperaturePanel()->sampled(a);   // a late sample of the old graph is not drawn either
         QCOMPARE(w.ganttView()->barCount(), 0);
-        QVERIFY2(w.resultsNotice().contains(QStringLiteral("1 in all")), qPrintable(w.resultsNotice()));
+        QVERIFY2(w.resultsNotice().contains(QStringLiteral("0 results of beta.json; 1 in all, from 1 graph")), qPrintable(w.resultsNotice()));
         QVERIFY(w.resultsView()->isColumnHidden(ResultsModel::Graph));
         QVERIFY(runToEnd(w).result);
         QCOMPARE(shownRows(w), 1);
@@ -112,6 +112,7 @@ private Q_SLOTS:
         w.setResultsScope(MainWindow::ResultsScope::AllGraphs);
         QCOMPARE(shownRows(w), 2);
         QVERIFY(!w.resultsView()->isColumnHidden(ResultsModel::Graph));
+        QVERIFY2(w.resultsNotice().startsWith(QStringLiteral("2 results from 2 graphs; 1 of the open graph, beta.json")), qPrintable(w.resultsNotice()));
         // select alpha's result while beta is open: refused with a sentence, nothing drawn
         const int alphaRow = w.resultsView()->model()->index(0, 0).data(ResultsModel::RecordIdRole).toInt() == a.id ? 0 : 1;
         w.selectResults({alphaRow});
@@ -137,6 +138,7 @@ private Q_SLOTS:
         w.selectResults({0, 1});
         QVERIFY(!w.compareView()->comparing());
         QVERIFY2(w.compareView()->notice().contains(QStringLiteral("Compare needs two results of one graph")), qPrintable(w.compareView()->notice()));
+        QCOMPARE(w.currentViewWidget(), static_cast<QWidget*>(w.compareView()));   // the sentence where the comparison was expected
         QVERIFY(w.compareView()->notice().contains(QStringLiteral("alpha.json")) && w.compareView()->notice().contains(QStringLiteral("beta.json")));
 
         const int alphaRow = w.resultsView()->model()->index(0, ResultsModel::Graph).data().toString() == QLatin1String("alpha.json") ? 0 : 1;

@@ -356,7 +356,7 @@ void MainWindow::openFileInBackground(const QString& pathIn, const QString& form
 
 void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn, std::uint64_t fingerprint) {
     m_doc = std::move(doc);
-    rememberGraph(*m_doc, fingerprint);
+    rememberGraph(*m_doc, pathIn, fingerprint);
     m_selection->clear();
     m_platform->setFilePlatform(m_doc->platform);
     m_dag->setGraph(m_doc->graph);

@@ -128,7 +128,7 @@ private:
     /// Stamps the record with its graph, adds the row and returns the stamped record.
     RunRecord addResult(RunRecord r);
     QWidget* buildResultsPane();
-    void rememberGraph(const LoadedDocument& doc, std::uint64_t fingerprint);
+    void rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint);
     /// Scope filter to the open graph's results, counts updated.
     void showResultsOfThisGraph();
     void updateResultsNotice(const QString& refusal = {});
@@ -160,6 +160,7 @@ private:
     struct GraphTag {
         std::uint64_t fingerprint = 0;
         QString title, path, source;
+        QString opened;   // as it was opened (":/examples/…" too): what Open Recent stores
         std::optional<UpdateRule> training;
         std::optional<Platform> platform;
         std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive

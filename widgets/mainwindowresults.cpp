@@ -79,10 +79,10 @@ QWidget* MainWindow::buildResultsPane() {
     return pane;
 }
 
-void MainWindow::rememberGraph(const LoadedDocument& doc, std::uint64_t fingerprint) {
+void MainWindow::rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint) {
     m_docFingerprint = fingerprint;
     std::erase_if(m_graphs, [&](const GraphTag& t) { return t.fingerprint == fingerprint || t.graph.expired(); });
-    m_graphs.push_back({fingerprint, doc.displayName, doc.path, doc.source, doc.training, doc.platform, doc.graph});
+    m_graphs.push_back({fingerprint, doc.displayName, doc.path, doc.source, opened, doc.training, doc.platform, doc.graph});
 }
 
 void MainWindow::setResultsScope(ResultsScope scope) {
@@ -210,7 +210,8 @@ void MainWindow::switchToGraphOf(int row) {
     doc.training = tag->training;
     const int id = r.id;
     ++m_loadGeneration;   // an open still loading must not land over this one
-    documentReady(std::move(doc), documentSource(tag->source, tag->training), r.graphFingerprint);
+    const QString opened = tag->opened;   // a copy: documentReady replaces the tag
+    documentReady(std::move(doc), opened, r.graphFingerprint);
     const QModelIndex shown = m_sorted->mapFromSource(m_results->index(m_results->rowOfId(id), 0));
     if (shown.isValid()) selectResults({shown.row()});
 }

@@ -68,7 +68,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
             .arg(QString::fromStdString(toString(r.target)));
     if (role == Qt::ToolTipRole && index.column() == Graph && r.problem)
-        return tr("%1: %n op(s), fingerprint %2", nullptr, r.problem->graph->opCount()).arg(r.graphTitle, graphKey(r.graphFingerprint));
+        return tr("%1: %2 ops, fingerprint %3").arg(r.graphTitle).arg(r.problem->graph->opCount()).arg(graphKey(r.graphFingerprint));
     if (role == Qt::ToolTipRole && index.column() == Devices && r.problem) {
         QStringList names;
         for (const Device& d : r.problem->platform.devices) names << QString::fromStdString(d.name);

@@ -25,15 +25,6 @@ const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStrin
                           QStringLiteral("compare"), QStringLiteral("sweep")};
 } // namespace
 
-bool CommandLine::onlyPrints(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i) {
-        const QByteArray a(argv[i]);
-        if (a == "--") break;
-        if (a == "-h" || a == "--help" || a == "-?" || a == "--help-all" || a == "-v" || a == "--version") return true;
-    }
-    return false;
-}
-
 bool CommandLine::parse(QCoreApplication& app) {
     QCommandLineParser p;
     QString methods;

@@ -35,8 +35,6 @@ struct CommandLine {
     /// Parses argv; prints usage / errors and returns false on bad input. --help and --version
     /// print and exit.
     bool parse(QCoreApplication& app);
-    /// True when argv asks only for --help or --version: then no window (and no display) is needed.
-    static bool onlyPrints(int argc, char** argv);
     /// Opens the file, sets the platform and options, starts the runs; with --screenshot, renders
     /// the window once everything has finished and quits. False on a fatal error. The settings
     /// the flags change hold for this launch only (MainWindow::applyForThisLaunch).

@@ -19,18 +19,18 @@ void identify() {
     QCoreApplication::setOrganizationName(QStringLiteral("SchedLab"));
     QCoreApplication::setApplicationName(QStringLiteral("SchedLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCHEDLAB_VERSION));
-    sl::registerCoreOptimizers();   // --help lists the methods
-    sl::registerNeuralOptimizers();
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (sl::gui::CommandLine::onlyPrints(argc, argv)) {
-        QCoreApplication app(argc, argv);   // --help and --version need no display
+    sl::registerCoreOptimizers();   // --help lists the methods
+    sl::registerNeuralOptimizers();
+    {
+        // parsing needs no display: --help, --version and usage errors end here, without a window system
+        QCoreApplication app(argc, argv);
         identify();
-        sl::gui::CommandLine cli;
-        return cli.parse(app) ? 0 : 2;   // QCommandLineParser prints and exits
+        if (!sl::gui::CommandLine().parse(app)) return 2;
     }
     QApplication app(argc, argv);
     identify();

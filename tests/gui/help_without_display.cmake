@@ -18,3 +18,8 @@ foreach(flag --help --version)
     message(FATAL_ERROR "schedlab ${flag} printed no ${expected}:\n${out}\n${err}")
   endif()
 endforeach()
+# a usage error is reported the same way, not by an abort
+execute_process(COMMAND ${APP} --no-such-flag RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "no-such-flag")
+  message(FATAL_ERROR "schedlab --no-such-flag without a display exited ${rc}\n${out}\n${err}")
+endif()

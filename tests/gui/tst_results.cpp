@@ -313,6 +313,20 @@ private Q_SLOTS:
         QVERIFY2(!w.statusBar()->currentMessage().startsWith(QStringLiteral("Writing")), qPrintable(w.statusBar()->currentMessage()));
     }
 
+    // Examples opened from the menu are remembered by their bundled path and listed by title.
+    // Mutation caught: recentTitle() showing the raw ":/examples/…" path. (That documentReady
+    // records them is checked by hand: the test binary has no bundled resources to open.)
+    void openRecentListsExamplesByTitle() {
+        const auto examples = MainWindow::bundledExamples();
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{examples.first().second, m_graphA});
+        MainWindow w;
+        QStringList titles;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QLatin1String("Open &Recent"))
+                for (QAction* a : m->actions()) titles << a->text();
+        QCOMPARE(titles, (QStringList{QStringLiteral("Example: ") + examples.first().first, m_graphA}));
+    }
+
     // Mutation caught: About without the version; a method description pointing at spec/ or seeds/.
     void aboutAndDescriptionsSpeakToUsers() {
         QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7"));

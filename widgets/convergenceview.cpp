@@ -31,7 +31,7 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_x->setLabelFormat(QStringLiteral("%.0f"));
     m_y = new QValueAxis;
     m_y->setTitleText(tr("cost"));
-    m_y->setLabelFormat(QStringLiteral("%.6g"));
+    m_y->setLabelFormat(QStringLiteral("%.6g"));   // values stay under a million (setHistory scales them)
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     for (auto* s : {m_best, m_mean}) {
@@ -72,8 +72,12 @@ QPointF ConvergenceView::xRange() const {
     return {m_x->min(), m_x->max()};
 }
 
+QString ConvergenceView::yTitle() const {
+    return m_y->titleText();
+}
+
 QPointF ConvergenceView::yRange() const {
-    return {m_y->min(), m_y->max()};
+    return {m_y->min() * m_yScale, m_y->max() * m_yScale};
 }
 
 void ConvergenceView::setHistory(const QString& title, const std::vector<Progress>& history) {
@@ -100,6 +104,17 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
         best.append(QPointF(static_cast<double>(p.evaluations), p.best));
         xMax = std::max(xMax, static_cast<double>(p.evaluations));
     }
+    // large costs (makespans of 1e7 units, bytes) in thousands or millions: ticks never print an exponent
+    static const QStringList scales = {QString(), tr(" (thousands)"), tr(" (millions)"), tr(" (billions)"), tr(" (trillions)")};
+    int k = 0;
+    if (std::isfinite(hi) && hi >= 1e6)   // below, "%.6g" prints every digit
+        while (hi / std::pow(1000.0, k) >= 1000 && k + 1 < scales.size()) ++k;
+    m_yScale = std::pow(1000.0, k);
+    for (QList<QPointF>* points : {&best, &mean})
+        for (QPointF& p : *points) p.setY(p.y() / m_yScale);
+    lo /= m_yScale;
+    hi /= m_yScale;
+    m_y->setTitleText(tr("cost") + scales[k]);
     m_best->replace(best);
     m_mean->replace(mean);
     // one evaluation (a list heuristic) or one report: a point, not a curve, on axes that still read

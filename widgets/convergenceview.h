@@ -27,7 +27,8 @@ public:
     QString title() const;
     /// The x axis range (tests: a one-evaluation run must not show a degenerate axis).
     QPointF xRange() const;
-    QPointF yRange() const;
+    QPointF yRange() const;   ///< in cost units (unscaled)
+    QString yTitle() const;   ///< "cost", or "cost (millions)" when the axis is scaled
     QWidget* canvas() const;
 
 private:
@@ -38,6 +39,7 @@ private:
     QValueAxis* m_x;
     QValueAxis* m_y;
     QLabel* m_note;
+    double m_yScale = 1;   // the y axis shows cost / m_yScale
 };
 
 } // namespace sl::gui

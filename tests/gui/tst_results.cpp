@@ -276,6 +276,11 @@ private Q_SLOTS:
         const QPointF y = w.convergenceView()->yRange();
         QVERIFY2(y.y() - y.x() >= 1.0 && y.x() <= r.result->cost && r.result->cost <= y.y(), qPrintable(QStringLiteral("%1..%2").arg(y.x()).arg(y.y())));
         QVERIFY(w.convergenceView()->xRange().y() >= 1);
+        // costs of tens of millions read in millions on the axis, not as 1.985e+07
+        ConvergenceView big;
+        big.setHistory(QStringLiteral("big"), {Progress{.evaluations = 10, .best = 2.5e7, .mean = 3e7}, Progress{.evaluations = 500, .best = 1.985e7, .mean = 2.2e7}});
+        QCOMPARE(big.yTitle(), QStringLiteral("cost (millions)"));
+        QVERIFY(big.yRange().x() <= 1.985e7 && big.yRange().y() >= 3e7);
 
         w.runPanel()->setMethod(QStringLiteral("brkga"));
         QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("100000000")));

@@ -107,6 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_temperature->setTarget(m_platform->target(), 1);
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
+    connect(this, &MainWindow::sweepShown, this, &MainWindow::updateStatus);   // Save / Export Sweep become possible
     updateStatus();
 }
 
@@ -225,7 +226,7 @@ void MainWindow::buildActions() {
     });
     file->addSeparator();
     m_saveAction = file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
-    file->addAction(tr("Save S&weep…"), this, [this] {
+    m_sweepFileActions << file->addAction(tr("Save S&weep…"), this, [this] {
         if (!m_sweepView->sweep()) return showError(tr("Nothing to save"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
         const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.sweep.json"), tr("Sweep JSON (*.sweep.json)"));
         if (!path.isEmpty()) saveSweep(path);
@@ -236,7 +237,7 @@ void MainWindow::buildActions() {
                          exportMenu->addAction(tr("&CSV…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::Csv)); }),
                          exportMenu->addAction(tr("Chrome &trace (Perfetto)…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ChromeTrace)); }),
                          exportMenu->addAction(tr("Annotated &DOT…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::AnnotatedDot)); })};
-    exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
+    m_sweepFileActions << exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
     exportMenu->addSeparator();
     m_exportViewAction = exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
     file->addSeparator();

@@ -175,6 +175,7 @@ private:
     QAction* m_exportViewAction = nullptr;
     QAction* m_openScheduleAction = nullptr;
     QList<QAction*> m_scheduleActions;   // save and export a result: need one of the open graph
+    QList<QAction*> m_sweepFileActions;  // save and export the sweep: need one shown
     OpSelection* m_selection;
     ResultsModel* m_results;
     QSortFilterProxyModel* m_sorted;

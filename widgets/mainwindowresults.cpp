@@ -14,6 +14,7 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runpanel.h"
 #include "widgets/scheduleopen.h"
+#include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
 
 #include "core/graph/fingerprint.h"
@@ -317,7 +318,12 @@ void MainWindow::updateActions() {
     m_sweepAction->setToolTip(m_doc ? tr("Sample the graph at every temperature of the Temperature panel's sweep settings and "
                                          "chart quality against diversity (Ctrl+T)")
                                     : noGraph);
-    m_exportViewAction->setEnabled(m_doc.has_value());
+    const bool sweep = m_sweepView->sweep() != nullptr;
+    m_exportViewAction->setEnabled(m_doc.has_value() || sweep);
+    for (QAction* a : m_sweepFileActions) {
+        a->setEnabled(sweep);
+        a->setToolTip(sweep ? QString() : tr("Run a sweep (Run ▸ Sweep temperatures) or open one first"));
+    }
     m_openScheduleAction->setEnabled(m_doc.has_value());
     m_openScheduleAction->setToolTip(m_doc ? tr("Open a schedule JSON of the open graph (Ctrl+Shift+O)") : tr("Open the schedule's graph first"));
     m_runPanel->setGraphOpen(m_doc.has_value());

@@ -258,6 +258,7 @@ private Q_SLOTS:
         QVERIFY(!action("&Save Schedule…")->isEnabled());
         QVERIFY(!action("Schedule &JSON…")->isEnabled());
         QVERIFY(!action("S&weep temperatures")->isEnabled());
+        QVERIFY(!action("Save S&weep…")->isEnabled() && !action("S&weep as CSV…")->isEnabled());
         QVERIFY(w.openFile(m_graphA));
         QVERIFY(action("&Run")->isEnabled() && run->isEnabled());
         QVERIFY(!action("&Save Schedule…")->isEnabled());   // no result yet

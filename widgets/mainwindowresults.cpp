@@ -82,7 +82,9 @@ QWidget* MainWindow::buildResultsPane() {
 
 void MainWindow::rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint) {
     m_docFingerprint = fingerprint;
-    std::erase_if(m_graphs, [&](const GraphTag& t) { return t.fingerprint == fingerprint || t.graph.expired(); });
+    // one tag per graph content, kept for the session (a few strings): results of an earlier load of
+    // the same file, holding their own copy of the graph, still find their title and their way back
+    std::erase_if(m_graphs, [&](const GraphTag& t) { return t.fingerprint == fingerprint; });
     m_graphs.push_back({fingerprint, doc.displayName, doc.path, doc.source, opened, doc.training, doc.platform, doc.graph});
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "args.h"
 
+#include "core/util/limits.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -63,6 +65,16 @@ std::int64_t Args::takeInt(const std::string& key, std::int64_t fallback) {
     if (ec != std::errc() || p != v->data() + v->size())
         throw UsageError("--" + key + " expects a whole number, got '" + *v + "'");
     return x;
+}
+
+std::int64_t Args::takeIntIn(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max) {
+    const std::int64_t x = takeInt(key, fallback);
+    if (x < min || x > max) throw UsageError("--" + key + " expects " + std::to_string(min) + ".." + std::to_string(max) + ", got " + std::to_string(x));
+    return x;
+}
+
+int Args::takeThreads(std::int64_t fallback) {
+    return static_cast<int>(takeIntIn("threads", fallback, 1, limits().threads));
 }
 
 std::vector<int> Args::takeIntList(const std::string& key, const std::string& fallback, int min) {

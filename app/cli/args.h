@@ -36,6 +36,10 @@ public:
     std::string take(const std::string& key, const std::string& fallback);
     double takeDouble(const std::string& key, double fallback);
     std::int64_t takeInt(const std::string& key, std::int64_t fallback);
+    /// takeInt, refused outside [min, max] with a message naming the range.
+    std::int64_t takeIntIn(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
+    /// --threads, 1 .. limits().threads.
+    int takeThreads(std::int64_t fallback);
     /// A comma-separated list of whole numbers, each at least `min` (e.g. --sizes 100,1000).
     std::vector<int> takeIntList(const std::string& key, const std::string& fallback, int min = 1);
     bool takeFlag(const std::string& key);

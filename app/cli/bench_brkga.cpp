@@ -136,7 +136,7 @@ int runBrkgaBench(Args& args) {
     const int devices = static_cast<int>(args.takeInt("devices", 2));
     const Objective objective = objectiveFromString(args.take("objective", "memory"));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
-    const int threads = static_cast<int>(args.takeInt("threads", 2));
+    const int threads = args.takeThreads(2);
     const std::string data = args.take("data", defaultDataDir());
     const std::string only = args.take("only", "all");
     const std::string method = args.take("method", "brkga");

@@ -109,7 +109,7 @@ int runPrioritySamplerBench(Args& args) {
     const bool quick = args.takeFlag("quick");
     const int graphs = static_cast<int>(args.takeInt("graphs", quick ? 2 : 20));
     const int jobshops = static_cast<int>(args.takeInt("jobshops", quick ? 2 : 50));
-    const int threads = static_cast<int>(args.takeInt("threads", 2));
+    const int threads = args.takeThreads(2);
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
     const std::vector<int> sizes = args.takeIntList("sizes", quick ? "50" : "200,500,1000", 2);
     const std::string only = args.take("only", "all");

@@ -150,7 +150,7 @@ int runBenchRegal(Args& args) {
     const std::string nodes = args.take("nodes", "20-120");
     const std::string families = args.take("families", "nn");
     const std::int64_t budget = args.takeInt("budget", 5000);
-    const int threads = static_cast<int>(args.takeInt("threads", 1));
+    const int threads = args.takeThreads(1);
     const std::string weights = args.take("weights", "");
     const std::string tunedText = args.take("tuned", "rho=0.8,alpha=2,beta=2,population=100,elites=20,mutants=10,populations=2");
     const fs::path data = args.take("data", defaultDataDir());

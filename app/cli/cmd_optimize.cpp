@@ -7,6 +7,7 @@
 #include "core/optimizer/candidates.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
+#include "core/util/atomicfile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -140,13 +141,14 @@ int runOptimize(Args& args) {
     o.seed = static_cast<std::uint64_t>(seed);
     o.budget = args.takeInt("budget", 0);
     o.timeLimit = args.takeDouble("time-limit", 0);
-    o.threads = static_cast<int>(args.takeInt("threads", 1));
+    o.threads = args.takeThreads(1);
     if (o.budget < 0 || o.timeLimit < 0 || o.threads < 1) throw UsageError("--budget, --time-limit, --threads must be positive");
     const auto out = args.take("out");
     if (!out) throw UsageError("--out SCHEDULE.json is required");
     const auto trace = args.take("trace");
     const auto csv = args.take("csv");
     const bool progress = args.takeFlag("progress");
+    const bool force = args.takeFlag("force");
     const TargetArgs targets = takeTargets(args);
     const std::int64_t topK = args.takeInt("top-k", 100);
     if (topK < 1 || topK > 1'000'000) throw UsageError("--top-k expects 1..1000000");
@@ -202,9 +204,18 @@ int runOptimize(Args& args) {
 
     const ValidationReport v = validateSchedule(p, r.schedule);
     if (!v.ok()) throw std::runtime_error(*method + " produced an invalid schedule: " + v.errors.front());
-    saveScheduleJson(p, r.schedule, *out);
-    if (trace) saveChromeTrace(p, r.schedule, *trace);
-    if (csv) saveScheduleCsv(p, r.schedule, *csv);
+    if (r.cancelled && !force && std::filesystem::exists(*out)) {
+        std::cerr << "schedlab-cli optimize: the run was stopped; kept the existing " << *out
+                  << " (the stopped run's best, cost " << std::setprecision(12) << r.cost
+                  << ", was not written; --force replaces it)\n";
+        return 1;
+    }
+    // every output or none: a --trace or --csv that cannot be written leaves --out untouched too
+    OutputSet outputs;
+    outputs.add(*out, scheduleToJson(p, r.schedule));
+    if (trace) outputs.add(*trace, chromeTraceJson(p, r.schedule, *trace));
+    if (csv) outputs.add(*csv, scheduleToCsv(p, r.schedule, *csv));
+    outputs.commit();
     std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan " << r.schedule.makespan
               << " | peak memory " << r.schedule.stepMemory.peak << " bytes (step), " << r.schedule.timeMemory.peak
               << " bytes (time) | " << r.evaluations
@@ -226,6 +237,9 @@ std::string optimizeHelp() {
                        "  --out FILE            schedule JSON to write (required)\n"
                        "  --trace FILE          also write a Chrome trace (chrome://tracing, Perfetto)\n"
                        "  --csv FILE            also write one CSV row per op\n"
+                       "                        (all outputs are written, or none of them)\n"
+                       "  --force               let a run stopped with Ctrl-C replace an existing --out\n"
+                       "                        (without it the existing file is kept)\n"
                        "  --seed S              random seed (default 1)\n"
                        "  --budget EVALS        evaluations for search methods (default: the method's)\n"
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
@@ -244,7 +258,7 @@ std::string optimizeHelp() {
 }
 
 SL_CLI_COMMAND({"optimize", "schedule a graph with one optimizer and write the schedule", &optimizeHelp,
-                {"progress"}, &runOptimize});
+                {"progress", "force"}, &runOptimize});
 
 } // namespace
 } // namespace sl::cli

@@ -6,6 +6,7 @@
 #include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
 #include "core/io/graphio.h"
+#include "core/util/atomicfile.h"
 
 #include <filesystem>
 #include <iomanip>
@@ -73,7 +74,7 @@ int runSweepCommand(Args& args) {
     o.samples = static_cast<int>(args.takeInt("samples", 1000));
     o.topK = static_cast<int>(args.takeInt("top-k", 100));
     const std::int64_t seed = args.takeInt("seed", 1);
-    o.threads = static_cast<int>(args.takeInt("threads", 1));
+    o.threads = args.takeThreads(1);
     if (o.samples < 1 || o.samples > 10'000'000) throw UsageError("--samples expects 1..10000000");
     if (o.topK < 1) throw UsageError("--top-k expects a whole number >= 1");
     if (seed < 0) throw UsageError("--seed expects a non-negative whole number");
@@ -100,14 +101,12 @@ int runSweepCommand(Args& args) {
     Sweep s = runSweep(lp.problem, samplerName, *sampler, o, {}, {});
     s.graphName = std::filesystem::path(args.positional(0, "graph file")).filename().string();
     printTable(s);
-    if (out) {
-        saveSweepJson(s, *out);
-        std::cout << "wrote " << *out << "\n";
-    }
-    if (csv) {
-        saveSweepCsv(s, *csv);
-        std::cout << "wrote " << *csv << "\n";
-    }
+    OutputSet outputs;   // both files or neither
+    if (out) outputs.add(*out, sweepToJson(s));
+    if (csv) outputs.add(*csv, sweepToCsv(s));
+    outputs.commit();
+    for (const auto& path : {out, csv})
+        if (path) std::cout << "wrote " << *path << "\n";
     return 0;
 }
 

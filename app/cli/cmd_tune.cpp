@@ -113,7 +113,7 @@ int runTune(Args& args) {
     const std::string method = args.take("method", "brkga");
     const std::string gridName = args.take("grid", "quick");
     const std::int64_t budget = args.takeInt("budget", 5000);
-    const int threads = static_cast<int>(args.takeInt("threads", 2));
+    const int threads = args.takeThreads(2);
     const int repeats = static_cast<int>(std::max<std::int64_t>(1, args.takeInt("repeats", 1)));
     const auto seed = static_cast<std::uint64_t>(args.takeInt("seed", 1));
     const std::size_t top = static_cast<std::size_t>(std::max<std::int64_t>(1, args.takeInt("top", 10)));

@@ -5,6 +5,7 @@
 
 #include "core/graph/graph.h"
 #include "core/optimizer/optimizer.h"
+#include "core/util/limits.h"
 #include "models/register.h"
 
 #include <algorithm>
@@ -29,7 +30,33 @@ void printUsage(std::ostream& out) {
         out << "  " << c.name << std::string(c.name.size() < 12 ? 12 - c.name.size() : 1, ' ') << c.summary << "\n";
     }
     out << "\nRun 'schedlab-cli COMMAND --help' for a command's options.\n"
+           "Any command takes --limit KEY=VALUE to change an input limit ('schedlab-cli limits').\n"
            "Exit codes: 0 ok, 1 bad input (the message names the file and the fault), 2 usage error.\n";
+}
+
+/// Applies SCHEDLAB_LIMITS, then takes every `--limit KEY=VALUE` (or `--limit=KEY=VALUE`) out of
+/// `args`, whatever the command: the limits hold before any file is read.
+void applyLimits(std::vector<std::string>& args) {
+    applyLimitsFromEnvironment();
+    for (std::size_t i = 0; i < args.size();) {
+        std::string spec;
+        if (args[i] == "--limit") {
+            if (i + 1 >= args.size()) throw UsageError("--limit expects KEY=VALUE");
+            spec = args[i + 1];
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        } else if (args[i].rfind("--limit=", 0) == 0) {
+            spec = args[i].substr(8);
+            args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+        } else {
+            ++i;
+            continue;
+        }
+        try {
+            setLimits(parseLimits(spec, limits()));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+    }
 }
 
 } // namespace
@@ -38,6 +65,12 @@ void printUsage(std::ostream& out) {
 int main(int argc, char** argv) {
     using namespace sl::cli;
     std::vector<std::string> rest(argv + 1, argv + argc);
+    try {
+        applyLimits(rest);
+    } catch (const std::exception& e) {
+        std::cerr << "schedlab-cli: " << e.what() << "\n";
+        return 2;
+    }
     if (rest.empty() || rest[0] == "--help" || rest[0] == "-h" || rest[0] == "help") {
         printUsage(rest.empty() ? std::cerr : std::cout);
         return rest.empty() ? 2 : 0;

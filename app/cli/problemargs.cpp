@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "problemargs.h"
 
+#include "core/util/limits.h"
+
 #include <algorithm>
 
 namespace sl::cli {
@@ -63,7 +65,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     const std::string clock = args.take("memory-clock", "step");
     const double weight = args.takeDouble("memory-weight", 0.5);
     const double cap = args.takeDouble("memory-cap", 0);
-    if (devices < 0 || devices > 4096) throw UsageError("--devices expects 1..4096");
+    if (devices < 0 || devices > limits().devices) throw UsageError("--devices expects 1.." + std::to_string(limits().devices));
     if (devices > 0 && platformPath) throw UsageError("give either --devices or --platform, not both");
     if (weight < 0 || weight > 1) throw UsageError("--memory-weight expects a number in [0, 1]");
     if (cap < 0) throw UsageError("--memory-cap expects a positive number of bytes");

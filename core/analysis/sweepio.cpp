@@ -17,8 +17,6 @@ using nlohmann::json;
 constexpr const char* kFormat = "schedlab-sweep";
 // caps that keep a hostile file from exhausting memory; real sweeps are far below
 constexpr std::int64_t kMaxPoints = 100'000;
-constexpr std::int64_t kMaxOps = io_detail::kMaxOps;
-constexpr std::int64_t kMaxDevices = 65'536;
 
 json targetsJson(const SweepPoint& p) {
     json t = json::object();
@@ -190,8 +188,8 @@ Sweep sweepFromJson(const std::string& text, const std::string& source) {
     s.sampler = r.string(j, "", "sampler");
     const json& g = r.field(j, "", "graph");
     s.graphName = r.string(g, "graph", "name");
-    s.ops = static_cast<int>(r.integer(g, "graph", "ops", 1, kMaxOps));
-    s.devices = static_cast<int>(r.integer(g, "graph", "devices", 1, kMaxDevices));
+    s.ops = static_cast<int>(r.integer(g, "graph", "ops", 1, limits().ops));
+    s.devices = static_cast<int>(r.integer(g, "graph", "devices", 1, limits().devices));
     s.options.samples = static_cast<int>(r.integer(j, "", "samples", 1, INT32_MAX));
     s.options.topK = static_cast<int>(r.integer(j, "", "top_k", 1, INT32_MAX));
     s.options.seed = r.seed(j, "seed");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/graph/graph.h"
 
+#include "core/util/limits.h"
+
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/strong_components.hpp>
 
@@ -34,15 +36,28 @@ namespace {
 
 bool badNumber(double x) { return !std::isfinite(x) || x < 0; }
 
-/// Whole numbers up to 2^53 in total: every memory sum of the cost model is then exact, so its
-/// clocks' implementations agree to the bit whatever order they add in.
-constexpr double kMaxTotalBytes = 9007199254740992.0;   // 2^53
-bool badBytes(double x) { return badNumber(x) || x != std::floor(x) || x > kMaxTotalBytes; }
+/// Whole numbers up to 2^53 in total (kMaxTotalBytes): every memory sum is then exact.
+bool badBytes(double x) { return badNumber(x) || x != std::floor(x); }
 
 std::string fmt(double x) {
     std::ostringstream s;
     s << x;
     return s.str();
+}
+
+/// "... is above the limit 1e+15 (--limit duration=...)": says which knob raises it.
+std::string aboveLimit(double limit, const char* key) {
+    return " is above the limit " + fmt(limit) + " (raise it with --limit " + key + "=N or SCHEDLAB_LIMITS)";
+}
+
+void checkDuration(const std::string& who, const char* what, double d) {
+    if (badNumber(d)) throw GraphError(who + ": " + what + " " + fmt(d) + " is not a finite non-negative number");
+    if (d > limits().duration) throw GraphError(who + ": " + what + " " + fmt(d) + aboveLimit(limits().duration, "duration"));
+}
+
+void checkBytes(const std::string& who, const char* what, double b) {
+    if (badBytes(b)) throw GraphError(who + ": " + what + " " + fmt(b) + " is not a whole number of bytes (0 or more)");
+    if (b > limits().tensorBytes) throw GraphError(who + ": " + what + " " + fmt(b) + " bytes" + aboveLimit(limits().tensorBytes, "tensor-bytes"));
 }
 
 } // namespace
@@ -102,19 +117,20 @@ void Graph::validateFields() const {
         if (auto [it, fresh] = seen.emplace(o.name, v); !fresh)
             throw GraphError("duplicate op name '" + o.name + "' (ops #" + std::to_string(it->second) +
                              " and #" + std::to_string(v) + ")");
-        if (badNumber(o.duration)) throw GraphError(who + ": duration " + fmt(o.duration) + " is not a finite non-negative number");
-        if (badBytes(o.paramBytes)) throw GraphError(who + ": parameter bytes " + fmt(o.paramBytes) + " is not a whole number of bytes (0 to 2^53)");
+        checkDuration(who, "duration", o.duration);
+        checkBytes(who, "parameter bytes", o.paramBytes);
         if (badNumber(o.resourceDemand)) throw GraphError(who + ": resource demand " + fmt(o.resourceDemand) + " is not a finite non-negative number");
         if (o.machineType < 0) throw GraphError(who + ": negative machine type " + std::to_string(o.machineType));
-        for (double d : o.deviceDurations)
-            if (badNumber(d)) throw GraphError(who + ": per-device duration " + fmt(d) + " is not a finite non-negative number");
+        if (o.machineType >= limits().devices)   // each machine type needs a device of its own
+            throw GraphError(who + ": machine type " + std::to_string(o.machineType) + aboveLimit(static_cast<double>(limits().devices - 1), "devices"));
+        for (double d : o.deviceDurations) checkDuration(who, "per-device duration", d);
     }
     for (TensorId t = 0; t < tensorCount(); ++t) {
         const Tensor& x = tensor(t);
         const std::string who = "tensor '" + x.name + "'";
         if (x.producer < 0 || x.producer >= opCount())
             throw GraphError(who + " has no valid producer (dangling reference " + std::to_string(x.producer) + ")");
-        if (badBytes(x.bytes)) throw GraphError(who + ": size " + fmt(x.bytes) + " is not a whole number of bytes (0 to 2^53)");
+        checkBytes(who, "size", x.bytes);
         for (OpId c : x.consumers) {
             if (c < 0 || c >= opCount())
                 throw GraphError(who + " has a dangling consumer reference " + std::to_string(c));
@@ -125,6 +141,15 @@ void Graph::validateFields() const {
     for (const Tensor& x : m_tensors) total += x.bytes;
     for (const Op& o : m_ops) total += o.paramBytes;
     if (total > kMaxTotalBytes) throw GraphError("the tensors and parameters total " + fmt(total) + " bytes, more than 2^53");
+    double work = 0;   // the largest per-device duration bounds what any schedule can add up
+    for (const Op& o : m_ops) {
+        double longest = o.duration;
+        for (double d : o.deviceDurations) longest = std::max(longest, d);
+        work += longest;
+    }
+    if (work > limits().totalDuration)
+        throw GraphError("the durations total " + fmt(work) + aboveLimit(limits().totalDuration, "total-duration"));
+    if (opCount() > limits().ops) throw GraphError(std::to_string(opCount()) + " ops" + aboveLimit(static_cast<double>(limits().ops), "ops"));
 }
 
 void Graph::buildAdjacency() {

@@ -96,7 +96,7 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
             }
             const double w = g.durationOn(v, d);
             const double start = earliestSlot(busy[static_cast<size_t>(d)], ready, w, insertion);
-            if (start + w < bestEnd) {
+            if (start + w < bestEnd || bestDevice < 0) {   // an infinite finish still picks a device; the validator names it
                 bestEnd = start + w;
                 bestStart = start;
                 bestDevice = d;

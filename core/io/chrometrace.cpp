@@ -36,7 +36,11 @@ json meta(const char* name, int pid, std::optional<int> tid, json args) {
 } // namespace
 
 void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& path) {
-    scheduleformat::checkShape(p, s, path);
+    writeFileAtomically(path, chromeTraceJson(p, s, path));
+}
+
+std::string chromeTraceJson(const Problem& p, const Schedule& s, const std::string& sourceName) {
+    scheduleformat::checkShape(p, s, sourceName);
     const Graph& g = p.g();
     const int nd = p.platform.deviceCount();
     const std::vector<int> position = scheduleformat::positions(p, s);
@@ -144,7 +148,7 @@ void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& pat
     std::string text = "{\"displayTimeUnit\": \"ms\", \"otherData\": " + otherData.dump() + ", \"traceEvents\": [";
     text += events;
     text += "\n]}\n";
-    writeFileAtomically(path, text);
+    return text;
 }
 
 } // namespace sl

@@ -5,6 +5,7 @@
 // bytes and tensor: edges leaving one node with the same tensor name are one tensor with several
 // consumers; an edge without a tensor name is a tensor of its own named "tail->head").
 #include "core/io/graphio.h"
+#include "core/io/dotprescan.h"
 #include "core/io/graphvizlock.h"
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
@@ -80,8 +81,10 @@ RawDot parseWithCgraph(const std::string& text, const std::string& source) {
         Agraph_t* g;
         ~Closer() { agclose(g); }
     } closer{g};
-    if (agnnodes(g) > kMaxOps) fail(source, std::to_string(agnnodes(g)) + " nodes is more than this reader accepts");
-    if (agnedges(g) > kMaxEdges) fail(source, std::to_string(agnedges(g)) + " edges is more than this reader accepts");
+    // agnnodes is a counter; agnedges is not used: it sums dtsize over each node's edge tree,
+    // which recurses once per edge of a degenerate tree (a node with a million out-edges overflows
+    // the stack). The edge walk below counts instead.
+    if (agnnodes(g) > limits().ops) fail(source, std::to_string(agnnodes(g)) + " nodes is more than this reader accepts" + limitNote("ops", static_cast<double>(limits().ops)));
     RawDot raw;
     raw.directed = agisdirected(g);
     std::map<Agnode_t*, std::size_t> index;
@@ -99,6 +102,8 @@ RawDot parseWithCgraph(const std::string& text, const std::string& source) {
             if (const char* v = agget(e, const_cast<char*>("tensor")); v && *v) edge.tensor = v;
             if (const char* v = agget(e, const_cast<char*>("bytes")); v && *v) edge.bytes = v;
             raw.edges.push_back(std::move(edge));
+            if (static_cast<std::int64_t>(raw.edges.size()) > limits().edges)
+                fail(source, "more than " + std::to_string(limits().edges) + " edges" + limitNote("edges", static_cast<double>(limits().edges)));
         }
     std::sort(raw.edges.begin(), raw.edges.end(), [](const RawEdge& a, const RawEdge& b) { return a.seq < b.seq; });
     return raw;
@@ -117,6 +122,7 @@ double numberAttr(const RawNode& n, const char* key, double fallback, const std:
 namespace io_detail {
 
 LoadedGraph readDot(std::string_view text, const std::string& source) {
+    prescanDot(text, source);
     const RawDot raw = parseWithCgraph(std::string(text), source);
     if (raw.nodes.empty()) fail(source, "the graph has no nodes");
     LoadedGraph out;

@@ -143,7 +143,7 @@ LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::str
 LoadedGraph loadGraph(const std::string& path, GraphFormat format) {
     if (format == GraphFormat::Auto) format = graphFormatFromPath(path);
     // ONNX files carry their weights at most 2 GiB (protobuf's limit); text formats are capped at 1 GiB.
-    const std::string data = readFile(path, format == GraphFormat::Onnx ? (std::size_t(2) << 30) - 1 : kMaxTextBytes);
+    const std::string data = readFile(path, format == GraphFormat::Onnx ? (std::size_t(2) << 30) - 1 : static_cast<std::size_t>(limits().textBytes));
     return parseGraph(data, format, path);
 }
 

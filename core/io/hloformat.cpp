@@ -112,8 +112,8 @@ public:
 
     [[noreturn]] void tooBig(std::string_view shape, std::int64_t line, double elements, double width) const {
         failAt(m_source, line, "shape " + std::string(shape.substr(0, shape.find('{'))) + " has " + formatNumber(elements) +
-                                   (elements * width > kMaxTensorBytes ? " elements (" + formatNumber(elements * width) + " bytes)" : "+ elements") +
-                                   ", beyond the " + formatNumber(kMaxTensorBytes) + "-byte limit for one tensor");
+                                   (elements * width > limits().tensorBytes ? " elements (" + formatNumber(elements * width) + " bytes)" : "+ elements") +
+                                   ", beyond the " + formatNumber(limits().tensorBytes) + "-byte limit for one tensor");
     }
 
     Shape parseShape(std::string_view s, std::int64_t line) const {
@@ -141,10 +141,10 @@ public:
             if (!v || *v < 0) failAt(m_source, line, "dimension '" + std::string(d) + "' is not a non-negative whole number");
             out.dims.push_back(static_cast<double>(*v));
             out.elements *= static_cast<double>(*v);
-            if (out.elements > kMaxTensorBytes) tooBig(s, line, out.elements, width);
+            if (out.elements > limits().tensorBytes) tooBig(s, line, out.elements, width);
         }
         out.bytes = out.elements * width;
-        if (out.bytes > kMaxTensorBytes) tooBig(s, line, out.elements, width);
+        if (out.bytes > limits().tensorBytes) tooBig(s, line, out.elements, width);
         return out;
     }
 
@@ -224,8 +224,8 @@ public:
                 inEntry = false;
             } else if (inEntry) {
                 out.push_back(parseInstruction(withoutComments(line), number));
-                if (static_cast<std::int64_t>(out.size()) > kMaxOps)
-                    failAt(m_source, number, "more than " + std::to_string(kMaxOps) + " instructions");
+                if (static_cast<std::int64_t>(out.size()) > limits().ops)
+                    failAt(m_source, number, "more than " + std::to_string(limits().ops) + " instructions");
             }
             if (end == text.size()) break;
         }

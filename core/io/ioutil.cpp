@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/ioutil.h"
 
+#include <iomanip>
+#include <sstream>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -9,6 +12,12 @@
 #include <string>
 
 namespace sl::io_detail {
+
+std::string limitNote(const char* key, double value) {
+    std::ostringstream text;
+    text << " (the '" << key << "' limit, " << std::setprecision(15) << value << "; raise it with --limit " << key << "=N or SCHEDLAB_LIMITS)";
+    return text.str();
+}
 
 void fail(const std::string& source, const std::string& message) { throw IoError(source + ": " + message); }
 

@@ -7,6 +7,7 @@
 
 #include "core/graph/graph.h"
 #include "core/io/graphio.h"
+#include "core/util/limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,11 +18,9 @@
 
 namespace sl::io_detail {
 
-/// Caps that keep a hostile or corrupt file from exhausting memory. Real inputs are far below.
-inline constexpr std::int64_t kMaxOps = 5'000'000;
-inline constexpr std::int64_t kMaxEdges = 50'000'000;
-inline constexpr std::size_t kMaxTextBytes = std::size_t(1) << 30;   ///< 1 GiB of text
-inline constexpr double kMaxTensorBytes = 1099511627776.0;           ///< 1 TiB for one tensor
+/// The readers' caps are sl::limits() (core/util/limits.h); this names the knob in a refusal:
+/// " (the 'ops' limit, 5000000; raise it with --limit ops=N or SCHEDLAB_LIMITS)".
+std::string limitNote(const char* key, double value);
 
 /// The nominal device of the ONNX and HLO duration estimates (docs/formats.md): 1 TFLOP/s and
 /// 100 GB/s, with time in microseconds. duration = max(FLOPs / kFlopsPerMicrosecond,

@@ -13,7 +13,6 @@ namespace sl::io_detail {
 namespace {
 
 constexpr std::int64_t kMaxJobs = 1'000'000;
-constexpr std::int64_t kMaxMachines = 100'000;
 
 /// The tokens of each non-blank, non-comment line, with its line number.
 struct Line {
@@ -47,7 +46,8 @@ std::int64_t count(const Line& line, std::size_t i, const char* what, std::int64
     if (!v) failAt(source, line.number, std::string("the number of ") + what + " must be a whole number, got '" + std::string(tok) + "'");
     if (*v <= 0) failAt(source, line.number, std::string("the number of ") + what + " must be positive, got " + std::to_string(*v));
     if (*v > max)
-        failAt(source, line.number, std::to_string(*v) + " " + what + " is more than this reader accepts (" + std::to_string(max) + ")");
+        failAt(source, line.number, std::to_string(*v) + " " + what + " is more than this reader accepts" +
+                                        (max == limits().devices ? limitNote("devices", static_cast<double>(max)) : " (" + std::to_string(max) + ")"));
     return *v;
 }
 
@@ -61,10 +61,11 @@ LoadedGraph readJobShop(std::string_view text, const std::string& source) {
         failAt(source, header.number, "expected 'jobs machines' (two whole numbers), found " + std::to_string(header.tokens.size()) +
                                           " values; is this really a job-shop file?");
     const std::int64_t jobs = count(header, 0, "jobs", kMaxJobs, source);
-    const std::int64_t machines = count(header, 1, "machines", kMaxMachines, source);
-    if (jobs * machines > kMaxOps)
-        failAt(source, header.number, std::to_string(jobs) + " jobs x " + std::to_string(machines) + " machines is more than " +
-                                          std::to_string(kMaxOps) + " operations");
+    const std::int64_t machines = count(header, 1, "machines", limits().devices, source);   // a device each
+    if (jobs * machines > limits().ops)
+        failAt(source, header.number, std::to_string(jobs) + " jobs x " + std::to_string(machines) + " machines = " +
+                                          std::to_string(jobs * machines) + " operations is more than this reader accepts" +
+                                          limitNote("ops", static_cast<double>(limits().ops)));
     const auto jobLines = static_cast<std::int64_t>(lines.size()) - 1;
     if (jobLines < jobs)
         fail(source, "the header announces " + std::to_string(jobs) + " jobs but only " + std::to_string(jobLines) +

@@ -22,7 +22,6 @@ namespace {
 
 constexpr int kGraphVersion = 1;
 constexpr int kPlatformVersion = 1;
-constexpr std::int64_t kMaxDevices = 1'000'000;
 
 /// Typed field access with messages "<where>: \"key\" must be ...".
 struct Fields {
@@ -104,8 +103,8 @@ Platform platformFromJson(const json& j, const std::string& where) {
     const Fields f{j, where};
     const json& devices = f.array("devices");
     if (devices.empty()) fail(where, "\"devices\" is empty; a platform needs at least one device");
-    if (static_cast<std::int64_t>(devices.size()) > kMaxDevices)
-        fail(where, std::to_string(devices.size()) + " devices is more than this reader accepts (" + std::to_string(kMaxDevices) + ")");
+    if (static_cast<std::int64_t>(devices.size()) > limits().devices)
+        fail(where, std::to_string(devices.size()) + " devices is more than this reader accepts" + limitNote("devices", static_cast<double>(limits().devices)));
     Platform p;
     for (std::size_t i = 0; i < devices.size(); ++i) {
         const std::string who = where + ": device #" + std::to_string(i);
@@ -166,9 +165,9 @@ LoadedGraph readNativeJson(const json& doc, const std::string& source) {
     const Fields top{doc, source};
     const json& ops = top.array("ops");
     const json& tensors = top.array("tensors", false);
-    if (static_cast<std::int64_t>(ops.size()) > kMaxOps)
-        fail(source, std::to_string(ops.size()) + " ops is more than this reader accepts (" + std::to_string(kMaxOps) + ")");
-    if (static_cast<std::int64_t>(tensors.size()) > kMaxEdges)
+    if (static_cast<std::int64_t>(ops.size()) > limits().ops)
+        fail(source, std::to_string(ops.size()) + " ops is more than this reader accepts" + limitNote("ops", static_cast<double>(limits().ops)));
+    if (static_cast<std::int64_t>(tensors.size()) > limits().edges)
         fail(source, std::to_string(tensors.size()) + " tensors is more than this reader accepts");
 
     auto g = std::make_shared<Graph>();
@@ -266,7 +265,7 @@ Platform parsePlatform(std::string_view text, const std::string& sourceName) {
     return platformFromJson(parseJson(text, sourceName), sourceName);
 }
 
-Platform loadPlatform(const std::string& path) { return parsePlatform(readFile(path, kMaxTextBytes), path); }
+Platform loadPlatform(const std::string& path) { return parsePlatform(readFile(path, static_cast<std::size_t>(limits().textBytes)), path); }
 
 std::string platformToJson(const Platform& p) { return platformJsonValue(p).dump(2) + "\n"; }
 

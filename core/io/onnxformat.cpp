@@ -60,7 +60,7 @@ struct Reader {
     const std::string& source;
 
     [[noreturn]] void tooBig(const std::string& what, double elements) const {
-        fail(source, what + " has " + formatNumber(elements) + " elements; that is beyond the " + formatNumber(kMaxTensorBytes) +
+        fail(source, what + " has " + formatNumber(elements) + " elements; that is beyond the " + formatNumber(limits().tensorBytes) +
                          "-byte limit for one tensor (corrupt file?)");
     }
 
@@ -71,10 +71,10 @@ struct Reader {
         for (double d : dims) {
             if (d < 0) fail(source, what + " has a negative dimension " + formatNumber(d));
             v.elements *= d;
-            if (v.elements > kMaxTensorBytes) tooBig(what, v.elements);
+            if (v.elements > limits().tensorBytes) tooBig(what, v.elements);
         }
         v.bytes = v.elements * elementBytes(dataType);
-        if (v.bytes > kMaxTensorBytes) tooBig(what, v.elements);
+        if (v.bytes > limits().tensorBytes) tooBig(what, v.elements);
         return v;
     }
 
@@ -161,7 +161,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
     if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
         fail(source, "not a valid ONNX model: the protobuf data does not parse (truncated or not an .onnx file?)");
     if (!model.has_graph() || model.graph().node_size() == 0) fail(source, "the ONNX model has no graph nodes (truncated file?)");
-    if (model.graph().node_size() > kMaxOps)
+    if (model.graph().node_size() > limits().ops)
         fail(source, std::to_string(model.graph().node_size()) + " nodes is more than this reader accepts");
     const Reader r{source};
     LoadedGraph out;

@@ -22,7 +22,11 @@ std::string csvField(const std::string& s) {
 } // namespace
 
 void saveScheduleCsv(const Problem& p, const Schedule& s, const std::string& path) {
-    scheduleformat::checkShape(p, s, path);
+    writeFileAtomically(path, scheduleToCsv(p, s, path));
+}
+
+std::string scheduleToCsv(const Problem& p, const Schedule& s, const std::string& sourceName) {
+    scheduleformat::checkShape(p, s, sourceName);
     const Graph& g = p.g();
     const std::vector<OpId> rows = scheduleformat::rowOrder(p, s);
     std::string out = "op,type,device,start,end,duration,position\n";
@@ -46,7 +50,7 @@ void saveScheduleCsv(const Problem& p, const Schedule& s, const std::string& pat
         out += std::to_string(i);
         out += '\n';
     }
-    writeFileAtomically(path, out);
+    return out;
 }
 
 } // namespace sl

@@ -55,8 +55,12 @@ ScheduleOrigin loadScheduleOrigin(const std::string& path);
 
 /// One row per op: op,type,device,start,end,duration,position.
 void saveScheduleCsv(const Problem& p, const Schedule& s, const std::string& path);
+/// The text saveScheduleCsv writes; `sourceName` names the output in errors.
+std::string scheduleToCsv(const Problem& p, const Schedule& s, const std::string& sourceName);
 /// Chrome Trace Event JSON: one track per device ("X" events), transfers, memory as a counter track.
 void saveChromeTrace(const Problem& p, const Schedule& s, const std::string& path);
+/// The text saveChromeTrace writes.
+std::string chromeTraceJson(const Problem& p, const Schedule& s, const std::string& sourceName);
 /// The graph as DOT with ops coloured by device and labelled with their position in the order.
 void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& path);
 

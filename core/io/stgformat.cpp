@@ -19,8 +19,8 @@ LoadedGraph readStg(std::string_view text, const std::string& source) {
     const auto header = parseInteger(*headerTok);
     if (!header) failAt(source, tokens.line(), "the task count must be a whole number, got '" + std::string(*headerTok) + "'");
     if (*header < 0) failAt(source, tokens.line(), "negative task count " + std::to_string(*header));
-    if (*header > kMaxOps) failAt(source, tokens.line(), std::to_string(*header) + " tasks is more than this reader accepts (" +
-                                                              std::to_string(kMaxOps) + ")");
+    if (*header > limits().ops) failAt(source, tokens.line(), std::to_string(*header) + " tasks is more than this reader accepts (" +
+                                                              std::to_string(limits().ops) + ")");
     const std::int64_t headerLine = tokens.line();
 
     struct Task {
@@ -56,7 +56,7 @@ LoadedGraph readStg(std::string_view text, const std::string& source) {
         if (!k || *k < 0)
             failAt(source, tokens.line(), "task " + std::to_string(*id) + ": predecessor count '" + std::string(kTok) +
                                               "' is not a non-negative whole number");
-        if (*k > *header + 2 || edges + *k > kMaxEdges)
+        if (*k > *header + 2 || edges + *k > limits().edges)
             failAt(source, tokens.line(), "task " + std::to_string(*id) + ": " + std::to_string(*k) + " predecessors is more than there are tasks");
         Task task{line, *time, {}};
         task.preds.reserve(static_cast<std::size_t>(*k));

@@ -93,8 +93,8 @@ std::string typeOf(const json& obj, const std::string& id) {
 }
 
 void checkCount(std::size_t n, const std::string& where, const char* what) {
-    if (static_cast<std::int64_t>(n) > kMaxOps)
-        fail(where, std::to_string(n) + " " + what + " is more than this reader accepts (" + std::to_string(kMaxOps) + ")");
+    if (static_cast<std::int64_t>(n) > limits().ops)
+        fail(where, std::to_string(n) + " " + what + " is more than this reader accepts (" + std::to_string(limits().ops) + ")");
 }
 
 /// Schema 1.5+: workflow.specification.{tasks, files} and workflow.execution.tasks.
@@ -223,7 +223,7 @@ LoadedGraph readWfCommons(const json& doc, const std::string& source) {
         for (const std::string& c : tasks[i].children) children[i].insert(resolve(c));
         for (const std::string& p : tasks[i].parents) children[static_cast<std::size_t>(resolve(p))].insert(static_cast<OpId>(i));
         edges += static_cast<std::int64_t>(tasks[i].children.size() + tasks[i].parents.size());
-        if (edges > kMaxEdges) fail(source, "more than " + std::to_string(kMaxEdges) + " dependencies");
+        if (edges > limits().edges) fail(source, "more than " + std::to_string(limits().edges) + " dependencies");
     }
     // Which tasks write each file; workflow inputs (written by none) are parameter bytes.
     std::unordered_map<std::string, std::vector<OpId>> writers;
@@ -244,7 +244,7 @@ LoadedGraph readWfCommons(const json& doc, const std::string& source) {
                 continue;
             }
             work += static_cast<std::int64_t>(w->second.size());
-            if (work > kMaxEdges) fail(source, "too many file dependencies (more than " + std::to_string(kMaxEdges) + ")");
+            if (work > limits().edges) fail(source, "too many file dependencies (more than " + std::to_string(limits().edges) + ")");
             for (OpId u : w->second)
                 if (children[static_cast<std::size_t>(u)].count(static_cast<OpId>(v))) {
                     uses[{u, f}].push_back(static_cast<OpId>(v));

@@ -67,15 +67,15 @@ void compareGraphs(const Graph& a, const Graph& b) {
 Graph awkwardGraph() {
     Graph g;
     const OpId a = g.addOp({.name = "conv 1", .type = "Conv", .duration = 1.0 / 3, .paramBytes = 3,
-                            .resourceDemand = 0.25, .machineType = 1, .deviceDurations = {0.1, 2.5e17}});
-    const OpId b = g.addOp({.name = "say \"hi\"", .type = "", .duration = 7, .paramBytes = 123456789012345.0});
+                            .resourceDemand = 0.25, .machineType = 1, .deviceDurations = {0.1, 2.5e14}});
+    const OpId b = g.addOp({.name = "say \"hi\"", .type = "", .duration = 7, .paramBytes = 123456789012.0});
     const OpId c = g.addOp({.name = "c", .type = "Relu", .duration = 0, .machineType = 0, .deviceDurations = {3, 4}});
     const OpId d = g.addOp({.name = "d", .type = "Add", .duration = 2.2250738585072014e-308});
     const TensorId t = g.addTensor("x", a, 4097);
     g.addConsumer(t, b);
     g.addConsumer(t, c);
     g.addEdge(b, d, 0);
-    g.addEdge(c, d, 1e15 + 1);   // bytes are whole numbers
+    g.addEdge(c, d, 1e12 + 1);   // bytes are whole numbers
     g.finalize();
     return g;
 }
@@ -694,7 +694,7 @@ private Q_SLOTS:
     void absurdSizes() {
         expectError(write("huge1.txt", "1e30 6\n"), {":1:", "jobs", "'1e30'"});
         expectError(write("huge2.txt", "-4 6\n"), {":1:", "jobs", "positive"});
-        expectError(write("huge3.txt", "100000 100000\n"), {":1:", "100000 jobs x 100000 machines", "more than"});
+        expectError(write("huge3.txt", "100000 100000\n"), {":1:", "100000 machines", "more than", "devices"});
         expectError(write("huge4.txt", "999999999999 3\n"), {":1:", "999999999999 jobs", "more than"});
         expectError(write("huge.stg", "99999999999\n0 0 0\n"), {":1:", "99999999999 tasks", "more than"});
         expectError(write("huge2.stg", "1e30\n0 0 0\n"), {":1:", "'1e30'"});
@@ -720,7 +720,7 @@ private Q_SLOTS:
         // cgraph returns what it read before running out of parser stack: an error, not a partial graph
         std::string chain = "digraph {\n n0";
         for (int i = 1; i < 20000; ++i) chain += " -> n" + std::to_string(i);
-        expectError(write("chain.dot", chain + "\n}\n"), {"chain.dot:2:", "memory exhausted"});
+        expectError(write("chain.dot", chain + "\n}\n"), {"chain.dot:2:", "edge-chain"});
         expectError(write("nested.dot", "digraph {" + std::string(50000, '{') + "a" + std::string(50000, '}') + "}"),
                     {"nested.dot:1:", "invalid DOT"});
         // a bad DOT file leaves cgraph usable for the next one

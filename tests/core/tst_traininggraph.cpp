@@ -5,6 +5,7 @@
 #include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
+#include "core/util/limits.h"
 #include "core/io/graphio.h"
 #include "core/util/random.h"
 
@@ -310,7 +311,12 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(GraphError, makeTrainingGraph(Graph{}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeTrainingGraph(threeOps(), {.backwardFactor = std::nan("")}));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, makeTrainingGraph(threeOps(), {.backwardFactor = -1}));
-        // 2^51 weight bytes: SGD's step holds 4 x 2^51 = 2^53 bytes (the limit), Adam's 6 x 2^51
+        // 2^51 weight bytes: SGD's step holds 4 x 2^51 = 2^53 bytes (the limit), Adam's 6 x 2^51;
+        // one op's weights may be that big only once the per-tensor limit is raised
+        struct RaisedLimits {
+            RaisedLimits() { setLimits(parseLimits("tensor-bytes=9007199254740992", Limits{})); }
+            ~RaisedLimits() { setLimits(Limits{}); }
+        } raised;
         Graph huge;
         huge.addOp({.name = "big", .type = "Conv", .paramBytes = 2251799813685248.0});
         huge.addOp({.name = "small", .type = "Conv", .paramBytes = 0});

@@ -47,7 +47,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QRegularExpression>
 #include <QThread>
 #include <QToolBar>
 

@@ -78,8 +78,15 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     split->setStretchFactor(1, 0);
     m_table->setMinimumWidth(340);
     split->setSizes({1000, 400});
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("compareNotice"));
+    m_notice->setAlignment(Qt::AlignCenter);
+    m_notice->setWordWrap(true);
+    m_notice->setStyleSheet(QStringLiteral("font-size: 13pt; padding: 10px; background: palette(alternate-base)"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_notice);
     layout->addWidget(split);
     connect(m_ganttA, &GanttView::timeRangeChanged, this, &CompareView::syncRange);
     connect(m_ganttB, &GanttView::timeRangeChanged, this, &CompareView::syncRange);
@@ -96,8 +103,9 @@ void CompareView::setRecords(const std::optional<RunRecord>& a, const std::optio
     m_b = b;
     m_ganttA->setRecord(a);
     m_ganttB->setRecord(b);
-    m_titleA->setText(a ? tr("A: %1").arg(a->name) : tr("A: select two results (Ctrl+click) to compare"));
+    m_titleA->setText(a ? tr("A: %1").arg(a->name) : tr("A: —"));
     m_titleB->setText(b ? tr("B: %1").arg(b->name) : tr("B: —"));
+    setNotice(a && b ? QString() : tr("Select two results (Ctrl+click) to compare them."));
     if (a && b) {
         const double end = std::max(a->schedule().makespan, b->schedule().makespan) * 1.02;
         m_ganttA->setTimeRange(0, end);
@@ -105,6 +113,15 @@ void CompareView::setRecords(const std::optional<RunRecord>& a, const std::optio
     }
     rebuildMemory();
     rebuildTable();
+}
+
+void CompareView::setNotice(const QString& text) {
+    m_notice->setText(text);
+    m_notice->setVisible(!text.isEmpty());
+}
+
+QString CompareView::notice() const {
+    return m_notice->text();
 }
 
 namespace {

@@ -23,6 +23,10 @@ public:
     explicit CompareView(QWidget* parent = nullptr);
     void setRecords(const std::optional<RunRecord>& a, const std::optional<RunRecord>& b);
     void setSelection(OpSelection* s);
+    /// A sentence in place of the comparison: why nothing is compared (one result selected, two of
+    /// different graphs). Empty hides it. setRecords() resets it to the plain hint.
+    void setNotice(const QString& text);
+    QString notice() const;
     bool comparing() const { return m_a.has_value() && m_b.has_value(); }
     int movedOps() const { return m_moved; }
     QTableWidget* table() const { return m_table; }
@@ -38,6 +42,7 @@ private:
     GanttView* m_ganttB;
     QLabel* m_titleA;
     QLabel* m_titleB;
+    QLabel* m_notice;
     QChart* m_memory;
     QTableWidget* m_table;
     int m_moved = 0;

@@ -7,6 +7,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -44,7 +45,13 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_view->setRenderHint(QPainter::Antialiasing);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
     layout->addWidget(m_view);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("convergenceNote"));
+    m_note->setAlignment(Qt::AlignCenter);
+    m_note->setStyleSheet(QStringLiteral("padding: 4px"));
+    layout->addWidget(m_note);
     setHistory({}, {});
 }
 
@@ -70,6 +77,26 @@ QWidget* ConvergenceView::canvas() const {
 
 int ConvergenceView::pointCount() const {
     return static_cast<int>(m_best->count());
+}
+
+QString ConvergenceView::note() const {
+    return m_note->isVisibleTo(this) ? m_note->text() : QString();
+}
+
+QString ConvergenceView::title() const {
+    return m_chart->title();
+}
+
+QPointF ConvergenceView::xRange() const {
+    return {m_x->min(), m_x->max()};
+}
+
+QPointF ConvergenceView::yRange() const {
+    return {m_y->min(), m_y->max()};
+}
+
+QString ConvergenceView::yTitle() const {
+    return m_y->titleText();
 }
 
 void ConvergenceView::setHistory(const QString& title, const std::vector<Progress>& history) {
@@ -98,16 +125,33 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     }
     m_best->replace(best);
     m_mean->replace(mean);
+    showSingleRunNote(history, title, best.size());
     if (!(lo <= hi)) {
         lo = 0;
         hi = 1;
     }
-    // a pad relative to the cost: 1e-9 vanishes in rounding at 1e10, and nice numbers of an empty range are NaN
-    const double pad = std::max({(hi - lo) * 0.08, std::abs(hi) * 1e-3, 1e-9});
+    // a pad relative to the cost (1e-9 vanishes in rounding at 1e10, and nice numbers of an empty
+    // range are NaN); a flat history gets a readable band around its value
+    const double pad = std::max({(hi - lo) * 0.08, std::abs(hi) * 1e-3, hi > lo ? 0.0 : std::max(std::abs(hi) * 0.05, 1.0)});
+    xMax = std::max(xMax, 2.0);   // one evaluation: an axis from 0 to 2, not three ticks that read alike
     m_x->setRange(0, xMax);
     m_y->setRange(std::max(0.0, lo - pad), hi + pad);
-    m_x->applyNiceNumbers();
+    if (xMax >= 4) m_x->applyNiceNumbers();
     m_y->applyNiceNumbers();
+}
+
+void ConvergenceView::showSingleRunNote(const std::vector<Progress>& history, const QString& title, qsizetype points) {
+    // one evaluation (a list heuristic) or one report: a point, not a curve, on axes that still read
+    const std::int64_t evaluations = history.empty() ? 0 : history.back().evaluations;
+    const bool single = evaluations <= 1 || points <= 1;
+    m_best->setPointsVisible(single);
+    m_best->setMarkerSize(single ? 11 : 6);
+    m_mean->setVisible(m_mean->count() > 0);   // no population: no legend entry for it
+    m_note->setText(evaluations == 1                       ? tr("1 evaluation: nothing to converge; the cost is the point above.")
+                    : !history.empty() && single            ? tr("One progress report so far.")
+                    : history.empty() && !title.isEmpty()   ? tr("No progress history: this schedule was sampled or opened, not optimized here.")
+                                                            : QString());
+    m_note->setVisible(!m_note->text().isEmpty());
 }
 
 } // namespace sl::gui

@@ -11,6 +11,7 @@
 
 class QCategoryAxis;
 class QChart;
+class QLabel;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
@@ -25,11 +26,20 @@ public:
     /// The unit the cost axis reads in: time for makespan, bytes for memory, plain for weighted.
     void setCostUnit(Objective objective, TimeUnit unit);
     int pointCount() const;
+    /// Under the chart: why there is no curve to read (one evaluation), else empty.
+    QString note() const;
+    QString title() const;
+    /// The x axis range (tests: a one-evaluation run must not show a degenerate axis).
+    QPointF xRange() const;
+    QPointF yRange() const;   ///< in cost units (unscaled)
+    QString yTitle() const;
     QWidget* canvas() const;
 
 private:
     void labelCostTicks();
     void labelEvaluationTicks();
+    /// The marker and the note under the chart for a one-evaluation run or a history-less schedule.
+    void showSingleRunNote(const std::vector<Progress>& history, const QString& title, qsizetype points);
 
     QChart* m_chart;
     QChartView* m_view;
@@ -37,6 +47,7 @@ private:
     QLineSeries* m_mean;
     QCategoryAxis* m_x;
     QCategoryAxis* m_y;
+    QLabel* m_note;
     Objective m_objective = Objective::Weighted;
     TimeUnit m_timeUnit = TimeUnit::Abstract;
 };

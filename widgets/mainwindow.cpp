@@ -22,6 +22,7 @@
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
 #include "core/heuristics/evaluate.h"
+#include "core/graph/fingerprint.h"
 #include "core/io/scheduleio.h"
 
 #include <QAction>
@@ -46,7 +47,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
-#include <QRegularExpression>
 #include <QThread>
 #include <QToolBar>
 
@@ -110,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_temperature->setTarget(m_platform->target(), 1);
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
+    connect(this, &MainWindow::sweepShown, this, &MainWindow::updateStatus);   // Save / Export Sweep become possible
     updateStatus();
 }
 
@@ -152,12 +153,13 @@ void MainWindow::buildDocks() {
     m_resultsView->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     m_resultsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_resultsView->horizontalHeader()->setSectionResizeMode(ResultsModel::Name, QHeaderView::Stretch);
+    m_resultsView->horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("Devices")) + 16);
     m_resultsView->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_resultsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::onResultsSelectionChanged);
 
     auto* platformDock = makeDock(tr("Platform"), QStringLiteral("platformDock"), m_platform, false);   // never scrolls
     auto* runDock = makeDock(tr("Run"), QStringLiteral("runDock"), m_runPanel, true);
-    auto* resultsDock = makeDock(tr("Results"), QStringLiteral("resultsDock"), m_resultsView, false);
+    auto* resultsDock = makeDock(tr("Results"), QStringLiteral("resultsDock"), buildResultsPane(), false);
     addDockWidget(Qt::LeftDockWidgetArea, platformDock);
     addDockWidget(Qt::LeftDockWidgetArea, runDock);
     addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
@@ -191,7 +193,7 @@ void MainWindow::buildActions() {
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
         openFileInBackground(m_trainingMenu->apply(path));
     });
-    file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
+    m_openScheduleAction = file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a schedule of the current graph"),
                                                           QSettings().value(QStringLiteral("lastScheduleDir")).toString(),
                                                           tr("Schedule JSON (*.json);;All files (*)"));
@@ -226,20 +228,21 @@ void MainWindow::buildActions() {
         if (m_doc) openFileInBackground(documentSource(m_doc->source, mode));   // the shown graph in the new mode
     });
     file->addSeparator();
-    file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
-    file->addAction(tr("Save S&weep…"), this, [this] {
+    m_saveAction = file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
+    m_sweepFileActions << file->addAction(tr("Save S&weep…"), this, [this] {
         if (!m_sweepView->sweep()) return showError(tr("Nothing to save"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
         const QString path = QFileDialog::getSaveFileName(this, tr("Save sweep"), QStringLiteral("sweep.sweep.json"), tr("Sweep JSON (*.sweep.json)"));
         if (!path.isEmpty()) saveSweep(path);
     });
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Schedule &JSON…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ScheduleJson)); });
-    exportMenu->addAction(tr("&CSV…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::Csv)); });
-    exportMenu->addAction(tr("Chrome &trace (Perfetto)…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ChromeTrace)); });
-    exportMenu->addAction(tr("Annotated &DOT…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::AnnotatedDot)); });
-    exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
+    m_scheduleActions = {m_saveAction,
+                         exportMenu->addAction(tr("Schedule &JSON…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ScheduleJson)); }),
+                         exportMenu->addAction(tr("&CSV…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::Csv)); }),
+                         exportMenu->addAction(tr("Chrome &trace (Perfetto)…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::ChromeTrace)); }),
+                         exportMenu->addAction(tr("Annotated &DOT…"), this, [this] { exportSchedule(static_cast<int>(ExportKind::AnnotatedDot)); })};
+    m_sweepFileActions << exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
     exportMenu->addSeparator();
-    exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
+    m_exportViewAction = exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -290,17 +293,12 @@ void MainWindow::buildActions() {
     });
     auto* save = new QAction(tr("Save schedule…"), m_resultsView);
     connect(save, &QAction::triggered, this, &MainWindow::saveSchedule);
+    m_scheduleActions << save;
     m_resultsView->addActions({rename, remove, save});
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
-    help->addAction(tr("&About SchedLab"), this, [this] {
-        QMessageBox::about(this, tr("About SchedLab"),
-                           tr("<h3>SchedLab</h3><p>Schedules computation graphs on multi-device machines and compares methods: "
-                              "list heuristics, BRKGA, exact and neural optimizers.</p><p>%1 optimizers registered. Qt %2.</p>")
-                               .arg(OptimizerRegistry::instance().list().size())
-                               .arg(QString::fromLatin1(qVersion())));
-    });
+    help->addAction(tr("&About SchedLab"), this, [this] { QMessageBox::about(this, tr("About SchedLab"), aboutText()); });
 }
 
 QList<QPair<QString, QString>> MainWindow::bundledExamples() {
@@ -344,28 +342,35 @@ void MainWindow::openFileInBackground(const QString& pathIn, const QString& form
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(pathIn).fileName()));
     QApplication::setOverrideCursor(Qt::BusyCursor);
     runInBackground(
-        this, [path, format] { return loadDocument(path, format); },
-        [this, pathIn, generation, done = std::move(done)](Outcome<LoadedDocument> loaded) {
+        this,
+        [path, format] {
+            LoadedDocument doc = loadDocument(path, format);
+            const std::uint64_t fingerprint = graphFingerprint(*doc.graph);   // results and schedules know their graph by it
+            return std::make_pair(std::move(doc), fingerprint);
+        },
+        [this, pathIn, generation, done = std::move(done)](Outcome<std::pair<LoadedDocument, std::uint64_t>> loaded) {
             QApplication::restoreOverrideCursor();
             const bool current = generation == m_loadGeneration;
-            if (current && loaded.value) documentReady(std::move(*loaded.value), pathIn);
+            if (current && loaded.value) documentReady(std::move(loaded.value->first), pathIn, loaded.value->second);
             else if (current) showError(tr("Cannot open %1").arg(QFileInfo(pathIn).fileName()), loaded.error);
             if (current) statusBar()->clearMessage();
             if (done) done(current && loaded.value);
         });
 }
 
-void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn) {
+void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn, std::uint64_t fingerprint) {
     m_doc = std::move(doc);
+    rememberGraph(*m_doc, pathIn, fingerprint);
     m_selection->clear();
     m_platform->setFilePlatform(m_doc->platform);
     m_dag->setGraph(m_doc->graph);
     setWindowTitle(tr("%1 — SchedLab").arg(m_doc->displayName));
     m_trainingMenu->setMode(m_doc->training);
-    if (!pathIn.startsWith(QLatin1String(":/"))) addRecent(pathIn);
+    addRecent(pathIn);   // bundled examples too: Open Recent lists them by title
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
     m_temperature->resample();   // a hidden panel waits until it is shown
+    showResultsOfThisGraph();
     Q_EMIT documentLoaded();
 }
 
@@ -382,9 +387,8 @@ void MainWindow::addRecent(const QString& path) {
     QSettings s;
     QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
     const DocumentSource source = parseDocumentSource(path);
-    const QString abs = documentSource(
-        source.path.startsWith(QLatin1String("generated:")) ? source.path : QFileInfo(source.path).absoluteFilePath(),
-        source.training);
+    const bool asIs = source.path.startsWith(QLatin1String("generated:")) || source.path.startsWith(QLatin1String(":/"));
+    const QString abs = documentSource(asIs ? source.path : QFileInfo(source.path).absoluteFilePath(), source.training);
     recent.removeAll(abs);
     recent.prepend(abs);
     while (recent.size() > 10) recent.removeLast();
@@ -396,7 +400,7 @@ void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& p : recent) m_recentMenu->addAction(p, this, [this, p] { openFileInBackground(p); });
+    for (const QString& p : recent) m_recentMenu->addAction(recentTitle(p), this, [this, p] { openFileInBackground(p); });
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -407,58 +411,6 @@ std::shared_ptr<Problem> MainWindow::currentProblem() const {
     problem->objective = m_platform->objective();
     problem->check();
     return problem;
-}
-
-void MainWindow::importSchedule(const QString& path, std::function<void(bool)> done) {
-    auto fail = [this, &done](const QString& message) {
-        showError(tr("Cannot open the schedule"), message);
-        if (done) done(false);
-    };
-    if (!m_doc) return fail(tr("Open the graph the schedule belongs to first."));
-    std::shared_ptr<const Problem> problem;
-    try {
-        problem = currentProblem();
-    } catch (const std::exception& e) {
-        return fail(QString::fromUtf8(e.what()));
-    }
-    const int id = m_nextRunId++;
-    const std::string file = path.toStdString();
-    runInBackground(
-        this,
-        [problem, file, id, path, target = m_platform->target()] {
-            // the file's numbers are not trusted: the cost model re-times and re-scores the schedule
-            auto result = std::make_shared<RunResult>();
-            result->schedule = loadScheduleJson(*problem, file);
-            const ValidationReport v = validateSchedule(*problem, result->schedule);
-            if (!v.ok()) throw std::runtime_error(file + ": not a valid schedule of this graph and platform: " + v.errors.front());
-            Schedule& s = result->schedule;
-            result->cost = scoreSchedule(*problem, s);
-            RunRecord r;
-            r.id = id;
-            r.method = QString::fromStdString(s.method.empty() ? std::string("imported") : s.method);
-            r.name = QStringLiteral("%1 (%2)").arg(QFileInfo(path).fileName(), r.method);
-            r.problem = problem;
-            r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, s));
-            r.criticalPath = criticalPath(*problem, s);
-            r.result = std::move(result);
-            scoreOnTarget(r, target, 1);
-            return r;
-        },
-        [this, done = std::move(done)](Outcome<RunRecord> r) {
-            if (!r.value) {
-                showError(tr("Cannot open the schedule"), r.error);
-                if (done) done(false);
-                return;
-            }
-            addResult(*r.value);
-            if (done) done(true);
-        });
-}
-
-void MainWindow::addResult(const RunRecord& r) {
-    m_results->add(r);
-    const int row = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0)).row();
-    if (m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({row});
 }
 
 RunJob* MainWindow::startRun() {
@@ -484,8 +436,9 @@ RunJob* MainWindow::startRun() {
     connect(job, &RunJob::progressed, this, [this, job] {
         if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
     });
-    connect(job, &RunJob::finished, this, [this, job](const RunRecord& r) {
-        addResult(r);
+    connect(job, &RunJob::finished, this, [this, job](const RunRecord& finished) {
+        const RunRecord r = addResult(finished);
+        if (job == m_watched) m_convergence->setHistory(r.name, r.result->history);
         statusBar()->showMessage(tr("%1 finished: cost %2 in %3").arg(r.name, formatCost(r.result->cost, r.problem->objective.kind, r.problem->g().timeUnit()), formatDuration(r.result->seconds, TimeUnit::Seconds)), 8000);
         Q_EMIT runFinished(r);
         m_jobs.removeAll(job);
@@ -494,6 +447,7 @@ RunJob* MainWindow::startRun() {
         updateStatus();
     });
     connect(job, &RunJob::failed, this, [this, job](const QString& message) {
+        if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (no schedule)").arg(job->method()).arg(job->id()), job->history());
         showError(tr("%1 failed").arg(job->method()), message);
         Q_EMIT runFailed(message);
         m_jobs.removeAll(job);
@@ -516,45 +470,6 @@ int MainWindow::activeRuns() const {
     return static_cast<int>(m_jobs.size());
 }
 
-void MainWindow::selectResults(const QList<int>& rows) {
-    auto* sm = m_resultsView->selectionModel();
-    QItemSelection sel;
-    for (int r : rows) sel.select(m_sorted->index(r, 0), m_sorted->index(r, ResultsModel::ColumnCount - 1));
-    sm->select(sel, QItemSelectionModel::ClearAndSelect);
-    if (!rows.isEmpty()) sm->setCurrentIndex(m_sorted->index(rows.last(), 0), QItemSelectionModel::NoUpdate);
-}
-
-std::optional<RunRecord> MainWindow::selectedRecord() const {
-    const auto rows = m_resultsView->selectionModel()->selectedRows();
-    if (rows.isEmpty()) return std::nullopt;
-    return m_results->record(m_sorted->mapToSource(rows.first()).row());
-}
-
-void MainWindow::onResultsSelectionChanged() {
-    const auto rows = m_resultsView->selectionModel()->selectedRows();
-    std::vector<RunRecord> picked;
-    for (const QModelIndex& i : rows) picked.push_back(m_results->record(m_sorted->mapToSource(i).row()));
-    std::sort(picked.begin(), picked.end(), [](const RunRecord& a, const RunRecord& b) { return a.id < b.id; });
-    if (picked.empty()) {
-        showRecord(std::nullopt);
-        return;
-    }
-    showRecord(picked.front());
-    if (picked.size() == 2) {
-        m_compare->setRecords(picked[0], picked[1]);
-        m_tabs->setCurrentWidget(m_compare);
-    }
-}
-
-void MainWindow::showRecord(const std::optional<RunRecord>& r) {
-    m_gantt->setRecord(r);
-    m_memory->setRecord(r);
-    m_dag->setRecord(r);
-    if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
-    if (r) m_convergence->setHistory(r->name, r->result->history);
-    updateStatus();
-}
-
 void MainWindow::showTab(Tab t) {
     m_tabs->setCurrentIndex(static_cast<int>(t));
 }
@@ -563,47 +478,6 @@ QWidget* MainWindow::currentViewWidget() const {
     QWidget* w = m_tabs->currentWidget();
     if (w == m_dag) return m_dag->canvas();
     return w;
-}
-
-void MainWindow::saveSchedule() {
-    exportSchedule(static_cast<int>(ExportKind::ScheduleJson));
-}
-
-void MainWindow::exportSchedule(int kind) {
-    const auto r = selectedRecord();
-    if (!r) {
-        showError(tr("Nothing to export"), tr("Select a result first."));
-        return;
-    }
-    const auto k = static_cast<ExportKind>(kind);
-    const QString suffix = k == ExportKind::Csv ? QStringLiteral(".csv") : k == ExportKind::AnnotatedDot ? QStringLiteral(".dot") : QStringLiteral(".json");
-    QString name = r->name;
-    name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("_"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), name + suffix, exportFilter(k));
-    if (path.isEmpty()) return;
-    statusBar()->showMessage(tr("Writing %1…").arg(path));
-    runInBackground(
-        this,
-        [k, record = *r, path] {
-            sl::gui::exportSchedule(k, record, path);
-            return true;
-        },
-        [this, path](Outcome<bool> written) {
-            if (written.value) statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
-            else showError(tr("Export failed"), written.error);
-        });
-}
-
-void MainWindow::exportView() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), m_tabs->tabText(m_tabs->currentIndex()).toLower() + QStringLiteral(".png"),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
-    if (path.isEmpty()) return;
-    try {
-        exportWidgetImage(currentViewWidget(), path);
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 6000);
-    } catch (const std::exception& e) {
-        showError(tr("Export failed"), QString::fromUtf8(e.what()));
-    }
 }
 
 void MainWindow::updateStatus() {
@@ -617,6 +491,7 @@ void MainWindow::updateStatus() {
                                    .arg(formatNumber(g.totalWork())));
     }
     m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
+    updateActions();
 }
 
 void MainWindow::showShortcuts() {
@@ -638,6 +513,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     m_platform->saveSettings();
     m_runPanel->saveSettings();
     m_temperature->saveSettings();
+    forgetLaunchSettings();
     cancelAll();
     e->accept();
 }

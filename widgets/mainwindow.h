@@ -2,16 +2,20 @@
 #pragma once
 // The explorer's main window: menus, docks (platform, run, results), the view tabs, the document
 // (current graph) and the runs in flight. Views never talk to each other: they share OpSelection.
+#include "widgets/exporter.h"
 #include "widgets/graphloader.h"
 #include "widgets/types.h"
 
 #include <QMainWindow>
 
 #include <functional>
+#include <map>
 #include <optional>
 
+class QComboBox;
 class QLabel;
 class QMenu;
+class QPushButton;
 class QTabWidget;
 class QTableView;
 class QSortFilterProxyModel;
@@ -47,9 +51,25 @@ public:
     /// openFileInBackground() and wait for it (the window keeps painting): for the command line
     /// and tests. Returns success.
     bool openFile(const QString& path, const QString& format = {});
-    /// Reads a schedule JSON file for the current graph and platform on a worker, re-validates it
-    /// and adds it to the results; errors name the file and the fault. `done` gets success.
+    /// Reads a schedule JSON file for the current graph on a worker, re-validates it and adds it to
+    /// the results. The schedule's own platform is set in the Platform panel when it differs; a
+    /// schedule of another graph is refused naming both. Errors name the file. `done` gets success.
     void importSchedule(const QString& path, std::function<void(bool)> done = {});
+    /// Writes the selected result to `path` on a worker (Save Schedule and File ▸ Export, without
+    /// the dialog). Refused with a sentence when no result of the open graph is selected.
+    void exportSelected(ExportKind kind, const QString& path, std::function<void(bool)> done = {});
+    /// Which results the table shows: those of the open graph (the default) or all of this session.
+    enum class ResultsScope { ThisGraph, AllGraphs };
+    void setResultsScope(ResultsScope scope);
+    /// The line above the results: counts, or why the selection is not drawn.
+    QString resultsNotice() const;
+    /// Makes the graph of model row `row` the open graph again (from memory, no file read).
+    void switchToGraphOf(int row);
+    /// Runs `flags` (the command line's settings) for this launch only: the panel settings they
+    /// change are not saved when the window closes, unless changed again by hand. Returns `flags`'s.
+    bool applyForThisLaunch(const std::function<bool()>& flags);
+    /// "Version, Qt, build type, bundled models" for Help ▸ About.
+    static QString aboutText();
     /// Starts a run of the run panel's method and options on the current graph; null on error.
     RunJob* startRun();
     void cancelAll();
@@ -61,7 +81,7 @@ public:
     void startSweep();
     /// Shows temperature `index` of the shown sweep's best schedule in the DAG, Gantt and memory views.
     void showSweepPoint(int index, bool jumpToGantt = false);
-    /// Selects result rows (one: show it; two: compare them).
+    /// Selects result rows as shown (one: show it; two: compare them).
     void selectResults(const QList<int>& rows);
     void showTab(Tab t);
     /// The widget the "export current view" action renders.
@@ -103,9 +123,21 @@ private:
     void buildActions();
     void buildDocks();
     void showError(const QString& title, const QString& message);
-    void documentReady(LoadedDocument doc, const QString& path);
+    void documentReady(LoadedDocument doc, const QString& path, std::uint64_t fingerprint);
     std::shared_ptr<Problem> currentProblem() const;   ///< throws when it cannot be scheduled
-    void addResult(const RunRecord& r);
+    /// Stamps the record with its graph, adds the row and returns the stamped record.
+    RunRecord addResult(RunRecord r);
+    QWidget* buildResultsPane();
+    void rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint);
+    /// Scope filter to the open graph's results, counts updated.
+    void showResultsOfThisGraph();
+    void updateResultsNotice(const QString& refusal = {});
+    /// Why the selected results cannot be saved or exported; empty when they can.
+    QString exportRefusal() const;
+    bool ofShownGraph(const RunRecord& r) const;
+    void updateActions();
+    void forgetLaunchSettings();
+    QString recentTitle(const QString& source) const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void onResultsSelectionChanged();
@@ -123,6 +155,27 @@ private:
     std::optional<RunRecord> selectedRecord() const;
 
     std::optional<LoadedDocument> m_doc;
+    std::uint64_t m_docFingerprint = 0;
+    /// Every graph opened this session, to title results and to switch back to a result's graph.
+    struct GraphTag {
+        std::uint64_t fingerprint = 0;
+        QString title, path, source;
+        QString opened;   // as it was opened (":/examples/…" too): what Open Recent stores
+        std::optional<UpdateRule> training;
+        std::optional<Platform> platform;
+        std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
+    };
+    std::vector<GraphTag> m_graphs;
+    /// Settings the command line changed for this launch: {saved before, set by the flags}.
+    std::map<QString, std::pair<QVariant, QVariant>> m_launchOnly;
+    QComboBox* m_resultsScope = nullptr;
+    QLabel* m_resultsNotice = nullptr;
+    QPushButton* m_switchGraph = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_exportViewAction = nullptr;
+    QAction* m_openScheduleAction = nullptr;
+    QList<QAction*> m_scheduleActions;   // save and export a result: need one of the open graph
+    QList<QAction*> m_sweepFileActions;  // save and export the sweep: need one shown
     OpSelection* m_selection;
     ResultsModel* m_results;
     QSortFilterProxyModel* m_sorted;

@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sl::gui {
@@ -130,6 +131,26 @@ bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
         if (error) *error = QString::fromUtf8(e.what());
         return false;
     }
+}
+
+void PlatformPanel::adoptPlatform(const Platform& p, const QString& origin) {
+    if (p.devices.empty()) return;
+    const Platform same = Platform::identical(p.deviceCount(), p.devices.front().memoryCapacity);
+    const bool identical = std::equal(p.devices.begin(), p.devices.end(), same.devices.begin(), [](const Device& a, const Device& b) {
+        return a.name == b.name && a.machineType == b.machineType && a.memoryCapacity == b.memoryCapacity && a.resourceCapacity == b.resourceCapacity;
+    });
+    if (identical) {
+        setDeviceCount(p.deviceCount());
+        const double memory = p.devices.front().memoryCapacity;
+        m_memoryGiB->setValue(std::isfinite(memory) ? memory / (1024.0 * 1024.0 * 1024.0) : 0);
+    } else {
+        setFilePlatform(p);
+        m_memoryGiB->setValue(0);   // "as in the file": the schedule's own capacities
+        m_fileSummary->setText(origin + QStringLiteral(": ") + m_fileSummary->text());
+    }
+    m_latency->setValue(p.link.latency);
+    m_bandwidth->setValue(std::isfinite(p.link.bandwidth) ? p.link.bandwidth : 0);
+    Q_EMIT changed();
 }
 
 void PlatformPanel::updateEnabled() {

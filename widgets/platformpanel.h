@@ -32,6 +32,9 @@ public:
     void setObjective(Objective o);
     /// Loads a platform JSON file as the machine; false (and `error` set) on bad input.
     bool loadPlatformFile(const QString& path, QString* error = nullptr);
+    /// Shows `p` as the machine (a schedule's own platform): identical devices set the device
+    /// count and memory, any other machine is used like a platform file named `origin`.
+    void adoptPlatform(const Platform& p, const QString& origin);
     void saveSettings() const;
     void restoreSettings();
 

@@ -3,11 +3,18 @@
 
 #include "widgets/units.h"
 
+#include "core/graph/fingerprint.h"
+
 #include <QLocale>
 
 #include <cmath>
+#include <set>
 
 namespace sl::gui {
+
+QString graphKey(std::uint64_t fingerprint) {
+    return QString::fromStdString(fingerprintText(fingerprint));
+}
 
 QString formatBytes(double bytes) {
     if (!std::isfinite(bytes)) return QStringLiteral("∞");
@@ -40,10 +47,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     const RunRecord& r = m_rows[static_cast<size_t>(index.row())];
     const RunResult& res = *r.result;
     if (role == RecordIdRole) return r.id;
+    if (role == GraphRole) return graphKey(r.graphFingerprint);
     if (role == Qt::TextAlignmentRole)
-        return index.column() >= Makespan ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return index.column() >= Devices ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == SortRole) {
         switch (index.column()) {
+        case Devices: return r.problem ? r.problem->platform.deviceCount() : 0;
         case Makespan: return res.schedule.makespan;
         case StepPeak: return res.schedule.stepMemory.peak;
         case TimePeak: return res.schedule.timeMemory.peak;
@@ -63,6 +72,13 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == TargetSpeedup)
         return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
             .arg(QString::fromStdString(toString(r.target)));
+    if (role == Qt::ToolTipRole && index.column() == Graph && r.problem)
+        return tr("%1: %2 ops, fingerprint %3").arg(r.graphTitle).arg(r.problem->graph->opCount()).arg(graphKey(r.graphFingerprint));
+    if (role == Qt::ToolTipRole && index.column() == Devices && r.problem) {
+        QStringList names;
+        for (const Device& d : r.problem->platform.devices) names << QString::fromStdString(d.name);
+        return names.join(QStringLiteral(", "));
+    }
     if (role == Qt::ToolTipRole && !res.note.empty()) return QString::fromStdString(res.note);
     if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
         return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
@@ -71,6 +87,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
     case Name: return r.name;
     case Method: return r.method;
+    case Graph: return r.graphTitle;
+    case Devices: return r.problem ? QString::number(r.problem->platform.deviceCount()) : QStringLiteral("–");
     case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
@@ -94,6 +112,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
         case TimePeak: return tr("Peak memory on the time clock: memory over time of the timed schedule (the memory view)");
         case Cost: return tr("The one scalar cost every method minimises; its memory term reads the problem's memory clock");
         case TargetSpeedup: return tr("Speedup on the target chosen in the Platform panel (Score on): total work / makespan there");
+        case Graph: return tr("The graph the schedule was made for (Results ▸ Show: This graph / All graphs)");
+        case Devices: return tr("Devices of the platform the schedule was made on");
         default: return {};
         }
     }
@@ -101,6 +121,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
     switch (section) {
     case Name: return tr("Run");
     case Method: return tr("Method");
+    case Graph: return tr("Graph");
+    case Devices: return tr("Devices");
     case Makespan: return tr("Makespan");
     case StepPeak: return tr("Peak (step)");
     case TimePeak: return tr("Peak (time)");
@@ -147,6 +169,12 @@ void ResultsModel::clear() {
     beginResetModel();
     m_rows.clear();
     endResetModel();
+}
+
+int ResultsModel::graphCount() const {
+    std::set<std::uint64_t> graphs;
+    for (const RunRecord& r : m_rows) graphs.insert(r.graphFingerprint);
+    return static_cast<int>(graphs.size());
 }
 
 int ResultsModel::rowOfId(int id) const {

@@ -10,8 +10,9 @@ namespace sl::gui {
 class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Method, Makespan, StepPeak, TimePeak, Cost, TargetSpeedup, Evaluations, Seconds, Seed, ColumnCount };
-    enum Role { RecordIdRole = Qt::UserRole + 1, SortRole };
+    enum Column { Name, Method, Graph, Devices, Makespan, StepPeak, TimePeak, Cost, TargetSpeedup, Evaluations, Seconds, Seed, ColumnCount };
+    /// GraphRole: the row's graph fingerprint as text, the same in every column (the "This graph" filter).
+    enum Role { RecordIdRole = Qt::UserRole + 1, SortRole, GraphRole };
 
     using QAbstractTableModel::QAbstractTableModel;
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -26,10 +27,15 @@ public:
     void clear();
     const RunRecord& record(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOfId(int id) const;
+    /// Distinct graphs among the rows.
+    int graphCount() const;
 
 private:
     std::vector<RunRecord> m_rows;
 };
+
+/// The text GraphRole carries for a fingerprint.
+QString graphKey(std::uint64_t fingerprint);
 
 QString formatBytes(double bytes);
 QString formatNumber(double v);

@@ -139,6 +139,11 @@ void RunPanel::setObjective(Objective objective) {
     updateAvailability();
 }
 
+void RunPanel::setGraphOpen(bool open) {
+    m_graphOpen = open;
+    updateAvailability();
+}
+
 QString RunPanel::unavailableReason(const QString& name) const {
     const OptimizerInfo* info = OptimizerRegistry::instance().find(name.toStdString());
     if (!info) return tr("unknown method '%1'").arg(name);
@@ -157,7 +162,8 @@ void RunPanel::updateAvailability() {
         items->item(i)->setToolTip(why);
     }
     const QString why = unavailableReason(method());
-    m_run->setEnabled(why.isEmpty());
+    m_run->setEnabled(why.isEmpty() && m_graphOpen);
+    m_run->setToolTip(!m_graphOpen ? tr("Open a graph first (File ▸ Open, or File ▸ Open Example)") : why.isEmpty() ? tr("Start a run with these options (F5); several runs may go at once") : why);
     if (const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString()))
         m_summary->setText(why.isEmpty() ? QString::fromStdString(info->summary) : why);
 }
@@ -173,7 +179,7 @@ void RunPanel::rebuildOptions() {
     while (m_form->rowCount() > 0) m_form->removeRow(0);
     m_fields.clear();
     const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString());
-    m_run->setEnabled(info != nullptr);
+    m_run->setEnabled(info != nullptr && m_graphOpen);
     if (!info) {
         m_summary->setText(tr("No optimizer is registered"));
         return;

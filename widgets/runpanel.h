@@ -28,6 +28,8 @@ public:
     bool setMethod(const QString& name);
     /// The objective chosen in the Platform panel: only the methods that declare it can run.
     void setObjective(Objective objective);
+    /// Run stays disabled (its tooltip says why) until a graph is open.
+    void setGraphOpen(bool open);
     /// Empty when method `name` is registered and declares the current objective, else why it cannot run.
     QString unavailableReason(const QString& name) const;
     /// Current values of the generic and the method's own options.
@@ -47,6 +49,7 @@ private:
     void rebuildOptions();
     void updateButtons();
     void updateAvailability();
+    bool m_graphOpen = false;
 
     QComboBox* m_method;
     QLabel* m_summary;

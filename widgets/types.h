@@ -9,6 +9,7 @@
 #include <QMetaType>
 #include <QString>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct RunRecord {
     /// makespan of its chains re-timed on the target); 0 when it could not be computed.
     TargetModel target = TargetModel::Proxy;
     double targetSpeedup = 0;
+    /// The graph the schedule belongs to, as the window titled it when it was opened, and its
+    /// content fingerprint (core/graph/fingerprint.h): the results list shows a result with its
+    /// graph, and no view draws it over another graph. Stamped by MainWindow when it adds the row.
+    QString graphTitle;
+    std::uint64_t graphFingerprint = 0;
     const Schedule& schedule() const { return result->schedule; }
 };
 

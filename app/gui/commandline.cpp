@@ -20,8 +20,12 @@
 #include <cstdio>
 
 namespace sl::gui {
+namespace {
+const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
+                          QStringLiteral("compare"), QStringLiteral("sweep")};
+} // namespace
 
-bool CommandLine::parse(QApplication& app) {
+bool CommandLine::parse(QCoreApplication& app) {
     QCommandLineParser p;
     QString methods;
     for (const auto& info : OptimizerRegistry::instance().list()) methods += QString::fromStdString(info.name) + QLatin1Char(' ');
@@ -115,6 +119,10 @@ bool CommandLine::apply(MainWindow& w) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
         if (headless) return false;
     }
+    return w.applyForThisLaunch([&] { return applySettings(w); }) && (!headless || startScreenshot(w));
+}
+
+bool CommandLine::applySettings(MainWindow& w) {
     if (!devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
     if (!platform.isEmpty()) {
         QString error;
@@ -145,8 +153,6 @@ bool CommandLine::apply(MainWindow& w) {
         setOptions();
         if (run && w.document() && w.startRun()) ++started;
     }
-    static const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
-                                     QStringLiteral("compare"), QStringLiteral("sweep")};
     TemperaturePanel* panel = w.temperaturePanel();
     if (!sampler.isEmpty() && !panel->setSampler(sampler)) {
         std::fprintf(stderr, "schedlab: unknown sampler '%s'\n", qPrintable(sampler));
@@ -174,8 +180,11 @@ bool CommandLine::apply(MainWindow& w) {
         }
         w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(view)));
     }
-    if (!headless) return true;
-    // screenshot: wait for the runs and the DAG layout, then render and quit
+    return true;
+}
+
+bool CommandLine::startScreenshot(MainWindow& w) {
+    // wait for the runs and the DAG layout, then render and quit
     w.resize(size);
     auto* poll = new QTimer(&w);
     const QString out = screenshot;

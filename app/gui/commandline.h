@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-class QApplication;
+class QCoreApplication;
 
 namespace sl::gui {
 
@@ -33,11 +33,17 @@ struct CommandLine {
     int sweepPoint = -1;          // select this row of the shown sweep
     QString select;               // select this op (by name) in the DAG before the screenshot
 
-    /// Parses argv; prints usage / errors and returns false on bad input.
-    bool parse(QApplication& app);
+    /// Parses argv; prints usage / errors and returns false on bad input. --help and --version
+    /// print and exit.
+    bool parse(QCoreApplication& app);
     /// Opens the file, sets the platform and options, starts the runs; with --screenshot, renders
-    /// the window once everything has finished and quits. False on a fatal error.
+    /// the window once everything has finished and quits. False on a fatal error. The settings
+    /// the flags change hold for this launch only (MainWindow::applyForThisLaunch).
     bool apply(MainWindow& w);
+
+private:
+    bool applySettings(MainWindow& w);    ///< platform, objective, options, runs, panels, view
+    bool startScreenshot(MainWindow& w);  ///< --screenshot: shoot once everything settled, then quit
 };
 
 } // namespace sl::gui

@@ -13,14 +13,28 @@
 
 #include <cstdio>
 
+namespace {
+
+void identify() {
+    QCoreApplication::setOrganizationName(QStringLiteral("SchedLab"));
+    QCoreApplication::setApplicationName(QStringLiteral("SchedLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCHEDLAB_VERSION));
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("SchedLab"));
-    QApplication::setApplicationName(QStringLiteral("SchedLab"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/schedlab.svg")));
-    sl::registerCoreOptimizers();
+    sl::registerCoreOptimizers();   // --help lists the methods
     sl::registerNeuralOptimizers();
+    {
+        // parsing needs no display: --help, --version and usage errors end here, without a window system
+        QCoreApplication app(argc, argv);
+        identify();
+        if (!sl::gui::CommandLine().parse(app)) return 2;
+    }
+    QApplication app(argc, argv);
+    identify();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/schedlab.svg")));
 
     sl::gui::CommandLine cli;
     if (!cli.parse(app)) return 2;

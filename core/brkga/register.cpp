@@ -8,7 +8,7 @@ void registerSearchOptimizers() {
     using brkga::Chromosomes;
     OptimizerRegistry& r = OptimizerRegistry::instance();
     r.add({.name = "brkga",
-           .summary = "BRKGA on REGAL's chromosome: device affinities, op and transfer priorities (spec/regal.md §3)",
+           .summary = "BRKGA on REGAL's chromosome: device affinities, op and transfer priorities (docs/brkga.md; the REGAL paper, §3)",
            .family = "search",
            .objectives = {Objective::Memory, Objective::Makespan, Objective::Weighted},
            .options = brkga::optionSpecs(Chromosomes::Regal),

@@ -10,6 +10,8 @@
 ///     "makespan": number, "peak_memory_bytes": number, "memory_clock": "time"|"step",
 ///     "peak_memory_step_bytes": number, "peak_memory_time_bytes": number,
 ///     "method": string, "seed": number, "devices": [device names],
+///     "platform": platform JSON (docs/formats.md) of the problem the schedule was made on,
+///     "graph": {"ops": count, "tensors": count, "fingerprint": "fnv1a64:<16 hex digits>"},
 ///     "order": [op names in the total order],
 ///     "ops": [{"id": op name, "device": index into devices, "start": number, "end": number}],
 ///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number,
@@ -17,11 +19,14 @@
 /// plus, when known, "device_peak_memory_bytes": [bytes per device, on memory_clock]. On reading
 /// only "ops" is required: a missing order is the ops by start time, missing transfers the ones
 /// the placement implies. The objective values written are informative: reading ignores them and
-/// sl::scoreSchedule recomputes them after validation. Unknown keys are ignored.
+/// sl::scoreSchedule recomputes them after validation. Unknown keys are ignored; "platform" and
+/// "graph" (written since SchedLab 0.2) are optional and only read by sl::parseScheduleOrigin.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -34,6 +39,19 @@ void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& pa
 /// Reading does not validate the schedule: use sl::validateSchedule (core/costmodel/validator.h).
 Schedule parseScheduleJson(const Problem& p, std::string_view json, const std::string& sourceName);
 Schedule loadScheduleJson(const Problem& p, const std::string& path);
+
+/// Where a schedule file says it belongs, read without a problem so that a reader can pick the
+/// platform before parsing the schedule and tell "another graph" apart. Fields absent from the
+/// file (older files) stay empty. Text that is not JSON gives an empty origin (parseScheduleJson
+/// then names the fault); a malformed "platform" or "graph" throws IoError naming the file.
+struct ScheduleOrigin {
+    int deviceCount = 0;                           ///< entries of "devices"
+    std::optional<Platform> platform;              ///< "platform"
+    std::optional<std::uint64_t> graphFingerprint; ///< "graph".fingerprint (core/graph/fingerprint.h)
+    int graphOps = -1;                             ///< "graph".ops; -1 when absent
+};
+ScheduleOrigin parseScheduleOrigin(std::string_view json, const std::string& sourceName);
+ScheduleOrigin loadScheduleOrigin(const std::string& path);
 
 /// One row per op: op,type,device,start,end,duration,position.
 void saveScheduleCsv(const Problem& p, const Schedule& s, const std::string& path);

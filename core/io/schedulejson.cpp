@@ -3,7 +3,9 @@
 #include "core/io/scheduleio.h"
 
 #include "core/costmodel/memorytimeline.h"
+#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "core/io/importers.h"
 #include "core/io/scheduleformat.h"
 #include "core/util/atomicfile.h"
 
@@ -92,6 +94,9 @@ std::string scheduleToJson(const Problem& p, const Schedule& s) {
     json devices = json::array();
     for (int d = 0; d < p.platform.deviceCount(); ++d) devices.push_back(scheduleformat::deviceName(p, d));
     head["devices"] = std::move(devices);
+    // where the schedule belongs: readers adopt the platform and tell another graph by its fingerprint
+    head["platform"] = io_detail::platformJsonValue(p.platform);
+    head["graph"] = {{"ops", g.opCount()}, {"tensors", g.tensorCount()}, {"fingerprint", fingerprintText(graphFingerprint(g))}};
     if (s.memory().devices.size() == static_cast<size_t>(p.platform.deviceCount()))
         head["device_peak_memory_bytes"] = s.memory().devices;
     json order = json::array();
@@ -258,6 +263,33 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
 
 Schedule loadScheduleJson(const Problem& p, const std::string& path) {
     return parseScheduleJson(p, readFile(path, std::size_t(1) << 30), path);
+}
+
+ScheduleOrigin parseScheduleOrigin(std::string_view text, const std::string& sourceName) {
+    const Reader r(sourceName);
+    json j;
+    try {
+        j = json::parse(text.begin(), text.end());
+    } catch (const json::parse_error&) {
+        return {};   // parseScheduleJson names the fault with its line and column
+    }
+    ScheduleOrigin o;
+    if (!j.is_object()) return o;
+    if (auto it = j.find("devices"); it != j.end() && it->is_array()) o.deviceCount = static_cast<int>(it->size());
+    if (auto it = j.find("platform"); it != j.end() && !it->is_null())
+        o.platform = io_detail::platformFromJson(*it, sourceName + ": platform");
+    if (auto it = j.find("graph"); it != j.end() && it->is_object()) {
+        if (auto f = it->find("fingerprint"); f != it->end()) {
+            o.graphFingerprint = parseFingerprint(r.string(*f, "\"graph\".fingerprint"));
+            if (!o.graphFingerprint) r.fail("\"graph\".fingerprint must read \"fnv1a64:\" and 16 hex digits, not " + f->dump());
+        }
+        if (auto n = it->find("ops"); n != it->end()) o.graphOps = static_cast<int>(r.number(*n, "\"graph\".ops"));
+    }
+    return o;
+}
+
+ScheduleOrigin loadScheduleOrigin(const std::string& path) {
+    return parseScheduleOrigin(readFile(path, std::size_t(1) << 30), path);
 }
 
 } // namespace sl

@@ -9,6 +9,7 @@
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/memorytimeline.h"
 #include "core/generators/generators.h"
+#include "core/graph/fingerprint.h"
 #include "core/heuristics/evaluate.h"
 #include "core/io/graphio.h"
 #include "core/io/scheduleio.h"
@@ -227,6 +228,95 @@ private Q_SLOTS:
         for (size_t i = 0; i < r.order.size(); ++i) pos[static_cast<size_t>(r.order[i])] = static_cast<int>(i);
         for (OpId v = 0; v < p.g().opCount(); ++v)
             for (OpId q : p.g().predecessors(v)) QVERIFY(pos[static_cast<size_t>(q)] < pos[static_cast<size_t>(v)]);
+    }
+
+    // The fingerprint (core/graph/fingerprint.h) changes with any one field an op or tensor
+    // carries, and survives the native JSON round trip, so a schedule knows its graph.
+    void fingerprintSeesEveryField_data() {
+        QTest::addColumn<int>("field");
+        const char* names[] = {"op name", "op type", "duration", "param bytes", "resource demand", "machine type",
+                               "per-device durations", "tensor name", "tensor bytes", "an extra consumer", "an extra op"};
+        for (int i = 0; i < int(std::size(names)); ++i) QTest::addRow("%s", names[i]) << i;
+    }
+    void fingerprintSeesEveryField() {
+        QFETCH(int, field);
+        auto build = [](int change) {
+            Graph g;
+            const OpId a = g.addOp({.name = "a", .type = "Conv", .duration = 2, .paramBytes = 8});
+            const OpId b = g.addOp({.name = "b", .type = "Relu", .duration = 1});
+            const OpId c = g.addOp({.name = "c", .type = "Add", .duration = 3});
+            const TensorId t = g.addTensor(change == 7 ? "a:out" : "a:0", a, change == 8 ? 65 : 64);
+            g.addConsumer(t, b);
+            g.addEdge(b, c, 16);
+            switch (change) {
+            case 0: g.mutableOp(a).name = "a2"; break;
+            case 1: g.mutableOp(a).type = "MatMul"; break;
+            case 2: g.mutableOp(b).duration = 1.0000001; break;
+            case 3: g.mutableOp(a).paramBytes = 9; break;
+            case 4: g.mutableOp(c).resourceDemand = 0.5; break;
+            case 5: g.mutableOp(c).machineType = 1; break;
+            case 6: g.mutableOp(a).deviceDurations = {2, 3}; break;
+            case 9: g.addConsumer(t, c); break;
+            case 10: g.addOp({.name = "d", .duration = 1}); break;
+            default: break;
+            }
+            g.finalize();
+            return graphFingerprint(g);
+        };
+        QVERIFY(build(-1) == build(-1));   // deterministic
+        QVERIFY2(build(field) != build(-1), "the fingerprint missed a change");
+    }
+
+    void fingerprintSurvivesTheJsonRoundTrip() {
+        const Problem p = layeredProblem();
+        const std::uint64_t before = graphFingerprint(p.g());
+        const LoadedGraph back = parseGraph(graphToJson(p.g(), &p.platform), GraphFormat::Json, "round.json");
+        QCOMPARE(graphFingerprint(*back.graph), before);
+        QCOMPARE(parseFingerprint(fingerprintText(before)), std::optional<std::uint64_t>(before));
+        QCOMPARE(fingerprintText(0x0123456789abcdefULL), std::string("fnv1a64:0123456789abcdef"));
+        QVERIFY(!parseFingerprint("fnv1a64:xyz"));
+        QVERIFY(!parseFingerprint("0123456789abcdef"));
+        // another graph of the same family and size differs
+        QVERIFY(graphFingerprint(*generateLayered(60, 12).graph) != before);
+    }
+
+    // The schedule says where it belongs: its platform and its graph; older files without either still read.
+    void jsonRecordsPlatformAndGraph() {
+        const Problem p = layeredProblem();
+        const Schedule s = listSchedule(p);
+        const std::string text = scheduleToJson(p, s);
+        const json j = json::parse(text);
+        QCOMPARE(j.at("platform").at("devices").size(), size_t(3));
+        QCOMPARE(j.at("platform").at("devices")[1].at("name").get<std::string>(), std::string("GPU \"one\""));
+        QCOMPARE(j.at("platform").at("interconnect").at("bandwidth").get<double>(), 1e6);
+        QCOMPARE(j.at("graph").at("ops").get<int>(), p.g().opCount());
+        QCOMPARE(j.at("graph").at("fingerprint").get<std::string>(), fingerprintText(graphFingerprint(p.g())));
+        const ScheduleOrigin o = parseScheduleOrigin(text, "s.json");
+        QVERIFY(o.platform);
+        QCOMPARE(o.platform->deviceCount(), 3);
+        QCOMPARE(o.platform->devices[1].name, std::string("GPU \"one\""));
+        QCOMPARE(o.platform->link.latency, 0.5);
+        QCOMPARE(o.platform->link.bandwidth, 1e6);
+        QCOMPARE(o.graphFingerprint, std::optional<std::uint64_t>(graphFingerprint(p.g())));
+        QCOMPARE(o.graphOps, p.g().opCount());
+        QCOMPARE(o.deviceCount, 3);
+        // an older file: no platform, no graph
+        json old = j;
+        old.erase("platform");
+        old.erase("graph");
+        const ScheduleOrigin none = parseScheduleOrigin(old.dump(), "old.json");
+        QVERIFY(!none.platform && !none.graphFingerprint);
+        QCOMPARE(none.deviceCount, 3);
+        QVERIFY(parseScheduleJson(p, old.dump(), "old.json").order == s.order);
+        // a damaged fingerprint is named
+        json bad = j;
+        bad["graph"]["fingerprint"] = "fnv1a64:nothex";
+        try {
+            parseScheduleOrigin(bad.dump(), "bad.json");
+            QFAIL("a malformed fingerprint was accepted");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find("bad.json") != std::string::npos && std::string(e.what()).find("fingerprint") != std::string::npos, e.what());
+        }
     }
 
     void csv() {

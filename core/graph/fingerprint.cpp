@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "core/graph/fingerprint.h"
+
+#include <bit>
+#include <charconv>
+#include <cstdio>
+
+namespace sl {
+namespace {
+
+class Fnv1a64 {
+public:
+    void bytes(const void* data, std::size_t n) {
+        const auto* p = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < n; ++i) m_hash = (m_hash ^ p[i]) * 0x100000001b3ULL;
+    }
+    // every field is length- or tag-delimited so that ("ab", "c") and ("a", "bc") differ
+    void text(std::string_view s) {
+        integer(s.size());
+        bytes(s.data(), s.size());
+    }
+    void integer(std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) {   // little-endian on every host
+            const auto b = static_cast<unsigned char>(v >> (8 * i));
+            bytes(&b, 1);
+        }
+    }
+    void number(double x) { integer(x == 0 ? 0 : std::bit_cast<std::uint64_t>(x)); }
+    std::uint64_t value() const { return m_hash; }
+
+private:
+    std::uint64_t m_hash = 0xcbf29ce484222325ULL;
+};
+
+constexpr std::string_view kPrefix = "fnv1a64:";
+
+} // namespace
+
+std::uint64_t graphFingerprint(const Graph& g) {
+    Fnv1a64 h;
+    h.integer(static_cast<std::uint64_t>(g.opCount()));
+    for (const Op& op : g.ops()) {
+        h.text(op.name);
+        h.text(op.type);
+        h.number(op.duration);
+        h.number(op.paramBytes);
+        h.number(op.resourceDemand);
+        h.integer(static_cast<std::uint64_t>(op.machineType));
+        h.integer(op.deviceDurations.size());
+        for (double d : op.deviceDurations) h.number(d);
+    }
+    h.integer(static_cast<std::uint64_t>(g.tensorCount()));
+    for (const Tensor& t : g.tensors()) {
+        h.text(t.name);
+        h.integer(static_cast<std::uint64_t>(t.producer));
+        h.integer(t.consumers.size());
+        for (OpId c : t.consumers) h.integer(static_cast<std::uint64_t>(c));
+        h.number(t.bytes);
+    }
+    return h.value();
+}
+
+std::string fingerprintText(std::uint64_t fingerprint) {
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fingerprint));
+    return std::string(kPrefix) + hex;
+}
+
+std::optional<std::uint64_t> parseFingerprint(std::string_view text) {
+    if (!text.starts_with(kPrefix) || text.size() != kPrefix.size() + 16) return std::nullopt;
+    std::uint64_t v = 0;
+    const char* b = text.data() + kPrefix.size();
+    const auto r = std::from_chars(b, text.data() + text.size(), v, 16);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+} // namespace sl

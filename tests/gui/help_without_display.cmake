@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# schedlab --help / --version on a machine without a display: exit 0 and print the usage or the
+# version (they used to abort, exit 134, because the QApplication came before the parsing).
+unset(ENV{DISPLAY})
+unset(ENV{WAYLAND_DISPLAY})
+set(ENV{QT_QPA_PLATFORM} "")
+foreach(flag --help --version)
+  execute_process(COMMAND ${APP} ${flag} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "schedlab ${flag} without a display exited ${rc}\n${out}\n${err}")
+  endif()
+  if(flag STREQUAL "--help")
+    set(expected "Usage: .*schedlab.*--devices")
+  else()
+    set(expected "[0-9]+\\.[0-9]+")
+  endif()
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "schedlab ${flag} printed no ${expected}:\n${out}\n${err}")
+  endif()
+endforeach()
+# a usage error is reported the same way, not by an abort
+execute_process(COMMAND ${APP} --no-such-flag RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 30)
+if(NOT rc EQUAL 1 OR NOT err MATCHES "no-such-flag")
+  message(FATAL_ERROR "schedlab --no-such-flag without a display exited ${rc}\n${out}\n${err}")
+endif()

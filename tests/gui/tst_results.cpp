@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+// Results belong to their graph (issue 16): a second graph starts a fresh list, another graph's
+// schedule is never drawn over the open one, Compare, Save and Export refuse mixes; schedules
+// travel with their platform and graph fingerprint; command-line flags hold for one launch; the
+// smaller faults (convergence of one evaluation, cancelled titles, disabled actions, export errors).
+#include "app/gui/commandline.h"
+#include "core/generators/generators.h"
+#include "core/graph/fingerprint.h"
+#include "core/io/graphio.h"
+#include "core/optimizer/optimizer.h"
+#include "widgets/compareview.h"
+#include "widgets/convergenceview.h"
+#include "widgets/exporter.h"
+#include "widgets/ganttview.h"
+#include "widgets/mainwindow.h"
+#include "widgets/platformpanel.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/runjob.h"
+#include "widgets/runpanel.h"
+#include "widgets/temperaturepanel.h"
+
+#include <QAction>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::gui;
+
+class TestResults : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_graphA, m_graphB;   // two layered graphs without a machine of their own
+
+    static RunRecord runToEnd(MainWindow& w, const QString& method = QStringLiteral("list-cp")) {
+        w.runPanel()->setMethod(method);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        if (!w.startRun() || !finished.wait(60000)) return {};
+        return finished.takeFirst().at(0).value<RunRecord>();
+    }
+    static int shownRows(const MainWindow& w) { return w.resultsView()->model()->rowCount(); }
+    static bool exportAndWait(MainWindow& w, ExportKind kind, const QString& path) {
+        bool ok = false, finished = false;
+        w.exportSelected(kind, path, [&](bool success) {
+            ok = success;
+            finished = true;
+        });
+        return QTest::qWaitFor([&] { return finished; }, 10000) && ok;
+    }
+    static bool importAndWait(MainWindow& w, const QString& path) {
+        bool ok = false, finished = false;
+        w.importSchedule(path, [&](bool success) {
+            ok = success;
+            finished = true;
+        });
+        return QTest::qWaitFor([&] { return finished; }, 10000) && ok;
+    }
+    QString writeGraph(const char* name, int ops, std::uint64_t seed) {
+        const QString path = m_dir.filePath(QString::fromLatin1(name));
+        saveGraphJson(*generateLayered(ops, seed).graph, nullptr, path.toStdString());
+        return path;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_results"));
+        QSettings().clear();
+        registerCoreOptimizers();
+        QVERIFY(m_dir.isValid());
+        m_graphA = writeGraph("alpha.json", 30, 1);
+        m_graphB = writeGraph("beta.json", 24, 2);
+    }
+
+    // Mutations caught: no scope filter (the second graph shows the first's row), no guard in
+    // showRecord (the first graph's Gantt drawn over the second), no Graph / Devices columns.
+    void secondGraphStartsAFreshResultsList() {
+        MainWindow w;
+        QVERIFY(w.openFile(m_graphA));
+        w.platformPanel()->setDeviceCount(2);
+        const RunRecord a = runToEnd(w);
+        QVERIFY(a.result);
+        QCOMPARE(shownRows(w), 1);
+        QCOMPARE(w.ganttView()->barCount(), 30);
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Devices)).toString(), QStringLiteral("2"));
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Graph)).toString(), QStringLiteral("alpha.json"));
+        QCOMPARE(w.results()->data(w.results()->index(0, ResultsModel::Method)).toString(), QStringLiteral("list-cp"));
+
+        QVERIFY(w.openFile(m_graphB));
+        QCOMPARE(shownRows(w), 0);                 // a fresh list for the new graph
+        QCOMPARE(w.results()->rowCount(), 1);      // the first graph's result is kept
+        QCOMPARE(w.ganttView()->barCount(), 0);    // and not drawn over the new graph
+        Q_EMIT w.temperaturePanel()->sampled(a);   // a late sample of the old graph is not drawn either
+        QCOMPARE(w.ganttView()->barCount(), 0);
+        QVERIFY2(w.resultsNotice().contains(QStringLiteral("0 results of beta.json; 1 in all, from 1 graph")), qPrintable(w.resultsNotice()));
+        QVERIFY(w.resultsView()->isColumnHidden(ResultsModel::Graph));
+        QVERIFY(runToEnd(w).result);
+        QCOMPARE(shownRows(w), 1);
+        QCOMPARE(w.ganttView()->barCount(), 24);
+
+        w.setResultsScope(MainWindow::ResultsScope::AllGraphs);
+        QCOMPARE(shownRows(w), 2);
+        QVERIFY(!w.resultsView()->isColumnHidden(ResultsModel::Graph));
+        QVERIFY2(w.resultsNotice().startsWith(QStringLiteral("2 results from 2 graphs; 1 of the open graph, beta.json")), qPrintable(w.resultsNotice()));
+        // select alpha's result while beta is open: refused with a sentence, nothing drawn
+        const int alphaRow = w.resultsView()->model()->index(0, 0).data(ResultsModel::RecordIdRole).toInt() == a.id ? 0 : 1;
+        w.selectResults({alphaRow});
+        QCOMPARE(w.ganttView()->barCount(), 0);
+        QVERIFY2(w.resultsNotice().contains(QStringLiteral("was made for alpha.json, not for the open graph (beta.json)")),
+                 qPrintable(w.resultsNotice()));
+        // the same file opened again is the same graph: its results come back
+        w.setResultsScope(MainWindow::ResultsScope::ThisGraph);
+        QVERIFY(w.openFile(m_graphA));
+        QCOMPARE(shownRows(w), 1);
+        QCOMPARE(w.resultsView()->model()->index(0, 0).data(ResultsModel::RecordIdRole).toInt(), a.id);
+    }
+
+    // Mutations caught: Compare fed two graphs' records; Save/Export acting on another graph's
+    // result; "Open … again" not switching the graph.
+    void compareSaveAndExportRefuseAcrossGraphs() {
+        MainWindow w;
+        QVERIFY(w.openFile(m_graphA));
+        QVERIFY(runToEnd(w).result);
+        QVERIFY(w.openFile(m_graphB));
+        QVERIFY(runToEnd(w).result);
+        w.setResultsScope(MainWindow::ResultsScope::AllGraphs);
+        w.selectResults({0, 1});
+        QVERIFY(!w.compareView()->comparing());
+        QVERIFY2(w.compareView()->notice().contains(QStringLiteral("Compare needs two results of one graph")), qPrintable(w.compareView()->notice()));
+        QCOMPARE(w.currentViewWidget(), static_cast<QWidget*>(w.compareView()));   // the sentence where the comparison was expected
+        QVERIFY(w.compareView()->notice().contains(QStringLiteral("alpha.json")) && w.compareView()->notice().contains(QStringLiteral("beta.json")));
+
+        const int alphaRow = w.resultsView()->model()->index(0, ResultsModel::Graph).data().toString() == QLatin1String("alpha.json") ? 0 : 1;
+        w.selectResults({alphaRow});
+        const QString out = m_dir.filePath(QStringLiteral("refused.json"));
+        QVERIFY(!exportAndWait(w, ExportKind::ScheduleJson, out));
+        QVERIFY(!QFile::exists(out));
+        QVERIFY2(w.lastError().contains(QStringLiteral("was made for alpha.json")), qPrintable(w.lastError()));
+        int saveActions = 0;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QString::fromUtf8("&Save Schedule…")) {
+                ++saveActions;
+                QVERIFY2(!a->isEnabled() && a->toolTip().contains(QStringLiteral("alpha.json")), qPrintable(a->toolTip()));
+            }
+        QCOMPARE(saveActions, 1);
+
+        // one click brings alpha back (from memory) and draws its schedule
+        auto* button = w.findChild<QPushButton*>(QStringLiteral("switchGraphButton"));
+        QVERIFY(button && button->isVisibleTo(&w));
+        button->click();
+        QCOMPARE(w.document()->displayName, QStringLiteral("alpha.json"));
+        QCOMPARE(w.ganttView()->barCount(), 30);
+        QVERIFY(exportAndWait(w, ExportKind::ScheduleJson, out));
+    }
+
+    // Mutations caught: the one-selected state left blank; a hint that never goes away.
+    void compareHintsWithOneResult() {
+        MainWindow w;
+        QVERIFY(w.openFile(m_graphA));
+        QVERIFY(runToEnd(w).result);
+        w.selectResults({0});
+        QVERIFY2(w.compareView()->notice().contains(QStringLiteral("Ctrl+click")), qPrintable(w.compareView()->notice()));
+        QVERIFY(runToEnd(w).result);
+        w.selectResults({0, 1});
+        QVERIFY(w.compareView()->comparing());
+        QVERIFY(w.compareView()->notice().isEmpty());
+    }
+
+    // Mutations caught: the schedule without platform or fingerprint; Open Schedule not adopting
+    // the platform (the panel keeps 5 devices); a schedule of another graph accepted.
+    void scheduleTravelsWithItsPlatform() {
+        MainWindow w;
+        QVERIFY(w.openFile(m_graphA));
+        w.platformPanel()->setDeviceCount(2);
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        const QString json = m_dir.filePath(QStringLiteral("two-devices.json"));
+        QVERIFY(exportAndWait(w, ExportKind::ScheduleJson, json));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(o.value(QStringLiteral("platform")).toObject().value(QStringLiteral("devices")).toArray().size(), 2);
+        QCOMPARE(o.value(QStringLiteral("graph")).toObject().value(QStringLiteral("fingerprint")).toString(),
+                 QString::fromStdString(fingerprintText(graphFingerprint(*w.document()->graph))));
+
+        w.platformPanel()->setDeviceCount(5);
+        QVERIFY2(importAndWait(w, json), qPrintable(w.lastError()));
+        QCOMPARE(w.platformPanel()->platform().deviceCount(), 2);   // the schedule's machine
+        QCOMPARE(w.results()->rowCount(), 2);
+        const RunRecord back = w.results()->record(1);
+        QCOMPARE(back.schedule().makespan, r.schedule().makespan);
+        QCOMPARE(back.problem->platform.deviceCount(), 2);
+
+        QVERIFY(w.openFile(m_graphB));
+        QVERIFY(!importAndWait(w, json));
+        QVERIFY2(w.lastError().contains(QStringLiteral("was made for another graph (30 ops")) &&
+                     w.lastError().contains(QStringLiteral("the open graph is beta.json (24 ops")),
+                 qPrintable(w.lastError()));
+        QCOMPARE(w.results()->rowCount(), 2);
+    }
+
+    // Mutation caught: the flags' device count saved into the settings for the next launch.
+    void commandLineFlagsHoldForOneLaunch() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.platformPanel()->setDeviceCount(3);
+            w.close();
+        }
+        {
+            MainWindow w;
+            CommandLine cli;
+            cli.devices = QStringLiteral("4");
+            QVERIFY(cli.apply(w));
+            QCOMPARE(w.platformPanel()->platform().deviceCount(), 4);
+            w.close();
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.platformPanel()->platform().deviceCount(), 3);
+            // a value changed by hand after the flags is the user's: it is kept
+            CommandLine cli;
+            cli.devices = QStringLiteral("4");
+            QVERIFY(cli.apply(w));
+            w.platformPanel()->setDeviceCount(6);
+            w.close();
+        }
+        MainWindow w;
+        QCOMPARE(w.platformPanel()->platform().deviceCount(), 6);
+    }
+
+    // Mutation caught: Run / Save / Export enabled with nothing to act on.
+    void actionsWaitUntilTheyCanRun() {
+        MainWindow w;
+        QList<QAction*> menus;   // a menu's own action shares its title ("&Run")
+        for (QMenu* m : w.findChildren<QMenu*>()) menus << m->menuAction();
+        auto action = [&](const char* text) {
+            for (QAction* a : w.findChildren<QAction*>())
+                if (a->text() == QString::fromUtf8(text) && !menus.contains(a)) return a;
+            return static_cast<QAction*>(nullptr);
+        };
+        auto* run = w.runPanel()->findChild<QPushButton*>(QStringLiteral("runButton"));
+        QVERIFY(action("&Run") && action("&Save Schedule…") && action("Schedule &JSON…") && run);
+        QVERIFY(!action("&Run")->isEnabled());
+        QVERIFY(action("&Run")->toolTip().contains(QStringLiteral("Open a graph")));
+        QVERIFY(!run->isEnabled());
+        QVERIFY(!action("&Save Schedule…")->isEnabled());
+        QVERIFY(!action("Schedule &JSON…")->isEnabled());
+        QVERIFY(!action("S&weep temperatures")->isEnabled());
+        QVERIFY(!action("Save S&weep…")->isEnabled() && !action("S&weep as CSV…")->isEnabled());
+        QVERIFY(w.openFile(m_graphA));
+        QVERIFY(action("&Run")->isEnabled() && run->isEnabled());
+        QVERIFY(!action("&Save Schedule…")->isEnabled());   // no result yet
+        QVERIFY(runToEnd(w).result);
+        QVERIFY(action("&Save Schedule…")->isEnabled() && action("Schedule &JSON…")->isEnabled());
+    }
+
+    // Mutations caught: the old 1e-9 pad (every y tick printing the same cost), no note, a
+    // cancelled run's title still "(running)".
+    void convergenceOfOneEvaluationAndOfACancelledRun() {
+        MainWindow w;
+        QVERIFY(w.openFile(m_graphA));
+        const RunRecord r = runToEnd(w);
+        QVERIFY(r.result);
+        QVERIFY2(w.convergenceView()->note().contains(QStringLiteral("1 evaluation")), qPrintable(w.convergenceView()->note()));
+        const QPointF y = w.convergenceView()->yRange();
+        QVERIFY2(y.y() - y.x() >= 1.0 && y.x() <= r.result->cost && r.result->cost <= y.y(), qPrintable(QStringLiteral("%1..%2").arg(y.x()).arg(y.y())));
+        QVERIFY(w.convergenceView()->xRange().y() >= 1);
+        // costs of tens of millions span the axis (tst_timeline checks their tick labels' units)
+        ConvergenceView big;
+        big.setHistory(QStringLiteral("big"), {Progress{.evaluations = 10, .best = 2.5e7, .mean = 3e7}, Progress{.evaluations = 500, .best = 1.985e7, .mean = 2.2e7}});
+        QCOMPARE(big.yTitle(), QStringLiteral("cost"));
+        QVERIFY(big.yRange().x() <= 1.985e7 && big.yRange().y() >= 3e7);
+
+        w.runPanel()->setMethod(QStringLiteral("brkga"));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("100000000")));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        RunJob* job = w.startRun();
+        QVERIFY(job);
+        QTRY_VERIFY_WITH_TIMEOUT(w.convergenceView()->title().contains(QStringLiteral("(running)")), 20000);
+        w.cancelAll();
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(!w.convergenceView()->title().contains(QStringLiteral("(running)")), qPrintable(w.convergenceView()->title()));
+        QVERIFY(w.convergenceView()->note().isEmpty());   // many evaluations: a real curve
+    }
+
+    // Mutations caught: a vague image error; "Writing …" left in the status bar after a failure.
+    void exportErrorsNameTheFileAndTheReason() {
+        MainWindow w;
+        w.resize(800, 600);
+        QVERIFY(w.openFile(m_graphA));
+        QVERIFY(runToEnd(w).result);
+        const QString missing = m_dir.filePath(QStringLiteral("no-such-folder/view.png"));
+        try {
+            exportWidgetImage(w.currentViewWidget(), missing);
+            QFAIL("an image was written into a missing folder");
+        } catch (const std::exception& e) {
+            const QString m = QString::fromUtf8(e.what());
+            QVERIFY2(m.contains(missing) && m.contains(QStringLiteral("does not exist")), e.what());
+        }
+        try {
+            exportWidgetImage(w.currentViewWidget(), m_dir.filePath(QStringLiteral("view.nosuchformat")));
+            QFAIL("an unknown image format was accepted");
+        } catch (const std::exception& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("use .png or .svg")), e.what());
+        }
+        QVERIFY(!exportAndWait(w, ExportKind::Csv, m_dir.filePath(QStringLiteral("no-such-folder/s.csv"))));
+        QVERIFY2(!w.statusBar()->currentMessage().startsWith(QStringLiteral("Writing")), qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Examples opened from the menu are remembered by their bundled path and listed by title.
+    // Mutation caught: recentTitle() showing the raw ":/examples/…" path. (That documentReady
+    // records them is checked by hand: the test binary has no bundled resources to open.)
+    void openRecentListsExamplesByTitle() {
+        const auto examples = MainWindow::bundledExamples();
+        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{examples.first().second, m_graphA});
+        MainWindow w;
+        QStringList titles;
+        for (QMenu* m : w.findChildren<QMenu*>())
+            if (m->title() == QLatin1String("Open &Recent"))
+                for (QAction* a : m->actions()) titles << a->text();
+        QCOMPARE(titles, (QStringList{QStringLiteral("Example: ") + examples.first().first, m_graphA}));
+    }
+
+    // Mutation caught: About without the version; a method description pointing at spec/ or seeds/.
+    void aboutAndDescriptionsSpeakToUsers() {
+        QCoreApplication::setApplicationVersion(QStringLiteral("9.8.7"));
+        const QString about = MainWindow::aboutText();
+        QVERIFY2(about.contains(QStringLiteral("9.8.7")) && about.contains(QString::fromLatin1(qVersion())), qPrintable(about));
+        QVERIFY(about.contains(QStringLiteral("build")));
+        for (const OptimizerInfo& info : OptimizerRegistry::instance().list()) {
+            std::string text = info.summary;
+            for (const OptionSpec& o : info.options) text += " " + o.help;
+            QVERIFY2(text.find("spec/") == std::string::npos && text.find("seeds/") == std::string::npos, info.name.c_str());
+        }
+    }
+};
+
+QTEST_MAIN(TestResults)
+#include "tst_results.moc"

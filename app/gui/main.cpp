@@ -5,6 +5,7 @@
 #include "app/gui/commandline.h"
 
 #include "core/optimizer/optimizer.h"
+#include "core/util/limits.h"
 #include "models/register.h"
 #include "widgets/mainwindow.h"
 
@@ -24,6 +25,12 @@ void identify() {
 } // namespace
 
 int main(int argc, char** argv) {
+    try {
+        sl::applyLimitsFromEnvironment();   // the same input limits as schedlab-cli (docs/reliability.md)
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "schedlab: %s\n", e.what());
+        return 2;
+    }
     sl::registerCoreOptimizers();   // --help lists the methods
     sl::registerNeuralOptimizers();
     {

@@ -10,12 +10,14 @@
 #include "widgets/schedulerecord.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
+#include "widgets/units.h"
 
 #include "core/analysis/sweepio.h"
 
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QStatusBar>
+#include <QTableView>
 
 namespace sl::gui {
 
@@ -24,9 +26,18 @@ void MainWindow::connectTemperature() {
         if (!m_doc) throw std::runtime_error(tr("Open a graph to sample it").toStdString());
         return currentProblem();
     });
+    // A selected result keeps the views: a sample that lands later (the one taken when the graph
+    // opened, say) must not replace the run the results table shows as selected. Choosing a
+    // temperature clears the selection, so its samples do show.
+    connect(m_temperature, &TemperaturePanel::settingsChosen, this, [this] { m_resultsView->clearSelection(); });
     connect(m_temperature, &TemperaturePanel::sampled, this, [this](const RunRecord& r) {
+        const QString makespan = formatDuration(r.schedule().makespan, r.problem->g().timeUnit());
+        if (selectedRecord()) {
+            statusBar()->showMessage(tr("Sampled %1 (makespan %2); the selected result stays in view").arg(r.name, makespan), 6000);
+            return;
+        }
         showRecord(r);
-        statusBar()->showMessage(tr("Showing %1: makespan %2").arg(r.name, formatNumber(r.schedule().makespan)), 6000);
+        statusBar()->showMessage(tr("Showing %1: makespan %2").arg(r.name, makespan), 6000);
         Q_EMIT scheduleShown(r);
     });
     connect(m_temperature, &TemperaturePanel::keepRequested, this, [this](RunRecord r) {

@@ -155,9 +155,16 @@ QWidget* TemperaturePanel::buildSamplingBox() {
     connect(m_slider, &TemperatureSlider::temperatureChanged, this, [this] {
         updateTemperatureLabel();
         resample();
+        Q_EMIT settingsChosen();
     });
-    connect(m_sampler, &QComboBox::currentIndexChanged, this, &TemperaturePanel::onSamplerChanged);
-    connect(m_samples, &QSpinBox::valueChanged, this, &TemperaturePanel::resample);
+    connect(m_sampler, &QComboBox::currentIndexChanged, this, [this] {
+        onSamplerChanged();
+        Q_EMIT settingsChosen();
+    });
+    connect(m_samples, &QSpinBox::valueChanged, this, [this] {
+        resample();
+        Q_EMIT settingsChosen();
+    });
     connect(m_seed, &QSpinBox::valueChanged, this, &TemperaturePanel::resample);
     connect(m_stop, &QToolButton::clicked, this, &TemperaturePanel::cancel);
     connect(m_keep, &QPushButton::clicked, this, [this] {

@@ -72,6 +72,8 @@ public:
 
 Q_SIGNALS:
     void sampled(const sl::gui::RunRecord& best);
+    /// The user picked another temperature, sampler or sample count: their samples are wanted in view.
+    void settingsChosen();
     void keepRequested(const sl::gui::RunRecord& best);
     void sweepRequested();
     void sweepFinished(std::shared_ptr<const sl::Sweep> sweep);

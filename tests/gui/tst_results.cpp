@@ -345,6 +345,27 @@ private Q_SLOTS:
             QVERIFY2(text.find("spec/") == std::string::npos && text.find("seeds/") == std::string::npos, info.name.c_str());
         }
     }
+
+    /// A sample that lands while a result is selected (the one the Temperature dock takes of every
+    /// opened graph, say) leaves the selected run in the views; choosing a temperature shows its
+    /// samples. Mutation caught: the sampled handler calling showRecord unconditionally.
+    void aLateSampleKeepsTheSelectedResultInView() {
+        MainWindow w;
+        w.show();   // a hidden Temperature dock defers its sampling
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(m_graphA));
+        const RunRecord run = runToEnd(w);
+        QVERIFY(run.result);
+        QTRY_VERIFY(w.ganttView()->record() && w.ganttView()->record()->name == run.name);
+        QSignalSpy sampled(w.temperaturePanel(), &TemperaturePanel::sampled);
+        w.temperaturePanel()->resampleNow();
+        QTRY_VERIFY_WITH_TIMEOUT(sampled.count() > 0, 30000);
+        QVERIFY(w.ganttView()->record() && w.ganttView()->record()->name == run.name);
+        sampled.clear();
+        w.temperaturePanel()->setTemperature(0.02);   // what the slider does
+        QTRY_VERIFY_WITH_TIMEOUT(sampled.count() > 0, 30000);
+        QTRY_VERIFY(w.ganttView()->record() && w.ganttView()->record()->name != run.name);
+    }
 };
 
 QTEST_MAIN(TestResults)

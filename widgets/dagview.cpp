@@ -292,10 +292,10 @@ void DagView::setRecord(const std::optional<RunRecord>& r) {
     recolour();
 }
 
-void DagView::setColourBy(DagColourBy by) {
+void DagView::setColourBy(DagColourBy by, bool remember) {
     m_colourBy = by;
     m_colourCombo->setCurrentIndex(static_cast<int>(by));
-    QSettings().setValue(kColourKey, static_cast<int>(by));
+    if (remember) QSettings().setValue(kColourKey, static_cast<int>(by));
     recolour();
 }
 

@@ -66,7 +66,9 @@ public:
     /// The ops drawn as the selection's neighbours, in increasing OpId.
     std::vector<OpId> highlightedNeighbours() const;
 
-    void setColourBy(DagColourBy by);
+    /// What node colours show; `remember` saves it for later launches (the combo does, a
+    /// command-line flag does not).
+    void setColourBy(DagColourBy by, bool remember = true);
     DagColourBy colourBy() const { return m_colourBy; }
     /// What the colours show now (Auto resolved).
     DagColourBy shownColouring() const { return m_colouring.mode; }

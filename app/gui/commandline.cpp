@@ -59,10 +59,11 @@ bool CommandLine::parse(QCoreApplication& app) {
     const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K"));
     const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
     const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
-    const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print the time from opening FILE to its first painted layout, and the longest event-loop stall during a BRKGA run."));
+    const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print a table: open to first painted layout, event-loop stalls, DAG and Gantt zoom/pan steps, peak memory (docs/gui.md, Scale)."));
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME"));
+    const QCommandLineOption colour(QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE"));
     p.addOptions({format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                  sweepPoint, bench, select});
+                  sweepPoint, bench, select, colour});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -92,6 +93,14 @@ bool CommandLine::parse(QCoreApplication& app) {
     this->sweepFile = p.value(sweepFile);
     if (p.isSet(sweepPoint)) this->sweepPoint = p.value(sweepPoint).toInt();
     this->select = p.value(select);
+    if (p.isSet(colour)) {
+        colourBy = QStringList{QStringLiteral("auto"), QStringLiteral("category"), QStringLiteral("device"), QStringLiteral("order"), QStringLiteral("start"),
+                               QStringLiteral("memory")}.indexOf(p.value(colour).toLower());
+        if (colourBy < 0) {
+            std::fprintf(stderr, "schedlab: --colour-by expects auto, category, device, order, start or memory\n");
+            return false;
+        }
+    }
     if (p.isSet(size)) {
         const QStringList wh = p.value(size).split(QLatin1Char('x'));
         if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
@@ -123,6 +132,7 @@ bool CommandLine::apply(MainWindow& w) {
 }
 
 bool CommandLine::applySettings(MainWindow& w) {
+    if (colourBy >= 0) w.dagView()->setColourBy(static_cast<DagColourBy>(colourBy), false);
     if (!devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
     if (!platform.isEmpty()) {
         QString error;

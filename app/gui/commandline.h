@@ -32,6 +32,7 @@ struct CommandLine {
     QString sweepFile;            // open a saved sweep
     int sweepPoint = -1;          // select this row of the shown sweep
     QString select;               // select this op (by name) in the DAG before the screenshot
+    int colourBy = -1;            // DagColourBy for this launch; -1: the remembered one
 
     /// Parses argv; prints usage / errors and returns false on bad input. --help and --version
     /// print and exit.

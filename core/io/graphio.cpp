@@ -135,6 +135,7 @@ LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::str
     case GraphFormat::Auto: break;
     }
     if (!out.graph || !out.graph->finalized()) fail(sourceName, "internal error: the reader returned no finalized graph");
+    requireUtf8Names(out, sourceName);   // DOT, HLO and ONNX pass name bytes through; the writers need UTF-8
     out.format = format;
     out.sourcePath = sourceName;
     return out;

@@ -30,6 +30,47 @@ std::int64_t lineOfOffset(std::string_view text, std::size_t offset) {
     return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
 }
 
+std::optional<std::size_t> invalidUtf8Offset(std::string_view s) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned c = byte(i);
+        if (c < 0x80) { ++i; continue; }
+        int extra = 0;
+        unsigned lo = 0x80, hi = 0xBF;   // the range of the second byte (Unicode table 3-7)
+        if (c >= 0xC2 && c <= 0xDF) extra = 1;
+        else if (c >= 0xE0 && c <= 0xEF) { extra = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+        else if (c >= 0xF0 && c <= 0xF4) { extra = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+        else return i;
+        if (i + static_cast<std::size_t>(extra) >= s.size()) return i;   // truncated sequence
+        if (byte(i + 1) < lo || byte(i + 1) > hi) return i;
+        for (int k = 2; k <= extra; ++k)
+            if ((byte(i + static_cast<std::size_t>(k)) & 0xC0) != 0x80) return i;
+        i += static_cast<std::size_t>(extra) + 1;
+    }
+    return std::nullopt;
+}
+
+void requireUtf8Names(const LoadedGraph& g, const std::string& source) {
+    const auto check = [&](const std::string& s, const std::string& what) {
+        if (const auto at = invalidUtf8Offset(s)) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(s[*at]));
+            fail(source, what + " is not valid UTF-8 (byte " + hex + " at offset " + std::to_string(*at) +
+                             "); SchedLab writes names as JSON, which must be UTF-8");
+        }
+    };
+    for (std::size_t i = 0; i < g.graph->ops().size(); ++i) {
+        const Op& op = g.graph->ops()[i];
+        check(op.name, "op " + std::to_string(i) + ": name");
+        check(op.type, "op " + std::to_string(i) + ": type");
+    }
+    for (std::size_t i = 0; i < g.graph->tensors().size(); ++i)
+        check(g.graph->tensors()[i].name, "tensor " + std::to_string(i) + ": name");
+    if (g.platform)
+        for (std::size_t i = 0; i < g.platform->devices.size(); ++i)
+            check(g.platform->devices[i].name, "device " + std::to_string(i) + ": name");
+}
+
 void finalizeGraph(Graph& g, const std::string& source) {
     try {
         g.finalize();

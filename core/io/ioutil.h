@@ -36,6 +36,14 @@ inline constexpr double kBytesPerMicrosecond = 1e5;
 /// 1-based line number of a byte offset in `text` (clamped to the text).
 std::int64_t lineOfOffset(std::string_view text, std::size_t offset);
 
+/// Offset of the first byte that is not part of well-formed UTF-8 (no overlong forms, surrogates or
+/// code points above U+10FFFF: what the JSON writers accept), or std::nullopt when all of it is.
+std::optional<std::size_t> invalidUtf8Offset(std::string_view s);
+
+/// Refuses names the JSON writers cannot write: an op, tensor or device name or op type that is not
+/// UTF-8 (DOT, HLO and ONNX readers pass bytes through), naming the item and the byte.
+void requireUtf8Names(const LoadedGraph& g, const std::string& source);
+
 /// Finalizes `g`, turning GraphError into IoError prefixed with the source name.
 void finalizeGraph(Graph& g, const std::string& source);
 

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Inputs the fuzz targets (tests/fuzz, docs/reliability.md) found crashing, each reduced and kept
+// here as a plain unit test: the reader must refuse it with an IoError naming the fault, or read it
+// into a graph that the writers take.
+#include "core/io/graphio.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace sl;
+
+Q_DECLARE_METATYPE(sl::GraphFormat)
+Q_DECLARE_METATYPE(std::string)
+
+class TestFuzzFindings : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void refusedWithAMessage_data() {
+        QTest::addColumn<GraphFormat>("format");
+        QTest::addColumn<std::string>("input");
+        QTest::addColumn<QString>("message");
+        // fuzz_dot: cgraph keeps non-UTF-8 bytes of a name; graphToJson then threw nlohmann's
+        // type_error 316 ("invalid UTF-8 byte") out of convert, save and every schedule export
+        QTest::addRow("dot: name with a Latin-1 byte")
+            << GraphFormat::Dot << std::string("digraph { x -> \"y\xAB\" }") << QStringLiteral("is not valid UTF-8 (byte 0xAB");
+        QTest::addRow("dot: truncated UTF-8 sequence")
+            << GraphFormat::Dot << std::string("digraph { \"a\xC3\" -> b }") << QStringLiteral("op 0: name is not valid UTF-8");
+        QTest::addRow("dot: surrogate in a type")
+            << GraphFormat::Dot << std::string("digraph { a [type=\"\xED\xA0\x80\"] }") << QStringLiteral("op 0: type is not valid UTF-8");
+    }
+
+    void refusedWithAMessage() {
+        QFETCH(GraphFormat, format);
+        QFETCH(std::string, input);
+        QFETCH(QString, message);
+        try {
+            const LoadedGraph g = parseGraph(input, format, "fuzz.in");
+            QFAIL(qPrintable(QStringLiteral("read, and wrote %1 bytes of JSON")
+                                 .arg(graphToJson(*g.graph, nullptr).size())));
+        } catch (const IoError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith(QStringLiteral("fuzz.in: ")) && what.contains(message), e.what());
+        }
+    }
+
+    void validUtf8NamesStillRead() {
+        const LoadedGraph g = parseGraph("digraph { \"\xC3\xA9t\xC3\xA9\" -> \"\xF0\x9F\x99\x82\" }", GraphFormat::Dot, "ok.dot");
+        QCOMPARE(g.graph->ops().size(), std::size_t(2));
+        QVERIFY(graphToJson(*g.graph, nullptr).find("\xF0\x9F\x99\x82") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFuzzFindings)
+#include "tst_fuzzfindings.moc"

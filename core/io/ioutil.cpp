@@ -164,7 +164,17 @@ nlohmann::json parseJson(std::string_view text, const std::string& source) {
         const bool truncated = offset >= text.size();
         failAt(source, lineOfOffset(text, offset),
                std::string("invalid JSON") + (truncated ? " (the file ends too early; truncated?)" : "") + ": " + what);
+    } catch (const nlohmann::json::out_of_range& e) {
+        // the parser throws out_of_range 406, not parse_error, for a number beyond a double (1e999)
+        fail(source, std::string("invalid JSON: ") + jsonOutOfRangeReason(e));
     }
+}
+
+std::string jsonOutOfRangeReason(const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    if (const auto at = what.find("] "); at != std::string::npos) what.erase(0, at + 2);   // "[json.exception...] "
+    if (what.size() > 120) what = what.substr(0, 117) + "...";   // the number itself may be megabytes long
+    return what + " (above the largest double, about 1.8e308)";
 }
 
 std::string jsonKind(const nlohmann::json& j) {

@@ -44,6 +44,10 @@ std::optional<std::size_t> invalidUtf8Offset(std::string_view s);
 /// UTF-8 (DOT, HLO and ONNX readers pass bytes through), naming the item and the byte.
 void requireUtf8Names(const LoadedGraph& g, const std::string& source);
 
+/// The reason of nlohmann's out_of_range 406 ("number overflow parsing '1e999'"), shortened, for
+/// "invalid JSON: ..." messages: the JSON parser throws it instead of parse_error.
+std::string jsonOutOfRangeReason(const nlohmann::json::exception& e);
+
 /// Finalizes `g`, turning GraphError into IoError prefixed with the source name.
 void finalizeGraph(Graph& g, const std::string& source);
 

@@ -6,12 +6,14 @@
 #include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
 #include "core/io/importers.h"
+#include "core/io/ioutil.h"
 #include "core/io/scheduleformat.h"
 #include "core/util/atomicfile.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -140,6 +142,8 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
         std::string why = e.what();
         if (auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);   // drop "[json.exception...]"
         r.fail("not valid JSON (truncated?): " + why);
+    } catch (const json::out_of_range& e) {   // a number beyond a double: not a parse_error
+        r.fail("not valid JSON: " + io_detail::jsonOutOfRangeReason(e));
     }
     if (!j.is_object()) r.fail("a schedule file is a JSON object with \"ops\" and \"order\"");
     if (auto it = j.find("format"); it != j.end() && (!it->is_string() || it->get<std::string>() != kFormat))
@@ -272,6 +276,8 @@ ScheduleOrigin parseScheduleOrigin(std::string_view text, const std::string& sou
         j = json::parse(text.begin(), text.end());
     } catch (const json::parse_error&) {
         return {};   // parseScheduleJson names the fault with its line and column
+    } catch (const json::out_of_range&) {
+        return {};   // a number beyond a double: parseScheduleJson names it too
     }
     ScheduleOrigin o;
     if (!j.is_object()) return o;
@@ -283,7 +289,13 @@ ScheduleOrigin parseScheduleOrigin(std::string_view text, const std::string& sou
             o.graphFingerprint = parseFingerprint(r.string(*f, "\"graph\".fingerprint"));
             if (!o.graphFingerprint) r.fail("\"graph\".fingerprint must read \"fnv1a64:\" and 16 hex digits, not " + f->dump());
         }
-        if (auto n = it->find("ops"); n != it->end()) o.graphOps = static_cast<int>(r.number(*n, "\"graph\".ops"));
+        if (auto n = it->find("ops"); n != it->end()) {
+            // a count: casting 1e300 to int would be undefined behaviour
+            const double ops = r.number(*n, "\"graph\".ops");
+            if (ops < 0 || ops > INT_MAX || ops != std::floor(ops))
+                r.fail("\"graph\".ops must be a whole number of ops, not " + n->dump());
+            o.graphOps = static_cast<int>(ops);
+        }
     }
     return o;
 }

@@ -2,7 +2,9 @@
 // Inputs the fuzz targets (tests/fuzz, docs/reliability.md) found crashing, each reduced and kept
 // here as a plain unit test: the reader must refuse it with an IoError naming the fault, or read it
 // into a graph that the writers take.
+#include "common/workedexample.h"
 #include "core/io/graphio.h"
+#include "core/io/scheduleio.h"
 
 #include <QTest>
 
@@ -27,6 +29,11 @@ private Q_SLOTS:
             << GraphFormat::Dot << std::string("digraph { x -> \"y\xAB\" }") << QStringLiteral("is not valid UTF-8 (byte 0xAB");
         QTest::addRow("dot: truncated UTF-8 sequence")
             << GraphFormat::Dot << std::string("digraph { \"a\xC3\" -> b }") << QStringLiteral("op 0: name is not valid UTF-8");
+        // fuzz_platform, fuzz_schedule: nlohmann's parser throws out_of_range 406, not parse_error,
+        // for a number beyond a double; no reader caught it, so it escaped every JSON reader
+        QTest::addRow("json: number beyond a double")
+            << GraphFormat::Json << std::string(R"({"ops": [{"name": "a", "duration": 66666666660e1613963119}]})")
+            << QStringLiteral("invalid JSON: number overflow parsing '66666666660e1613963119'");
         QTest::addRow("dot: surrogate in a type")
             << GraphFormat::Dot << std::string("digraph { a [type=\"\xED\xA0\x80\"] }") << QStringLiteral("op 0: type is not valid UTF-8");
     }
@@ -43,6 +50,38 @@ private Q_SLOTS:
             const QString what = QString::fromUtf8(e.what());
             QVERIFY2(what.startsWith(QStringLiteral("fuzz.in: ")) && what.contains(message), e.what());
         }
+    }
+
+    void jsonNumberBeyondADouble() {
+        const char* platform = R"({"devices": [{"memory_bytes": 66666666660e1613963119}]})";
+        try {
+            parsePlatform(platform, "p.json");
+            QFAIL("read");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).starts_with("p.json: invalid JSON: number overflow"), e.what());
+        }
+        const std::string schedule = R"({"ops": [], "makespan": 1e99999})";
+        QCOMPARE(parseScheduleOrigin(schedule, "s.json").deviceCount, 0);
+        try {
+            parseScheduleJson(reference::gflownetWorkedExample(), schedule, "s.json");
+            QFAIL("read");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).starts_with("s.json: not valid JSON: number overflow"), e.what());
+        }
+    }
+
+    // found while fixing the above: a huge "graph".ops was cast to int (undefined behaviour)
+    void scheduleOriginOpsCountIsBounded() {
+        for (const char* ops : {"1e300", "-1", "2.5"}) {
+            const std::string text = std::string(R"({"graph": {"ops": )") + ops + "}}";
+            try {
+                parseScheduleOrigin(text, "s.json");
+                QFAIL(ops);
+            } catch (const IoError& e) {
+                QVERIFY2(std::string(e.what()).find("\"graph\".ops must be a whole number") != std::string::npos, e.what());
+            }
+        }
+        QCOMPARE(parseScheduleOrigin(R"({"graph": {"ops": 4}})", "s.json").graphOps, 4);
     }
 
     void validUtf8NamesStillRead() {

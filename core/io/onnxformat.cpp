@@ -153,6 +153,24 @@ double estimateFlops(const onnx::NodeProto& n, const std::vector<const ValueInfo
     return outElems;   // element-wise (Add, Mul, Relu, ...) and anything else: one FLOP per output element
 }
 
+// libonnx's shape inference divides by these without checking them (SIGFPE on a stride of 0,
+// found by fuzz_onnx): refuse the node first, in the graph and in every subgraph (If, Loop, Scan).
+void requirePositiveDivisors(const onnx::GraphProto& graph, const std::string& source) {
+    for (const auto& n : graph.node()) {
+        for (const auto& a : n.attribute()) {
+            if (a.has_g()) requirePositiveDivisors(a.g(), source);
+            for (const auto& sub : a.graphs()) requirePositiveDivisors(sub, source);
+            if (a.name() != "strides" && a.name() != "dilations" && a.name() != "blocksize") continue;
+            std::vector<std::int64_t> values(a.ints().begin(), a.ints().end());
+            if (a.has_i()) values.push_back(a.i());
+            for (const std::int64_t v : values)
+                if (v < 1)
+                    fail(source, "node '" + n.name() + "' (" + n.op_type() + "): attribute " + a.name() + " has " +
+                                     std::to_string(v) + ", and must be at least 1");
+        }
+    }
+}
+
 } // namespace
 
 LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
@@ -177,6 +195,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
     for (const auto& v : model.graph().input())
         if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
 
+    requirePositiveDivisors(model.graph(), source);
     try {
         // With libonnx's (limited) data propagation for shape computations. Node-level inference
         // failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.

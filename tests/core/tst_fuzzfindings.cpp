@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 
 using namespace sl;
@@ -82,6 +84,24 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(parseScheduleOrigin(R"({"graph": {"ops": 4}})", "s.json").graphOps, 4);
+    }
+
+    // fuzz_onnx (structure-aware): a Conv with a stride of 0 reached libonnx's shape inference,
+    // which divides by it: SIGFPE. AlexNet's first Conv has strides [4, 4]; make them [0, 0].
+    void onnxZeroStrideRefused() {
+        std::ifstream in(SCHEDLAB_TEST_DATA "/onnx/light_bvlc_alexnet.onnx", std::ios::binary);
+        std::string model{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        const std::string strides("strides\x40\x04\x40\x04", 11);   // name, then two varint ints (field 8)
+        const auto at = model.find(strides);
+        QVERIFY(at != std::string::npos);
+        model.replace(at, strides.size(), std::string("strides\x40\x00\x40\x00", 11));
+        try {
+            parseGraph(model, GraphFormat::Onnx, "alexnet.onnx");
+            QFAIL("read");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).find("(Conv): attribute strides has 0, and must be at least 1") != std::string::npos,
+                     e.what());
+        }
     }
 
     void validUtf8NamesStillRead() {

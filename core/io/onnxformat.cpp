@@ -171,6 +171,32 @@ void requirePositiveDivisors(const onnx::GraphProto& graph, const std::string& s
     }
 }
 
+// The rank libonnx gives the output of ConstantOfShape, Reshape and Expand when the shape values are
+// unknown is the length of their shape input: a declared shape input of 2^31 entries made it build
+// 2^31 dimensions (gigabytes, found by fuzz_onnx). No real model comes near this rank.
+constexpr double kMaxShapeInputLength = 1024;
+
+void requireShortShapeInputs(const onnx::GraphProto& graph, const std::unordered_map<std::string, ValueInfo>& info,
+                             const std::string& source) {
+    std::unordered_map<std::string, const onnx::ValueInfoProto*> declared;
+    for (const auto& v : graph.value_info()) declared[v.name()] = &v;
+    for (const auto& n : graph.node()) {
+        const int shapeInput = n.op_type() == "ConstantOfShape" ? 0 : (n.op_type() == "Reshape" || n.op_type() == "Expand") ? 1 : -1;
+        if (shapeInput < 0 || n.input_size() <= shapeInput) continue;
+        const std::string& name = n.input(shapeInput);
+        double length = -1;
+        if (auto it = info.find(name); it != info.end() && it->second.dims.size() == 1) length = it->second.dims[0];
+        if (auto it = declared.find(name); it != declared.end()) {
+            const auto& type = it->second->type();
+            if (type.has_tensor_type() && type.tensor_type().shape().dim_size() == 1 && type.tensor_type().shape().dim(0).has_dim_value())
+                length = std::max(length, static_cast<double>(type.tensor_type().shape().dim(0).dim_value()));
+        }
+        if (length > kMaxShapeInputLength)
+            fail(source, "node '" + n.name() + "' (" + n.op_type() + "): its shape input '" + name + "' has " + formatNumber(length) +
+                             " entries, a rank beyond the " + formatNumber(kMaxShapeInputLength) + " this reader accepts");
+    }
+}
+
 } // namespace
 
 LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
@@ -196,6 +222,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
         if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
 
     requirePositiveDivisors(model.graph(), source);
+    requireShortShapeInputs(model.graph(), info, source);
     try {
         // With libonnx's (limited) data propagation for shape computations. Node-level inference
         // failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.

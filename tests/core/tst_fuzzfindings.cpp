@@ -104,6 +104,26 @@ private Q_SLOTS:
         }
     }
 
+    // fuzz_onnx: ConstantOfShape whose declared shape input has 2^31 entries; libonnx's shape
+    // inference built an output of that rank (over 2 GiB before any answer). The model, 74 bytes
+    // from protoc --encode=onnx.ModelProto:
+    //   ir_version: 8  opset_import { version: 13 }
+    //   graph { node { input: "s" output: "y" name: "fill" op_type: "ConstantOfShape" }
+    //           input { name: "s" type { tensor_type { elem_type: 7 shape { dim { dim_value: 2147483647 } } } } }
+    //           output { name: "y" type { tensor_type { elem_type: 1 } } } name: "g" }
+    void onnxHugeShapeInputRefused() {
+        const QByteArray model = QByteArray::fromHex(
+            "08083a420a1d0a01731201791a0466696c6c220f436f6e7374616e744f6653686170651201675a130a0173120e0a0c0807"
+            "12080a0608ffffffff0762090a017912040a0208014202100d");
+        try {
+            parseGraph(std::string_view(model.constData(), std::size_t(model.size())), GraphFormat::Onnx, "rank.onnx");
+            QFAIL("read");
+        } catch (const IoError& e) {
+            QVERIFY2(std::string(e.what()).starts_with("rank.onnx: node 'fill' (ConstantOfShape): its shape input 's' has "
+                                                       "2147483647 entries"), e.what());
+        }
+    }
+
     void validUtf8NamesStillRead() {
         const LoadedGraph g = parseGraph("digraph { \"\xC3\xA9t\xC3\xA9\" -> \"\xF0\x9F\x99\x82\" }", GraphFormat::Dot, "ok.dot");
         QCOMPARE(g.graph->ops().size(), std::size_t(2));

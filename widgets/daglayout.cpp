@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/daglayout.h"
 
+#include "widgets/units.h"
+
 #include "core/graph/opcategory.h"
 #include "core/io/graphvizlock.h"
 
@@ -348,8 +350,8 @@ DagLayout layoutGraph(const Graph& g, bool foldParameters) {
     l.dotWork = work;
     l.foldedInto = std::move(into);
     l.notice = shown > kDotLimit
-                   ? QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(g.opCount()).arg(kDotLimit)
-                   : QStringLiteral("%1 ops with many long edges: fast layered layout (dot would take too long)").arg(g.opCount());
+                   ? QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(formatCount(g.opCount()), formatCount(kDotLimit))
+                   : QStringLiteral("%1 ops with many long edges: fast layered layout (dot would take too long)").arg(formatCount(g.opCount()));
     if (g.edgeCount() > 5000) l.notice += QStringLiteral("; edges show when you zoom in");
     return l;
 }

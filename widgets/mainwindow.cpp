@@ -15,6 +15,7 @@
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
 #include "widgets/schedulerecord.h"
+#include "widgets/sessionstore.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
 #include "widgets/trainingmenu.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildActions();
     buildToolBar();
     connectTemperature();
+    buildSessionKeeping();
     m_statusGraph = new QLabel(tr("No graph — File ▸ Open, Open Example, or drop a file here"), this);
     m_statusRuns = new QLabel(this);
     statusBar()->addWidget(m_statusGraph, 1);
@@ -116,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     for (RunJob* j : m_jobs) j->cancel();   // each job waits for its worker in its destructor
+    m_session->discard();   // an orderly end: only a crash or a kill leaves a session to restore
 }
 
 void MainWindow::buildDocks() {
@@ -366,6 +369,7 @@ void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn, std::u
     m_dag->setGraph(m_doc->graph);
     setWindowTitle(tr("%1 — SchedLab").arg(m_doc->displayName));
     m_trainingMenu->setMode(m_doc->training);
+    watchDocumentFile();
     addRecent(pathIn);   // bundled examples too: Open Recent lists them by title
     if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();

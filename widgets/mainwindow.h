@@ -13,6 +13,7 @@
 #include <optional>
 
 class QComboBox;
+class QFileSystemWatcher;
 class QLabel;
 class QMenu;
 class QPushButton;
@@ -32,6 +33,8 @@ class PlatformPanel;
 class ResultsModel;
 class RunJob;
 class RunPanel;
+class SessionStore;
+struct OrphanSession;
 class SweepView;
 class TemperaturePanel;
 class TrainingMenu;
@@ -106,6 +109,17 @@ public:
     /// Errors are also reported here (tests, --screenshot); the dialog still shows.
     QString lastError() const { return m_lastError; }
 
+    /// Where sessions are autosaved (AppDataLocation/sessions unless set before construction; tests).
+    static void setSessionRoot(const QString& root) { m_sessionRoot = root; }
+    SessionStore& sessionStore() const;
+    /// Asks whether to restore the newest session a crashed or killed explorer left (interactive
+    /// launches only: it shows a modal question).
+    void offerSessionRestore();
+    /// Reopens the session's graphs and re-imports its results; returns how many came back.
+    int restoreSession(const OrphanSession& s);
+    /// The open graph's file changed on disk since it was opened (the status bar offers Reload).
+    bool fileChangedOnDisk() const;
+
 Q_SIGNALS:
     void documentLoaded();
     void runFinished(const sl::gui::RunRecord& r);
@@ -129,6 +143,10 @@ private:
     RunRecord addResult(RunRecord r);
     QWidget* buildResultsPane();
     void rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint);
+    // ---- keeping the user's work (mainwindowsession.cpp) ----
+    void buildSessionKeeping();
+    void watchDocumentFile();
+    void autosave(const RunRecord& r);
     /// Scope filter to the open graph's results, counts updated.
     void showResultsOfThisGraph();
     void updateResultsNotice(const QString& refusal = {});
@@ -166,6 +184,11 @@ private:
         std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
     };
     std::vector<GraphTag> m_graphs;
+    const GraphTag* shownGraphTag() const;
+    std::unique_ptr<SessionStore> m_session;
+    inline static QString m_sessionRoot;
+    QFileSystemWatcher* m_fileWatcher = nullptr;
+    QWidget* m_fileChanged = nullptr;   // "X changed on disk [Reload]" in the status bar
     /// Settings the command line changed for this launch: {saved before, set by the flags}.
     std::map<QString, std::pair<QVariant, QVariant>> m_launchOnly;
     QComboBox* m_resultsScope = nullptr;

@@ -137,6 +137,7 @@ RunRecord MainWindow::addResult(RunRecord r) {
         if (!tag && t.fingerprint == r.graphFingerprint) tag = &t;
     r.graphTitle = tag ? tag->title : tr("unnamed graph");
     m_results->add(r);
+    autosave(r);
     const QModelIndex shown = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0));
     if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
     return r;

@@ -7,11 +7,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -176,8 +178,10 @@ void RunPanel::rebuildOptions() {
     if (m_fields.count("budget")) keep["budget"] = static_cast<double>(before.budget);
     if (m_fields.count("time-limit")) keep["time-limit"] = before.timeLimit;
     if (m_fields.count("threads")) keep["threads"] = before.threads;
+    const QString keptWeights = m_weights ? m_weights->text() : QString();
     while (m_form->rowCount() > 0) m_form->removeRow(0);
     m_fields.clear();
+    m_weights = nullptr;   // removeRow deleted it
     const OptimizerInfo* info = OptimizerRegistry::instance().find(method().toStdString());
     m_run->setEnabled(info != nullptr && m_graphOpen);
     if (!info) {
@@ -204,8 +208,30 @@ void RunPanel::rebuildOptions() {
         m_form->addRow(QString::fromStdString(o.label.empty() ? o.key : o.label), w);
         m_fields[o.key] = w;
     }
+    if (info->family == "neural") addWeightsRow(keptWeights);
     for (const auto& [key, value] : keep) setOption(QString::fromStdString(key), QString::number(value, 'g', 17));
     updateAvailability();
+}
+
+void RunPanel::addWeightsRow(const QString& kept) {
+    auto* row = new QWidget(m_formHost);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_weights = new QLineEdit(kept, row);
+    m_weights->setObjectName(QStringLiteral("weightsField"));
+    m_weights->setPlaceholderText(tr("shipped weights"));
+    m_weights->setToolTip(tr("A weight file (.slw) trained with 'schedlab-cli train'; empty: the weights shipped in models/weights"));
+    m_weights->setClearButtonEnabled(true);
+    auto* browse = new QToolButton(row);
+    browse->setText(tr("…"));
+    browse->setToolTip(tr("Choose a weight file"));
+    layout->addWidget(m_weights, 1);
+    layout->addWidget(browse);
+    connect(browse, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Weight file"), m_weights->text(), tr("SchedLab weights (*.slw);;All files (*)"));
+        if (!path.isEmpty()) m_weights->setText(path);
+    });
+    m_form->addRow(tr("Weights"), row);
 }
 
 RunOptions RunPanel::options() const {
@@ -225,6 +251,7 @@ RunOptions RunPanel::options() const {
         else if (key == "threads") r.threads = static_cast<int>(v);
         else r.values[key] = v;
     }
+    if (m_weights && !m_weights->text().trimmed().isEmpty()) r.strings["weights"] = m_weights->text().trimmed().toStdString();
     return r;
 }
 

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QFormLayout;
+class QLineEdit;
 class QLabel;
 class QPushButton;
 class QVBoxLayout;
@@ -47,6 +48,7 @@ Q_SIGNALS:
 
 private:
     void rebuildOptions();
+    void addWeightsRow(const QString& kept);
     void updateButtons();
     void updateAvailability();
     bool m_graphOpen = false;
@@ -54,6 +56,7 @@ private:
     QComboBox* m_method;
     QLabel* m_summary;
     QFormLayout* m_form;
+    QLineEdit* m_weights = nullptr;   // neural methods: a weight file instead of the shipped one
     QWidget* m_formHost;
     std::map<std::string, QWidget*> m_fields;   // by option key
     QPushButton* m_run;

@@ -2,6 +2,7 @@
 #include "widgets/sweepmodel.h"
 
 #include "widgets/resultsmodel.h"
+#include "widgets/units.h"
 
 namespace sl::gui {
 
@@ -49,7 +50,7 @@ QVariant SweepModel::data(const QModelIndex& index, int role) const {
     case Ged: return QString::number(value, 'f', 1);
     case DInv:
     case DSen:
-    case BestMakespan: return formatNumber(value);
+    case BestMakespan: return formatDuration(value, m_sweep->timeUnit);
     default: return QString::number(value, 'f', 3);
     }
 }
@@ -67,9 +68,9 @@ QVariant SweepModel::headerData(int section, Qt::Orientation o, int role) const 
         "Different schedules among the N samples (same chains on the same devices = same)",
         "Different schedules up to device relabelling",
         "Mean pairwise graph edit distance of the top k's chain graphs, % of their edges",
-        "Mean pairwise L2 distance of start times over the top k (time units)",
-        "d_inv with the device placement (time units)",
-        "Proxy makespan of the best sample (time units)"};
+        "Mean pairwise L2 distance of start times over the top k (in the graph's time unit)",
+        "d_inv with the device placement (in the graph's time unit)",
+        "Proxy makespan of the best sample (in the graph's time unit)"};
     if (section >= FirstTarget) {
         if (!m_sweep) return {};
         const QString target = QString::fromStdString(toString(m_sweep->options.targets[static_cast<size_t>(section - FirstTarget)]));

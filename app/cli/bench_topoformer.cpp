@@ -30,7 +30,8 @@ struct Method {
     RunOptions options;
 };
 
-std::vector<Method> methods(bool withExact, double exactTime) {
+/// `weights`: a weight file for the topoformer rows (empty: the shipped one).
+std::vector<Method> methods(bool withExact, double exactTime, const std::string& weights) {
     std::vector<Method> m;
     auto add = [&](std::string label, std::string name, std::map<std::string, double> values,
                    std::map<std::string, std::string> strings = {}) {
@@ -38,6 +39,7 @@ std::vector<Method> methods(bool withExact, double exactTime) {
         o.seed = 1;
         o.values = std::move(values);
         o.strings = std::move(strings);
+        if (name == "topoformer" && !weights.empty()) o.strings["weights"] = weights;
         m.push_back({std::move(label), std::move(name), o});
     };
     // topoformer: the decoded order or a classic order, whichever is lower (the default);
@@ -318,6 +320,7 @@ void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, U
 
 int runBenchTopoformer(Args& args) {
     const bool quick = args.takeFlag("quick");
+    const std::string weights = args.take("weights", "");
     const int count = static_cast<int>(args.takeInt("graphs", quick ? 2 : 20));
     const double exactTime = args.takeDouble("exact-time", quick ? 1 : 10);
     const int exactMax = static_cast<int>(args.takeInt("exact-max-ops", 100));
@@ -349,18 +352,18 @@ int runBenchTopoformer(Args& args) {
     // Warm-up: load the weights once (not timed per graph); a clear error if they are missing.
     {
         const auto g = generateLayered(10, 1).graph;
-        runOne(methods(false, 0)[0], g);
+        runOne(methods(false, 0, weights)[0], g);
     }
     std::printf("Topoformer memory orders on held-out layered graphs (seeds 1000*N + i, i < %d; training and\n"
                 "validation seeds are >= 5e11), single device, step-clock peak memory, %d graphs per set\n\n",
                 count, count);
     std::vector<Column> cols;
-    std::vector<Method> all = methods(true, exactTime);
+    std::vector<Method> all = methods(true, exactTime, weights);
     for (int n : sizes) {
         std::vector<std::shared_ptr<Graph>> graphs;
         for (int i = 0; i < count; ++i)
             graphs.push_back(generateLayered(n, static_cast<std::uint64_t>(1000 * n + i)).graph);
-        std::vector<Method> ms = methods(n <= exactMax, exactTime);
+        std::vector<Method> ms = methods(n <= exactMax, exactTime, weights);
         cols.push_back(runSet(std::to_string(n) + " ops", graphs, ms));
         if (n <= exactMax)
             std::fprintf(stderr, "%d ops: exact optimal on %d/%d graphs\n", n, cols.back().exactOptimal, count);
@@ -394,6 +397,7 @@ SL_CLI_BENCH({"topoformer",
               "Held-out layered graphs (seeds 1000*N + i), the ONNX models in DATA/onnx, and the training graphs\n"
               "(SGD, Adam) of those models, of the bundled resnet50.onnx and of held-out nn graphs.\n"
               "  --graphs N          graphs per size (default 20)\n"
+              "  --weights FILE      Topoformer weights for its rows (default: the shipped file)\n"
               "  --sizes LIST        op counts (default 40,100,500)\n"
               "  --exact-time SEC    exact-memory time limit per graph (default 10)\n"
               "  --exact-max-ops N   run exact-memory up to this size (default 100)\n"
@@ -407,7 +411,7 @@ SL_CLI_BENCH({"topoformer",
               "                      resnet50.onnx of the source tree; 0 = none)\n"
               "  --quick             --graphs 2 --sizes 20 --exact-time 1 --onnx 0 --training-graphs 2\n"
               "                      --training-nodes 20-30 --training-rules sgd unless given\n"
-              "Weights: SCHEDLAB_TOPOFORMER_WEIGHTS or SCHEDLAB_MODELS_DIR override the shipped file.\n",
+              "Weights: --weights FILE (or SCHEDLAB_TOPOFORMER_WEIGHTS, SCHEDLAB_MODELS_DIR) overrides the shipped file.\n",
               {},
               &runBenchTopoformer});
 

@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QIcon>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -50,5 +51,7 @@ int main(int argc, char** argv) {
     sl::gui::MainWindow window;
     if (!cli.apply(window)) return 1;
     window.show();
+    // after a crash or a kill, offer that session's results back (not for scripted screenshots)
+    if (cli.screenshot.isEmpty()) QTimer::singleShot(0, &window, [&window] { window.offerSessionRestore(); });
     return app.exec();
 }

@@ -57,6 +57,7 @@ Sweep runSweep(const Problem& p, const std::string& samplerName, TemperatureSamp
     s.sampler = samplerName;
     s.ops = p.g().opCount();
     s.devices = p.platform.deviceCount();
+    s.timeUnit = p.g().timeUnit();
     s.options = o;
     const auto count = static_cast<double>(o.temperatures.size());
     for (size_t i = 0; i < o.temperatures.size(); ++i) {

@@ -67,6 +67,7 @@ struct Sweep {
     std::string graphName;           ///< for titles and for matching a reopened file
     int ops = 0;
     int devices = 0;
+    TimeUnit timeUnit = TimeUnit::Abstract;   ///< of the graph's durations (d_inv, d_sen, makespans)
     SweepOptions options;
     std::vector<SweepPoint> points;  ///< one per temperature run (fewer when stopped)
     bool cancelled = false;

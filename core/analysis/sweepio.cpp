@@ -161,7 +161,7 @@ std::string sweepToJson(const Sweep& s) {
     const json j = {{"format", kFormat},
                     {"version", kSweepFormatVersion},
                     {"sampler", s.sampler},
-                    {"graph", {{"name", s.graphName}, {"ops", s.ops}, {"devices", s.devices}}},
+                    {"graph", {{"name", s.graphName}, {"ops", s.ops}, {"devices", s.devices}, {"time_unit", std::string(toString(s.timeUnit))}}},
                     {"samples", s.options.samples},
                     {"top_k", s.options.topK},
                     {"seed", s.options.seed},
@@ -190,6 +190,8 @@ Sweep sweepFromJson(const std::string& text, const std::string& source) {
     s.graphName = r.string(g, "graph", "name");
     s.ops = static_cast<int>(r.integer(g, "graph", "ops", 1, limits().ops));
     s.devices = static_cast<int>(r.integer(g, "graph", "devices", 1, limits().devices));
+    if (g.contains("time_unit") && !parseTimeUnit(r.string(g, "graph", "time_unit"), s.timeUnit))   // absent in older files
+        r.fail("graph.time_unit must be \"units\", \"us\" or \"s\"");
     s.options.samples = static_cast<int>(r.integer(j, "", "samples", 1, INT32_MAX));
     s.options.topK = static_cast<int>(r.integer(j, "", "top_k", 1, INT32_MAX));
     s.options.seed = r.seed(j, "seed");

@@ -97,7 +97,7 @@ TopoformerModel loadTopoformer(const std::string& path) {
         return model;
     } catch (const std::exception& e) {
         throw std::runtime_error(std::string("topoformer: cannot load the memory model: ") + e.what() +
-                                 " (point SCHEDLAB_TOPOFORMER_WEIGHTS at a weight file or SCHEDLAB_MODELS_DIR at "
+                                 " (pass --weights FILE, point SCHEDLAB_TOPOFORMER_WEIGHTS at a weight file or SCHEDLAB_MODELS_DIR at "
                                  "the folder holding " + kTopoformerWeightsFile + "; train one with "
                                  "'schedlab-cli train topoformer')");
     }

@@ -220,12 +220,14 @@ private Q_SLOTS:
         auto sampler = makeListGumbelSampler();
         Sweep s = runSweep(p, "list-gumbel", *sampler, o, {}, {});
         s.graphName = "er, 40 \"ops\"";
+        s.timeUnit = TimeUnit::Seconds;   // not the default: the file must carry it
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("a.sweep.json")).toStdString();
         saveSweepJson(s, path);
         const Sweep back = loadSweepJson(path);
         QCOMPARE(sweepToJson(back), sweepToJson(s));   // every field, to the last bit
         QCOMPARE(back.graphName, s.graphName);
+        QVERIFY(back.timeUnit == TimeUnit::Seconds);
         QCOMPARE(back.options.seed, o.seed);
         QCOMPARE(back.points[1].topK.dSen, s.points[1].topK.dSen);
         QVERIFY(back.points[1].best == s.points[1].best);

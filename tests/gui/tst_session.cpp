@@ -126,7 +126,7 @@ private Q_SLOTS:
         auto* reload = w.findChild<QPushButton*>(QStringLiteral("reloadButton"));
         QVERIFY(reload);
         reload->click();
-        QVERIFY(loaded.wait(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, 10000);   // a quick load may land within click()
         QCOMPARE(w.document()->graph->opCount(), 25);
         QVERIFY(!w.fileChangedOnDisk());
     }

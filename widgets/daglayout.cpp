@@ -35,6 +35,14 @@ QThreadPool& layoutThread() {
 
 constexpr int kCountedEdges = 1'000'000;   // above: the sweeps run unchecked (counting costs more than they gain)
 
+/// One Graphviz context for the process, made on first use under graphvizMutex(): gvContext()
+/// loads the plugin configuration, and gvFreeContext() does not free all of it (Graphviz 2.42),
+/// so a context per layout leaked a few KiB each time (LeakSanitizer) and re-read the plugins.
+GVC_t* sharedGraphvizContext() {
+    static GVC_t* gvc = gvContext();
+    return gvc;
+}
+
 char* cstr(const char* s) {
     return const_cast<char*>(s);   // the cgraph API is not const-correct
 }
@@ -220,7 +228,7 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
     out.folded = folded.empty() ? std::vector<char>(static_cast<size_t>(g.opCount()), 0) : folded;
     const int n = g.opCount();
     std::lock_guard lock(graphvizMutex());
-    GVC_t* gvc = gvContext();
+    GVC_t* gvc = sharedGraphvizContext();
     Agraph_t* ag = agopen(cstr("G"), Agdirected, nullptr);
     agattr(ag, AGRAPH, cstr("rankdir"), cstr("TB"));
     agattr(ag, AGRAPH, cstr("nodesep"), cstr("0.25"));
@@ -245,7 +253,6 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
         }
     if (gvLayout(gvc, ag, "dot") != 0) {
         agclose(ag);
-        gvFreeContext(gvc);
         DagLayout fallback = layoutLayered(g, folded);
         fallback.notice = QStringLiteral("Graphviz dot is unavailable; showing the fast layered layout");
         return fallback;
@@ -284,7 +291,6 @@ DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded) {
     out.bounds = QRectF(0, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
     gvFreeLayout(gvc, ag);
     agclose(ag);
-    gvFreeContext(gvc);
     out.usedGraphviz = true;
     out.indexEdges();
     out.seconds = clock.elapsed() / 1000.0;

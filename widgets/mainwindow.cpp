@@ -19,6 +19,7 @@
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
 #include "widgets/trainingmenu.h"
+#include "widgets/units.h"
 
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
@@ -492,7 +493,7 @@ void MainWindow::updateStatus() {
                                    .arg(g.opCount())
                                    .arg(g.edgeCount())
                                    .arg(g.tensorCount())
-                                   .arg(formatNumber(g.totalWork())));
+                                   .arg(formatPlain(g.totalWork())));
     }
     m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
     updateActions();

@@ -146,7 +146,6 @@ private:
     // ---- keeping the user's work (mainwindowsession.cpp) ----
     void buildSessionKeeping();
     void watchDocumentFile();
-    void autosave(const RunRecord& r);
     /// Scope filter to the open graph's results, counts updated.
     void showResultsOfThisGraph();
     void updateResultsNotice(const QString& refusal = {});
@@ -184,7 +183,10 @@ private:
         std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
     };
     std::vector<GraphTag> m_graphs;
-    const GraphTag* shownGraphTag() const;
+    /// The tag of the graph with this fingerprint, or null.
+    const GraphTag* graphTag(std::uint64_t fingerprint) const;
+    /// Saves a finished result for a restore after a crash (mainwindowsession.cpp).
+    void autosave(const RunRecord& r, const GraphTag& graph);
     std::unique_ptr<SessionStore> m_session;
     inline static QString m_sessionRoot;
     QFileSystemWatcher* m_fileWatcher = nullptr;

@@ -133,11 +133,10 @@ RunRecord MainWindow::addResult(RunRecord r) {
     for (const GraphTag& t : m_graphs)
         if (t.graph.lock() == r.problem->graph) tag = &t;
     r.graphFingerprint = tag ? tag->fingerprint : graphFingerprint(*r.problem->graph);
-    for (const GraphTag& t : m_graphs)
-        if (!tag && t.fingerprint == r.graphFingerprint) tag = &t;
+    if (!tag) tag = graphTag(r.graphFingerprint);
     r.graphTitle = tag ? tag->title : tr("unnamed graph");
     m_results->add(r);
-    autosave(r);
+    if (tag) autosave(r, *tag);   // a graph we could not reopen: nothing worth saving
     const QModelIndex shown = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0));
     if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
     return r;
@@ -201,11 +200,17 @@ void MainWindow::showRecord(const std::optional<RunRecord>& record) {
     updateStatus();
 }
 
+const MainWindow::GraphTag* MainWindow::graphTag(std::uint64_t fingerprint) const {
+    for (const GraphTag& t : m_graphs)
+        if (t.fingerprint == fingerprint) return &t;
+    return nullptr;
+}
+
 void MainWindow::switchToGraphOf(int row) {
     if (row < 0 || row >= m_results->rowCount()) return;
     const RunRecord r = m_results->record(row);
-    const auto tag = std::find_if(m_graphs.begin(), m_graphs.end(), [&](const GraphTag& t) { return t.fingerprint == r.graphFingerprint; });
-    if (tag == m_graphs.end()) return;
+    const GraphTag* tag = graphTag(r.graphFingerprint);
+    if (!tag) return;
     LoadedDocument doc;
     doc.graph = r.problem->graph;   // the result keeps its graph alive: no file to read again
     doc.platform = tag->platform;

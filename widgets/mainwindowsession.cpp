@@ -48,7 +48,7 @@ void MainWindow::buildSessionKeeping() {
     });
     connect(reload, &QPushButton::clicked, this, [this] {
         m_fileChanged->hide();
-        if (const GraphTag* tag = shownGraphTag()) openFileInBackground(tag->opened);
+        if (const GraphTag* tag = graphTag(m_docFingerprint)) openFileInBackground(tag->opened);
     });
 }
 
@@ -62,18 +62,9 @@ bool MainWindow::fileChangedOnDisk() const {
     return m_fileChanged && !m_fileChanged->isHidden();
 }
 
-const MainWindow::GraphTag* MainWindow::shownGraphTag() const {
-    for (const GraphTag& t : m_graphs)
-        if (t.fingerprint == m_docFingerprint) return &t;
-    return nullptr;
-}
-
-void MainWindow::autosave(const RunRecord& r) {
-    const GraphTag* tag = nullptr;
-    for (const GraphTag& t : m_graphs)
-        if (t.fingerprint == r.graphFingerprint) tag = &t;
-    if (!tag || !r.result) return;   // a graph we could not reopen: nothing worth saving
-    m_session->save({r.id, tag->opened.isEmpty() ? tag->path : tag->opened, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
+void MainWindow::autosave(const RunRecord& r, const GraphTag& graph) {
+    if (!r.result) return;
+    m_session->save({r.id, graph.opened.isEmpty() ? graph.path : graph.opened, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
 }
 
 SessionStore& MainWindow::sessionStore() const {

@@ -112,7 +112,7 @@ void MainWindow::showSweepPoint(int index, bool jumpToGantt) {
     withSweepRecord(index, [this, jumpToGantt](const RunRecord& r) {
         showRecord(r);
         if (jumpToGantt) showTab(GanttTab);
-        statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, formatNumber(r.schedule().makespan)), 8000);
+        statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, formatPlain(r.schedule().makespan)), 8000);
         Q_EMIT scheduleShown(r);
     });
 }

@@ -21,10 +21,6 @@ QString formatBytes(double bytes) {
     return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
 }
 
-QString formatNumber(double v) {
-    return formatPlain(v);
-}
-
 QString formatCost(double cost, Objective objective, TimeUnit unit) {
     switch (objective) {
     case Objective::Makespan: return formatDuration(cost, unit);

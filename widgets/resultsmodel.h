@@ -38,7 +38,6 @@ private:
 QString graphKey(std::uint64_t fingerprint);
 
 QString formatBytes(double bytes);
-QString formatNumber(double v);
 /// A cost in its unit: a duration in the graph's `unit` for the makespan objective, bytes for the
 /// memory objective, a plain number for the weighted objective (dimensionless).
 QString formatCost(double cost, Objective objective, TimeUnit unit = TimeUnit::Abstract);

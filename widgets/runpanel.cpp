@@ -3,6 +3,7 @@
 
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
+#include "widgets/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -299,7 +300,7 @@ void RunPanel::addJob(RunJob* job) {
         const double elapsed = job->elapsedSeconds();
         QString left = QStringLiteral("…");
         if (p.fraction > 0.01) left = QStringLiteral("%1 s left").arg(std::max(0.0, elapsed * (1 - p.fraction) / p.fraction), 0, 'f', 1);
-        text->setText(QStringLiteral("%1 #%2   best %3   %4").arg(job->method()).arg(job->id()).arg(formatNumber(p.best), left));
+        text->setText(QStringLiteral("%1 #%2   best %3   %4").arg(job->method()).arg(job->id()).arg(formatPlain(p.best), left));
     });
     auto done = [this, row] {
         m_jobs->removeWidget(row);

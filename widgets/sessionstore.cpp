@@ -15,8 +15,8 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
-#include <csignal>
 #include <algorithm>
+#include <cerrno>
 
 #include <signal.h>
 

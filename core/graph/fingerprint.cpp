@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/graph/fingerprint.h"
 
+#include "core/util/fnv.h"
+
 #include <bit>
 #include <charconv>
 #include <cstdio>
@@ -8,28 +10,25 @@
 namespace sl {
 namespace {
 
-class Fnv1a64 {
+/// The fields of a graph into FNV-1a, each length- or tag-delimited so that ("ab", "c") and
+/// ("a", "bc") differ.
+class FieldHash {
 public:
-    void bytes(const void* data, std::size_t n) {
-        const auto* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < n; ++i) m_hash = (m_hash ^ p[i]) * 0x100000001b3ULL;
-    }
-    // every field is length- or tag-delimited so that ("ab", "c") and ("a", "bc") differ
     void text(std::string_view s) {
         integer(s.size());
-        bytes(s.data(), s.size());
+        m_hash.bytes(s);
     }
     void integer(std::uint64_t v) {
         for (int i = 0; i < 8; ++i) {   // little-endian on every host
             const auto b = static_cast<unsigned char>(v >> (8 * i));
-            bytes(&b, 1);
+            m_hash.bytes(&b, 1);
         }
     }
     void number(double x) { integer(x == 0 ? 0 : std::bit_cast<std::uint64_t>(x)); }
-    std::uint64_t value() const { return m_hash; }
+    std::uint64_t value() const { return m_hash.value(); }
 
 private:
-    std::uint64_t m_hash = 0xcbf29ce484222325ULL;
+    Fnv1a64 m_hash;
 };
 
 constexpr std::string_view kPrefix = "fnv1a64:";
@@ -37,7 +36,7 @@ constexpr std::string_view kPrefix = "fnv1a64:";
 } // namespace
 
 std::uint64_t graphFingerprint(const Graph& g) {
-    Fnv1a64 h;
+    FieldHash h;
     h.integer(static_cast<std::uint64_t>(g.opCount()));
     for (const Op& op : g.ops()) {
         h.text(op.name);

@@ -5,6 +5,7 @@
 #include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
 #include "core/regal/augment.h"
+#include "core/util/fnv.h"
 #include "core/util/random.h"
 
 #include <filesystem>
@@ -23,15 +24,13 @@ std::uint64_t firstSeed(Split split) {
     return 0;
 }
 
+/// The basis the dataset's name hash has always used (FNV's with its last digit dropped): kept so
+/// that every file keeps its perturbation streams, and the shipped REGAL weights their data.
+constexpr std::uint64_t kNameHashBasis = 1469598103934665603ULL;
+
 /// SGD for even seeds, Adam for odd ones: both update rules in every split.
 UpdateRule ruleFor(std::uint64_t seed) { return seed % 2 == 0 ? UpdateRule::Sgd : UpdateRule::Adam; }
 
-/// FNV-1a: a portable hash of a file name, to give each model its own noise streams.
-std::uint64_t nameHash(const std::string& s) {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-    return h;
-}
 
 std::shared_ptr<const Graph> trainingStep(const Graph& forward, const DatasetSpec& spec, std::uint64_t seed,
                                           std::string& name) {
@@ -73,7 +72,7 @@ std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split) {
             const std::uint64_t seed = base + 100000 + static_cast<std::uint64_t>(c);
             // Copy 0 of the held-out split is the model itself; the rest carry R A.1's noise.
             const bool original = split == Split::HeldOut && c == 0;
-            const Graph g = original ? *loaded.graph : perturbTensorSizes(*loaded.graph, deriveSeed(seed, nameHash(stem)));
+            const Graph g = original ? *loaded.graph : perturbTensorSizes(*loaded.graph, deriveSeed(seed, fnv1a64(stem, kNameHashBasis)));
             std::string name = stem + " #" + std::to_string(c);
             out.push_back({name, regalProblem(trainingStep(g, spec, seed, name), spec.devices, spec.objective)});
         }

@@ -3,6 +3,7 @@
 #include "models/encoder/encoder.h"
 
 #include "core/util/atomicfile.h"
+#include "core/util/fnv.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,14 +35,9 @@ void putString(std::string& out, const std::string& s) {
     out += s;
 }
 
-/// FNV-1a, 64 bits: catches flipped and truncated bytes (not an adversary; nothing here is secret).
+/// Catches flipped and truncated bytes.
 std::uint64_t checksum(std::string_view bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char c : bytes) {
-        h ^= static_cast<unsigned char>(c);
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return fnv1a64(bytes);
 }
 
 class Reader {

@@ -348,12 +348,10 @@ DagLayout layoutGraph(const Graph& g, bool foldParameters) {
     const int shown = static_cast<int>(std::count(folded.begin(), folded.end(), 0));
     if (shown <= kDotLimit && work <= kDotWorkLimit) {
         DagLayout l = layoutWithDot(g, folded);
-        l.dotWork = work;
         l.foldedInto = std::move(into);
         return l;
     }
     DagLayout l = layoutLayered(g, folded);
-    l.dotWork = work;
     l.foldedInto = std::move(into);
     l.notice = shown > kDotLimit
                    ? QStringLiteral("%1 ops: fast layered layout (Graphviz dot is used up to %2 ops)").arg(formatCount(g.opCount()), formatCount(kDotLimit))

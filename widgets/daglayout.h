@@ -35,7 +35,6 @@ struct DagLayout {
     bool usedGraphviz = false;
     QString notice;                   ///< shown to the user (e.g. why dot was not used)
     double seconds = 0;
-    long long dotWork = 0;            ///< ops + virtual nodes dot would route long edges through
 
     int edgeCount() const { return static_cast<int>(edgeEnds.size()); }
     /// Edge i's Bézier chain (start, then control, control, end triples) into `out`.

@@ -46,10 +46,8 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_end.resize(n);
     m_device.resize(n);
     m_wakeAt.resize(n);
-    m_key.resize(n);
     m_woken.resize(n);
     if (m_uniform) m_running.resize(problem.platform.devices.size());
-    m_readyHeap.reserve(n);
     m_freeCapacity.resize(problem.platform.devices.size());
     m_freeDevices.resize(m_devicesOfType.size());
     m_ready.resize(m_devicesOfType.size());
@@ -124,10 +122,11 @@ inline void ListScheduler::finish(OpId u, OnReady&& onReady) {
     // Collect the newly ready successors without a data-dependent branch (it mispredicts often).
     const auto successors = m_graph.successors(u);
     OpId* woken = m_woken.data();
+    int* pending = m_pending.data();
     size_t count = 0;
     for (OpId s : successors) {
         woken[count] = s;
-        count += --m_pending[static_cast<size_t>(s)] == 0;
+        count += --pending[s] == 0;
     }
     for (size_t i = 0; i < count; ++i) onReady(woken[i]);
 }
@@ -151,39 +150,44 @@ double ListScheduler::advance(OnEnd&& onEnd, OnReady&& onReady) {
 
 void ListScheduler::runUniform() {
     resetRun();
-    m_readyHeap.clear();
-    auto makeReady = [&](OpId v) { m_readyHeap.push(m_key[static_cast<size_t>(v)], static_cast<std::uint32_t>(v)); };
-    for (OpId v = 0; v < m_graph.opCount(); ++v)
+    PriorityQueue& ready = m_readyQueue;
+    auto makeReady = [&](OpId v) { ready.push(v); };
+    const int n = m_graph.opCount();
+    for (OpId v = 0; v < n; ++v)
         if (m_pending[static_cast<size_t>(v)] == 0) makeReady(v);
+    // Raw pointers: the vectors' data pointers would otherwise be reloaded after every store.
+    int* device = m_device.data();
+    double* start = m_start.data();
+    double* end = m_end.data();
+    const double* duration = m_duration.data();
+    OpId* running = m_running.data();
     // At most one op runs per device, so the next end is a scan of the busy devices, not a heap.
-    std::uint64_t busy = 0;   // bit d: device d runs m_running[d]
+    std::uint64_t busy = 0;   // bit d: device d runs running[d]
     const std::uint64_t all = m_running.size() == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_running.size()) - 1;
     double t = 0;
     while (true) {
-        for (std::uint64_t idle = all & ~busy; idle != 0 && !m_readyHeap.empty(); idle &= idle - 1) {
-            const auto v = static_cast<OpId>(m_readyHeap.pop());
-            const auto sv = static_cast<size_t>(v);
+        for (std::uint64_t idle = all & ~busy; idle != 0 && !ready.empty(); idle &= idle - 1) {
+            const OpId v = ready.take();
             const int d = std::countr_zero(idle);
-            m_device[sv] = d;
-            m_start[sv] = t;
-            m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, d));
+            device[v] = d;
+            start[v] = t;
+            end[v] = t + (duration[v] >= 0 ? duration[v] : m_graph.durationOn(v, d));
             m_order.push_back(v);
-            m_running[static_cast<size_t>(d)] = v;
+            running[d] = v;
             busy |= std::uint64_t(1) << d;
         }
         if (busy == 0) break;
         t = kInfinity;
-        for (std::uint64_t b = busy; b != 0; b &= b - 1)
-            t = std::min(t, m_end[static_cast<size_t>(m_running[static_cast<size_t>(std::countr_zero(b))])]);
+        for (std::uint64_t b = busy; b != 0; b &= b - 1) t = std::min(t, end[running[std::countr_zero(b)]]);
         for (std::uint64_t b = busy; b != 0; b &= b - 1) {   // every op ending at t, by device
             const int d = std::countr_zero(b);
-            const OpId u = m_running[static_cast<size_t>(d)];
-            if (m_end[static_cast<size_t>(u)] > t) continue;
+            const OpId u = running[d];
+            if (end[u] > t) continue;
             busy &= ~(std::uint64_t(1) << d);
             finish(u, makeReady);
         }
     }
-    if (static_cast<int>(m_order.size()) != m_graph.opCount()) throw std::logic_error("list scheduler: not every op ran");
+    if (static_cast<int>(m_order.size()) != n) throw std::logic_error("list scheduler: not every op ran");
 }
 
 void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement) {
@@ -191,7 +195,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
     const bool fixed = !placement.empty();
     if (fixed) checkPlacement(placement);
     if (m_uniform && !fixed) {
-        for (size_t v = 0; v < rankOf.size(); ++v) m_key[v] = static_cast<std::uint64_t>(rankOf[v]);
+        m_readyQueue.assignRanks(rankOf);
         return runUniform();
     }
     const auto& devices = m_problem.platform.devices;
@@ -263,8 +267,8 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
 double ListScheduler::makespan(std::span<const double> priority, std::span<const int> placement) {
     if (static_cast<int>(priority.size()) != m_graph.opCount())
         throw std::invalid_argument("list scheduler: need one priority per op");
-    if (m_uniform && placement.empty()) {   // the ready heap compares priorities: no ranking needed
-        for (size_t v = 0; v < priority.size(); ++v) m_key[v] = descendingImage(priority[v]);
+    if (m_uniform && placement.empty()) {   // the ready queue orders by the keys themselves
+        m_readyQueue.assign(priority);
         runUniform();
         return m_makespan;
     }

@@ -15,9 +15,10 @@
 /// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT).
 ///
 /// Complexity: uniform devices (one machine type, unit demands, free links, no fixed placement):
-/// O(E + V log W), W the most ops ready at once (a heap of ready ops, busy devices scanned).
-/// Otherwise O(V + E) for ranking the priorities (radix sort) plus O(log64 V) per ready-set
-/// operation and O(log V) per event. Allocation-free after the first call. Not thread-safe: use
+/// O(V + E) plus O(log64 V) per ready-queue operation (sl::PriorityQueue: priority buckets, no
+/// ranking), the busy devices scanned for the next end. Otherwise O(V + E) for ranking the
+/// priorities (radix sort; makespanRanked skips it) plus O(log64 V) per ready-set operation and
+/// O(log V) per event. Allocation-free after the first call. Not thread-safe: use
 /// one ListScheduler per thread.
 ///
 /// \code
@@ -28,9 +29,9 @@
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
+#include "core/util/priorityqueue.h"
 #include "core/util/prioritysort.h"
 #include "core/util/rankset.h"
-#include "core/util/readyheap.h"
 
 #include <cstdint>
 #include <span>
@@ -73,9 +74,10 @@ private:
     void checkPlacement(std::span<const int> placement) const;
     void run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement);
     /// run() when every ready op fits every free device (one machine type, unit demands and
-    /// capacities, free transfers, no fixed placement): the best ready op by m_key takes the
-    /// lowest-numbered free device, with no scan. Ready ops wait in a binary heap, so no ranking
-    /// of all ops is needed. Gives exactly run()'s schedule, faster.
+    /// capacities, free transfers, no fixed placement): the best ready op takes the
+    /// lowest-numbered free device, with no scan and no event heap. Gives exactly run()'s
+    /// schedule, faster.
+    /// Ready ops wait in m_readyQueue, assigned by the caller.
     void runUniform();
     void resetRun();
     /// Handles the events at the next event time (see the definition); `onReady(op)` is called
@@ -111,10 +113,7 @@ private:
     std::vector<int> m_freeDevices;      ///< per machine type: devices with capacity left
     std::vector<double> m_wakeAt;        ///< per op: pending data-arrival wake-up, or -1
     PrioritySort m_ranks;                ///< priority rank of every op for this call
-    /// runUniform(): per op, a key whose ascending order is the priority order (ties: smaller op);
-    /// ready ops in a min-heap by (key, op).
-    std::vector<std::uint64_t> m_key;
-    ReadyHeap m_readyHeap;
+    PriorityQueue m_readyQueue;           ///< runUniform(): ready ops by priority
     std::vector<OpId> m_woken;            ///< finish(): successors made ready by one op
     std::vector<OpId> m_running;          ///< runUniform(): the op each busy device runs
     std::vector<RankSet> m_ready;        ///< per machine type: ready ops by rank

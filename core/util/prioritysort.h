@@ -15,8 +15,9 @@
 
 namespace sl {
 
-/// An unsigned image of `key` whose ascending order is the keys' descending order (NaN last):
-/// comparing images is comparing priorities, highest first.
+/// An unsigned image of `key` whose ascending order is the keys' descending order: comparing
+/// images is comparing priorities, highest first. A NaN ranks by its sign bit: above +inf
+/// without it, below -inf with it.
 inline std::uint64_t descendingImage(double key) {
     const std::uint64_t u = std::bit_cast<std::uint64_t>(key);
     return ~((u >> 63) ? ~u : (u | (std::uint64_t(1) << 63)));

@@ -76,7 +76,6 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
     m_transfers.reserve(maxNodes - static_cast<size_t>(n));
     m_nodeKey.reserve(maxNodes);
     m_indeg.resize(maxNodes);
-    m_ready.reserve(maxNodes);
     m_sequence.reserve(maxNodes);
     m_order.reserve(static_cast<size_t>(n));
     m_orderRank.resize(static_cast<size_t>(n));
@@ -147,18 +146,17 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
     const int n = m_layout.ops;
     const size_t nodes = static_cast<size_t>(n) + m_transfers.size();
     m_nodeKey.resize(nodes);
-    // Ready nodes wait in a heap by (descending key, node id): the order ranking every node would
-    // give (rank 0 = highest key; ties to the smaller node id) without ranking them all.
-    for (OpId v = 0; v < n; ++v) {
-        m_nodeKey[static_cast<size_t>(v)] = descendingImage(keys[m_layout.priority(v)]);
-        m_indeg[static_cast<size_t>(v)] = static_cast<int>(m_graph.inputs(v).size());
-    }
+    // Ready nodes are taken by descending key, ties to the smaller node id: the order ranking
+    // every node would give, without ranking them (sl::PriorityQueue).
+    const auto opKeys = keys.subspan(m_layout.priority(0), static_cast<size_t>(n));
+    std::copy(opKeys.begin(), opKeys.end(), m_nodeKey.begin());
+    for (OpId v = 0; v < n; ++v) m_indeg[static_cast<size_t>(v)] = static_cast<int>(m_graph.inputs(v).size());
     for (size_t k = 0; k < m_transfers.size(); ++k) {
-        m_nodeKey[static_cast<size_t>(n) + k] = descendingImage(keys[m_layout.transfer(m_transfers[k].tensor, m_transfers[k].device)]);
+        m_nodeKey[static_cast<size_t>(n) + k] = keys[m_layout.transfer(m_transfers[k].tensor, m_transfers[k].device)];
         m_indeg[static_cast<size_t>(n) + k] = 1;
     }
-    m_ready.clear();
-    auto makeReady = [&](int node) { m_ready.push(m_nodeKey[static_cast<size_t>(node)], static_cast<std::uint32_t>(node)); };
+    m_ready.assign(m_nodeKey);
+    auto makeReady = [&](int node) { m_ready.push(node); };
     for (size_t i = 0; i < nodes; ++i)
         if (m_indeg[i] == 0) makeReady(static_cast<int>(i));
 
@@ -177,7 +175,7 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
         for (int i = 0; i < count; ++i) makeReady(freed[i]);
     };
     while (!m_ready.empty()) {
-        const auto node = static_cast<int>(m_ready.pop());
+        const int node = m_ready.take();
         m_sequence.push_back(node);
         if (node < n) {
             m_order.push_back(node);

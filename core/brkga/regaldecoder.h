@@ -39,7 +39,7 @@
 #include "core/costmodel/timememory.h"
 #include "core/schedule/schedule.h"
 #include "core/util/prioritysort.h"
-#include "core/util/readyheap.h"
+#include "core/util/priorityqueue.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -118,10 +118,10 @@ private:
     std::vector<int> m_localEnd;              ///< per tensor: end of its local consumers in m_grouped
     std::vector<int> m_xferConsEnd;           ///< per transfer: end of its consumers in m_grouped
     std::vector<TransferStep> m_transfers;
-    std::vector<std::uint64_t> m_nodeKey;     ///< ops then transfers: descendingImage of the key
+    std::vector<double> m_nodeKey;            ///< ops then transfers: their priority keys
     std::vector<int> m_indeg;
     std::vector<int> m_freed;                 ///< scratch: nodes made ready by one release
-    ReadyHeap m_ready;
+    PriorityQueue m_ready;
     std::vector<int> m_sequence;
     std::vector<OpId> m_order;
     std::vector<int> m_orderRank;             ///< per op: its position in m_order

@@ -2,6 +2,8 @@
 #include "core/costmodel/stepmemory.h"
 
 #include <algorithm>
+#include <bit>
+#include <tuple>
 #include <stdexcept>
 
 namespace sl {
@@ -29,15 +31,32 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_remaining.resize(static_cast<size_t>(graph.tensorCount()) * static_cast<size_t>(m_devices));
     m_live.assign(static_cast<size_t>(m_devices), 0.0);
     m_peak.assign(static_cast<size_t>(m_devices), 0.0);
-    if (m_devices > 1) {   // peakOfOrder's workspace
-        const auto n = static_cast<size_t>(graph.opCount()), D = static_cast<size_t>(m_devices);
-        m_position.resize(n);
-        m_firstConsumer.resize(m_bytes.size() * D);
-        m_lastConsumer.resize(m_bytes.size() * D);
-        m_transferIn.resize(n);
-        m_freeAfter.resize(n);
-        m_sourceRelease.resize(n * D);
+    m_stride = std::bit_ceil(static_cast<size_t>(m_devices));
+    m_laneBits = std::countr_zero(m_stride);
+    // peakOfOrder's flat edge list, in rounds: every tensor's first consumer entry, then every
+    // second one, and so on. Updates of one tensor's slots then lie a whole round apart; nearby
+    // ones (fan-out to consecutive ops) made the CPU's speculative loads collide with pending
+    // stores to the same slot, which costs about as much as a mispredicted branch.
+    std::vector<std::vector<OpId>> entries(m_bytes.size());
+    for (OpId v = 0; v < graph.opCount(); ++v)
+        for (TensorId t : graph.inputs(v)) entries[static_cast<size_t>(t)].push_back(v);
+    for (size_t round = 0, added = 1; added > 0; ++round) {
+        added = 0;
+        for (size_t t = 0; t < entries.size(); ++t)
+            if (round < entries[t].size()) {
+                m_edgeSlot.push_back(static_cast<std::int64_t>(t) << m_laneBits);
+                m_edgeOp.push_back(entries[t][round]);
+                ++added;
+            }
     }
+    const auto n = static_cast<size_t>(graph.opCount()), D = static_cast<size_t>(m_devices);
+    m_position.resize(n);
+    m_stepLane.resize(n);
+    m_consumerSteps.resize(2 * (m_bytes.size() << m_laneBits));
+    m_allocAt.resize(n + 1);
+    m_freeAt.resize((n + 1) * m_stride);
+    m_live.reserve(m_stride);   // walkSteps() uses one lane per stride entry
+    m_peak.reserve(m_stride);
 }
 
 void StepMemory::reset() {
@@ -117,73 +136,138 @@ double StepMemory::peak(std::span<const int> placement, std::span<const int> seq
 
 double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const OpId> order,
                                std::vector<double>* devicePeaks) {
-    if (m_devices == 1) {   // no transfers: the single-device walk, the same sums in the same order
-        reset();
-        for (OpId v : order) step(v);
-        if (devicePeaks) devicePeaks->assign(1, m_peak[0]);
-        return m_peak[0];
+    // No counters, no step sequence: the first and last consumer step of each (tensor, device)
+    // come from one flat pass over the edges; each tensor then becomes per-step amounts (its copies
+    // allocated, its residencies released); one walk over the order applies them. Choices are
+    // selects, not branches: an amount that does not apply adds 0 to its producer's step (a fixed
+    // dummy slot would chain every update through one memory location).
+    const auto D = static_cast<size_t>(m_devices), W = m_stride;
+    const int n = static_cast<int>(order.size());
+    for (int i = 0; i < n; ++i) {
+        const auto v = static_cast<size_t>(order[static_cast<size_t>(i)]);
+        m_position[v] = i;
+        m_stepLane[v] = (static_cast<std::int64_t>(i) << m_laneBits) | (D == 1 ? 0 : placement[v]);
     }
-    // No step sequence, no holder counts: find each (tensor, device)'s first and last consumer,
-    // turn them into per-op amounts, then walk the order once. Each transfer X(tau, q) sits just
-    // before the first consumer of tau on q (as insertTransfers() places it); that consumer's step
-    // peaks above every transfer step before it (nothing is freed on q in between), so a transfer
-    // is counted in that step; the source copy it holds is released before that step.
-    const auto D = static_cast<size_t>(m_devices);
-    findConsumers(placement, order);
-    std::fill(m_transferIn.begin(), m_transferIn.end(), 0.0);
-    std::fill(m_freeAfter.begin(), m_freeAfter.end(), 0.0);
-    std::fill(m_sourceRelease.begin(), m_sourceRelease.end(), 0.0);
+    findConsumerSteps();
+    const int* steps = m_consumerSteps.data();   // (first, last) per (tensor, device lane)
+    std::fill(m_allocAt.begin(), m_allocAt.end(), 0.0);
+    std::fill(m_freeAt.begin(), m_freeAt.end(), 0.0);
+    double* allocAt = m_allocAt.data();
+    double* freeAt = m_freeAt.data();
     for (size_t t = 0; t < m_bytes.size(); ++t) {
-        const OpId producer = m_producer[t];
-        const auto src = static_cast<size_t>(placement[static_cast<size_t>(producer)]);
+        const auto producer = static_cast<size_t>(m_producer[t]);
+        const size_t src = D == 1 ? 0 : static_cast<size_t>(placement[producer]);
+        const int producerStep = m_position[producer];
         const double bytes = m_bytes[t];
-        OpId lastTransfer = kNoOp;   // the source copy is held until the last transfer out
-        for (size_t q = 0; q < D; ++q) {
-            const OpId last = m_lastConsumer[t * D + q];
-            if (q == src || last == kNoOp) continue;
-            const OpId first = m_firstConsumer[t * D + q];
-            m_transferIn[static_cast<size_t>(first)] += bytes;
-            m_freeAfter[static_cast<size_t>(last)] += bytes;
-            if (lastTransfer == kNoOp || m_position[static_cast<size_t>(first)] > m_position[static_cast<size_t>(lastTransfer)])
-                lastTransfer = first;
+        // A copy X(t, q) sits just before the first consumer on q (as insertTransfers() places it)
+        // and is counted in that consumer's step, which peaks above it (nothing is freed on q in
+        // between). The source copy is held until the last copy out is made.
+        int lastCopy = -1;
+        for (size_t k = 1; k < D; ++k) {   // the other devices, src + 1, src + 2, ... (mod D)
+            const size_t q = src + k - (src + k >= D ? D : 0);
+            const int first = steps[2 * (t * W + q)], last = steps[2 * (t * W + q) + 1];
+            // Integer masks, not ?: (which compiles to branches that mispredict on random placements).
+            const int copy = static_cast<int>(last >= 0);
+            const int mask = -copy;
+            allocAt[static_cast<size_t>(producerStep ^ ((producerStep ^ first) & mask))] += bytes * copy;
+            freeAt[static_cast<size_t>(producerStep ^ ((producerStep ^ last) & mask)) * W + q] += bytes * copy;
+            lastCopy = std::max(lastCopy, (first & mask) | ~mask);
         }
-        const OpId local = m_lastConsumer[t * D + src];
-        if (local != kNoOp && (lastTransfer == kNoOp || m_position[static_cast<size_t>(local)] > m_position[static_cast<size_t>(lastTransfer)]))
-            m_freeAfter[static_cast<size_t>(local)] += bytes;
-        else if (lastTransfer != kNoOp)
-            m_sourceRelease[static_cast<size_t>(lastTransfer) * D + src] += bytes;
-        else if (!keepOutputs)
-            m_freeAfter[static_cast<size_t>(producer)] += bytes;   // nobody reads it
+        // Released on the source after its last local consumer or its last copy out, whichever
+        // comes later (a release on src at another device's step does not change src's peaks);
+        // a tensor nobody reads goes after its producer's step.
+        const int latest = std::max(steps[2 * (t * W + src) + 1], lastCopy);
+        const int unread = latest >> 31;   // -1 when nobody reads it
+        const int release = (latest & ~unread) | (producerStep & unread);
+        freeAt[static_cast<size_t>(release) * W + src] += keepOutputs && unread ? 0.0 : bytes;
     }
-    std::fill(m_live.begin(), m_live.end(), 0.0);
-    std::fill(m_peak.begin(), m_peak.end(), 0.0);
-    for (OpId v : order) {
-        const auto sv = static_cast<size_t>(v);
-        const auto q = static_cast<size_t>(placement[sv]);
-        for (size_t d = 0; d < D; ++d) m_live[d] -= m_sourceRelease[sv * D + d];
-        m_live[q] += m_transferIn[sv] + m_outputBytes[sv] + m_params[sv];
-        m_peak[q] = std::max(m_peak[q], m_live[q]);
-        m_live[q] -= m_params[sv] + m_freeAfter[sv];
-    }
+    walkSteps(placement, order);
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
     return *std::max_element(m_peak.begin(), m_peak.end());
 }
 
-/// Position of every op in `order`, and for each (tensor, device) its first and last consumer
-/// there in that order (kNoOp: none). Last writer wins, so no comparison per edge.
-void StepMemory::findConsumers(std::span<const int> placement, std::span<const OpId> order) {
-    const auto D = static_cast<size_t>(m_devices);
-    std::fill(m_lastConsumer.begin(), m_lastConsumer.end(), kNoOp);
+namespace {
+
+/// The walk for `W` device lanes (W a compile-time width, so the live and peak values stay in
+/// registers). Only the stepping device allocates, so taking every lane's max is the same as
+/// taking the stepping one's: between its own steps a device's memory only falls. The live value
+/// advances by one add per step (allocation minus release, computed off that chain).
+template <size_t W>
+void walkLanes(std::span<const OpId> order, std::span<const int> placement, const double* allocAt,
+               const double* freeAt, const double* outputBytes, const double* params, double* liveOut, double* peakOut) {
+    double live[W] = {}, peak[W] = {};
     for (size_t i = 0; i < order.size(); ++i) {
-        const OpId v = order[i];
-        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-        m_position[static_cast<size_t>(v)] = static_cast<int>(i);
-        for (TensorId t : m_graph.inputs(v)) m_lastConsumer[static_cast<size_t>(t) * D + q] = v;
+        const auto v = static_cast<size_t>(order[i]);
+        const size_t q = W == 1 ? 0 : static_cast<size_t>(placement[v]);
+        const double in = allocAt[i] + outputBytes[v] + params[v];
+        for (size_t d = 0; d < W; ++d) {
+            const double alloc = d == q ? in : 0.0;
+            const double out = (d == q ? params[v] : 0.0) + freeAt[i * W + d];
+            peak[d] = std::max(peak[d], live[d] + alloc);
+            live[d] += alloc - out;
+        }
     }
-    for (size_t i = order.size(); i-- > 0;) {
-        const OpId v = order[i];
-        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-        for (TensorId t : m_graph.inputs(v)) m_firstConsumer[static_cast<size_t>(t) * D + q] = v;
+    std::copy(live, live + W, liveOut);
+    std::copy(peak, peak + W, peakOut);
+}
+
+} // namespace
+
+/// Applies the per-step amounts in order: the step of op v on q allocates its copies in, its
+/// outputs and parameters, peaks, then drops its parameters and whatever is released after it.
+void StepMemory::walkSteps(std::span<const int> placement, std::span<const OpId> order) {
+    const size_t D = static_cast<size_t>(m_devices), W = m_stride;
+    m_live.resize(W);
+    m_peak.resize(W);
+    const auto args = std::tuple(order, placement, m_allocAt.data(), m_freeAt.data(), m_outputBytes.data(),
+                                 m_params.data(), m_live.data(), m_peak.data());
+    switch (W) {
+    case 1: std::apply(walkLanes<1>, args); break;
+    case 2: std::apply(walkLanes<2>, args); break;
+    case 4: std::apply(walkLanes<4>, args); break;
+    case 8: std::apply(walkLanes<8>, args); break;
+    default: {   // many devices: one lane per device, in memory
+        std::fill(m_live.begin(), m_live.end(), 0.0);
+        std::fill(m_peak.begin(), m_peak.end(), 0.0);
+        for (size_t i = 0; i < order.size(); ++i) {
+            const auto v = static_cast<size_t>(order[i]);
+            const auto q = static_cast<size_t>(placement[v]);
+            m_live[q] += m_allocAt[i] + m_outputBytes[v] + m_params[v];
+            m_peak[q] = std::max(m_peak[q], m_live[q]);
+            m_live[q] -= m_params[v];
+            for (size_t d = 0; d < D; ++d) m_live[d] -= m_freeAt[i * W + d];
+        }
+    }
+    }
+    m_live.resize(D);
+    m_peak.resize(D);
+}
+
+/// For each (tensor, device lane): the steps of its first and last consumer there (none: n and
+/// -1), from one pass over the flat edge list, so no loop's trip count depends on the op.
+void StepMemory::findConsumerSteps() {
+    const int none = static_cast<int>(m_position.size());
+    const auto laneMask = static_cast<std::int64_t>(m_stride) - 1;
+    const std::int64_t* stepLane = m_stepLane.data();
+    int* steps = m_consumerSteps.data();
+    if (m_devices == 1) {   // one device: no copies, so the first consumers do not matter
+        for (size_t s = 1; s < m_consumerSteps.size(); s += 2) steps[s] = -1;
+        for (size_t e = 0; e < m_edgeSlot.size(); ++e) {
+            int& last = steps[2 * m_edgeSlot[e] + 1];
+            last = std::max(last, static_cast<int>(stepLane[m_edgeOp[e]]));
+        }
+        return;
+    }
+    for (size_t s = 0; s < m_consumerSteps.size(); s += 2) {
+        steps[s] = none;
+        steps[s + 1] = -1;
+    }
+    for (size_t e = 0; e < m_edgeSlot.size(); ++e) {
+        const std::int64_t packed = stepLane[m_edgeOp[e]];
+        int* slot = steps + 2 * (m_edgeSlot[e] + (packed & laneMask));
+        const auto step = static_cast<int>(packed >> m_laneBits);
+        slot[0] = std::min(slot[0], step);
+        slot[1] = std::max(slot[1], step);
     }
 }
 

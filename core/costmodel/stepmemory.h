@@ -19,6 +19,7 @@
 
 #include "core/graph/graph.h"
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -59,7 +60,8 @@ public:
     bool keepOutputs = false;
 
 private:
-    void findConsumers(std::span<const int> placement, std::span<const OpId> order);
+    void findConsumerSteps();
+    void walkSteps(std::span<const int> placement, std::span<const OpId> order);
 
     const Graph& m_graph;
     int m_devices;
@@ -71,12 +73,16 @@ private:
     std::vector<int> m_consumerCount;   ///< consumer entries per tensor
     std::vector<int> m_remaining;       ///< per (tensor, device)
     std::vector<double> m_live, m_peak; ///< per device
-    // peakOfOrder's workspace (several devices)
-    std::vector<int> m_position;                      ///< per op: index in the order
-    std::vector<OpId> m_firstConsumer, m_lastConsumer;   ///< per (tensor, device)
-    std::vector<double> m_transferIn;                 ///< per op: copies made just before its step
-    std::vector<double> m_freeAfter;                  ///< per op: bytes its step releases
-    std::vector<double> m_sourceRelease;              ///< per (op, device): released before its step
+    // peakOfOrder: the input edges as one flat list (tensor, consuming op), and its workspace
+    std::vector<std::int64_t> m_edgeSlot;          ///< per edge: its tensor << m_laneBits
+    std::vector<OpId> m_edgeOp;
+    std::vector<int> m_position;                   ///< per op: its step in the order
+    std::vector<std::int64_t> m_stepLane;          ///< per op: step << m_laneBits | device
+    std::vector<int> m_consumerSteps;              ///< per (tensor, device lane): first and last consumer step
+    std::vector<double> m_allocAt;                 ///< per step (+1 dummy): copies made just before it
+    std::vector<double> m_freeAt;                  ///< per (step (+1 dummy), device lane): released after it
+    size_t m_stride = 1;                           ///< device lanes: the devices rounded up to a power of 2
+    int m_laneBits = 0;                            ///< log2(m_stride)
 };
 
 /// Builds the step sequence for an op order under a placement: each transfer X(tau, q) is placed

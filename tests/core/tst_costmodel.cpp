@@ -11,6 +11,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace sl;
@@ -143,6 +144,40 @@ private Q_SLOTS:
             QVERIFY2(computeMemoryTimeline(p, s).peaks == time, qPrintable(QString("case %1: curves").arg(seed)));
             QVERIFY2(s.stepMemory.devices == reference::stepPeaks(p, s), qPrintable(QString("case %1: step clock").arg(seed)));
         }
+    }
+
+    // The same on wider platforms, where TimeMemory and StepMemory run 4, 8 and generic device
+    // lanes (randomCase stops at 3 devices), with free and costly links. Catches a lane width that
+    // drops a device, padding lanes read as devices, and a release summed into the wrong lane.
+    void clocksMatchTheirDefinitionsOnWidePlatforms() {
+        int checked = 0;
+        for (std::uint64_t seed = 1; seed <= 120; ++seed) {
+            reference::Case c = reference::randomCase(seed, 2, 30);
+            const Graph& g = c.problem.g();
+            if (std::any_of(g.ops().begin(), g.ops().end(), [](const Op& o) { return o.machineType != 0; })) continue;
+            for (int devices : {4, 5, 8, 9, 17}) {
+                Problem p = c.problem;
+                const Interconnect link = p.platform.link;
+                p.platform = Platform::identical(devices);
+                p.platform.link = link;
+                Rng rng(seed * 7 + static_cast<std::uint64_t>(devices));
+                std::vector<double> prio(static_cast<size_t>(g.opCount()));
+                for (double& x : prio) x = rng.uniform();
+                for (MemoryClock clock : {MemoryClock::Step, MemoryClock::Time}) {
+                    p.objective.kind = Objective::Memory;
+                    p.objective.memoryClock = clock;
+                    PriorityEvaluator ev(p);
+                    const double inner = ev.cost(prio);
+                    Schedule s = ev.schedule(prio);
+                    const QString where = QString("case %1, %2 devices").arg(seed).arg(devices);
+                    QVERIFY2(s.timeMemory.devices == reference::timePeaks(p, s), qPrintable(where + ": time clock"));
+                    QVERIFY2(s.stepMemory.devices == reference::stepPeaks(p, s), qPrintable(where + ": step clock"));
+                    QVERIFY2(inner == scoreSchedule(p, s), qPrintable(where + ": inner loop"));
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked > 500);
     }
 
     // An optimizer's inner loop (PriorityEvaluator::cost: no Schedule built, fused memory walks)

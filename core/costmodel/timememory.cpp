@@ -119,7 +119,8 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
             const double amount = bytes * copy;
             m_endAlloc[static_cast<size_t>(producerRank) * W + q] += amount;   // sent as the producer ends
             release(static_cast<size_t>(rank), q, amount, endTime[rank] == ends[p]);
-            if (!m_transferTimeFree && copy) arrival = std::max(arrival, ends[p] + link.transferTime(bytes));
+            if (!m_transferTimeFree)   // tested first: `copy` is a coin flip, the link is fixed
+                arrival = std::max(arrival, copy ? ends[p] + link.transferTime(bytes) : -1.0);
         }
         // The source copy lives until the producer, its local consumers and its outgoing transfers
         // have all ended; at equal ends a consumer comes after its producer in byEnd.

@@ -60,16 +60,24 @@ TimeMemory::TimeMemory(const Problem& problem)
 /// For each (tensor, device lane): the end rank of its consumer there that ends last (-1: none),
 /// from one pass over the flat edge list; at equal ends the later one in `byEnd` counts.
 void TimeMemory::findReleasingOps(std::span<const double> ends, std::span<const int> devices, std::span<const OpId> byEnd) {
+    const bool oneDevice = m_devices == 1;
     for (size_t j = 0; j < byEnd.size(); ++j) {
         const auto v = static_cast<size_t>(byEnd[j]);
         m_endRank[v] = static_cast<int>(j);
-        m_rankLane[v] = (static_cast<std::int64_t>(j) << m_laneBits) | devices[v];
+        m_endTime[j] = ends[v];
+        if (!oneDevice) m_rankLane[v] = (static_cast<std::int64_t>(j) << m_laneBits) | devices[v];
     }
-    for (size_t j = 0; j < byEnd.size(); ++j) m_endTime[j] = ends[static_cast<size_t>(byEnd[j])];
     m_endTime[byEnd.size()] = std::numeric_limits<double>::infinity();
-    const auto laneMask = static_cast<std::int64_t>(m_stride) - 1;
     std::fill(m_lastEnd.begin(), m_lastEnd.end(), -1);
     int* lastEnd = m_lastEnd.data();
+    if (oneDevice) {   // the lane is always 0: the rank alone
+        for (size_t e = 0; e < m_edgeSlot.size(); ++e) {
+            int& slot = lastEnd[m_edgeSlot[e]];
+            slot = std::max(slot, m_endRank[static_cast<size_t>(m_edgeOp[e])]);
+        }
+        return;
+    }
+    const auto laneMask = static_cast<std::int64_t>(m_stride) - 1;
     for (size_t e = 0; e < m_edgeSlot.size(); ++e) {
         const std::int64_t packed = m_rankLane[static_cast<size_t>(m_edgeOp[e])];
         int& slot = lastEnd[m_edgeSlot[e] + (packed & laneMask)];
@@ -85,7 +93,7 @@ void TimeMemory::findReleasingOps(std::span<const double> ends, std::span<const 
 void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices,
                               std::span<const OpId> byEnd) {
     const size_t D = static_cast<size_t>(m_devices), W = m_stride;
-    std::fill(m_endAlloc.begin(), m_endAlloc.end(), 0.0);
+    if (D > 1) std::fill(m_endAlloc.begin(), m_endAlloc.end(), 0.0);   // one device: no copies
     std::fill(m_endFree.begin(), m_endFree.end(), 0.0);
     std::fill(m_endFreeLate.begin(), m_endFreeLate.end(), 0.0);
     m_arrivals.clear();
@@ -103,8 +111,16 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
         release(j, static_cast<size_t>(devices[v]), m_params[v], starts[v] == ends[v]);
     }
     const double* endTime = m_endTime.data();
-    const Interconnect& link = m_problem.platform.link;
     const int* lastEnd = m_lastEnd.data();
+    if (D == 1) {   // no copies, no transfers in flight: each tensor goes at its last holder's end
+        for (size_t t = 0; t < m_bytes.size(); ++t) {
+            const auto p = static_cast<size_t>(m_producer[t]);
+            const int home = std::max(m_endRank[p], lastEnd[t]);
+            release(static_cast<size_t>(home), 0, m_bytes[t], endTime[home] == starts[p]);
+        }
+        return;
+    }
+    const Interconnect& link = m_problem.platform.link;
     for (size_t t = 0; t < m_bytes.size(); ++t) {
         const auto p = static_cast<size_t>(m_producer[t]);
         const auto src = static_cast<size_t>(devices[p]);
@@ -167,7 +183,7 @@ void sweepLanes(const SweepInput& in, size_t lanes, double* scratch, double* pea
         if (k < in.arrivals.size()) now = std::min(now, in.arrivals[k].time);
         for (; in.endTime[j] == now && j < n; ++j)
             for (size_t d = 0; d < L; ++d) {
-                live[d] += in.endAlloc[j * L + d] - in.endFree[j * L + d];
+                live[d] += (W == 1 ? 0.0 : in.endAlloc[j * L + d]) - in.endFree[j * L + d];
                 late[d] += in.endFreeLate[j * L + d];
             }
         for (; k < in.arrivals.size() && in.arrivals[k].time == now; ++k)

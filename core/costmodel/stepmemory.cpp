@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/costmodel/stepmemory.h"
 
+#include "core/costmodel/inputedges.h"
+
 #include <algorithm>
 #include <bit>
 #include <tuple>
@@ -33,23 +35,10 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_peak.assign(static_cast<size_t>(m_devices), 0.0);
     m_stride = std::bit_ceil(static_cast<size_t>(m_devices));
     m_laneBits = std::countr_zero(m_stride);
-    // peakOfOrder's flat edge list, in rounds: every tensor's first consumer entry, then every
-    // second one, and so on. Updates of one tensor's slots then lie a whole round apart; nearby
-    // ones (fan-out to consecutive ops) made the CPU's speculative loads collide with pending
-    // stores to the same slot, which costs about as much as a mispredicted branch.
-    std::vector<std::vector<OpId>> entries(m_bytes.size());
-    for (OpId v = 0; v < graph.opCount(); ++v)
-        for (TensorId t : graph.inputs(v)) entries[static_cast<size_t>(t)].push_back(v);
-    for (size_t round = 0, added = 1; added > 0; ++round) {
-        added = 0;
-        for (size_t t = 0; t < entries.size(); ++t)
-            if (round < entries[t].size()) {
-                m_edgeSlot.push_back(static_cast<std::int64_t>(t) << m_laneBits);
-                m_edgeOp.push_back(entries[t][round]);
-                ++added;
-            }
-    }
-    const auto n = static_cast<size_t>(graph.opCount()), D = static_cast<size_t>(m_devices);
+    InputEdges edges = inputEdgesInRounds(graph, m_laneBits);   // the per-edge passes' order
+    m_edgeSlot = std::move(edges.slot);
+    m_edgeOp = std::move(edges.op);
+    const auto n = static_cast<size_t>(graph.opCount());
     m_position.resize(n);
     m_stepLane.resize(n);
     m_consumerSteps.resize(2 * (m_bytes.size() << m_laneBits));

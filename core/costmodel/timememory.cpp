@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/costmodel/timememory.h"
 
+#include "core/costmodel/inputedges.h"
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -30,21 +32,9 @@ TimeMemory::TimeMemory(const Problem& problem)
     m_topoPos.resize(n);
     const auto& topo = g.topologicalOrder();
     for (size_t k = 0; k < topo.size(); ++k) m_topoPos[static_cast<size_t>(topo[k])] = static_cast<int>(k);
-    // The input edges in rounds (every tensor's first consumer entry, then every second one, ...):
-    // updates of one tensor's slots lie a round apart, so speculative loads do not collide with
-    // pending stores to the same slot.
-    std::vector<std::vector<OpId>> entries(T);
-    for (OpId v = 0; v < g.opCount(); ++v)
-        for (TensorId t : g.inputs(v)) entries[static_cast<size_t>(t)].push_back(v);
-    for (size_t round = 0, added = 1; added > 0; ++round) {
-        added = 0;
-        for (size_t t = 0; t < T; ++t)
-            if (round < entries[t].size()) {
-                m_edgeSlot.push_back(static_cast<std::int64_t>(t) << m_laneBits);
-                m_edgeOp.push_back(entries[t][round]);
-                ++added;
-            }
-    }
+    InputEdges edges = inputEdgesInRounds(g, m_laneBits);   // the per-edge passes' order
+    m_edgeSlot = std::move(edges.slot);
+    m_edgeOp = std::move(edges.op);
     m_endRank.resize(n);
     m_rankLane.resize(n);
     m_lastEnd.resize(T << m_laneBits);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The cost model on hand-checked cases: spec/regal.md §2.6 and spec/topoformer.md §1.2.
+#include "core/costmodel/inputedges.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/costmodel/cost.h"
@@ -232,6 +233,45 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    // The memory clocks' edge order: every input entry once, each tensor at most once per round,
+    // rounds in order. The hostile half is a star (one tensor read by 100,000 ops, each of which
+    // has a tensor of its own): a round-by-round scan over all tensors is quadratic there (10^10
+    // steps, a hang); the counting sort is linear.
+    void inputEdgesComeInRounds() {
+        for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+            const reference::Case c = reference::randomCase(seed, 2, 30);
+            const Graph& g = c.problem.g();
+            const InputEdges edges = inputEdgesInRounds(g, 2);
+            std::vector<std::pair<std::int64_t, OpId>> got, want;
+            for (size_t e = 0; e < edges.op.size(); ++e) got.push_back({edges.slot[e] >> 2, edges.op[e]});
+            for (OpId v = 0; v < g.opCount(); ++v)
+                for (TensorId t : g.inputs(v)) want.push_back({t, v});
+            // Rounds: a tensor's k-th entry comes after every tensor's (k-1)-th.
+            std::vector<int> roundOf(static_cast<size_t>(g.tensorCount()), 0);
+            int lastRound = 0;
+            for (const auto& [t, v] : got) {
+                const int r = roundOf[static_cast<size_t>(t)]++;
+                QVERIFY(r >= lastRound);
+                lastRound = r;
+            }
+            std::sort(got.begin(), got.end());
+            std::sort(want.begin(), want.end());
+            QVERIFY(got == want);
+        }
+        Graph star;
+        const int n = 100'000;
+        for (int v = 0; v < n; ++v) star.addOp({.name = "op" + std::to_string(v), .duration = 1});
+        const TensorId shared = star.addTensor("shared", 0, 1);
+        for (int v = 1; v < n; ++v) {
+            star.addConsumer(shared, v);
+            star.addTensor("own" + std::to_string(v), v, 1);
+        }
+        star.finalize();
+        const InputEdges edges = inputEdgesInRounds(star, 0);
+        QCOMPARE(edges.op.size(), size_t(n - 1));
+        QCOMPARE(edges.op.back(), OpId(n - 1));
     }
 
     // The scan-free path (every ready op fits every free device) must build exactly the schedule

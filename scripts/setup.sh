@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(
   g++ cmake ninja-build pkg-config ccache
-  qt6-base-dev qt6-base-dev-tools libqt6charts6-dev libqt6svg6-dev libqt6opengl6-dev libgl-dev
+  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
   libtorch-dev libopenblas0-pthread
   libgraphviz-dev libboost-graph-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
@@ -24,6 +24,8 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#PACKAGES[@]} packages are installed (no apt-get, no sudo)"
 fi
 
 BUILD_DIR=${1:-build}

@@ -76,8 +76,7 @@ private:
     /// run() when every ready op fits every free device (one machine type, unit demands and
     /// capacities, free transfers, no fixed placement): the best ready op takes the
     /// lowest-numbered free device, with no scan and no event heap. Gives exactly run()'s
-    /// schedule, faster.
-    /// Ready ops wait in m_readyQueue, assigned by the caller.
+    /// schedule, faster. Ready ops wait in m_readyQueue, which the caller assigns.
     void runUniform();
     void resetRun();
     /// Handles the events at the next event time (see the definition); `onReady(op)` is called

@@ -42,8 +42,8 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_position.resize(n);
     m_stepLane.resize(n);
     m_consumerSteps.resize(2 * (m_bytes.size() << m_laneBits));
-    m_allocAt.resize(n + 1);
-    m_freeAt.resize((n + 1) * m_stride);
+    m_allocAt.resize(n);
+    m_freeAt.resize(n * m_stride);
     m_live.reserve(m_stride);   // walkSteps() uses one lane per stride entry
     m_peak.reserve(m_stride);
 }

@@ -73,14 +73,14 @@ private:
     std::vector<int> m_consumerCount;   ///< consumer entries per tensor
     std::vector<int> m_remaining;       ///< per (tensor, device)
     std::vector<double> m_live, m_peak; ///< per device
-    // peakOfOrder: the input edges as one flat list (tensor, consuming op), and its workspace
+    // peakOfOrder: the input edges as one flat list (sl::inputEdgesInRounds), and its workspace
     std::vector<std::int64_t> m_edgeSlot;          ///< per edge: its tensor << m_laneBits
     std::vector<OpId> m_edgeOp;
     std::vector<int> m_position;                   ///< per op: its step in the order
     std::vector<std::int64_t> m_stepLane;          ///< per op: step << m_laneBits | device
     std::vector<int> m_consumerSteps;              ///< per (tensor, device lane): first and last consumer step
-    std::vector<double> m_allocAt;                 ///< per step (+1 dummy): copies made just before it
-    std::vector<double> m_freeAt;                  ///< per (step (+1 dummy), device lane): released after it
+    std::vector<double> m_allocAt;                 ///< per step: copies made just before it
+    std::vector<double> m_freeAt;                  ///< per (step, device lane): released after it
     size_t m_stride = 1;                           ///< device lanes: the devices rounded up to a power of 2
     int m_laneBits = 0;                            ///< log2(m_stride)
 };

@@ -39,11 +39,10 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     m_edgeSlot = std::move(edges.slot);
     m_edgeOp = std::move(edges.op);
     const auto n = static_cast<size_t>(graph.opCount());
-    m_position.resize(n);
     m_stepLane.resize(n);
     m_consumerSteps.resize(2 * (m_bytes.size() << m_laneBits));
-    m_allocAt.resize(n);
-    m_freeAt.resize(n * m_stride);
+    m_lastCopyOut.resize(m_bytes.size());
+    resizeSteps(n, n);
     m_live.reserve(m_stride);   // walkSteps() uses one lane per stride entry
     m_peak.reserve(m_stride);
 }
@@ -79,46 +78,48 @@ double StepMemory::peak(std::span<const OpId> order) {
 
 double StepMemory::peak(std::span<const int> placement, std::span<const int> sequence,
                         std::span<const TransferStep> transfers, std::vector<double>* devicePeaks) {
-    const auto D = static_cast<size_t>(m_devices);
+    // As peakOfOrder, with each transfer a step of its own: the copy is allocated at the
+    // transfer's step and released after the last consumer on its device; the source copy after its
+    // last local consumer or its last transfer out.
+    const size_t D = static_cast<size_t>(m_devices), W = m_stride, S = sequence.size();
     const int n = m_graph.opCount();
-    std::fill(m_remaining.begin(), m_remaining.end(), 0);
-    for (OpId v = 0; v < n; ++v) {
-        const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-        for (TensorId t : m_graph.inputs(v)) ++m_remaining[static_cast<size_t>(t) * D + q];
+    resizeSteps(S, static_cast<size_t>(n) + transfers.size());
+    const TransferStep none{};
+    for (size_t i = 0; i < S; ++i) {   // selects, not branches: ops and transfers interleave at random
+        const int e = sequence[i];
+        const bool isOp = e < n;
+        const TransferStep& x = isOp || transfers.empty() ? none : transfers[static_cast<size_t>(e - n)];
+        const auto v = static_cast<size_t>(isOp ? e : 0);
+        const double params = isOp ? m_params[v] : 0.0;
+        m_nodeStep[static_cast<size_t>(e)] = static_cast<int>(i);
+        m_entryLane[i] = isOp ? placement[v] : x.device;
+        m_entryParams[i] = params;
+        m_entryAlloc[i] = isOp ? m_outputBytes[v] + params : m_bytes[static_cast<size_t>(x.tensor)];
     }
-    for (const TransferStep& x : transfers) {
-        const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[static_cast<size_t>(x.tensor)])]);
-        ++m_remaining[static_cast<size_t>(x.tensor) * D + src];
+    packStepLanes(placement);
+    findConsumerSteps(static_cast<int>(S));
+    std::fill(m_lastCopyOut.begin(), m_lastCopyOut.end(), -1);
+    for (size_t k = 0; k < transfers.size(); ++k) {
+        int& last = m_lastCopyOut[static_cast<size_t>(transfers[k].tensor)];
+        last = std::max(last, m_nodeStep[static_cast<size_t>(n) + k]);
     }
-    std::fill(m_live.begin(), m_live.end(), 0.0);
-    std::fill(m_peak.begin(), m_peak.end(), 0.0);
-    for (int e : sequence) {
-        if (e < n) {
-            const OpId v = e;
-            const auto q = static_cast<size_t>(placement[static_cast<size_t>(v)]);
-            const double params = m_params[static_cast<size_t>(v)];
-            double& live = m_live[q];
-            live += m_outputBytes[static_cast<size_t>(v)] + params;
-            m_peak[q] = std::max(m_peak[q], live);
-            double freed = params;   // branch-free, as in step()
-            for (TensorId t : m_graph.inputs(v)) {
-                const auto st = static_cast<size_t>(t);
-                freed += m_bytes[st] * static_cast<double>(--m_remaining[st * D + q] == 0);
-            }
-            if (!keepOutputs)
-                for (TensorId t : m_graph.outputs(v))
-                    freed += m_bytes[static_cast<size_t>(t)] * static_cast<double>(m_remaining[static_cast<size_t>(t) * D + q] == 0);
-            live -= freed;
-        } else {
-            const TransferStep& x = transfers[static_cast<size_t>(e - n)];
-            const double bytes = m_bytes[static_cast<size_t>(x.tensor)];
-            const auto q = static_cast<size_t>(x.device);
-            const auto src = static_cast<size_t>(placement[static_cast<size_t>(m_producer[static_cast<size_t>(x.tensor)])]);
-            m_live[q] += bytes;
-            m_peak[q] = std::max(m_peak[q], m_live[q]);
-            m_live[src] -= bytes * static_cast<double>(--m_remaining[static_cast<size_t>(x.tensor) * D + src] == 0);
+    std::fill(m_freeAt.begin(), m_freeAt.begin() + static_cast<std::ptrdiff_t>(S * W), 0.0);
+    const int* steps = m_consumerSteps.data();
+    double* freeAt = m_freeAt.data();
+    for (size_t t = 0; t < m_bytes.size(); ++t) {
+        const auto producer = static_cast<size_t>(m_producer[t]);
+        const auto src = static_cast<size_t>(placement[producer]);
+        const int producerStep = m_nodeStep[producer];
+        const double bytes = m_bytes[t];
+        for (size_t k = 1; k < D; ++k) {   // copies: released after their last consumer
+            const size_t q = src + k - (src + k >= D ? D : 0);
+            const int last = steps[2 * (t * W + q) + 1];
+            const int read = static_cast<int>(last >= 0);
+            freeAt[static_cast<size_t>(producerStep ^ ((producerStep ^ last) & -read)) * W + q] += bytes * read;
         }
+        release(t, src, std::max(steps[2 * (t * W + src) + 1], m_lastCopyOut[t]), producerStep);
     }
+    walkSteps(S);
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
     return *std::max_element(m_peak.begin(), m_peak.end());
 }
@@ -130,23 +131,25 @@ double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const O
     // allocated, its residencies released); one walk over the order applies them. Choices are
     // selects, not branches: an amount that does not apply adds 0 to its producer's step (a fixed
     // dummy slot would chain every update through one memory location).
-    const auto D = static_cast<size_t>(m_devices), W = m_stride;
-    const int n = static_cast<int>(order.size());
-    for (int i = 0; i < n; ++i) {
-        const auto v = static_cast<size_t>(order[static_cast<size_t>(i)]);
-        m_position[v] = i;
-        m_stepLane[v] = (static_cast<std::int64_t>(i) << m_laneBits) | (D == 1 ? 0 : placement[v]);
+    const size_t D = static_cast<size_t>(m_devices), W = m_stride, S = order.size();
+    resizeSteps(S, S);
+    for (size_t i = 0; i < S; ++i) {
+        const auto v = static_cast<size_t>(order[i]);
+        m_nodeStep[v] = static_cast<int>(i);
+        m_entryLane[i] = D == 1 ? 0 : placement[v];
+        m_entryParams[i] = m_params[v];
+        m_entryAlloc[i] = m_outputBytes[v] + m_params[v];
     }
-    findConsumerSteps();
+    packStepLanes(placement);
+    findConsumerSteps(static_cast<int>(S));
+    std::fill(m_freeAt.begin(), m_freeAt.begin() + static_cast<std::ptrdiff_t>(S * W), 0.0);
     const int* steps = m_consumerSteps.data();   // (first, last) per (tensor, device lane)
-    std::fill(m_allocAt.begin(), m_allocAt.end(), 0.0);
-    std::fill(m_freeAt.begin(), m_freeAt.end(), 0.0);
-    double* allocAt = m_allocAt.data();
+    double* alloc = m_entryAlloc.data();
     double* freeAt = m_freeAt.data();
     for (size_t t = 0; t < m_bytes.size(); ++t) {
         const auto producer = static_cast<size_t>(m_producer[t]);
         const size_t src = D == 1 ? 0 : static_cast<size_t>(placement[producer]);
-        const int producerStep = m_position[producer];
+        const int producerStep = m_nodeStep[producer];
         const double bytes = m_bytes[t];
         // A copy X(t, q) sits just before the first consumer on q (as insertTransfers() places it)
         // and is counted in that consumer's step, which peaks above it (nothing is freed on q in
@@ -158,21 +161,43 @@ double StepMemory::peakOfOrder(std::span<const int> placement, std::span<const O
             // Integer masks, not ?: (which compiles to branches that mispredict on random placements).
             const int copy = static_cast<int>(last >= 0);
             const int mask = -copy;
-            allocAt[static_cast<size_t>(producerStep ^ ((producerStep ^ first) & mask))] += bytes * copy;
+            alloc[static_cast<size_t>(producerStep ^ ((producerStep ^ first) & mask))] += bytes * copy;
             freeAt[static_cast<size_t>(producerStep ^ ((producerStep ^ last) & mask)) * W + q] += bytes * copy;
             lastCopy = std::max(lastCopy, (first & mask) | ~mask);
         }
         // Released on the source after its last local consumer or its last copy out, whichever
-        // comes later (a release on src at another device's step does not change src's peaks);
-        // a tensor nobody reads goes after its producer's step.
-        const int latest = std::max(steps[2 * (t * W + src) + 1], lastCopy);
-        const int unread = latest >> 31;   // -1 when nobody reads it
-        const int release = (latest & ~unread) | (producerStep & unread);
-        freeAt[static_cast<size_t>(release) * W + src] += keepOutputs && unread ? 0.0 : bytes;
+        // comes later (a release on src at another device's step does not change src's peaks).
+        release(t, src, std::max(steps[2 * (t * W + src) + 1], lastCopy), producerStep);
     }
-    walkSteps(placement, order);
+    walkSteps(S);
     if (devicePeaks) devicePeaks->assign(m_peak.begin(), m_peak.end());
     return *std::max_element(m_peak.begin(), m_peak.end());
+}
+
+/// Tensor t's copy on its source device goes after step `latest` (its last holder), or, when
+/// nobody reads it (latest < 0), after its producer's step unless outputs are kept.
+inline void StepMemory::release(size_t t, size_t src, int latest, int producerStep) {
+    const int unread = latest >> 31;   // -1 when nobody reads it
+    const int step = (latest & ~unread) | (producerStep & unread);
+    m_freeAt[static_cast<size_t>(step) * m_stride + src] += keepOutputs && unread ? 0.0 : m_bytes[t];
+}
+
+/// Grows the per-step workspace to `steps` entries and the per-node steps to `nodes`.
+void StepMemory::resizeSteps(size_t steps, size_t nodes) {
+    if (m_entryLane.size() < steps) {
+        m_entryLane.resize(steps);
+        m_entryAlloc.resize(steps);
+        m_entryParams.resize(steps);
+        m_freeAt.resize(steps * m_stride);
+    }
+    if (m_nodeStep.size() < nodes) m_nodeStep.resize(nodes);
+}
+
+/// Every op's step and device in one word, for the edge pass.
+void StepMemory::packStepLanes(std::span<const int> placement) {
+    const bool oneDevice = m_devices == 1;
+    for (size_t v = 0; v < m_stepLane.size(); ++v)
+        m_stepLane[v] = (static_cast<std::int64_t>(m_nodeStep[v]) << m_laneBits) | (oneDevice ? 0 : placement[v]);
 }
 
 namespace {
@@ -182,18 +207,16 @@ namespace {
 /// taking the stepping one's: between its own steps a device's memory only falls. The live value
 /// advances by one add per step (allocation minus release, computed off that chain).
 template <size_t W>
-void walkLanes(std::span<const OpId> order, std::span<const int> placement, const double* allocAt,
-               const double* freeAt, const double* outputBytes, const double* params, double* liveOut, double* peakOut) {
+void walkLanes(size_t steps, const int* lane, const double* alloc, const double* params, const double* freeAt,
+               double* liveOut, double* peakOut) {
     double live[W] = {}, peak[W] = {};
-    for (size_t i = 0; i < order.size(); ++i) {
-        const auto v = static_cast<size_t>(order[i]);
-        const size_t q = W == 1 ? 0 : static_cast<size_t>(placement[v]);
-        const double in = allocAt[i] + outputBytes[v] + params[v];
+    for (size_t i = 0; i < steps; ++i) {
+        const size_t q = W == 1 ? 0 : static_cast<size_t>(lane[i]);
         for (size_t d = 0; d < W; ++d) {
-            const double alloc = d == q ? in : 0.0;
-            const double out = (d == q ? params[v] : 0.0) + freeAt[i * W + d];
-            peak[d] = std::max(peak[d], live[d] + alloc);
-            live[d] += alloc - out;
+            const double in = d == q ? alloc[i] : 0.0;
+            const double out = (d == q ? params[i] : 0.0) + freeAt[i * W + d];
+            peak[d] = std::max(peak[d], live[d] + in);
+            live[d] += in - out;
         }
     }
     std::copy(live, live + W, liveOut);
@@ -202,14 +225,15 @@ void walkLanes(std::span<const OpId> order, std::span<const int> placement, cons
 
 } // namespace
 
-/// Applies the per-step amounts in order: the step of op v on q allocates its copies in, its
-/// outputs and parameters, peaks, then drops its parameters and whatever is released after it.
-void StepMemory::walkSteps(std::span<const int> placement, std::span<const OpId> order) {
+/// Applies the per-step amounts in order: a step on q allocates (copies in, outputs and
+/// parameters, or a transfer's copy), peaks, then drops its parameters and whatever is released
+/// after it on each device.
+void StepMemory::walkSteps(size_t steps) {
     const size_t D = static_cast<size_t>(m_devices), W = m_stride;
     m_live.resize(W);
     m_peak.resize(W);
-    const auto args = std::tuple(order, placement, m_allocAt.data(), m_freeAt.data(), m_outputBytes.data(),
-                                 m_params.data(), m_live.data(), m_peak.data());
+    const auto args = std::tuple(steps, m_entryLane.data(), m_entryAlloc.data(), m_entryParams.data(), m_freeAt.data(),
+                                 m_live.data(), m_peak.data());
     switch (W) {
     case 1: std::apply(walkLanes<1>, args); break;
     case 2: std::apply(walkLanes<2>, args); break;
@@ -218,12 +242,11 @@ void StepMemory::walkSteps(std::span<const int> placement, std::span<const OpId>
     default: {   // many devices: one lane per device, in memory
         std::fill(m_live.begin(), m_live.end(), 0.0);
         std::fill(m_peak.begin(), m_peak.end(), 0.0);
-        for (size_t i = 0; i < order.size(); ++i) {
-            const auto v = static_cast<size_t>(order[i]);
-            const auto q = static_cast<size_t>(placement[v]);
-            m_live[q] += m_allocAt[i] + m_outputBytes[v] + m_params[v];
+        for (size_t i = 0; i < steps; ++i) {
+            const auto q = static_cast<size_t>(m_entryLane[i]);
+            m_live[q] += m_entryAlloc[i];
             m_peak[q] = std::max(m_peak[q], m_live[q]);
-            m_live[q] -= m_params[v];
+            m_live[q] -= m_entryParams[i];
             for (size_t d = 0; d < D; ++d) m_live[d] -= m_freeAt[i * W + d];
         }
     }
@@ -232,10 +255,9 @@ void StepMemory::walkSteps(std::span<const int> placement, std::span<const OpId>
     m_peak.resize(D);
 }
 
-/// For each (tensor, device lane): the steps of its first and last consumer there (none: n and
-/// -1), from one pass over the flat edge list, so no loop's trip count depends on the op.
-void StepMemory::findConsumerSteps() {
-    const int none = static_cast<int>(m_position.size());
+/// For each (tensor, device lane): the steps of its first and last consumer there (none: `none`
+/// and -1), from one pass over the flat edge list, so no loop's trip count depends on the op.
+void StepMemory::findConsumerSteps(int none) {
     const auto laneMask = static_cast<std::int64_t>(m_stride) - 1;
     const std::int64_t* stepLane = m_stepLane.data();
     int* steps = m_consumerSteps.data();

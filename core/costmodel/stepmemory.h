@@ -60,8 +60,11 @@ public:
     bool keepOutputs = false;
 
 private:
-    void findConsumerSteps();
-    void walkSteps(std::span<const int> placement, std::span<const OpId> order);
+    void resizeSteps(size_t steps, size_t nodes);
+    void packStepLanes(std::span<const int> placement);
+    void findConsumerSteps(int none);
+    void release(size_t tensor, size_t src, int latest, int producerStep);
+    void walkSteps(size_t steps);
 
     const Graph& m_graph;
     int m_devices;
@@ -76,10 +79,13 @@ private:
     // peakOfOrder: the input edges as one flat list (sl::inputEdgesInRounds), and its workspace
     std::vector<std::int64_t> m_edgeSlot;          ///< per edge: its tensor << m_laneBits
     std::vector<OpId> m_edgeOp;
-    std::vector<int> m_position;                   ///< per op: its step in the order
+    std::vector<int> m_nodeStep;                   ///< per op, then per transfer: its step
     std::vector<std::int64_t> m_stepLane;          ///< per op: step << m_laneBits | device
     std::vector<int> m_consumerSteps;              ///< per (tensor, device lane): first and last consumer step
-    std::vector<double> m_allocAt;                 ///< per step: copies made just before it
+    std::vector<int> m_lastCopyOut;                ///< per tensor: step of its last transfer out, or -1
+    // per step: its device lane, what it allocates (outputs, parameters, copies in), its parameters
+    std::vector<int> m_entryLane;
+    std::vector<double> m_entryAlloc, m_entryParams;
     std::vector<double> m_freeAt;                  ///< per (step, device lane): released after it
     size_t m_stride = 1;                           ///< device lanes: the devices rounded up to a power of 2
     int m_laneBits = 0;                            ///< log2(m_stride)

@@ -274,6 +274,64 @@ private Q_SLOTS:
         QCOMPARE(edges.op.back(), OpId(n - 1));
     }
 
+    // StepMemory::peak over an explicit sequence, with each transfer at a random step between its
+    // producer and its first consumer on the destination (REGAL's chromosome orders transfers so),
+    // against reference::stepPeaks, the brute-force definition. Catches a copy allocated at its
+    // first consumer instead of its own step, a source released before its last transfer out, and
+    // ops and transfers confused in the per-step lanes.
+    void stepPeakOfAnExplicitSequenceMatchesTheDefinition() {
+        for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+            reference::Case c = reference::randomCase(seed, 2, 18);
+            const Graph& g = c.problem.g();
+            if (std::any_of(g.ops().begin(), g.ops().end(), [](const Op& o) { return o.machineType != 0; })) continue;
+            Rng rng(seed * 13);
+            for (int devices : {2, 3, 5, 9}) {
+                Problem p = c.problem;
+                p.platform = Platform::identical(devices);
+                Schedule s;
+                s.ops.resize(static_cast<size_t>(g.opCount()));
+                std::vector<int> placement(s.ops.size());
+                for (size_t v = 0; v < s.ops.size(); ++v) s.ops[v].device = placement[v] = static_cast<int>(rng.integer(0, devices - 1));
+                s.order = randomTopologicalOrder(g, rng);
+                // Each needed copy (t, q) goes at a random position after its producer and up to
+                // its first consumer on q; positions are in the op order, ties in any order.
+                std::vector<int> position(s.ops.size());
+                for (size_t i = 0; i < s.order.size(); ++i) position[static_cast<size_t>(s.order[i])] = static_cast<int>(i);
+                struct Copy { int before; TensorId tensor; int device; };
+                std::vector<Copy> copies;
+                for (TensorId t = 0; t < g.tensorCount(); ++t) {
+                    const OpId producer = g.tensor(t).producer;
+                    for (int q = 0; q < devices; ++q) {
+                        int first = -1;
+                        for (OpId c2 : g.tensor(t).consumers)
+                            if (placement[static_cast<size_t>(c2)] == q && (first < 0 || position[static_cast<size_t>(c2)] < first))
+                                first = position[static_cast<size_t>(c2)];
+                        if (q == placement[static_cast<size_t>(producer)] || first < 0) continue;
+                        copies.push_back({static_cast<int>(rng.integer(position[static_cast<size_t>(producer)] + 1, first)), t, q});
+                    }
+                }
+                std::stable_sort(copies.begin(), copies.end(), [](const Copy& a, const Copy& b) { return a.before < b.before; });
+                std::vector<int> sequence;
+                std::vector<TransferStep> transfers;
+                size_t next = 0;
+                for (size_t i = 0; i <= s.order.size(); ++i) {
+                    for (; next < copies.size() && copies[next].before == static_cast<int>(i); ++next) {
+                        const int src = placement[static_cast<size_t>(g.tensor(copies[next].tensor).producer)];
+                        s.transfers.push_back({.tensor = copies[next].tensor, .from = src, .to = copies[next].device,
+                                               .step = static_cast<int>(sequence.size())});
+                        sequence.push_back(g.opCount() + static_cast<int>(transfers.size()));
+                        transfers.push_back({copies[next].tensor, copies[next].device});
+                    }
+                    if (i < s.order.size()) sequence.push_back(s.order[i]);
+                }
+                StepMemory mem(g, devices);
+                std::vector<double> peaks;
+                mem.peak(placement, sequence, transfers, &peaks);
+                QVERIFY2(peaks == reference::stepPeaks(p, s), qPrintable(QString("case %1, %2 devices").arg(seed).arg(devices)));
+            }
+        }
+    }
+
     // The scan-free path (every ready op fits every free device) must build exactly the schedule
     // of the general scan, which a placement of all -1 ("scheduler's choice") forces.
     void uniformPathEqualsTheGeneralScan() {

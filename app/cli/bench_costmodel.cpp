@@ -90,13 +90,16 @@ int runCostModelBench(Args& args) {
     }
     std::printf("\n%8s %18s %14s\n", "ops", "step-clock eval/s", "us/eval");
     for (auto [n, rate] : stepRates) std::printf("%8d %18.0f %14.2f\n", n, rate, 1e6 / rate);
-    std::printf("\nTargets (issue 9, one core, 1,000 ops): >= 40,000 makespan evaluations/s; a memory-objective\n"
-                "evaluation at most 1.5x a makespan one, on either clock.\n");
+    // The issue's baseline numbers (27,000 evaluations/s, a memory evaluation 8x a makespan one)
+    // were measured on one device; the other device counts are printed beside them.
+    std::printf("\nTargets (issue 9, one core, 1,000 ops, one device as its baseline numbers): >= 40,000 makespan\n"
+                "evaluations/s; a memory-objective evaluation at most 1.5x a makespan one, on either clock.\n");
     auto verdict = [](bool met) { return met ? "met" : "MISSED"; };
     for (const Row& r : targetRows)
-        std::printf("  %d device%s: makespan %.0f/s %s; step clock %.2fx %s; time clock %.2fx %s\n", r.devices,
+        std::printf("  %d device%s: makespan %.0f/s %s; step clock %.2fx %s; time clock %.2fx %s%s\n", r.devices,
                     r.devices == 1 ? "" : "s", r.makespan, verdict(r.makespan >= 40000), r.makespan / r.step,
-                    verdict(r.makespan / r.step <= 1.5), r.makespan / r.time, verdict(r.makespan / r.time <= 1.5));
+                    verdict(r.makespan / r.step <= 1.5), r.makespan / r.time, verdict(r.makespan / r.time <= 1.5),
+                    r.devices == 1 ? "" : " (beyond the targets)");
     return 0;
 }
 

@@ -40,7 +40,7 @@ GflowNetSampler::~GflowNetSampler() = default;
 std::string GflowNetSampler::trainedOn() const { return m_impl->net->config().trainedOn; }
 
 std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                               std::stop_token stop, const ChunkFn& onChunk) {
+                                               std::stop_token stop, const ChunkFn& onChunk, int /*threads*/) {
     if (!(temperature > 0)) throw std::invalid_argument("gflownet: the temperature must be positive");
     models::checkEncoderSize(problem.g());
     torch::NoGradGuard noGrad;

@@ -47,7 +47,7 @@ public:
     /// after it, `stop` or `onChunk` returning false ends the run early (whole chunks).
     /// Throws std::invalid_argument for sigma <= 0 or a graph the encoder refuses.
     std::vector<Candidate> sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                  std::stop_token stop = {}, const ChunkFn& onChunk = {});
+                                  std::stop_token stop = {}, const ChunkFn& onChunk = {}, int threads = 1);
     /// The model card's "trained_on" text.
     std::string trainedOn() const;
 

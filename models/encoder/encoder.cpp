@@ -180,28 +180,47 @@ torch::Tensor TopoformerEncoderImpl::temperatureEmbedding(const torch::Tensor& l
 
 torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input, const torch::Tensor& logSigma) {
     const bool batched = input.batched();
-    at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
+    const at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
+    const at::Tensor h = forward(x, prepare(input, x.size(0), logSigma));
+    return batched ? h : h.squeeze(0);
+}
+
+EncoderContext TopoformerEncoderImpl::prepare(const EncoderInput& input, std::int64_t b, const torch::Tensor& logSigma) {
+    EncoderContext c;
+    c.batch = b;
+    c.ops = input.maskBias.size(-1);
+    const std::int64_t n = c.ops, heads = m_config.totalHeads();
+    if (heads > 0) {
+        // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
+        // until the reshape, once per context; a view for per-graph masks).
+        const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
+        const at::Tensor rowHasKey = input.rowHasKey.dim() == 4 ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
+        const at::Tensor index = at::tensor(m_headMask, at::kLong);
+        c.bias = maskBias.index_select(1, index).expand({b, heads, n, n}).reshape({b * heads, n, n});
+        c.rowKey = rowHasKey.index_select(1, index);   // [B or 1, H, N, 1]
+    }
+    if (m_config.filmDim > 0) {
+        const at::Tensor film = temperatureEmbedding(logSigma, b).unsqueeze(1);   // [B, 1, filmDim]
+        for (Layer& layer : m_layers) {
+            c.filmScale.push_back(layer.filmScale->forward(film));
+            c.filmShift.push_back(layer.filmShift->forward(film));
+        }
+    }
+    return c;
+}
+
+torch::Tensor TopoformerEncoderImpl::forward(const torch::Tensor& x, const EncoderContext& c) {
     if (x.size(2) != m_config.inputWidth)
         throw std::invalid_argument("TopoformerEncoder: input has " + std::to_string(x.size(2)) + " features, expected " +
                                     std::to_string(m_config.inputWidth));
     const std::int64_t b = x.size(0), n = x.size(1);
+    if (b != c.batch || n != c.ops) throw std::invalid_argument("TopoformerEncoder: the input does not fit the context");
     const std::int64_t heads = m_config.totalHeads();
     const std::int64_t dk = m_config.headDim;
-    at::Tensor h = m_embed->forward(x);
-    at::Tensor bias, rowKey;
-    if (heads > 0) {
-        // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
-        // until the reshape below; a view for per-graph masks).
-        const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
-        const at::Tensor rowHasKey = input.rowHasKey.dim() == 4 ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
-        const at::Tensor index = at::tensor(m_headMask, at::kLong);
-        bias = maskBias.index_select(1, index).expand({b, heads, n, n});   // [B, H, N, N]
-        rowKey = rowHasKey.index_select(1, index);                          // [B or 1, H, N, 1]
-    }
-    at::Tensor film;   // [B, 1, filmDim] when the model has FiLM
-    if (m_config.filmDim > 0) film = temperatureEmbedding(logSigma, b).unsqueeze(1);
     const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
-    for (Layer& layer : m_layers) {
+    at::Tensor h = m_embed->forward(x);
+    for (size_t l = 0; l < m_layers.size(); ++l) {
+        Layer& layer = m_layers[l];
         if (heads > 0) {
             const at::Tensor z = layer.norm1->forward(h);
             const at::Tensor qkv = layer.qkv->forward(z).view({b, n, 3, heads, dk}).permute({2, 0, 3, 1, 4});
@@ -209,23 +228,23 @@ torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input, const to
             // scale * q k^T + bias in one [B*H, N, N] buffer (fewer N^2 temporaries: at 1,000 ops
             // each one is 56 MB of fresh pages).
             const at::Tensor scores =
-                at::baddbmm(bias.reshape({b * heads, n, n}), q.reshape({b * heads, n, dk}),
-                            k.reshape({b * heads, n, dk}).transpose(1, 2), /*beta=*/1.0, /*alpha=*/scale)
+                at::baddbmm(c.bias, q.reshape({b * heads, n, dk}), k.reshape({b * heads, n, dk}).transpose(1, 2),
+                            /*beta=*/1.0, /*alpha=*/scale)
                     .view({b, heads, n, n});
             // Fully masked rows: softmax of equal -1e9 values is uniform; the row indicator zeroes it
             // (finite everywhere, so no NaN gradient as with -inf + nan_to_num). In place when no
             // gradient is recorded (inference).
             at::Tensor attn = at::softmax(scores, -1);
-            attn = at::GradMode::is_enabled() ? attn * rowKey : attn.mul_(rowKey);
+            attn = at::GradMode::is_enabled() ? attn * c.rowKey : attn.mul_(c.rowKey);
             const at::Tensor msg = at::matmul(attn, v).permute({0, 2, 1, 3}).reshape({b, n, heads * dk});
             h = h + layer.out->forward(msg);
         }
         at::Tensor hidden = layer.mlp1->forward(layer.norm2->forward(h));
-        if (film.defined()) hidden = layer.filmScale->forward(film) * hidden + layer.filmShift->forward(film);   // Eq. 30
+        if (!c.filmScale.empty()) hidden = c.filmScale[l] * hidden + c.filmShift[l];   // Eq. 30
         h = h + layer.mlp2->forward(m_config.reluMlp ? at::relu(hidden) : at::gelu(hidden));
     }
     if (m_config.finalNorm) h = m_finalNorm->forward(h);
-    return batched ? h : h.squeeze(0);
+    return h;
 }
 
 } // namespace sl::models

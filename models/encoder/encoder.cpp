@@ -9,11 +9,68 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <dlfcn.h>
+
 namespace sl::models {
 
 namespace {
 constexpr float kMaskedBias = -1e9f;
+
+// ---- attention without per-matrix dispatch --------------------------------------------------------
+
+/// The BLAS sgemm_ that LibTorch calls, looked up at run time (as in maththreads.cpp: no link flag;
+/// null without a BLAS, then the LibTorch path runs).
+using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*, const float*,
+                         const int*, const float*, const int*, const float*, float*, const int*);
+SgemmFn blasSgemm() {
+    static const auto fn = reinterpret_cast<SgemmFn>(dlsym(RTLD_DEFAULT, "sgemm_"));
+    return fn;
 }
+
+/// LibTorch 1.13's bmm/baddbmm multiply each matrix of a batch with the BLAS only when
+/// contraction x rows x columns >= 400 (a plain loop below); attendDirect reproduces that path.
+bool directAttentionApplies(const EncoderContext& c, std::int64_t dk) {
+    return c.directAttention && !at::GradMode::is_enabled() && blasSgemm() && c.ops * c.ops * dk >= 400 &&
+           c.ops * 3 * dk * c.rowKey.size(1) < (std::int64_t{1} << 31);
+}
+
+/// The attention messages [B, N, H * dk] of qkv [B, N, 3, H, dk] (contiguous), no gradient: per
+/// graph and head, the two sgemm_ calls that at::baddbmm(bias, q, k^T, 1, scale) and
+/// at::matmul(attn, v) make per matrix (same transposes, sizes, alpha and beta: the same numbers,
+/// checked bit for bit by tst_encoder), reading q, k and v in place and writing the messages in
+/// place (leading dimensions instead of copies). What it saves is LibTorch's per-matrix dispatch
+/// (select, as_strided, addmm_ per matrix): on small graphs it cost more than the products.
+at::Tensor attendDirect(const at::Tensor& qkv, const EncoderContext& c, std::int64_t heads, std::int64_t dk, double scale) {
+    const SgemmFn gemm = blasSgemm();
+    const std::int64_t b = c.batch, n = c.ops;
+    const int ni = static_cast<int>(n), dki = static_cast<int>(dk);
+    const int ldQkv = static_cast<int>(3 * heads * dk), ldMsg = static_cast<int>(heads * dk), ldS = ni;
+    const float alpha = static_cast<float>(scale), one = 1.0f, zero = 0.0f;
+    const float* in = qkv.data_ptr<float>();
+    at::Tensor scores = c.bias.clone();   // baddbmm's result starts as its input
+    float* s = scores.data_ptr<float>();
+    for (std::int64_t g = 0; g < b; ++g)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            const float* q = in + g * n * ldQkv + h * dk;
+            const float* k = q + heads * dk;
+            // scores^T (column-major) = alpha * k q^T + scores^T: row-major scores = bias + alpha q k^T
+            gemm("T", "N", &ni, &ni, &dki, &alpha, k, &ldQkv, q, &ldQkv, &one, s + (g * heads + h) * n * n, &ldS);
+        }
+    const at::Tensor attn = at::softmax(scores.view({b, heads, n, n}), -1).mul_(c.rowKey);   // see forward()
+    const float* a = attn.data_ptr<float>();
+    at::Tensor msg = at::empty({b, n, heads * dk}, qkv.options());
+    float* out = msg.data_ptr<float>();
+    for (std::int64_t g = 0; g < b; ++g)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            const float* v = in + g * n * ldQkv + 2 * heads * dk + h * dk;
+            // msg^T (column-major, head h's columns) = v^T attn^T: row-major msg = attn v
+            gemm("N", "N", &dki, &ni, &ni, &one, v, &ldQkv, a + (g * heads + h) * n * n, &ldS, &zero,
+                 out + g * n * ldMsg + h * dk, &ldMsg);
+        }
+    return msg;
+}
+
+} // namespace
 
 // ---- input tensors ------------------------------------------------------------------------------
 
@@ -218,10 +275,13 @@ torch::Tensor TopoformerEncoderImpl::forward(const torch::Tensor& x, const Encod
     const std::int64_t heads = m_config.totalHeads();
     const std::int64_t dk = m_config.headDim;
     const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
+    const bool direct = heads > 0 && directAttentionApplies(c, dk);
     at::Tensor h = m_embed->forward(x);
     for (size_t l = 0; l < m_layers.size(); ++l) {
         Layer& layer = m_layers[l];
-        if (heads > 0) {
+        if (heads > 0 && direct) {
+            h = h + layer.out->forward(attendDirect(layer.qkv->forward(layer.norm1->forward(h)), c, heads, dk, scale));
+        } else if (heads > 0) {
             const at::Tensor z = layer.norm1->forward(h);
             const at::Tensor qkv = layer.qkv->forward(z).view({b, n, 3, heads, dk}).permute({2, 0, 3, 1, 4});
             const at::Tensor q = qkv[0], k = qkv[1], v = qkv[2];   // [B, H, N, dk]

@@ -169,6 +169,9 @@ struct EncoderContext {
     torch::Tensor rowKey;                  ///< [B or 1, H, N, 1]
     std::vector<torch::Tensor> filmScale;  ///< per layer, [B, 1, mlpHidden] (FiLM models only)
     std::vector<torch::Tensor> filmShift;
+    /// Attention products as direct BLAS calls when no gradient is recorded (see attendDirect in
+    /// encoder.cpp): the same numbers, without LibTorch's per-matrix overhead. Off by default.
+    bool directAttention = false;
 };
 
 /// h^(0) = W x + b, then L pre-LN masked-attention layers (eqs. 4-5), then an optional LayerNorm.

@@ -112,7 +112,9 @@ PolicyOutput GflowNetPolicyImpl::forward(const models::EncoderInput& masks, cons
 
 models::EncoderContext GflowNetPolicyImpl::prepareSampling(const models::EncoderInput& masks, std::int64_t batch,
                                                            double sigma) {
-    return m_encoder->prepare(masks, batch, torch::full({1}, std::log(sigma), torch::kFloat));
+    models::EncoderContext c = m_encoder->prepare(masks, batch, torch::full({1}, std::log(sigma), torch::kFloat));
+    c.directAttention = true;   // n passes per chunk: LibTorch's per-matrix dispatch was most of a pass
+    return c;
 }
 
 torch::Tensor GflowNetPolicyImpl::sampleLogProbs(const models::EncoderContext& context, const StateBatch& s,

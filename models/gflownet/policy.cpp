@@ -62,27 +62,8 @@ StateTensors toTensors(const StateBatch& s) {
             bools(s.forwardMask, {b, n, m}), bools(s.backwardMask, {b, n})};
 }
 
-void indexActions(const StateBatch& s, ActionIndex& out) {
-    out.actions.clear();
-    out.rows.clear();
-    out.rowOf.clear();
-    const std::int64_t rows = static_cast<std::int64_t>(s.batch) * s.ops, m = s.devices;
-    for (std::int64_t r = 0; r < rows; ++r) {
-        bool any = false;
-        for (std::int64_t d = 0; d < m; ++d) {
-            if (!s.forwardMask[static_cast<size_t>(r * m + d)]) continue;
-            if (!any) out.rows.push_back(r), any = true;
-            out.actions.push_back(r * m + d);
-            out.rowOf.push_back(static_cast<std::int64_t>(out.rows.size()) - 1);
-        }
-    }
-}
-
 namespace {
 /// A tensor over `v`'s memory, no copy: valid while `v` is unchanged.
-torch::Tensor view(const std::vector<std::int64_t>& v) {
-    return torch::from_blob(const_cast<std::int64_t*>(v.data()), {static_cast<std::int64_t>(v.size())}, torch::kLong);
-}
 torch::Tensor view(const std::vector<float>& v, at::IntArrayRef shape) {
     return torch::from_blob(const_cast<float*>(v.data()), shape, torch::kFloat);
 }
@@ -117,22 +98,16 @@ models::EncoderContext GflowNetPolicyImpl::prepareSampling(const models::Encoder
     return c;
 }
 
-torch::Tensor GflowNetPolicyImpl::sampleLogProbs(const models::EncoderContext& context, const StateBatch& s,
-                                                 const ActionIndex& valid) {
-    const std::int64_t b = s.batch, n = s.ops, m = s.devices, d = m_config.encoder.width;
+torch::Tensor GflowNetPolicyImpl::sampleLogProbs(const models::EncoderContext& context, const StateBatch& s) {
+    const std::int64_t b = s.batch, n = s.ops, m = s.devices;
+    PolicyOutput out;   // forward()'s forward head on the same shapes (the same numbers), no copies
     const torch::Tensor h = m_encoder->forward(view(s.nodes, {b, n, kNodeFeatures}), context);   // [B, N, d]
-    // forward()'s head on the valid (op, device) pairs only, with inputs of the same rank as
-    // there ([1, R, d] for [B, N, d], [1, 1, P, C] for [B, N, m, C]) so that each Linear takes the
-    // same path (fused addmm, or matmul then bias) and gives the same numbers.
-    const std::int64_t rows = static_cast<std::int64_t>(valid.rows.size()), pairs = static_cast<std::int64_t>(valid.actions.size());
-    const torch::Tensor op = m_fwdOp->forward(h.reshape({b * n, d}).index_select(0, view(valid.rows)).view({1, rows, d}));
-    const torch::Tensor pair = m_fwdPair->forward(
-        view(s.pairs, {b * n * m, kPairFeatures}).index_select(0, view(valid.actions)).view({1, 1, pairs, kPairFeatures}));
-    const torch::Tensor hidden = op.view({rows, d}).index_select(0, view(valid.rowOf)).view({1, 1, pairs, d}) + pair;
-    const torch::Tensor logits = m_fwdOut->forward(torch::relu(hidden)).view({pairs});
-    torch::Tensor all = torch::full({b * n * m}, -std::numeric_limits<float>::infinity(), torch::kFloat);
-    all.index_put_({view(valid.actions)}, logits);
-    return torch::log_softmax(all.view({b, n * m}), -1);
+    const torch::Tensor hidden = m_fwdOp->forward(h).unsqueeze(2) + m_fwdPair->forward(view(s.pairs, {b, n, m, kPairFeatures}));
+    out.forwardLogits = m_fwdOut->forward(torch::relu(hidden)).squeeze(-1);
+    StateTensors masks;
+    masks.forwardMask =
+        torch::from_blob(const_cast<std::uint8_t*>(s.forwardMask.data()), {b, n, m}, torch::kUInt8).to(torch::kBool);
+    return forwardLogProbs(out, masks);
 }
 
 LogZNetImpl::LogZNetImpl(const models::EncoderConfig& config) {

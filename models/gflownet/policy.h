@@ -42,14 +42,6 @@ struct StateTensors {
 };
 StateTensors toTensors(const StateBatch& s);
 
-/// The valid forward actions of a StateBatch, for sampling (the heads score these only). Views of
-/// the vectors, which must outlive the tensors (one sampling step).
-struct ActionIndex {
-    std::vector<std::int64_t> actions;   ///< flat (b, op, device) indices into [B * N * m]
-    std::vector<std::int64_t> rows;      ///< (b, op) rows with a valid action, into [B * N]
-    std::vector<std::int64_t> rowOf;     ///< per action: its row's position in `rows`
-};
-void indexActions(const StateBatch& s, ActionIndex& out);
 
 struct PolicyOutput {
     torch::Tensor forwardLogits;    ///< [B, N, m]
@@ -64,10 +56,9 @@ public:
     PolicyOutput forward(const models::EncoderInput& masks, const StateTensors& states, const torch::Tensor& logSigma);
     /// Sampling: the encoder context of batches of `batch` states of the graph of `masks` at sigma.
     models::EncoderContext prepareSampling(const models::EncoderInput& masks, std::int64_t batch, double sigma);
-    /// Sampling, no gradient: forwardLogProbs(forward(...)) of a batch, [B, N * m], computed with
-    /// the forward head on the valid actions only (the rest is -inf before the log-softmax either
-    /// way) and without the backward head.
-    torch::Tensor sampleLogProbs(const models::EncoderContext& context, const StateBatch& states, const ActionIndex& valid);
+    /// Sampling, no gradient: forwardLogProbs(forward(...)) of a batch, [B, N * m], bit for bit,
+    /// without the backward head and without copying the state arrays.
+    torch::Tensor sampleLogProbs(const models::EncoderContext& context, const StateBatch& states);
     const PolicyConfig& config() const { return m_config; }
 
 private:

@@ -98,12 +98,10 @@ std::vector<PartialSchedule> sampleTrajectories(GflowNetPolicy& net, const Sched
     std::vector<PartialSchedule> states(seeds.size(), PartialSchedule(env));
     std::vector<Rng> rngs(seeds.begin(), seeds.end());
     StateBatch batch;     // reused: no allocation after the first step
-    ActionIndex valid;
     for (int t = 0; t < n; ++t) {
         if (stop.stop_requested()) return {};
         encodeStates(states, batch);
-        indexActions(batch, valid);
-        const torch::Tensor probs = net->sampleLogProbs(context, batch, valid).exp().to(torch::kDouble).contiguous();
+        const torch::Tensor probs = net->sampleLogProbs(context, batch).exp().to(torch::kDouble).contiguous();
         const double* p = probs.data_ptr<double>();
         for (size_t i = 0; i < states.size(); ++i) {
             const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * actions;

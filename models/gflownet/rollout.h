@@ -35,8 +35,8 @@ Rollout rollout(GflowNetPolicy& net, const ScheduleEnv& env, const models::Encod
                 std::stop_token stop = {});
 
 /// Sampling only (no gradient, no log-probabilities): the complete states of the trajectories of
-/// `seeds`, the very ones rollout() draws, with n passes instead of n + 1 and the forward head on
-/// the valid actions only. `context` = net->prepareSampling(masks, seeds.size(), sigma). Returns no
+/// `seeds`, the very ones rollout() draws, with n passes instead of n + 1, no backward head and
+/// direct attention. `context` = net->prepareSampling(masks, seeds.size(), sigma). Returns no
 /// states if `stop` is requested before the end. Call under torch::NoGradGuard.
 std::vector<PartialSchedule> sampleTrajectories(GflowNetPolicy& net, const ScheduleEnv& env,
                                                 const models::EncoderContext& context,

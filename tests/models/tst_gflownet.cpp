@@ -299,8 +299,9 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sampler.sample(p, 0, 1, 1));
     }
 
-    // The sampler's rollout (n passes, heads on valid actions, direct attention) draws exactly the
-    // trajectories of the training rollout for the same seeds: same chains, same makespans.
+    // The sampler's rollout (n passes, no backward head, direct attention) draws exactly the
+    // trajectories of the training rollout for the same seeds: same chains, same makespans, and
+    // its log-probabilities are forward()'s bit for bit.
     void samplingRolloutDrawsWhatTheTrainingRolloutDraws() {
         torch::manual_seed(8);
         GflowNetPolicy net(PolicyConfig::cpu());
@@ -319,6 +320,17 @@ private Q_SLOTS:
             QVERIFY(fast[i] == slow.finals[i]);
             QCOMPARE(fast[i].makespan(), slow.makespan[i]);
         }
+        // and the probabilities it draws from are forward()'s bit for bit, in a middle state
+        std::vector<PartialSchedule> states(12, PartialSchedule(env));
+        for (size_t i = 0; i < states.size(); ++i)
+            for (OpId v : fast[i].env().graph().topologicalOrder())
+                if (fast[i].start(v) < 0.4 * fast[i].makespan()) states[i].add(v, fast[i].device(v));
+        StateBatch batch;
+        encodeStates(states, batch);
+        const StateTensors t = toTensors(batch);
+        const torch::Tensor reference =
+            forwardLogProbs(net->forward(graphMasks(p.g()), t, torch::full({1}, std::log(0.05), torch::kFloat)), t);
+        QVERIFY(torch::equal(net->sampleLogProbs(net->prepareSampling(graphMasks(p.g()), 12, 0.05), batch), reference));
     }
 
     // Chunks on several threads: the same samples in the same order as on one; a callback that

@@ -28,10 +28,9 @@ SgemmFn blasSgemm() {
 }
 
 /// LibTorch 1.13's bmm/baddbmm multiply each matrix of a batch with the BLAS only when
-/// contraction x rows x columns >= 400 (a plain loop below); attendDirect reproduces that path.
+/// contraction x rows x columns >= 400 (below, a plain loop): attendDirect reproduces the BLAS path.
 bool directAttentionApplies(const EncoderContext& c, std::int64_t dk) {
-    return c.directAttention && !at::GradMode::is_enabled() && blasSgemm() && c.ops * c.ops * dk >= 400 &&
-           c.ops * 3 * dk * c.rowKey.size(1) < (std::int64_t{1} << 31);
+    return c.directAttention && !at::GradMode::is_enabled() && blasSgemm() && c.ops * c.ops * dk >= 400;
 }
 
 /// The attention messages [B, N, H * dk] of qkv [B, N, 3, H, dk] (contiguous), no gradient: per

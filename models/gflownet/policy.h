@@ -42,7 +42,6 @@ struct StateTensors {
 };
 StateTensors toTensors(const StateBatch& s);
 
-
 struct PolicyOutput {
     torch::Tensor forwardLogits;    ///< [B, N, m]
     torch::Tensor backwardLogits;   ///< [B, N]

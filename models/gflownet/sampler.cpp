@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -44,9 +45,12 @@ struct Job {
     Job(GflowNetPolicy& n, const ScheduleEnv& e, double s, std::uint64_t sd, int c)
         : net(n), env(e), sigma(s), seed(sd), count(c), chunk(chunkSize(e.ops())) {
         const models::EncoderInput masks = graphMasks(env.graph());
-        for (int first = 0; first < count; first += chunk) {
-            const std::int64_t b = std::min(count - first, chunk);
-            if (!contexts.count(b)) contexts.emplace(b, net->prepareSampling(masks, b, sigma));
+        const int full = std::min(count, chunk), last = count % chunk;
+        contexts.emplace(full, net->prepareSampling(masks, full, sigma));
+        if (last > 0 && last != full) {
+            models::EncoderContext& c = contexts.emplace(last, net->prepareSampling(masks, last, sigma)).first->second;
+            // Every graph's bias is the same: the last chunk's is a view of the full one's (memory on big graphs).
+            c.bias = contexts.at(full).bias.narrow(0, 0, c.bias.size(0));
         }
     }
     int chunks() const { return (count + chunk - 1) / chunk; }
@@ -78,53 +82,69 @@ void drawInOrder(const Job& job, std::stop_token stop, const Deliver& deliver) {
     }
 }
 
-/// Chunks on `threads` workers, each pinned to one math thread; the calling thread delivers the
-/// finished ones in chunk order, so callbacks run there and the result is drawInOrder's.
-void drawInParallel(const Job& job, int threads, std::stop_token stop, const Deliver& deliver) {
+/// The chunks of a parallel run: workers fill them in any order, the caller takes them in order.
+class ChunkBoard {
+public:
     struct Slot {
         bool ready = false;
-        std::vector<Candidate> part;
+        std::vector<Candidate> part;   ///< empty when stopped
         std::exception_ptr error;
     };
-    std::vector<Slot> slots(static_cast<size_t>(job.chunks()));
-    std::mutex mutex;
-    std::condition_variable filled;
-    std::atomic<int> next{0};
+    explicit ChunkBoard(int chunks) : m_slots(static_cast<size_t>(chunks)) {}
+    int claim() { return m_next++; }   ///< the next chunk to draw (>= chunks: none left)
+    void put(int c, Slot s) {
+        s.ready = true;
+        const std::lock_guard lock(m_mutex);
+        m_slots[static_cast<size_t>(c)] = std::move(s);
+        m_filled.notify_all();
+    }
+    Slot take(int c) {   ///< waits for chunk c
+        std::unique_lock lock(m_mutex);
+        m_filled.wait(lock, [&] { return m_slots[static_cast<size_t>(c)].ready; });
+        return std::move(m_slots[static_cast<size_t>(c)]);
+    }
+
+private:
+    std::vector<Slot> m_slots;
+    std::atomic<int> m_next{0};
+    std::mutex m_mutex;
+    std::condition_variable m_filled;
+};
+
+/// One worker: chunks until none is left; after `halt`, the claimed ones come back empty at once
+/// (the first chunk is always drawn). Pinned to one math thread, like the caller.
+void drawChunks(const Job& job, ChunkBoard& board, std::stop_token halt) {
+    const torch::NoGradGuard noGrad;   // per thread, like the pin
+    const models::MathThreads pin(1);
+    for (int c; (c = board.claim()) < job.chunks();) {
+        ChunkBoard::Slot s;
+        try {
+            if (c == 0 || !halt.stop_requested()) s.part = job.draw(c, c > 0 ? halt : std::stop_token{});
+        } catch (...) {
+            s.error = std::current_exception();
+        }
+        board.put(c, std::move(s));
+    }
+}
+
+/// Chunks on `threads` workers; the calling thread delivers them in chunk order, so callbacks run
+/// there and the result is drawInOrder's.
+void drawInParallel(const Job& job, int threads, std::stop_token stop, const Deliver& deliver) {
+    ChunkBoard board(job.chunks());
     std::stop_source halt;   // the caller's stop, or the caller done taking chunks
     const std::stop_callback relay(stop, [&] { halt.request_stop(); });
-    auto work = [&] {
-        const torch::NoGradGuard noGrad;   // per thread, like the pin
-        const models::MathThreads pin(1);
-        for (int c; (c = next++) < job.chunks();) {
-            Slot s;
-            try {
-                if (c == 0 || !halt.stop_requested()) s.part = job.draw(c, c > 0 ? halt.get_token() : std::stop_token{});
-            } catch (...) {
-                s.error = std::current_exception();
-            }
-            s.ready = true;
-            const std::lock_guard lock(mutex);
-            slots[static_cast<size_t>(c)] = std::move(s);
-            filled.notify_all();
-        }
-    };
     std::vector<std::jthread> workers;
-    for (int i = 0; i < std::min(threads, job.chunks()); ++i) workers.emplace_back(work);
+    for (int i = 0; i < std::min(threads, job.chunks()); ++i) workers.emplace_back(drawChunks, std::cref(job), std::ref(board), halt.get_token());
     // Destroyed before `workers` (which then join), also when `deliver` throws.
     const struct Halt {
         std::stop_source& s;
         ~Halt() { s.request_stop(); }
     } haltOnExit{halt};
-    std::exception_ptr error;
-    for (Slot& slot : slots) {
-        std::unique_lock lock(mutex);
-        filled.wait(lock, [&] { return slot.ready; });
-        std::vector<Candidate> part = std::move(slot.part);
-        error = slot.error;
-        lock.unlock();
-        if (error || part.empty() || !deliver(std::move(part))) break;
+    for (int c = 0; c < job.chunks(); ++c) {
+        ChunkBoard::Slot slot = board.take(c);
+        if (slot.error) std::rethrow_exception(slot.error);   // haltOnExit, then the joins
+        if (slot.part.empty() || !deliver(std::move(slot.part))) return;
     }
-    if (error) std::rethrow_exception(error);   // haltOnExit, then the joins: running chunks stop at their next step
 }
 
 } // namespace

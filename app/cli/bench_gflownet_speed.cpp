@@ -95,7 +95,7 @@ int runGflowNetSpeedBench(const Problem& p, const SpeedSetup& s) {
                 "log-spaced in [0.001, 1], top 100, the three targets (as `schedlab-cli sweep --sampler gflownet`)\n\n",
                 fs::path(s.graphPath).filename().string().c_str(), p.g().opCount(), p.platform.deviceCount(), s.samples,
                 s.temperatures);
-    std::printf("%-24s %7s %14s %10s %12s  %s\n", "weights", "threads", "s, sigma 0.005", "s, sweep", "of which sampling",
+    std::printf("%-24s %7s %14s %10s %17s  %s\n", "weights", "threads", "s, sigma 0.005", "s, sweep", "of which sampling",
                 "samples checksum");
     for (const std::string& weights : s.weights)
         for (int threads : s.threads) {

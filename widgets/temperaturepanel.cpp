@@ -25,13 +25,18 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace sl::gui {
 
 namespace {
 
 QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
+
+/// Every core: a sampler's samples do not depend on its thread count (core/optimizer/sampler.h).
+int samplingThreads() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); }
 
 QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
 
@@ -318,7 +323,7 @@ void TemperaturePanel::resampleNow() {
     if (m_sampling) m_sampling->stop.request_stop();   // the stale request winds down, its result is dropped
     const int generation = ++m_generation;
     const SampleRequest request{.temperature = temperature(), .count = m_samples->value(),
-                                .seed = static_cast<std::uint64_t>(m_seed->value()), .threads = 1};
+                                .seed = static_cast<std::uint64_t>(m_seed->value()), .threads = samplingThreads()};
     SweepOptions summary;
     summary.topK = std::min(100, request.count);
     summary.targets.clear();
@@ -399,7 +404,7 @@ bool TemperaturePanel::startSweep() {
     o.topK = m_sweepTopK->value();
     o.seed = static_cast<std::uint64_t>(m_seed->value());
     o.targetSeed = m_targetSeed;
-    o.threads = 1;
+    o.threads = samplingThreads();
     const std::string name = sampler().toStdString();
     m_sweepButton->setEnabled(false);
     setBusy(tr("Sweeping %1 temperatures × %2 samples…").arg(o.temperatures.size()).arg(QLocale().toString(o.samples)));

@@ -4,12 +4,14 @@
 // equal number of cost-model evaluations and the priority sampler, under the candidate protocol
 // (§5.2), on the bundled example, on held-out generated graphs and on a WfCommons trace.
 #include "bench.h"
+#include "bench_gflownet_speed.h"
 #include "candidatetable.h"
 #include "command.h"
 #include "problemargs.h"
 
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
+#include "models/gflownet/sampler.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -67,6 +69,22 @@ void printPaperTables() {
                 "Absolute GED / d_inv / d_sen values are not comparable (normalisation, spec §9); compare orderings.\n");
 }
 
+/// --only speed: sampling seconds on the example with the conditional and the single-graph model.
+int runSpeed(Args& args, const BenchSetup& b, int samples) {
+    SpeedSetup s;
+    s.graphPath = b.examplePath;
+    s.samples = samples;
+    s.threads = args.takeIntList("threads", "1,2");
+    s.temperatures = static_cast<int>(args.takeIntIn("temperatures", 20, 1, 1000));
+    args.finish(1);
+    if (b.devices < 1 || samples < 1) throw UsageError("--devices and --samples must be positive");
+    const Problem p = onDevices(loadGraph(b.examplePath).graph, b.devices);
+    for (const std::string& w : {gfn::defaultWeightsFor(p), b.exampleWeights})
+        if (!w.empty()) s.weights.push_back(w);
+    if (s.weights.empty()) throw UsageError("no gflownet weights found (models/weights)");
+    return runGflowNetSpeedBench(p, s);
+}
+
 int runGflowNetBench(Args& args) {
     const bool quick = args.takeFlag("quick");
     BenchSetup b;
@@ -83,6 +101,7 @@ int runGflowNetBench(Args& args) {
     const int samples = static_cast<int>(args.takeInt("samples", quick ? 100 : 1000));
     b.protocol.topK = static_cast<int>(args.takeInt("top-k", quick ? 10 : 100));
     const std::string only = args.take("only", "all");
+    if (only == "speed") return runSpeed(args, b, samples);
     const TargetArgs targets = takeTargets(args);
     const std::string methods = args.take(
         "methods", "list-cp,brkga,priority-sampler,gflownet:temperature=0.005,gflownet:temperature=1");
@@ -90,7 +109,7 @@ int runGflowNetBench(Args& args) {
     if (b.devices < 1 || b.seeds < 1 || b.graphs < 1 || b.nodes < 2 || samples < 1 || b.protocol.topK < 1)
         throw UsageError("--devices, --seeds, --graphs, --samples and --top-k must be positive, --nodes at least 2");
     if (only != "all" && only != "example" && only != "generated" && only != "trace")
-        throw UsageError("--only takes example, generated, trace or all");
+        throw UsageError("--only takes example, generated, trace, speed or all");
     for (const std::string& m : splitList(methods)) b.methods.push_back(parseMethodSpec(m));
     // Equal budgets: BRKGA's evaluations and the samplers' draws are both `samples` (spec §6.2).
     b.protocol.budget = samples;
@@ -131,7 +150,7 @@ int runGflowNetBench(Args& args) {
 }
 
 SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp, BRKGA, priority sampler",
-              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|all] [--devices 4]\n"
+              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|speed|all] [--devices 4]\n"
                           "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
                           "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
                           "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
@@ -143,7 +162,9 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp, brkga,\n"
                           "priority-sampler, gflownet at sigma 0.005 and 1 ('name:key=value;...' sets options).\n"
                           "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
-                          "seed, one 20-op graph per family.\n\n") +
+                          "seed, one 20-op graph per family.\n"
+                          "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
+                          "temperature sweep of the example, with the conditional and the single-graph weights.\n\n") +
                   targetOptionsHelp(),
               {"quick"}, &runGflowNetBench});
 

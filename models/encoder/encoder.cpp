@@ -9,11 +9,67 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <dlfcn.h>
+
 namespace sl::models {
 
 namespace {
 constexpr float kMaskedBias = -1e9f;
+
+// ---- attention without per-matrix dispatch --------------------------------------------------------
+
+/// The BLAS sgemm_ that LibTorch calls, looked up at run time (as in maththreads.cpp: no link flag;
+/// null without a BLAS, then the LibTorch path runs).
+using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*, const float*,
+                         const int*, const float*, const int*, const float*, float*, const int*);
+SgemmFn blasSgemm() {
+    static const auto fn = reinterpret_cast<SgemmFn>(dlsym(RTLD_DEFAULT, "sgemm_"));
+    return fn;
 }
+
+/// LibTorch 1.13's bmm/baddbmm multiply each matrix of a batch with the BLAS only when
+/// contraction x rows x columns >= 400 (below, a plain loop): attendDirect reproduces the BLAS path.
+bool directAttentionApplies(const EncoderContext& c, std::int64_t dk) {
+    return c.directAttention && !at::GradMode::is_enabled() && blasSgemm() && c.ops * c.ops * dk >= 400;
+}
+
+/// The attention messages [B, N, H * dk] of qkv [B, N, 3, H, dk] (contiguous), no gradient: per
+/// graph and head, the two sgemm_ calls that at::baddbmm(bias, q, k^T, 1, scale) and
+/// at::matmul(attn, v) make per matrix (same transposes, sizes, alpha and beta: the same numbers,
+/// checked bit for bit by tst_encoder), reading q, k and v in place and writing the messages in
+/// place (leading dimensions instead of copies). What it saves is LibTorch's per-matrix dispatch
+/// (select, as_strided, addmm_ per matrix): on small graphs it cost more than the products.
+at::Tensor attendDirect(const at::Tensor& qkv, const EncoderContext& c, std::int64_t heads, std::int64_t dk, double scale) {
+    const SgemmFn gemm = blasSgemm();
+    const std::int64_t b = c.batch, n = c.ops;
+    const int ni = static_cast<int>(n), dki = static_cast<int>(dk);
+    const int ldQkv = static_cast<int>(3 * heads * dk), ldMsg = static_cast<int>(heads * dk), ldS = ni;
+    const float alpha = static_cast<float>(scale), one = 1.0f, zero = 0.0f;
+    const float* in = qkv.data_ptr<float>();
+    at::Tensor scores = c.bias.clone();   // baddbmm's result starts as its input
+    float* s = scores.data_ptr<float>();
+    for (std::int64_t g = 0; g < b; ++g)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            const float* q = in + g * n * ldQkv + h * dk;
+            const float* k = q + heads * dk;
+            // scores^T (column-major) = alpha * k q^T + scores^T: row-major scores = bias + alpha q k^T
+            gemm("T", "N", &ni, &ni, &dki, &alpha, k, &ldQkv, q, &ldQkv, &one, s + (g * heads + h) * n * n, &ldS);
+        }
+    const at::Tensor attn = at::softmax(scores.view({b, heads, n, n}), -1).mul_(c.rowKey);   // see forward()
+    const float* a = attn.data_ptr<float>();
+    at::Tensor msg = at::empty({b, n, heads * dk}, qkv.options());
+    float* out = msg.data_ptr<float>();
+    for (std::int64_t g = 0; g < b; ++g)
+        for (std::int64_t h = 0; h < heads; ++h) {
+            const float* v = in + g * n * ldQkv + 2 * heads * dk + h * dk;
+            // msg^T (column-major, head h's columns) = v^T attn^T: row-major msg = attn v
+            gemm("N", "N", &dki, &ni, &ni, &one, v, &ldQkv, a + (g * heads + h) * n * n, &ldS, &zero,
+                 out + g * n * ldMsg + h * dk, &ldMsg);
+        }
+    return msg;
+}
+
+} // namespace
 
 // ---- input tensors ------------------------------------------------------------------------------
 
@@ -180,52 +236,74 @@ torch::Tensor TopoformerEncoderImpl::temperatureEmbedding(const torch::Tensor& l
 
 torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input, const torch::Tensor& logSigma) {
     const bool batched = input.batched();
-    at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
+    const at::Tensor x = batched ? input.x : input.x.unsqueeze(0);
+    const at::Tensor h = forward(x, prepare(input, x.size(0), logSigma));
+    return batched ? h : h.squeeze(0);
+}
+
+EncoderContext TopoformerEncoderImpl::prepare(const EncoderInput& input, std::int64_t b, const torch::Tensor& logSigma) {
+    EncoderContext c;
+    c.batch = b;
+    c.ops = input.maskBias.size(-1);
+    const std::int64_t n = c.ops, heads = m_config.totalHeads();
+    if (heads > 0) {
+        // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
+        // until the reshape, once per context; a view for per-graph masks).
+        const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
+        const at::Tensor rowHasKey = input.rowHasKey.dim() == 4 ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
+        const at::Tensor index = at::tensor(m_headMask, at::kLong);
+        c.bias = maskBias.index_select(1, index).expand({b, heads, n, n}).reshape({b * heads, n, n});
+        c.rowKey = rowHasKey.index_select(1, index);   // [B or 1, H, N, 1]
+    }
+    if (m_config.filmDim > 0) {
+        const at::Tensor film = temperatureEmbedding(logSigma, b).unsqueeze(1);   // [B, 1, filmDim]
+        for (Layer& layer : m_layers) {
+            c.filmScale.push_back(layer.filmScale->forward(film));
+            c.filmShift.push_back(layer.filmShift->forward(film));
+        }
+    }
+    return c;
+}
+
+torch::Tensor TopoformerEncoderImpl::forward(const torch::Tensor& x, const EncoderContext& c) {
     if (x.size(2) != m_config.inputWidth)
         throw std::invalid_argument("TopoformerEncoder: input has " + std::to_string(x.size(2)) + " features, expected " +
                                     std::to_string(m_config.inputWidth));
     const std::int64_t b = x.size(0), n = x.size(1);
+    if (b != c.batch || n != c.ops) throw std::invalid_argument("TopoformerEncoder: the input does not fit the context");
     const std::int64_t heads = m_config.totalHeads();
     const std::int64_t dk = m_config.headDim;
-    at::Tensor h = m_embed->forward(x);
-    at::Tensor bias, rowKey;
-    if (heads > 0) {
-        // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
-        // until the reshape below; a view for per-graph masks).
-        const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
-        const at::Tensor rowHasKey = input.rowHasKey.dim() == 4 ? input.rowHasKey : input.rowHasKey.unsqueeze(0);
-        const at::Tensor index = at::tensor(m_headMask, at::kLong);
-        bias = maskBias.index_select(1, index).expand({b, heads, n, n});   // [B, H, N, N]
-        rowKey = rowHasKey.index_select(1, index);                          // [B or 1, H, N, 1]
-    }
-    at::Tensor film;   // [B, 1, filmDim] when the model has FiLM
-    if (m_config.filmDim > 0) film = temperatureEmbedding(logSigma, b).unsqueeze(1);
     const double scale = 1.0 / std::sqrt(static_cast<double>(dk));
-    for (Layer& layer : m_layers) {
-        if (heads > 0) {
+    const bool direct = heads > 0 && directAttentionApplies(c, dk);
+    at::Tensor h = m_embed->forward(x);
+    for (size_t l = 0; l < m_layers.size(); ++l) {
+        Layer& layer = m_layers[l];
+        if (heads > 0 && direct) {
+            h = h + layer.out->forward(attendDirect(layer.qkv->forward(layer.norm1->forward(h)), c, heads, dk, scale));
+        } else if (heads > 0) {
             const at::Tensor z = layer.norm1->forward(h);
             const at::Tensor qkv = layer.qkv->forward(z).view({b, n, 3, heads, dk}).permute({2, 0, 3, 1, 4});
             const at::Tensor q = qkv[0], k = qkv[1], v = qkv[2];   // [B, H, N, dk]
             // scale * q k^T + bias in one [B*H, N, N] buffer (fewer N^2 temporaries: at 1,000 ops
             // each one is 56 MB of fresh pages).
             const at::Tensor scores =
-                at::baddbmm(bias.reshape({b * heads, n, n}), q.reshape({b * heads, n, dk}),
-                            k.reshape({b * heads, n, dk}).transpose(1, 2), /*beta=*/1.0, /*alpha=*/scale)
+                at::baddbmm(c.bias, q.reshape({b * heads, n, dk}), k.reshape({b * heads, n, dk}).transpose(1, 2),
+                            /*beta=*/1.0, /*alpha=*/scale)
                     .view({b, heads, n, n});
             // Fully masked rows: softmax of equal -1e9 values is uniform; the row indicator zeroes it
             // (finite everywhere, so no NaN gradient as with -inf + nan_to_num). In place when no
             // gradient is recorded (inference).
             at::Tensor attn = at::softmax(scores, -1);
-            attn = at::GradMode::is_enabled() ? attn * rowKey : attn.mul_(rowKey);
+            attn = at::GradMode::is_enabled() ? attn * c.rowKey : attn.mul_(c.rowKey);
             const at::Tensor msg = at::matmul(attn, v).permute({0, 2, 1, 3}).reshape({b, n, heads * dk});
             h = h + layer.out->forward(msg);
         }
         at::Tensor hidden = layer.mlp1->forward(layer.norm2->forward(h));
-        if (film.defined()) hidden = layer.filmScale->forward(film) * hidden + layer.filmShift->forward(film);   // Eq. 30
+        if (!c.filmScale.empty()) hidden = c.filmScale[l] * hidden + c.filmShift[l];   // Eq. 30
         h = h + layer.mlp2->forward(m_config.reluMlp ? at::relu(hidden) : at::gelu(hidden));
     }
     if (m_config.finalNorm) h = m_finalNorm->forward(h);
-    return batched ? h : h.squeeze(0);
+    return h;
 }
 
 } // namespace sl::models

@@ -160,6 +160,20 @@ struct EncoderConfig {
     static EncoderConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
 };
 
+/// What a pass derives from the masks and the temperature before its layers: the per-head
+/// attention bias and the FiLM scales and shifts. Many passes over states of one graph at one
+/// batch size and one sigma (GFlowNet sampling) share one (TopoformerEncoderImpl::prepare).
+struct EncoderContext {
+    std::int64_t batch = 0, ops = 0;
+    torch::Tensor bias;                    ///< [B * H, N, N]: the bias of every head of every graph
+    torch::Tensor rowKey;                  ///< [B or 1, H, N, 1]
+    std::vector<torch::Tensor> filmScale;  ///< per layer, [B, 1, mlpHidden] (FiLM models only)
+    std::vector<torch::Tensor> filmShift;
+    /// Attention products as direct BLAS calls when no gradient is recorded (see attendDirect in
+    /// encoder.cpp): the same numbers, without LibTorch's per-matrix overhead. Off by default.
+    bool directAttention = false;
+};
+
 /// h^(0) = W x + b, then L pre-LN masked-attention layers (eqs. 4-5), then an optional LayerNorm.
 class TopoformerEncoderImpl : public torch::nn::Module {
 public:
@@ -167,7 +181,12 @@ public:
     /// [N, width] for an unbatched input, [B, N, width] for a batch. A batch may share one graph's
     /// masks: x [B, N, F] with maskBias [7, N, N] and rowHasKey [7, N, 1].
     /// `logSigma` (FiLM models only, required there): [B] or one value for every graph.
+    /// The same as forward(x, prepare(input, B, logSigma)).
     torch::Tensor forward(const EncoderInput& input, const torch::Tensor& logSigma = {});
+    /// The context of batches of `batch` graphs with `masks`' masks (its x is not read).
+    EncoderContext prepare(const EncoderInput& masks, std::int64_t batch, const torch::Tensor& logSigma = {});
+    /// x [B, N, F] with the B and N the context was prepared for: [B, N, width].
+    torch::Tensor forward(const torch::Tensor& x, const EncoderContext& context);
     const EncoderConfig& config() const { return m_config; }
 
 private:

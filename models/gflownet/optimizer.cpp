@@ -51,7 +51,7 @@ public:
             }
             monitor.report(r, costs[bestIndex], costs[bestIndex], static_cast<double>(drawn.size()) / std::max(samples, 1));
             return !monitor.timeUp();
-        });
+        }, o.threads);
         std::vector<double> speedups;
         for (const Candidate& x : c) speedups.push_back(x.speedup);
         const std::vector<int> top = topKByProxy(speedups, k);

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -61,6 +62,13 @@ StateTensors toTensors(const StateBatch& s) {
             bools(s.forwardMask, {b, n, m}), bools(s.backwardMask, {b, n})};
 }
 
+namespace {
+/// A tensor over `v`'s memory, no copy: valid while `v` is unchanged.
+torch::Tensor view(const std::vector<float>& v, at::IntArrayRef shape) {
+    return torch::from_blob(const_cast<float*>(v.data()), shape, torch::kFloat);
+}
+} // namespace
+
 GflowNetPolicyImpl::GflowNetPolicyImpl(const PolicyConfig& config) : m_config(config) {
     const std::int64_t d = config.encoder.width;
     m_encoder = register_module("encoder", models::TopoformerEncoder(config.encoder));
@@ -81,6 +89,25 @@ PolicyOutput GflowNetPolicyImpl::forward(const models::EncoderInput& masks, cons
     out.forwardLogits = m_fwdOut->forward(torch::relu(hidden)).squeeze(-1);
     out.backwardLogits = m_bwd2->forward(torch::relu(m_bwd1->forward(h))).squeeze(-1);
     return out;
+}
+
+models::EncoderContext GflowNetPolicyImpl::prepareSampling(const models::EncoderInput& masks, std::int64_t batch,
+                                                           double sigma) {
+    models::EncoderContext c = m_encoder->prepare(masks, batch, torch::full({1}, std::log(sigma), torch::kFloat));
+    c.directAttention = true;   // n passes per chunk: LibTorch's per-matrix dispatch was most of a pass
+    return c;
+}
+
+torch::Tensor GflowNetPolicyImpl::sampleLogProbs(const models::EncoderContext& context, const StateBatch& s) {
+    const std::int64_t b = s.batch, n = s.ops, m = s.devices;
+    PolicyOutput out;   // forward()'s forward head on the same shapes (the same numbers), no copies
+    const torch::Tensor h = m_encoder->forward(view(s.nodes, {b, n, kNodeFeatures}), context);   // [B, N, d]
+    const torch::Tensor hidden = m_fwdOp->forward(h).unsqueeze(2) + m_fwdPair->forward(view(s.pairs, {b, n, m, kPairFeatures}));
+    out.forwardLogits = m_fwdOut->forward(torch::relu(hidden)).squeeze(-1);
+    StateTensors masks;
+    masks.forwardMask =
+        torch::from_blob(const_cast<std::uint8_t*>(s.forwardMask.data()), {b, n, m}, torch::kUInt8).to(torch::kBool);
+    return forwardLogProbs(out, masks);
 }
 
 LogZNetImpl::LogZNetImpl(const models::EncoderConfig& config) {

@@ -53,6 +53,11 @@ public:
     /// `masks`: the graph's encoder input (its x is ignored; states.nodes replaces it).
     /// `logSigma`: one value or [B].
     PolicyOutput forward(const models::EncoderInput& masks, const StateTensors& states, const torch::Tensor& logSigma);
+    /// Sampling: the encoder context of batches of `batch` states of the graph of `masks` at sigma.
+    models::EncoderContext prepareSampling(const models::EncoderInput& masks, std::int64_t batch, double sigma);
+    /// Sampling, no gradient: forwardLogProbs(forward(...)) of a batch, [B, N * m], bit for bit,
+    /// without the backward head and without copying the state arrays.
+    torch::Tensor sampleLogProbs(const models::EncoderContext& context, const StateBatch& states);
     const PolicyConfig& config() const { return m_config; }
 
 private:

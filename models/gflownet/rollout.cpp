@@ -91,4 +91,25 @@ Rollout rollout(GflowNetPolicy& net, const ScheduleEnv& env, const models::Encod
     return r;
 }
 
+std::vector<PartialSchedule> sampleTrajectories(GflowNetPolicy& net, const ScheduleEnv& env,
+                                                const models::EncoderContext& context,
+                                                const std::vector<std::uint64_t>& seeds, std::stop_token stop) {
+    const int n = env.ops(), m = env.devices(), actions = n * m;
+    std::vector<PartialSchedule> states(seeds.size(), PartialSchedule(env));
+    std::vector<Rng> rngs(seeds.begin(), seeds.end());
+    StateBatch batch;     // reused: no allocation after the first step
+    for (int t = 0; t < n; ++t) {
+        if (stop.stop_requested()) return {};
+        encodeStates(states, batch);
+        const torch::Tensor probs = net->sampleLogProbs(context, batch).exp().to(torch::kDouble).contiguous();
+        const double* p = probs.data_ptr<double>();
+        for (size_t i = 0; i < states.size(); ++i) {
+            const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(i) * actions;
+            const int a = drawIndex(p + row, batch.forwardMask.data() + row, actions, rngs[i].uniform());
+            states[i].add(a / m, a % m);
+        }
+    }
+    return states;
+}
+
 } // namespace sl::gfn

@@ -34,6 +34,14 @@ struct Rollout {
 Rollout rollout(GflowNetPolicy& net, const ScheduleEnv& env, const models::EncoderInput& masks, const RolloutSpec& spec,
                 std::stop_token stop = {});
 
+/// Sampling only (no gradient, no log-probabilities): the complete states of the trajectories of
+/// `seeds`, the very ones rollout() draws, with n passes instead of n + 1, no backward head and
+/// direct attention. `context` = net->prepareSampling(masks, seeds.size(), sigma). Returns no
+/// states if `stop` is requested before the end. Call under torch::NoGradGuard.
+std::vector<PartialSchedule> sampleTrajectories(GflowNetPolicy& net, const ScheduleEnv& env,
+                                                const models::EncoderContext& context,
+                                                const std::vector<std::uint64_t>& seeds, std::stop_token stop = {});
+
 /// Index of the action drawn from `probs` (non-negative, over the `valid` entries) by a uniform u in [0, 1).
 int drawIndex(const double* probs, const std::uint8_t* valid, int count, double u);
 

@@ -11,9 +11,16 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
-#include <numeric>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 
 namespace sl::gfn {
 
@@ -25,6 +32,121 @@ int chunkSize(int ops) {
     const double perSample = 7.0 * static_cast<double>(ops) * static_cast<double>(ops);
     return static_cast<int>(std::clamp(32e6 / std::max(perSample, 1.0), 1.0, 64.0));
 }
+
+/// What every chunk of one sample() call shares, read-only once built (workers read it at once).
+struct Job {
+    GflowNetPolicy& net;
+    const ScheduleEnv& env;
+    double sigma;
+    std::uint64_t seed;
+    int count, chunk;
+    std::map<std::int64_t, models::EncoderContext> contexts;   ///< per batch size: the full chunk and the last
+
+    Job(GflowNetPolicy& n, const ScheduleEnv& e, double s, std::uint64_t sd, int c)
+        : net(n), env(e), sigma(s), seed(sd), count(c), chunk(chunkSize(e.ops())) {
+        const models::EncoderInput masks = graphMasks(env.graph());
+        const int full = std::min(count, chunk), last = count % chunk;
+        contexts.emplace(full, net->prepareSampling(masks, full, sigma));
+        if (last > 0 && last != full) {
+            models::EncoderContext& c = contexts.emplace(last, net->prepareSampling(masks, last, sigma)).first->second;
+            // Every graph's bias is the same: the last chunk's is a view of the full one's (memory on big graphs).
+            c.bias = contexts.at(full).bias.narrow(0, 0, c.bias.size(0));
+        }
+    }
+    int chunks() const { return (count + chunk - 1) / chunk; }
+
+    /// Chunk c's samples; empty when `stop` cut it short.
+    std::vector<Candidate> draw(int c, std::stop_token stop) const {
+        const int first = c * chunk, size = std::min(count - first, chunk);
+        std::vector<std::uint64_t> seeds;
+        for (int i = first; i < first + size; ++i) seeds.push_back(deriveSeed(seed, static_cast<std::uint64_t>(i)));
+        const std::vector<PartialSchedule> finals = sampleTrajectories(net, env, contexts.at(size), seeds, stop);
+        std::vector<Candidate> out;
+        for (const PartialSchedule& s : finals) {
+            const double t = s.makespan();
+            out.push_back({s.toSchedule(), t, env.speedup(t)});
+        }
+        return out;
+    }
+};
+
+/// Hands a chunk's samples on; false ends the run.
+using Deliver = std::function<bool(std::vector<Candidate>&&)>;
+
+/// Chunks one after another on the calling thread. The first is always drawn.
+void drawInOrder(const Job& job, std::stop_token stop, const Deliver& deliver) {
+    for (int c = 0; c < job.chunks(); ++c) {
+        if (c > 0 && stop.stop_requested()) return;
+        std::vector<Candidate> part = job.draw(c, c > 0 ? stop : std::stop_token{});
+        if (part.empty() || !deliver(std::move(part))) return;
+    }
+}
+
+/// The chunks of a parallel run: workers fill them in any order, the caller takes them in order.
+class ChunkBoard {
+public:
+    struct Slot {
+        bool ready = false;
+        std::vector<Candidate> part;   ///< empty when stopped
+        std::exception_ptr error;
+    };
+    explicit ChunkBoard(int chunks) : m_slots(static_cast<size_t>(chunks)) {}
+    int claim() { return m_next++; }   ///< the next chunk to draw (>= chunks: none left)
+    void put(int c, Slot s) {
+        s.ready = true;
+        const std::lock_guard lock(m_mutex);
+        m_slots[static_cast<size_t>(c)] = std::move(s);
+        m_filled.notify_all();
+    }
+    Slot take(int c) {   ///< waits for chunk c
+        std::unique_lock lock(m_mutex);
+        m_filled.wait(lock, [&] { return m_slots[static_cast<size_t>(c)].ready; });
+        return std::move(m_slots[static_cast<size_t>(c)]);
+    }
+
+private:
+    std::vector<Slot> m_slots;
+    std::atomic<int> m_next{0};
+    std::mutex m_mutex;
+    std::condition_variable m_filled;
+};
+
+/// One worker: chunks until none is left; after `halt`, the claimed ones come back empty at once
+/// (the first chunk is always drawn). Pinned to one math thread, like the caller.
+void drawChunks(const Job& job, ChunkBoard& board, std::stop_token halt) {
+    const torch::NoGradGuard noGrad;   // per thread, like the pin
+    const models::MathThreads pin(1);
+    for (int c; (c = board.claim()) < job.chunks();) {
+        ChunkBoard::Slot s;
+        try {
+            if (c == 0 || !halt.stop_requested()) s.part = job.draw(c, c > 0 ? halt : std::stop_token{});
+        } catch (...) {
+            s.error = std::current_exception();
+        }
+        board.put(c, std::move(s));
+    }
+}
+
+/// Chunks on `threads` workers; the calling thread delivers them in chunk order, so callbacks run
+/// there and the result is drawInOrder's.
+void drawInParallel(const Job& job, int threads, std::stop_token stop, const Deliver& deliver) {
+    ChunkBoard board(job.chunks());
+    std::stop_source halt;   // the caller's stop, or the caller done taking chunks
+    const std::stop_callback relay(stop, [&] { halt.request_stop(); });
+    std::vector<std::jthread> workers;
+    for (int i = 0; i < std::min(threads, job.chunks()); ++i) workers.emplace_back(drawChunks, std::cref(job), std::ref(board), halt.get_token());
+    // Destroyed before `workers` (which then join), also when `deliver` throws.
+    const struct Halt {
+        std::stop_source& s;
+        ~Halt() { s.request_stop(); }
+    } haltOnExit{halt};
+    for (int c = 0; c < job.chunks(); ++c) {
+        ChunkBoard::Slot slot = board.take(c);
+        if (slot.error) std::rethrow_exception(slot.error);   // haltOnExit, then the joins
+        if (slot.part.empty() || !deliver(std::move(slot.part))) return;
+    }
+}
+
 } // namespace
 
 struct GflowNetSampler::Impl {
@@ -40,26 +162,22 @@ GflowNetSampler::~GflowNetSampler() = default;
 std::string GflowNetSampler::trainedOn() const { return m_impl->net->config().trainedOn; }
 
 std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                               std::stop_token stop, const ChunkFn& onChunk) {
+                                               std::stop_token stop, const ChunkFn& onChunk, int threads) {
     if (!(temperature > 0)) throw std::invalid_argument("gflownet: the temperature must be positive");
     models::checkEncoderSize(problem.g());
-    torch::NoGradGuard noGrad;
+    std::vector<Candidate> out;
+    if (count <= 0) return out;
+    out.reserve(static_cast<size_t>(count));
+    const torch::NoGradGuard noGrad;
     const models::MathThreads pin(1);   // the same samples whatever the thread settings
     const ScheduleEnv env(problem);
-    const models::EncoderInput masks = graphMasks(problem.g());
-    std::vector<Candidate> out;
-    out.reserve(static_cast<size_t>(std::max(count, 0)));
-    const int chunk = chunkSize(env.ops());
-    for (int first = 0; first < count; first += chunk) {
-        if (first > 0 && stop.stop_requested()) break;
-        RolloutSpec spec;
-        spec.sigma = temperature;
-        for (int i = first; i < std::min(count, first + chunk); ++i) spec.seeds.push_back(deriveSeed(seed, static_cast<std::uint64_t>(i)));
-        const Rollout r = rollout(m_impl->net, env, masks, spec, first > 0 ? stop : std::stop_token{});
-        for (size_t i = 0; i < r.finals.size(); ++i)
-            out.push_back({r.finals[i].toSchedule(), r.makespan[i], r.speedup[i]});
-        if (onChunk && !onChunk(out)) break;
-    }
+    const Job job(m_impl->net, env, temperature, seed, count);
+    const Deliver deliver = [&](std::vector<Candidate>&& part) {
+        std::move(part.begin(), part.end(), std::back_inserter(out));
+        return !onChunk || onChunk(out);
+    };
+    if (threads > 1 && job.chunks() > 1) drawInParallel(job, threads, stop, deliver);
+    else drawInOrder(job, stop, deliver);
     return out;
 }
 

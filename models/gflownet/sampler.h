@@ -44,10 +44,12 @@ public:
 
     /// `count` samples at `temperature` (sigma > 0), drawn in chunks (64 on small graphs, fewer on
     /// large ones so that attention stays within about 128 MB). The first chunk is always drawn;
-    /// after it, `stop` or `onChunk` returning false ends the run early (whole chunks).
+    /// after it, `stop` or `onChunk` returning false ends the run early (whole chunks). With
+    /// `threads` > 1 the chunks run on that many workers; `onChunk` still runs on the calling
+    /// thread, in chunk order, and the samples are the same as with one thread.
     /// Throws std::invalid_argument for sigma <= 0 or a graph the encoder refuses.
     std::vector<Candidate> sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
-                                  std::stop_token stop = {}, const ChunkFn& onChunk = {});
+                                  std::stop_token stop = {}, const ChunkFn& onChunk = {}, int threads = 1);
     /// The model card's "trained_on" text.
     std::string trainedOn() const;
 

@@ -25,7 +25,7 @@ public:
             proxy, request.temperature, request.count, request.seed, stop, [&](const std::vector<Candidate>& sofar) {
                 if (progress) progress(static_cast<double>(sofar.size()) / request.count);
                 return true;
-            });
+            }, request.threads);
         SampleSet out;
         for (const Candidate& c : drawn) {
             out.schedules.push_back(c.schedule);

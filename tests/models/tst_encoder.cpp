@@ -244,6 +244,34 @@ private Q_SLOTS:
         }
     }
 
+    // The sampler's attention (EncoderContext::directAttention: sgemm_ per matrix, in place) gives
+    // the numbers of the LibTorch path bit for bit, with and without FiLM and with several heads
+    // per mask; below LibTorch's BLAS threshold (4 ops) it falls back to that path.
+    void directAttentionIsBitForBit() {
+        at::manual_seed(11);
+        const FeatureSpec spec;
+        for (const bool film : {false, true}) {
+            EncoderConfig cfg = EncoderConfig::cpuSmall(spec.width());
+            if (film) cfg.filmDim = 8, cfg.reluMlp = true, cfg.headsPerMask.fill(1);
+            TopoformerEncoder enc(cfg);
+            for (int n : {4, 24, 57}) {
+                const auto inst = generateLayered(n, static_cast<std::uint64_t>(n));
+                const EncoderInput in = makeEncoderInput(buildFeatures(*inst.graph, spec), buildMasks(*inst.graph));
+                const std::int64_t ops = in.x.size(0);
+                const at::Tensor x = at::randn({5, ops, spec.width()});
+                const at::NoGradGuard noGrad;
+                const MathThreads pin(1);
+                EncoderContext c = enc->prepare(in, 5, film ? at::full({1}, -2.5) : at::Tensor());
+                const at::Tensor plain = enc->forward(x, c);
+                c.directAttention = true;
+                const at::Tensor direct = enc->forward(x, c);
+                QVERIFY2(at::equal(plain, direct), qPrintable(QString("film %1, %2 ops").arg(film).arg(ops)));
+                QVERIFY(at::equal(plain, enc->forward(EncoderInput{x, in.maskBias, in.rowHasKey, in.nodeMask, in.sizes},
+                                                      film ? at::full({1}, -2.5) : at::Tensor())));
+            }
+        }
+    }
+
     void weightsRoundTrip() {
         const QString dir = QDir::tempPath() + "/tst_encoder_weights";
         std::filesystem::create_directories(dir.toStdString());

@@ -12,11 +12,13 @@
 
 #include "core/costmodel/validator.h"
 #include "core/gflownet/environment.h"
+#include "core/generators/generators.h"
 #include "core/io/graphio.h"
 
 #include "core/analysis/diversity.h"
 #include "core/optimizer/candidates.h"
 #include "models/encoder/encoder.h"
+#include "models/encoder/maththreads.h"
 
 #include <QTemporaryDir>
 
@@ -31,6 +33,7 @@
 #include <numeric>
 #include <functional>
 #include <set>
+#include <thread>
 
 using namespace sl;
 using namespace sl::gfn;
@@ -294,6 +297,77 @@ private Q_SLOTS:
         QCOMPARE(top.size(), size_t{5});
         for (size_t i = 1; i < top.size(); ++i) QVERIFY(many[static_cast<size_t>(top[i - 1])].speedup >= many[static_cast<size_t>(top[i])].speedup);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sampler.sample(p, 0, 1, 1));
+    }
+
+    // The sampler's rollout (n passes, no backward head, direct attention) draws exactly the
+    // trajectories of the training rollout for the same seeds: same chains, same makespans, and
+    // its log-probabilities are forward()'s bit for bit.
+    void samplingRolloutDrawsWhatTheTrainingRolloutDraws() {
+        torch::manual_seed(8);
+        GflowNetPolicy net(PolicyConfig::cpu());
+        net->eval();
+        const Problem p{generateLayered(22, 4).graph, Platform::identical(3), {}};
+        const ScheduleEnv env(p);
+        const torch::NoGradGuard noGrad;
+        const models::MathThreads pin(1);
+        RolloutSpec spec;
+        spec.sigma = 0.05;
+        spec.seeds = seeds(12, 77);
+        const Rollout slow = rollout(net, env, graphMasks(p.g()), spec);
+        const auto fast = sampleTrajectories(net, env, net->prepareSampling(graphMasks(p.g()), 12, 0.05), spec.seeds);
+        QCOMPARE(fast.size(), slow.finals.size());
+        for (size_t i = 0; i < fast.size(); ++i) {
+            QVERIFY(fast[i] == slow.finals[i]);
+            QCOMPARE(fast[i].makespan(), slow.makespan[i]);
+        }
+        // and the probabilities it draws from are forward()'s bit for bit, in a middle state
+        std::vector<PartialSchedule> states(12, PartialSchedule(env));
+        for (size_t i = 0; i < states.size(); ++i)
+            for (OpId v : fast[i].env().graph().topologicalOrder())
+                if (fast[i].start(v) < 0.4 * fast[i].makespan()) states[i].add(v, fast[i].device(v));
+        StateBatch batch;
+        encodeStates(states, batch);
+        const StateTensors t = toTensors(batch);
+        const torch::Tensor reference =
+            forwardLogProbs(net->forward(graphMasks(p.g()), t, torch::full({1}, std::log(0.05), torch::kFloat)), t);
+        QVERIFY(torch::equal(net->sampleLogProbs(net->prepareSampling(graphMasks(p.g()), 12, 0.05), batch), reference));
+    }
+
+    // Chunks on several threads: the same samples in the same order as on one; a callback that
+    // says stop after the first chunk, or a stop requested up front, leaves exactly the first chunk.
+    void samplerThreadsGiveTheSameSamplesAndStop() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("g.slw").toStdString();
+        torch::manual_seed(9);
+        savePolicy(GflowNetPolicy(PolicyConfig::cpu()), path);
+        GflowNetSampler sampler(path);
+        const Problem p{generateLayered(12, 2).graph, Platform::identical(3), {}};
+        const auto one = sampler.sample(p, 0.2, 150, 5, {}, {}, 1);
+        const std::thread::id caller = std::this_thread::get_id();
+        QCOMPARE(one.size(), size_t{150});
+        for (int threads : {2, 3}) {
+            std::vector<size_t> sizes;
+            bool here = true;
+            const auto many = sampler.sample(p, 0.2, 150, 5, {}, [&](const std::vector<Candidate>& sofar) {
+                sizes.push_back(sofar.size());
+                here = here && std::this_thread::get_id() == caller;
+                return true;
+            }, threads);
+            QCOMPARE(sizes, (std::vector<size_t>{64, 128, 150}));   // in chunk order
+            QVERIFY(here);                                          // on the calling thread
+            QCOMPARE(many.size(), one.size());
+            for (size_t i = 0; i < many.size(); ++i) {
+                QCOMPARE(many[i].schedule.placement(), one[i].schedule.placement());
+                QCOMPARE(many[i].schedule.order, one[i].schedule.order);
+            }
+            const auto first = sampler.sample(p, 0.2, 150, 5, {}, [](const std::vector<Candidate>&) { return false; }, threads);
+            QCOMPARE(first.size(), size_t{64});
+            std::stop_source stop;
+            stop.request_stop();
+            const auto stopped = sampler.sample(p, 0.2, 150, 5, stop.get_token(), {}, threads);
+            QCOMPARE(stopped.size(), size_t{64});
+            QCOMPARE(stopped.back().schedule.placement(), one[63].schedule.placement());
+        }
     }
 
     // The shipped single-graph model on its graph (spec §2.2, Fig. 3): at sigma = 0.005 the samples

@@ -12,13 +12,16 @@
 #include "core/io/ioutil.h"
 
 #include <onnx/defs/schema.h>
+#include <onnx/defs/tensor_proto_util.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -172,28 +175,197 @@ void requirePositiveDivisors(const onnx::GraphProto& graph, const std::string& s
 }
 
 // The rank libonnx gives the output of ConstantOfShape, Reshape and Expand when the shape values are
-// unknown is the length of their shape input: a declared shape input of 2^31 entries made it build
-// 2^31 dimensions (gigabytes, found by fuzz_onnx). No real model comes near this rank.
+// unknown is the length of their shape input: a shape input of 2^31 entries made it build 2^31
+// dimensions (gigabytes, found by fuzz_onnx). No real model comes near this rank. The length need not
+// be declared: inference also derives it through other nodes (Identity, Concat, Shape, and from known
+// values through Range, Tile, Pad, ConstantOfShape, ...). So, before inference runs, every tensor gets
+// upper bounds on what inference can learn of it, node by node in the order libonnx visits them.
 constexpr double kMaxShapeInputLength = 1024;
+constexpr double kNoBound = std::numeric_limits<double>::infinity();
 
-void requireShortShapeInputs(const onnx::GraphProto& graph, const std::unordered_map<std::string, ValueInfo>& info,
-                             const std::string& source) {
-    std::unordered_map<std::string, const onnx::ValueInfoProto*> declared;
-    for (const auto& v : graph.value_info()) declared[v.name()] = &v;
-    for (const auto& n : graph.node()) {
-        const int shapeInput = n.op_type() == "ConstantOfShape" ? 0 : (n.op_type() == "Reshape" || n.op_type() == "Expand") ? 1 : -1;
-        if (shapeInput < 0 || n.input_size() <= shapeInput) continue;
-        const std::string& name = n.input(shapeInput);
-        double length = -1;
-        if (auto it = info.find(name); it != info.end() && it->second.dims.size() == 1) length = it->second.dims[0];
-        if (auto it = declared.find(name); it != declared.end()) {
-            const auto& type = it->second->type();
-            if (type.has_tensor_type() && type.tensor_type().shape().dim_size() == 1 && type.tensor_type().shape().dim(0).has_dim_value())
-                length = std::max(length, static_cast<double>(type.tensor_type().shape().dim(0).dim_value()));
+/// Upper bounds on what shape inference can learn of one tensor: its element count, its rank, and the
+/// magnitude of its values (initializers, Constant, data propagation); -1 where it learns nothing.
+struct Extent {
+    double elements = -1;
+    double rank = -1;
+    double values = -1;
+    std::string via;   // the input the bound came through, for the message
+};
+
+Extent extentOfDims(const std::vector<double>& dims) {
+    double elements = 1;
+    for (const double d : dims) elements *= d;
+    return {elements, static_cast<double>(dims.size())};
+}
+
+Extent declaredExtent(const onnx::TypeProto& type) {
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape()) return {};
+    std::vector<double> dims;
+    for (const auto& d : type.tensor_type().shape().dim()) dims.push_back(d.has_dim_value() ? static_cast<double>(d.dim_value()) : 1.0);
+    return extentOfDims(dims);
+}
+
+template <typename T> double largestMagnitude(const onnx::TensorProto& t) {
+    double m = 0;
+    for (const T v : onnx::ParseData<T>(&t)) m = std::max(m, std::abs(static_cast<double>(v)));
+    return m;
+}
+
+/// An initializer or a Constant's tensor: inference reads its values too.
+Extent tensorExtent(const onnx::TensorProto& t) {
+    Extent e = extentOfDims(std::vector<double>(t.dims().begin(), t.dims().end()));
+    e.values = kNoBound;
+    try {
+        using T = onnx::TensorProto_DataType;
+        if (t.data_type() == T::TensorProto_DataType_INT64) e.values = largestMagnitude<std::int64_t>(t);
+        if (t.data_type() == T::TensorProto_DataType_INT32) e.values = largestMagnitude<std::int32_t>(t);
+        if (t.data_type() == T::TensorProto_DataType_FLOAT) e.values = largestMagnitude<float>(t);
+        if (t.data_type() == T::TensorProto_DataType_DOUBLE) e.values = largestMagnitude<double>(t);
+    } catch (const std::exception&) {   // data that does not match its dims, external data: no bound
+    }
+    return e;
+}
+
+Extent constantExtent(const onnx::NodeProto& n) {
+    for (const auto& a : n.attribute()) {
+        if (a.has_t()) return tensorExtent(a.t());
+        if (a.name() == "value_int") return {1, 0, std::abs(static_cast<double>(a.i()))};
+        if (a.name() == "value_float") return {1, 0, std::abs(static_cast<double>(a.f()))};
+        if (a.name() == "value_ints" || a.name() == "value_floats") return {double(a.ints_size() + a.floats_size()), 1, kNoBound};
+    }
+    return {};
+}
+
+bool isOneOf(const std::string& op, std::initializer_list<std::string_view> ops) { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+
+/// Ops whose output shape follows the input shapes by broadcasting (all must be known).
+Extent broadcastExtent(const std::string& op, const std::vector<Extent>& in) {
+    Extent e{0, 0, 0};
+    double product = 1;
+    for (const Extent& x : in) {
+        if (x.elements < 0) return {};
+        e.elements = std::max(e.elements, x.elements);
+        e.rank = std::max(e.rank, x.rank);
+        product *= std::max(x.elements, 1.0);
+        if (e.values >= 0 && x.values >= 0) e.values = op == "Mul" ? std::max(e.values, 1.0) * x.values : e.values + x.values;
+        else e.values = -1;
+    }
+    if (e.rank > 1) e.elements = product;   // [n, 1] + [1, m]
+    if (e.values >= 0 && isOneOf(op, {"Div", "Pow", "Mod"})) e.values = kNoBound;
+    if (isOneOf(op, {"Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor"})) e.values = std::min(e.values, 1.0);
+    return e;
+}
+
+/// Ops whose output size inference reads from input values (Reshape's shape, Tile's repeats, Pad's
+/// pads, Range's limits, ...): no more than the input sizes times every value combination.
+Extent sizedByValues(const onnx::NodeProto& n, const std::vector<Extent>& in) {
+    Extent e{1, 0, -1};
+    bool learns = false;
+    for (const Extent& x : in) {
+        learns = learns || x.elements >= 0 || x.values >= 0;
+        e.elements *= std::max(x.elements, 1.0);
+        if (x.values >= 0) e.elements *= std::pow(x.values + 1, std::max(x.elements, 1.0));
+        e.rank = std::max(e.rank, x.rank);
+        e.values = std::max(e.values, x.values);
+    }
+    if (!learns) return {};
+    const std::string& op = n.op_type();
+    if (op == "Range") e = {e.elements, 1, e.values >= 0 ? 2 * e.values : -1};
+    if (op == "OneHot") e.rank += 1;
+    if (op == "Reshape" || op == "Expand") e.rank = std::max(in[0].rank, in.size() > 1 ? in[1].elements : 0.0);
+    if (op == "ConstantOfShape") e = {e.elements, in[0].elements, 0};
+    for (const auto& a : n.attribute())
+        if (op == "ConstantOfShape" && a.has_t()) e.values = tensorExtent(a.t()).values;
+    return e;
+}
+
+/// The bounds of node n's outputs from those of its inputs. Ops not named here give none (-1): an
+/// output that inference could still size through one of them is the gap docs/reliability.md names.
+Extent nodeExtent(const onnx::NodeProto& n, const std::vector<Extent>& in) {
+    const std::string& op = n.op_type();
+    const Extent& x = in.empty() ? Extent{} : in[0];
+    const bool known = x.values >= 0;
+    if (op == "Constant") return constantExtent(n);
+    if (isOneOf(op, {"Identity", "Cast", "CastLike", "Abs", "Neg", "Floor", "Ceil", "Round", "Relu", "Sign", "Clip", "Transpose",
+                     "Dropout", "Slice", "Squeeze", "Split", "ReduceMax", "ReduceMin"}))
+        return {x.elements, x.rank, x.values};
+    if (isOneOf(op, {"Sqrt", "Exp", "Log", "Reciprocal", "Sigmoid", "Tanh", "Erf", "ReduceProd", "ReduceSum", "ReduceMean"}))
+        return {x.elements, x.rank, known ? kNoBound : -1};
+    if (op == "Not") return {x.elements, x.rank, known ? 1.0 : -1.0};
+    if (op == "Flatten") return {x.elements, 2, x.values};
+    if (op == "Unsqueeze") {
+        double axes = in.size() > 1 ? in[1].elements : 0.0;   // opset 13, or the attribute before
+        for (const auto& a : n.attribute()) axes = std::max(axes, static_cast<double>(a.ints_size()));
+        return {x.elements, x.rank < 0 ? -1 : x.rank + axes, x.values};
+    }
+    if (op == "Shape") return {x.rank, 1, x.elements};   // the values are dimensions, each at most the element count
+    if (op == "Size") return {x.elements < 0 ? -1.0 : 1.0, 0, x.elements};
+    if (op == "Gather") {
+        if (x.elements < 0 || in.size() < 2 || in[1].elements < 0) return {};
+        return {x.elements * std::max(in[1].elements, 1.0), x.rank + in[1].rank, x.values};
+    }
+    if (op == "Concat") {
+        Extent e = broadcastExtent("Max", in);
+        if (e.elements >= 0)
+            e.elements = std::accumulate(in.begin(), in.end(), 0.0, [](double s, const Extent& v) { return s + v.elements; });
+        return e;
+    }
+    if (isOneOf(op, {"Add", "Sub", "Mul", "Div", "Pow", "Mod", "Max", "Min", "Sum", "Mean", "Where", "Equal", "Less", "LessOrEqual",
+                     "Greater", "GreaterOrEqual", "And", "Or", "Xor", "PRelu"}))
+        return broadcastExtent(op, in);
+    if (isOneOf(op, {"Reshape", "Expand", "Tile", "ConstantOfShape", "Range", "Pad", "Resize", "Upsample", "OneHot", "CenterCropPad"}))
+        return sizedByValues(n, in);
+    return {};
+}
+
+int shapeInputOf(const onnx::NodeProto& n) {
+    return n.op_type() == "ConstantOfShape" ? 0 : (n.op_type() == "Reshape" || n.op_type() == "Expand") ? 1 : -1;
+}
+
+/// "a -> b -> c", the tensors a bound came through (the middle elided on long chains).
+std::string pathTo(const std::unordered_map<std::string, Extent>& extents, const std::string& name) {
+    std::vector<std::string> path{name};
+    std::unordered_set<std::string> seen{name};
+    for (auto it = extents.find(name); it != extents.end() && !it->second.via.empty() && seen.insert(it->second.via).second;
+         it = extents.find(it->second.via))
+        path.push_back(it->second.via);
+    if (path.size() > 6) path.erase(path.begin() + 3, path.end() - 2), path.insert(path.begin() + 3, "...");
+    std::string s;
+    for (auto p = path.rbegin(); p != path.rend(); ++p) s += (s.empty() ? "" : " -> ") + *p;
+    return s;
+}
+
+void requireShortShapeInputs(const onnx::GraphProto& graph, const std::string& source) {
+    std::unordered_map<std::string, Extent> declared, extents;
+    for (const auto* list : {&graph.input(), &graph.value_info(), &graph.output()})
+        for (const auto& v : *list) declared[v.name()] = declaredExtent(v.type());
+    for (const auto& t : graph.initializer()) extents[t.name()] = tensorExtent(t);
+    auto extentOf = [&](const std::string& name) {   // inference merges a declared shape with its own
+        Extent e = extents.count(name) ? extents[name] : Extent{};
+        if (auto d = declared.find(name); d != declared.end()) {
+            e.elements = std::max(e.elements, d->second.elements);
+            e.rank = std::max(e.rank, d->second.rank);
         }
-        if (length > kMaxShapeInputLength)
-            fail(source, "node '" + n.name() + "' (" + n.op_type() + "): its shape input '" + name + "' has " + formatNumber(length) +
-                             " entries, a rank beyond the " + formatNumber(kMaxShapeInputLength) + " this reader accepts");
+        return e;
+    };
+    for (const auto& n : graph.node()) {
+        std::vector<Extent> in;
+        for (const std::string& s : n.input()) in.push_back(s.empty() ? Extent{} : extentOf(s));
+        if (const int i = shapeInputOf(n); i >= 0 && i < n.input_size() && in[std::size_t(i)].elements > kMaxShapeInputLength) {
+            const std::string& name = n.input(i);
+            const std::string path = pathTo(extents, name);
+            fail(source, "node '" + n.name() + "' (" + n.op_type() + "): its shape input '" + name + "' " +
+                             (path == name ? "has " : "can have ") + formatNumber(in[std::size_t(i)].elements) + " entries" +
+                             (path == name ? "" : " (through '" + path + "')") + ", a rank beyond the " +
+                             formatNumber(kMaxShapeInputLength) + " this reader accepts");
+        }
+        Extent out = nodeExtent(n, in);
+        auto weight = [&](std::size_t i) { return std::max(in[i].elements, in[i].values); };
+        std::size_t largest = 0;   // the input named in the message: the longest, or the largest values
+        for (std::size_t i = 1; i < in.size(); ++i)
+            if (weight(i) > weight(largest)) largest = i;
+        if (!in.empty()) out.via = n.input(int(largest));
+        for (const std::string& o : n.output()) extents[o] = out;
     }
 }
 
@@ -222,7 +394,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
         if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
 
     requirePositiveDivisors(model.graph(), source);
-    requireShortShapeInputs(model.graph(), info, source);
+    requireShortShapeInputs(model.graph(), source);
     try {
         // With libonnx's (limited) data propagation for shape computations. Node-level inference
         // failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.

@@ -11,8 +11,60 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 using namespace sl;
+
+namespace {
+
+// ---- enough of a protobuf writer to build small ONNX models (field numbers from onnx.proto) ----
+std::string varint(std::uint64_t v) {
+    std::string s;
+    for (; v >= 0x80; v >>= 7) s += static_cast<char>((v & 0x7f) | 0x80);
+    return s + static_cast<char>(v);
+}
+std::string field(int number, std::uint64_t v) { return varint(static_cast<std::uint64_t>(number) << 3) + varint(v); }
+std::string field(int number, const std::string& bytes) {
+    return varint((static_cast<std::uint64_t>(number) << 3) | 2) + varint(bytes.size()) + bytes;
+}
+/// ValueInfoProto: a tensor of INT64 (elem_type 7) with the given dims.
+std::string int64Tensor(const std::string& name, const std::vector<std::uint64_t>& dims) {
+    std::string shape;
+    for (const std::uint64_t d : dims) shape += field(1, field(1, d));
+    return field(1, name) + field(2, field(1, field(1, std::uint64_t{7}) + field(2, shape)));
+}
+/// NodeProto; `attributes` are already-encoded AttributeProtos.
+std::string node(const std::string& op, const std::vector<std::string>& inputs, const std::string& output,
+                 const std::string& attributes = {}) {
+    std::string n;
+    for (const auto& in : inputs) n += field(1, in);
+    return n + field(2, output) + field(3, output) + field(4, op) + attributes;
+}
+std::string intAttribute(const std::string& name, std::uint64_t value) {
+    return field(5, field(1, name) + field(3, value) + field(20, std::uint64_t{2}));   // type INT
+}
+/// TensorProto: INT64 values, 1-D (or a scalar when `scalar`).
+std::string int64Initializer(const std::string& name, const std::vector<std::uint64_t>& values, bool scalar = false) {
+    std::string t = scalar ? std::string() : field(1, std::uint64_t{values.size()});
+    t += field(2, std::uint64_t{7});
+    for (const std::uint64_t v : values) t += field(7, v);
+    return t + field(8, name);
+}
+/// ModelProto (IR 8, opset 13): the nodes, the declared inputs and initializers, and "y" as the output.
+std::string onnxModel(const std::vector<std::string>& nodes, const std::vector<std::string>& inputs,
+                      const std::vector<std::string>& initializers = {}) {
+    std::string graph;
+    for (const auto& n : nodes) graph += field(1, n);
+    graph += field(2, std::string("g"));
+    for (const auto& t : initializers) graph += field(5, t);
+    for (const auto& in : inputs) graph += field(11, in);
+    graph += field(12, field(1, std::string("y")));
+    return field(1, std::uint64_t{8}) + field(7, graph) + field(8, field(2, std::uint64_t{13}));
+}
+
+constexpr std::uint64_t kLong = 2147483647;
+
+} // namespace
 
 Q_DECLARE_METATYPE(sl::GraphFormat)
 Q_DECLARE_METATYPE(std::string)
@@ -122,6 +174,65 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).starts_with("rank.onnx: node 'fill' (ConstantOfShape): its shape input 's' has "
                                                        "2147483647 entries"), e.what());
         }
+    }
+
+    // The same rank, reached through other nodes (issue 15): the check above saw only a declared
+    // shape input, so libonnx inferred these lengths and built the rank.
+    void onnxLongShapeInputThroughNodesRefused_data() {
+        QTest::addColumn<std::string>("model");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("Identity")
+            << onnxModel({node("Identity", {"s"}, "t"), node("ConstantOfShape", {"t"}, "y")}, {int64Tensor("s", {kLong})})
+            << QStringLiteral("node 'y' (ConstantOfShape): its shape input 't' can have 2147483647 entries (through 's -> t'), "
+                              "a rank beyond the 1024 this reader accepts");
+        QTest::addRow("Concat of 600 + 600")
+            << onnxModel({node("Concat", {"a", "b"}, "c", intAttribute("axis", 0)), node("Reshape", {"x", "c"}, "y")},
+                         {int64Tensor("a", {600}), int64Tensor("b", {600}), int64Tensor("x", {1})})
+            << QStringLiteral("node 'y' (Reshape): its shape input 'c' can have 1200 entries (through 'a -> c')");
+        QTest::addRow("Shape of rank 1100")
+            << onnxModel({node("Shape", {"x"}, "s"), node("Expand", {"x", "s"}, "y")},
+                         {int64Tensor("x", std::vector<std::uint64_t>(1100, 1))})
+            << QStringLiteral("node 'y' (Expand): its shape input 's' can have 1100 entries (through 'x -> s')");
+        // lengths from known values: inference computes them from initializers and data propagation
+        QTest::addRow("Range to 2^31")
+            << onnxModel({node("Range", {"a", "b", "c"}, "r"), node("ConstantOfShape", {"r"}, "y")}, {},
+                         {int64Initializer("a", {0}, true), int64Initializer("b", {kLong}, true), int64Initializer("c", {1}, true)})
+            << QStringLiteral("node 'y' (ConstantOfShape): its shape input 'r' can have 4294967296 entries (through 'b -> r')");
+        QTest::addRow("ConstantOfShape of ConstantOfShape")
+            << onnxModel({node("ConstantOfShape", {"a"}, "r"), node("ConstantOfShape", {"r"}, "y")}, {}, {int64Initializer("a", {kLong})})
+            << QStringLiteral("its shape input 'r' can have 2147483648 entries (through 'a -> r')");
+        QTest::addRow("Reshape to an initializer")
+            << onnxModel({node("Reshape", {"x", "a"}, "r"), node("ConstantOfShape", {"r"}, "y")}, {int64Tensor("x", {4})},
+                         {int64Initializer("a", {kLong})})
+            << QStringLiteral("its shape input 'r' can have 8589934592 entries (through 'a -> r')");
+        QTest::addRow("Pad, Shape, ConstantOfShape")
+            << onnxModel({node("Pad", {"x", "a"}, "p"), node("Shape", {"p"}, "s"), node("ConstantOfShape", {"s"}, "t"),
+                          node("Relu", {"t"}, "r"), node("Reshape", {"x", "r"}, "y")},
+                         {int64Tensor("x", {1})}, {int64Initializer("a", {0, kLong})})
+            << QStringLiteral("node 'y' (Reshape): its shape input 'r' can have");
+    }
+
+    void onnxLongShapeInputThroughNodesRefused() {
+        QFETCH(std::string, model);
+        QFETCH(QString, message);
+        try {
+            parseGraph(model, GraphFormat::Onnx, "rank.onnx");
+            QFAIL("read");
+        } catch (const IoError& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.startsWith(QStringLiteral("rank.onnx: ")) && what.contains(message), e.what());
+        }
+    }
+
+    // what real exports do with shapes still reads: Shape, Gather, Unsqueeze, Concat into Reshape
+    void onnxShortShapeChainStillReads() {
+        const std::string model =
+            onnxModel({node("Shape", {"x"}, "s"), node("Gather", {"s", "i"}, "n"), node("Unsqueeze", {"n", "axes"}, "u"),
+                       node("Concat", {"u", "one"}, "c", intAttribute("axis", 0)), node("Reshape", {"x", "c"}, "y")},
+                      {int64Tensor("x", {2, 3, 4, 5})},
+                      {int64Initializer("i", {0}, true), int64Initializer("axes", {0}), int64Initializer("one", {1})});
+        const LoadedGraph g = parseGraph(model, GraphFormat::Onnx, "chain.onnx");
+        QCOMPARE(g.graph->ops().size(), std::size_t(5));
     }
 
     void validUtf8NamesStillRead() {

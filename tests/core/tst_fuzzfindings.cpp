@@ -2,6 +2,7 @@
 // Inputs the fuzz targets (tests/fuzz, docs/reliability.md) found crashing, each reduced and kept
 // here as a plain unit test: the reader must refuse it with an IoError naming the fault, or read it
 // into a graph that the writers take.
+#include "common/protobufwriter.h"
 #include "common/workedexample.h"
 #include "core/io/graphio.h"
 #include "core/io/scheduleio.h"
@@ -17,16 +18,8 @@ using namespace sl;
 
 namespace {
 
-// ---- enough of a protobuf writer to build small ONNX models (field numbers from onnx.proto) ----
-std::string varint(std::uint64_t v) {
-    std::string s;
-    for (; v >= 0x80; v >>= 7) s += static_cast<char>((v & 0x7f) | 0x80);
-    return s + static_cast<char>(v);
-}
-std::string field(int number, std::uint64_t v) { return varint(static_cast<std::uint64_t>(number) << 3) + varint(v); }
-std::string field(int number, const std::string& bytes) {
-    return varint((static_cast<std::uint64_t>(number) << 3) | 2) + varint(bytes.size()) + bytes;
-}
+using test::field;   // tests/common/protobufwriter.h: small ONNX models by hand
+
 /// ValueInfoProto: a tensor of INT64 (elem_type 7) with the given dims.
 std::string int64Tensor(const std::string& name, const std::vector<std::uint64_t>& dims) {
     std::string shape;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Graph importers (core/io): real fixtures load with the facts their sources state, native JSON
 // and DOT round-trip exactly, and broken files give an IoError naming the file and the fault.
+#include "common/protobufwriter.h"
 #include "core/io/graphio.h"
 #include "core/util/atomicfile.h"
 
@@ -100,19 +101,7 @@ void comparePlatforms(const Platform& a, const Platform& b) {
     QCOMPARE(b.link.bandwidth, a.link.bandwidth);
 }
 
-// ---- a tiny protobuf writer, enough to hand-craft ONNX models for the error tests ----
-std::string varint(std::uint64_t v) {
-    std::string s;
-    while (v >= 0x80) {
-        s += static_cast<char>((v & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    return s + static_cast<char>(v);
-}
-std::string field(int number, std::uint64_t v) { return varint(static_cast<std::uint64_t>(number) << 3) + varint(v); }
-std::string field(int number, const std::string& bytes) {
-    return varint((static_cast<std::uint64_t>(number) << 3) | 2) + varint(bytes.size()) + bytes;
-}
+using test::field;   // tests/common/protobufwriter.h: hand-crafted ONNX models for the error tests
 /// ModelProto: x (float[dim]) -> Relu -> ... -> Relu -> y, one node per name, opset 13.
 std::string reluModel(std::uint64_t dim, const std::vector<std::string>& names = {"relu"}) {
     const std::string shape = field(1, field(1, dim));                    // TensorShapeProto.dim.dim_value

@@ -23,8 +23,11 @@
 namespace sl::cli {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
-extern "C" void onInterrupt(int) { g_interrupted = 1; }
+// A lock-free atomic, not a volatile sig_atomic_t: the handler may run on any thread (OpenBLAS's,
+// say) while the watcher thread reads the flag, and only an atomic orders that (TSan saw the race).
+std::atomic<int> g_interrupted{0};
+static_assert(std::atomic<int>::is_always_lock_free, "async-signal-safe only when lock-free");
+extern "C" void onInterrupt(int) { g_interrupted.store(1); }
 
 double parseNumber(const std::string& key, const std::string& text) {
     try {
@@ -172,12 +175,12 @@ int runOptimize(Args& args) {
 
     // Ctrl-C requests a stop; the optimizer returns its best schedule so far.
     std::stop_source stopSource;
-    g_interrupted = 0;
+    g_interrupted.store(0);
     auto previous = std::signal(SIGINT, onInterrupt);
     std::atomic<bool> done{false};
     std::jthread watcher([&] {
         while (!done) {
-            if (g_interrupted) {
+            if (g_interrupted.load()) {
                 stopSource.request_stop();
                 break;
             }

@@ -38,7 +38,6 @@
 #include "core/costmodel/stepmemory.h"
 #include "core/costmodel/timememory.h"
 #include "core/schedule/schedule.h"
-#include "core/util/prioritysort.h"
 #include "core/util/priorityqueue.h"
 
 #include <cstddef>

@@ -30,7 +30,7 @@ StepMemory::StepMemory(const Graph& graph, int deviceCount)
     for (TensorId t = 0; t < graph.tensorCount(); ++t)
         if (m_consumerCount[static_cast<size_t>(t)] == 0)
             m_deadOutputBytes[static_cast<size_t>(m_producer[static_cast<size_t>(t)])] += m_bytes[static_cast<size_t>(t)];
-    m_remaining.resize(static_cast<size_t>(graph.tensorCount()) * static_cast<size_t>(m_devices));
+    m_remaining.resize(static_cast<size_t>(graph.tensorCount()));
     m_live.assign(static_cast<size_t>(m_devices), 0.0);
     m_peak.assign(static_cast<size_t>(m_devices), 0.0);
     m_stride = std::bit_ceil(static_cast<size_t>(m_devices));

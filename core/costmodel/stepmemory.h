@@ -74,7 +74,7 @@ private:
     std::vector<double> m_params, m_outputBytes;   ///< per op
     std::vector<double> m_deadOutputBytes;         ///< per op: outputs nobody consumes
     std::vector<int> m_consumerCount;   ///< consumer entries per tensor
-    std::vector<int> m_remaining;       ///< per (tensor, device)
+    std::vector<int> m_remaining;       ///< per tensor: step()'s unfinished consumer entries
     std::vector<double> m_live, m_peak; ///< per device
     // peakOfOrder: the input edges as one flat list (sl::inputEdgesInRounds), and its workspace
     std::vector<std::int64_t> m_edgeSlot;          ///< per edge: its tensor << m_laneBits

@@ -116,9 +116,10 @@ private:
             const double k = keys[i];
             // (hi - k) * scale is monotone in k; keys above hi go first, below lo last, and NaN
             // where descendingImage ranks it: first without its sign bit, last with it.
-            const double x = (hi - k) * scale;
-            const int b = k >= hi ? 0 : k <= lo ? last : k > lo ? std::min(static_cast<int>(x), last)
-                                                                : (std::signbit(k) ? last : 0);
+            const int b = std::isnan(k) ? (std::signbit(k) ? last : 0)
+                          : k >= hi     ? 0
+                          : k <= lo     ? last
+                                        : std::min(static_cast<int>((hi - k) * scale), last);
             m_bucket[i] = b;
             m_image[i] = descendingImage(k);
             ++m_count[static_cast<size_t>(b)];

@@ -6,6 +6,8 @@
 #include "models/regal/optimizer.h"
 #include "models/topoformer/register.h"
 
+#include "core/plugin/neuralmodule.h"
+
 namespace sl {
 
 void registerNeuralOptimizers() {
@@ -13,6 +15,7 @@ void registerNeuralOptimizers() {
     models::registerTopoformer();
     gfn::registerGflowNet();
     regal::registerRegal();
+    neural::markNeuralMethodsLinkedIn();
 }
 
 } // namespace sl

@@ -119,6 +119,10 @@ public:
     int restoreSession(const OrphanSession& s);
     /// The open graph's file changed on disk since it was opened (the status bar offers Reload).
     bool fileChangedOnDisk() const;
+    /// Maps the neural module (LibTorch) on a worker, then registers its methods on this thread
+    /// and adds them to the run and temperature panels (core/plugin/neuralmodule.h): the window
+    /// shows first. Emits neuralMethodsLoaded(); when they are unavailable, the status bar says why.
+    void loadNeuralMethodsInBackground();
 
 Q_SIGNALS:
     void documentLoaded();
@@ -127,6 +131,7 @@ Q_SIGNALS:
     /// A schedule reached the views from the Temperature panel or the sweep (not a result row).
     void scheduleShown(const sl::gui::RunRecord& r);
     void sweepShown();
+    void neuralMethodsLoaded(bool available);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -215,6 +220,7 @@ private:
     CompareView* m_compare;
     SweepView* m_sweepView;
     TemperaturePanel* m_temperature = nullptr;
+    bool m_neuralLoadStarted = false;
     QAction* m_sweepAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;

@@ -122,7 +122,8 @@ void RunPanel::reloadMethods() {
     for (const auto& info : OptimizerRegistry::instance().list())
         m_method->addItem(QStringLiteral("%1  —  %2").arg(QString::fromStdString(info.name), QString::fromStdString(info.family)),
                           QString::fromStdString(info.name));
-    if (!keep.isEmpty()) setMethod(keep);
+    if (!m_pendingMethod.isEmpty() && setMethod(m_pendingMethod)) m_pendingMethod.clear();
+    else if (!keep.isEmpty()) setMethod(keep);
     rebuildOptions();
 }
 
@@ -328,7 +329,8 @@ void RunPanel::saveSettings() const {
 
 void RunPanel::restoreSettings() {
     QSettings s;
-    setMethod(s.value(QStringLiteral("run/method")).toString());
+    const QString remembered = s.value(QStringLiteral("run/method")).toString();
+    if (!setMethod(remembered)) m_pendingMethod = remembered;   // a neural method, registered once the module loads
 }
 
 } // namespace sl::gui

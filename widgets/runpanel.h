@@ -64,6 +64,7 @@ private:
     QVBoxLayout* m_jobs;
     QLabel* m_idle;
     Objective m_objective = Objective::Makespan;
+    QString m_pendingMethod;   // remembered, not registered yet (a neural method): chosen once it is
 };
 
 } // namespace sl::gui

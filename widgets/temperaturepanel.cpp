@@ -239,7 +239,8 @@ void TemperaturePanel::reloadSamplers() {
         m_sampler->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
         m_sampler->setItemData(m_sampler->count() - 1, QString::fromStdString(info.summary), Qt::ToolTipRole);
     }
-    if (!keep.isEmpty()) setSampler(keep);
+    if (!m_pendingSampler.isEmpty() && setSampler(m_pendingSampler)) m_pendingSampler.clear();
+    else if (!keep.isEmpty()) setSampler(keep);
     onSamplerChanged();
 }
 
@@ -475,7 +476,8 @@ void TemperaturePanel::restoreSettings() {
     s.beginGroup(QStringLiteral("temperature"));
     // No GFlowNet by default: the panel samples every graph as it opens, and the GFlowNet's cost
     // grows as ops³ (minutes for 1,000 samples at 100 ops, an hour for ResNet-50's 176).
-    setSampler(s.value(QStringLiteral("sampler")).toString());
+    const QString remembered = s.value(QStringLiteral("sampler")).toString();
+    if (!setSampler(remembered)) m_pendingSampler = remembered;   // gflownet, registered once the module loads
     m_slider->setTemperature(s.value(QStringLiteral("sigma"), 0.005).toDouble());
     m_samples->setValue(s.value(QStringLiteral("samples"), 1000).toInt());
     m_seed->setValue(s.value(QStringLiteral("seed"), 1).toInt());

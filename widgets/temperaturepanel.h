@@ -95,6 +95,7 @@ private:
     TargetModel m_target = TargetModel::Proxy;
     std::uint64_t m_targetSeed = 1;
     QComboBox* m_sampler;
+    QString m_pendingSampler;   // remembered, not registered yet (gflownet): chosen once it is
     QLabel* m_sigma;
     QLabel* m_extrapolation;
     TemperatureSlider* m_slider;

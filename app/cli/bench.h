@@ -17,6 +17,7 @@ struct Bench {
     std::string help;
     std::vector<std::string> flags;
     std::function<int(Args&)> run;
+    bool needsNeuralMethods = false;   ///< load the neural module first (app/cli/neural.h)
 };
 
 std::vector<Bench>& benches();

@@ -166,7 +166,7 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
                           "temperature sweep of the example, with the conditional and the single-graph weights.\n\n") +
                   targetOptionsHelp(),
-              {"quick"}, &runGflowNetBench});
+              {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

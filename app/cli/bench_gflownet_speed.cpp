@@ -7,15 +7,15 @@
 // thread count (and lets two builds be compared).
 #include "bench_gflownet_speed.h"
 
-#include "models/gflownet/sampler.h"
-
 #include "core/analysis/sweep.h"
 #include "core/costmodel/target.h"
+#include "core/optimizer/sampler.h"
 #include "core/util/fnv.h"
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 namespace sl::cli {
 namespace {
@@ -38,28 +38,26 @@ void hashSchedules(const std::vector<Schedule>& schedules, Fnv1a64& h) {
 /// and hashing what it drew (the sweep then summarises exactly these samples).
 class TimedSampler : public TemperatureSampler {
 public:
-    TimedSampler(const std::string& weights, int threads) : m_sampler(weights), m_threads(threads) {}
+    TimedSampler(const std::string& weights, int threads)
+        : m_sampler(SamplerRegistry::instance().create("gflownet", {.weights = weights})), m_threads(threads) {}
 
     SampleSet sample(const Problem& problem, const SampleRequest& request, std::stop_token stop,
                      const SampleProgressFn&) override {
+        SampleRequest r = request;
+        r.threads = m_threads;
         const auto t0 = Clock::now();
-        const std::vector<gfn::Candidate> drawn =
-            m_sampler.sample(proxyProblem(problem), request.temperature, request.count, request.seed, stop, {}, m_threads);
+        SampleSet out = m_sampler->sample(problem, r, stop, {});
         m_seconds += secondsSince(t0);
-        SampleSet out;
-        for (const gfn::Candidate& c : drawn) {
-            out.schedules.push_back(c.schedule);
-            out.proxySpeedups.push_back(c.speedup);
-        }
         hashSchedules(out.schedules, m_hash);
         return out;
     }
+    /// Draws without counting them (the one-temperature timing).
+    void sampleUncounted(const Problem& problem, const SampleRequest& request) { m_sampler->sample(problem, request, {}, {}); }
     double seconds() const { return m_seconds; }
     std::uint64_t checksum() const { return m_hash.value(); }
-    gfn::GflowNetSampler& sampler() { return m_sampler; }
 
 private:
-    gfn::GflowNetSampler m_sampler;
+    std::unique_ptr<TemperatureSampler> m_sampler;
     int m_threads;
     double m_seconds = 0;
     Fnv1a64 m_hash;
@@ -74,7 +72,7 @@ SpeedRow measure(const Problem& p, const std::string& weights, int threads, cons
     TimedSampler sampler(weights, threads);
     SpeedRow row;
     auto t0 = Clock::now();
-    sampler.sampler().sample(p, 0.005, s.samples, 1, {}, {}, threads);
+    sampler.sampleUncounted(p, {.temperature = 0.005, .count = s.samples, .seed = 1, .threads = threads});
     row.oneTemperature = secondsSince(t0);
     SweepOptions o;
     o.temperatures = logSpacedTemperatures(s.temperatures);

@@ -177,7 +177,7 @@ SL_CLI_BENCH({"priority-sampler", "neural priority sampler (Greedy, S(16/64/256)
               "random-priority best-of-256 row. '--split validation' runs on validation seeds (2000000+i) to\n"
               "choose between checkpoints without looking at the benchmark graphs.\n"
               "--quick: --graphs 2 --sizes 50 --jobshops 2 unless given.\n",
-              {}, &runPrioritySamplerBench});
+              {}, &runPrioritySamplerBench, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -207,7 +207,7 @@ SL_CLI_BENCH({"regal", "REGAL vs plain and tuned BRKGA at the same budget (held-
               "  --data DIR        test data folder (default: the source tree's tests/data)\n"
               "  --onnx 0          skip the ONNX models\n"
               "  --quick           --graphs 3 --onnx 0 unless given\n",
-              {"quick"}, &runBenchRegal});
+              {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

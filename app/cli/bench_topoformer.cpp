@@ -412,8 +412,7 @@ SL_CLI_BENCH({"topoformer",
               "  --quick             --graphs 2 --sizes 20 --exact-time 1 --onnx 0 --training-graphs 2\n"
               "                      --training-nodes 20-30 --training-rules sgd unless given\n"
               "Weights: --weights FILE (or SCHEDLAB_TOPOFORMER_WEIGHTS, SCHEDLAB_MODELS_DIR) overrides the shipped file.\n",
-              {},
-              &runBenchTopoformer});
+              {}, &runBenchTopoformer, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "bench.h"
 #include "command.h"
+#include "neural.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <stdexcept>
 
 namespace sl::cli {
 
@@ -35,6 +37,8 @@ int runBench(Args& args) {
     const auto& list = benches();
     auto it = std::find_if(list.begin(), list.end(), [&](const Bench& b) { return b.name == name; });
     if (it == list.end()) throw UsageError("unknown benchmark '" + name + "'; one of:\n" + benchList());
+    if (it->needsNeuralMethods && !loadNeuralMethods().available)
+        throw std::runtime_error("bench " + name + " needs the neural methods" + neuralUnavailableNote());
     return it->run(args);
 }
 

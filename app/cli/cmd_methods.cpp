@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "command.h"
+#include "neural.h"
 
 #include "core/optimizer/optimizer.h"
 
@@ -19,6 +20,8 @@ int runMethods(Args& args) {
         if (m.devices > 0) std::cout << " [" << m.devices << " devices]";
         std::cout << "\n";
     }
+    if (const neural::ModuleStatus& s = loadNeuralMethods(); !s.available)
+        std::cerr << "note: the neural methods are unavailable: " << s.error << "\n";
     return 0;
 }
 
@@ -28,7 +31,7 @@ SL_CLI_COMMAND({"methods", "list every registered optimizer with the objectives 
                 "(the first is its natural one; 'optimize --objective' accepts only these) and a summary;\n"
                 "'[N devices]' marks a learned model whose shipped weights fix the device count.\n"
                 "'schedlab-cli optimize --help' lists each method's own options.\n",
-                {}, &runMethods});
+                {}, &runMethods, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli optimize GRAPH --method M --out SCHEDULE.json`: runs one registered optimizer.
 #include "command.h"
+#include "neural.h"
 #include "problemargs.h"
 
 #include "core/costmodel/validator.h"
@@ -98,6 +99,7 @@ std::string optionLine(const OptionSpec& s) {
 
 /// Every registered method, its declared objectives and its own options, from the registry.
 std::string methodOptionsHelp() {
+    loadNeuralMethods();
     std::string out;
     for (const OptimizerInfo& m : OptimizerRegistry::instance().list()) {
         out += "  " + m.name + " (--objective " + join(objectiveNames(m), "|") + ")" + (m.options.empty() ? ": no options\n" : ":\n");
@@ -136,8 +138,8 @@ void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs
 int runOptimize(Args& args) {
     const auto method = args.take("method");
     if (!method) throw UsageError("--method is required (see 'schedlab-cli methods')");
-    const OptimizerInfo* info = OptimizerRegistry::instance().find(*method);
-    if (!info) throw UsageError("unknown method '" + *method + "' (see 'schedlab-cli methods')");
+    const OptimizerInfo* info = findMethod(*method);
+    if (!info) throw UsageError("unknown method '" + *method + "' (see 'schedlab-cli methods')" + neuralUnavailableNote());
     RunOptions o;
     const std::int64_t seed = args.takeInt("seed", 1);
     if (seed < 0) throw UsageError("--seed expects a non-negative whole number");

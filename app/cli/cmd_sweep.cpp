@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli sweep GRAPH --sampler S`: the temperature sweep of core/analysis/sweep.h, as a table.
 #include "command.h"
+#include "neural.h"
 #include "problemargs.h"
 
 #include "core/analysis/sweep.h"
@@ -89,11 +90,9 @@ int runSweepCommand(Args& args) {
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
     const SamplerRegistry& registry = SamplerRegistry::instance();
-    if (!registry.find(samplerName)) {
-        std::string known;
-        for (const SamplerInfo& i : registry.list()) known += (known.empty() ? "" : ", ") + i.name;
-        throw UsageError("sampler '" + samplerName + "' is not in this build (available: " + known + ")");
-    }
+    if (!findSampler(samplerName))
+        throw UsageError("sampler '" + samplerName + "' is not in this build (available: " + registry.names() + ")" +
+                         neuralUnavailableNote());
     if (lp.problem.objective.kind != Objective::Makespan) throw UsageError("the sweep ranks by proxy speedup: use --objective makespan");
     for (const auto& path : {out, csv})
         if (path) checkFolder(*path);
@@ -111,6 +110,7 @@ int runSweepCommand(Args& args) {
 }
 
 std::string sweepHelp() {
+    loadNeuralMethods();
     std::string samplers;
     for (const SamplerInfo& i : SamplerRegistry::instance().list()) samplers += "                        " + i.name + ": " + i.summary + "\n";
     return "Usage: schedlab-cli sweep GRAPH [--sampler S] [--temperatures N|a,b,c] [--samples N] [--top-k K]\n"
@@ -122,7 +122,6 @@ std::string sweepHelp() {
            "Options:\n"
            "  --sampler S           the temperature sampler (default list-gumbel); this build has:\n" +
            samplers +
-           "                        (gflownet once its model is registered)\n"
            "  --temperatures N      N temperatures log-spaced in [--t-min, --t-max] (default 20), or a\n"
            "                        comma-separated list of temperatures\n"
            "  --t-min T, --t-max T  the range for a count (default 0.001 and 1)\n"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli train MODEL [OPTIONS]`: trains a neural method. The models register their trainers
-// in models/train/trainers.h (from registerNeuralOptimizers()); this command only dispatches.
+// in models/train/trainers.h when the neural module registers; this command only dispatches.
 #include "command.h"
+#include "neural.h"
 
 #include "models/train/trainers.h"
 
@@ -20,7 +21,7 @@ std::string modelList() {
 int runTrain(Args& args) {
     const std::string name = args.positional(0, "model name (one of:\n" + modelList() + ")");
     const models::Trainer* trainer = models::findTrainer(name);
-    if (!trainer) throw UsageError("unknown model '" + name + "'; one of:\n" + modelList());
+    if (!trainer) throw UsageError("unknown model '" + name + "'; one of:\n" + modelList() + neuralUnavailableNote());
     if (args.positionalCount() > 1 && args.positional(1, "") == "help") {
         std::cout << "Usage: schedlab-cli train " << name << " [OPTIONS]\n" << trainer->summary << "\n\nOptions:\n"
                   << trainer->help;
@@ -45,7 +46,8 @@ std::string trainHelp() {
            "Models:\n" + modelList();
 }
 
-SL_CLI_COMMAND({"train", "train a neural method ('schedlab-cli train --help' lists the models)", &trainHelp, {}, &runTrain});
+SL_CLI_COMMAND({"train", "train a neural method ('schedlab-cli train --help' lists the models)", &trainHelp, {}, &runTrain,
+                /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -27,6 +27,9 @@ struct Command {
     HelpText help;                    ///< full text for `schedlab-cli NAME --help`
     std::vector<std::string> flags;   ///< options that take no value
     std::function<int(Args&)> run;
+    /// Loads the neural module (app/cli/neural.h) before its help and its run: the command lists
+    /// or runs neural methods whatever its arguments.
+    bool needsNeuralMethods = false;
 };
 
 std::vector<Command>& commands();

@@ -2,11 +2,11 @@
 // schedlab-cli: headless access to every SchedLab optimizer, importer and benchmark.
 #include "bench.h"
 #include "command.h"
+#include "neural.h"
 
 #include "core/graph/graph.h"
 #include "core/optimizer/optimizer.h"
 #include "core/util/limits.h"
-#include "models/register.h"
 
 #include <algorithm>
 #include <iostream>
@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
                 return 0;
             }
     }
-    sl::registerCoreOptimizers();
-    sl::registerNeuralOptimizers();   // before any help: optimize, train and methods read the registries
+    sl::registerCoreOptimizers();   // the neural methods come with their module, when a command needs them
+    if (it->needsNeuralMethods) loadNeuralMethods();
     if (wantsHelp) {
         std::cout << it->help.make();
         return 0;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/commandline.h"
 
+#include "app/gui/afterpaint.h"
+
 #include "core/optimizer/optimizer.h"
+#include "core/optimizer/sampler.h"
+#include "core/plugin/neuralmodule.h"
 #include "widgets/dagview.h"
 #include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
@@ -25,7 +29,23 @@ const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStrin
                           QStringLiteral("compare"), QStringLiteral("sweep")};
 } // namespace
 
+/// Registers the neural methods (loading their module) when the command line names or lists them:
+/// --help, or a method or sampler that is not a classic one.
+void loadNeuralMethodsIfNamed(const QStringList& arguments) {
+    const bool help = arguments.contains(QStringLiteral("--help")) || arguments.contains(QStringLiteral("-h")) ||
+                      arguments.contains(QStringLiteral("--help-all"));
+    bool named = false;
+    for (qsizetype i = 1; i + 1 < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--method"))
+            for (const QString& m : arguments[i + 1].split(QLatin1Char(','), Qt::SkipEmptyParts))
+                named = named || !OptimizerRegistry::instance().find(m.toStdString());
+        if (arguments[i] == QLatin1String("--sampler")) named = named || !SamplerRegistry::instance().find(arguments[i + 1].toStdString());
+    }
+    if (help || named) neural::ensureNeuralMethods();
+}
+
 bool CommandLine::parse(QCoreApplication& app) {
+    loadNeuralMethodsIfNamed(app.arguments());
     QCommandLineParser p;
     QString methods;
     for (const auto& info : OptimizerRegistry::instance().list()) methods += QString::fromStdString(info.name) + QLatin1Char(' ');
@@ -59,11 +79,13 @@ bool CommandLine::parse(QCoreApplication& app) {
     const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K"));
     const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
     const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
+    const QCommandLineOption quitAfterPaint(QStringLiteral("quit-after-paint"),
+                                            QStringLiteral("Exit once the graph's layout has been painted (startup timing: 'schedlab-cli bench startup')."));
     const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print a table: open to first painted layout, event-loop stalls, DAG and Gantt zoom/pan steps, peak memory (docs/gui.md, Scale)."));
     const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME"));
     const QCommandLineOption colour(QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE"));
     p.addOptions({format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                  sweepPoint, bench, select, colour});
+                  sweepPoint, bench, quitAfterPaint, select, colour});
     p.process(app);
     const QStringList pos = p.positionalArguments();
     file = pos.value(0);
@@ -87,6 +109,7 @@ bool CommandLine::parse(QCoreApplication& app) {
     this->view = p.value(view).toLower();
     if (p.isSet(delay)) screenshotDelay = std::max(0, p.value(delay).toInt());
     benchStartup = p.isSet(bench);
+    this->quitAfterPaint = p.isSet(quitAfterPaint);
     this->temperature = p.value(temperature).toDouble();
     this->sampler = p.value(sampler);
     if (p.isSet(sweep)) this->sweep = p.value(sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(sweep);
@@ -115,7 +138,9 @@ bool CommandLine::parse(QCoreApplication& app) {
     }
     for (const QString& m : this->methods)
         if (!OptimizerRegistry::instance().find(m.toStdString())) {
-            std::fprintf(stderr, "schedlab: unknown method '%s' (see --help for the list)\n", qPrintable(m));
+            const neural::ModuleStatus& neuralStatus = neural::ensureNeuralMethods();
+            std::fprintf(stderr, "schedlab: unknown method '%s' (see --help for the list)%s%s\n", qPrintable(m),
+                         neuralStatus.available ? "" : "; the neural methods are unavailable: ", neuralStatus.error.c_str());
             return false;
         }
     return true;
@@ -128,6 +153,7 @@ bool CommandLine::apply(MainWindow& w) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
         if (headless) return false;
     }
+    if (quitAfterPaint) quitOnFirstLayoutPaint(w);
     return w.applyForThisLaunch([&] { return applySettings(w); }) && (!headless || startScreenshot(w));
 }
 
@@ -191,6 +217,11 @@ bool CommandLine::applySettings(MainWindow& w) {
         w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(view)));
     }
     return true;
+}
+
+void CommandLine::quitOnFirstLayoutPaint(MainWindow& w) {
+    DagView* dag = w.dagView();
+    new AfterFirstPaint(dag->canvas(), [dag] { return dag->hasLayout(); }, [] { QCoreApplication::exit(0); });
 }
 
 bool CommandLine::startScreenshot(MainWindow& w) {

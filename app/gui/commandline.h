@@ -26,6 +26,7 @@ struct CommandLine {
     QString view;
     int screenshotDelay = -1;   // ms; >= 0: shoot then, even while runs go
     bool benchStartup = false;
+    bool quitAfterPaint = false;  // exit after the first painted layout (startup timing)
     QString sampler;              // the Temperature panel's sampler by name
     double temperature = 0;       // > 0: set the Temperature panel's σ and sample
     QString sweep;                // "T,N,K": run a sweep (temperatures, samples, top k)
@@ -45,6 +46,7 @@ struct CommandLine {
 private:
     bool applySettings(MainWindow& w);    ///< platform, objective, options, runs, panels, view
     bool startScreenshot(MainWindow& w);  ///< --screenshot: shoot once everything settled, then quit
+    void quitOnFirstLayoutPaint(MainWindow& w);
 };
 
 } // namespace sl::gui

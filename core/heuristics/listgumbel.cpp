@@ -80,6 +80,8 @@ SamplerInfo listGumbelInfo() {
 
 std::unique_ptr<TemperatureSampler> makeListGumbelSampler() { return std::make_unique<ListGumbelSampler>(); }
 
-void registerCoreSamplers() { SamplerRegistry::instance().add(listGumbelInfo(), &makeListGumbelSampler); }
+void registerCoreSamplers() {
+    SamplerRegistry::instance().add(listGumbelInfo(), [](const SamplerConfig&) { return makeListGumbelSampler(); });
+}
 
 } // namespace sl

@@ -19,6 +19,7 @@
 /// \endcode
 
 #include "core/costmodel/problem.h"
+#include "core/optimizer/namedregistry.h"
 #include "core/schedule/schedule.h"
 
 #include <cstdint>
@@ -115,17 +116,19 @@ public:
     using Factory = std::function<std::unique_ptr<Optimizer>()>;
     static OptimizerRegistry& instance();
 
-    void add(OptimizerInfo info, Factory factory);
+    /// Adds or (same name) replaces a method. Thread-safe (core/optimizer/namedregistry.h).
+    void add(OptimizerInfo info, Factory factory) { m_entries.add(std::move(info), std::move(factory)); }
     std::unique_ptr<Optimizer> create(const std::string& name) const;   ///< throws if unknown
-    const OptimizerInfo* find(const std::string& name) const;
-    std::vector<OptimizerInfo> list() const;   ///< in registration order
+    const OptimizerInfo* find(const std::string& name) const { return m_entries.find(name); }
+    std::vector<OptimizerInfo> list() const { return m_entries.list(); }   ///< in registration order
 
 private:
-    std::vector<std::pair<OptimizerInfo, Factory>> m_entries;
+    NamedRegistry<OptimizerInfo, Factory> m_entries;
 };
 
 /// Registers everything in core (classic heuristics, search, BRKGA, exact). Idempotent.
-/// The neural methods live in models/ and register through registerNeuralOptimizers().
+/// The neural methods live in models/ and register from the neural module, loaded on first use
+/// (core/plugin/neuralmodule.h).
 void registerCoreOptimizers();
 
 } // namespace sl

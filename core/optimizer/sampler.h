@@ -21,6 +21,7 @@
 /// \endcode
 
 #include "core/costmodel/problem.h"
+#include "core/optimizer/namedregistry.h"
 #include "core/schedule/schedule.h"
 
 #include <cstdint>
@@ -68,19 +69,26 @@ struct SamplerInfo {
     TemperatureRange trainedTemperatureRange;   ///< [0, inf) for a sampler that needs no training
 };
 
+/// How to build a sampler beyond its defaults.
+struct SamplerConfig {
+    std::string weights;   ///< a learned sampler's weight file; empty: its shipped weights (others ignore it)
+};
+
 class SamplerRegistry {
 public:
-    using Factory = std::function<std::unique_ptr<TemperatureSampler>()>;
+    using Factory = std::function<std::unique_ptr<TemperatureSampler>(const SamplerConfig&)>;
     static SamplerRegistry& instance();
 
-    /// Adds or (same name) replaces a sampler: registerX() functions stay idempotent.
-    void add(SamplerInfo info, Factory factory);
-    std::unique_ptr<TemperatureSampler> create(const std::string& name) const;   ///< throws if unknown
-    const SamplerInfo* find(const std::string& name) const;
-    std::vector<SamplerInfo> list() const;   ///< in registration order
+    /// Adds or (same name) replaces a sampler: registerX() functions stay idempotent. Thread-safe.
+    void add(SamplerInfo info, Factory factory) { m_entries.add(std::move(info), std::move(factory)); }
+    /// Throws std::invalid_argument naming the samplers there are if `name` is unknown.
+    std::unique_ptr<TemperatureSampler> create(const std::string& name, const SamplerConfig& config = {}) const;
+    const SamplerInfo* find(const std::string& name) const { return m_entries.find(name); }
+    std::vector<SamplerInfo> list() const { return m_entries.list(); }   ///< in registration order
+    std::string names() const { return m_entries.names(); }             ///< "a, b"
 
 private:
-    std::vector<std::pair<SamplerInfo, Factory>> m_entries;
+    NamedRegistry<SamplerInfo, Factory> m_entries;
 };
 
 /// Registers the samplers of core (list-gumbel). Idempotent; registerCoreOptimizers() calls it.

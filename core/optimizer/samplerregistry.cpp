@@ -11,34 +11,10 @@ SamplerRegistry& SamplerRegistry::instance() {
     return registry;
 }
 
-void SamplerRegistry::add(SamplerInfo info, Factory factory) {
-    for (auto& [i, f] : m_entries)
-        if (i.name == info.name) {
-            i = std::move(info);
-            f = std::move(factory);
-            return;
-        }
-    m_entries.emplace_back(std::move(info), std::move(factory));
-}
-
-const SamplerInfo* SamplerRegistry::find(const std::string& name) const {
-    for (const auto& [i, f] : m_entries)
-        if (i.name == name) return &i;
-    return nullptr;
-}
-
-std::unique_ptr<TemperatureSampler> SamplerRegistry::create(const std::string& name) const {
-    for (const auto& [i, f] : m_entries)
-        if (i.name == name) return f();
-    std::string known;
-    for (const auto& [i, f] : m_entries) known += (known.empty() ? "" : ", ") + i.name;
+std::unique_ptr<TemperatureSampler> SamplerRegistry::create(const std::string& name, const SamplerConfig& config) const {
+    if (const auto factory = m_entries.factory(name)) return (*factory)(config);
+    const std::string known = names();
     throw std::invalid_argument("unknown sampler '" + name + "' (this build has: " + (known.empty() ? "none" : known) + ")");
-}
-
-std::vector<SamplerInfo> SamplerRegistry::list() const {
-    std::vector<SamplerInfo> out;
-    for (const auto& [i, f] : m_entries) out.push_back(i);
-    return out;
 }
 
 void checkSampleRequest(const SampleRequest& r) {

@@ -26,6 +26,7 @@
 /// (finite -1e9 bias times a "row has a key" indicator: no NaN gradients in LibTorch 1.13).
 
 #include "core/graph/graph.h"
+#include "models/weightfiles.h"
 
 #include <array>
 #include <cstdint>
@@ -258,8 +259,5 @@ struct ModelCard {
 };
 void writeModelCard(const ModelCard& card, const std::string& path);   ///< throws std::runtime_error
 
-/// Directory holding the shipped weights: $SCHEDLAB_MODELS_DIR if set, else the build-time
-/// SCHEDLAB_MODELS_DIR (models/weights in the source tree).
-std::string modelsDir();
 
 } // namespace sl::models

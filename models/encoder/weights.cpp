@@ -238,13 +238,4 @@ void writeModelCard(const ModelCard& card, const std::string& path) {
     }
 }
 
-std::string modelsDir() {
-    if (const char* env = std::getenv("SCHEDLAB_MODELS_DIR"); env && *env) return env;
-#ifdef SCHEDLAB_MODELS_DIR
-    return SCHEDLAB_MODELS_DIR;
-#else
-    return "models/weights";
-#endif
-}
-
 } // namespace sl::models

@@ -181,9 +181,4 @@ std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double te
     return out;
 }
 
-std::string defaultWeightsFor(const Problem&) {
-    const std::string path = (std::filesystem::path(models::modelsDir()) / "gflownet.slw").string();
-    return std::filesystem::exists(path) ? path : std::string();
-}
-
 } // namespace sl::gfn

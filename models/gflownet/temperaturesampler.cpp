@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace sl::gfn {
 
@@ -16,6 +18,8 @@ namespace {
 
 class GflowNetTemperatureSampler : public TemperatureSampler {
 public:
+    explicit GflowNetTemperatureSampler(std::string weights) : m_chosenWeights(std::move(weights)) {}
+
     SampleSet sample(const Problem& problem, const SampleRequest& request, std::stop_token stop,
                      const SampleProgressFn& progress) override {
         checkSampleRequest(request);
@@ -36,12 +40,13 @@ public:
     }
 
 private:
-    /// The shipped weights for the problem, loaded once per sampler object.
+    /// The chosen weights, else the shipped ones for the problem; loaded once per sampler object.
     GflowNetSampler& samplerFor(const Problem& p) {
-        const std::string weights = defaultWeightsFor(p);
-        if (weights.empty() || !std::filesystem::exists(weights))
+        const std::string weights = m_chosenWeights.empty() ? defaultWeightsFor(p) : m_chosenWeights;
+        if (weights.empty())
             throw std::runtime_error("gflownet: no shipped weights (models/weights/gflownet.slw); train them with "
                                      "'schedlab-cli train gflownet'");
+        if (!std::filesystem::exists(weights)) throw std::runtime_error("gflownet: no weight file " + weights);
         if (!m_sampler || weights != m_weights) {
             m_sampler = std::make_unique<GflowNetSampler>(weights);
             m_weights = weights;
@@ -49,8 +54,9 @@ private:
         return *m_sampler;
     }
 
+    std::string m_chosenWeights;   ///< empty: the shipped weights
     std::unique_ptr<GflowNetSampler> m_sampler;
-    std::string m_weights;
+    std::string m_weights;         ///< the file m_sampler holds
 };
 
 } // namespace
@@ -60,7 +66,7 @@ void registerGflowNetSampler() {
         {.name = "gflownet",
          .summary = "GFlowNet scheduler (temperature-conditioned Topoformer policy, shipped weights)",
          .trainedTemperatureRange = {0.01, 1.0}},
-        [] { return std::make_unique<GflowNetTemperatureSampler>(); });
+        [](const SamplerConfig& config) { return std::make_unique<GflowNetTemperatureSampler>(config.weights); });
 }
 
 } // namespace sl::gfn

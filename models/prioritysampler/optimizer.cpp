@@ -22,10 +22,6 @@
 
 namespace sl::ps {
 
-std::string shippedWeights(const std::string& task) {
-    return (std::filesystem::path(models::modelsDir()) / ("priority-sampler-" + task + ".slw")).string();
-}
-
 namespace {
 
 bool jobShopLike(const Problem& p) {

@@ -36,7 +36,8 @@ namespace {
 
 // list-gumbel under another name, claiming a training range: the slider must shade the rest
 void registerTrainedSampler() {
-    SamplerRegistry::instance().add({"test-trained", "list-gumbel trained on [0.01, 1] (test)", {0.01, 1}}, &makeListGumbelSampler);
+    SamplerRegistry::instance().add({"test-trained", "list-gumbel trained on [0.01, 1] (test)", {0.01, 1}},
+                                    [](const SamplerConfig&) { return makeListGumbelSampler(); });
 }
 
 bool opened(MainWindow& w) {

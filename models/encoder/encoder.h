@@ -258,8 +258,9 @@ struct ModelCard {
 };
 void writeModelCard(const ModelCard& card, const std::string& path);   ///< throws std::runtime_error
 
-/// Directory holding the shipped weights: $SCHEDLAB_MODELS_DIR if set, else the build-time
-/// SCHEDLAB_MODELS_DIR (models/weights in the source tree).
+/// Directory holding the shipped weights: $SCHEDLAB_MODELS_DIR if set, else the installed
+/// <exe dir>/../share/schedlab/models if it exists, else the build-time SCHEDLAB_MODELS_DIR
+/// (models/weights in the source tree).
 std::string modelsDir();
 
 } // namespace sl::models

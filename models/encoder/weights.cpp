@@ -240,6 +240,14 @@ void writeModelCard(const ModelCard& card, const std::string& path) {
 
 std::string modelsDir() {
     if (const char* env = std::getenv("SCHEDLAB_MODELS_DIR"); env && *env) return env;
+    // Installed (packaging/CMakeLists.txt): <exe dir>/../share/schedlab/models. A build tree has no
+    // such folder and falls through to the source tree's weights.
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path installed = exe.parent_path().parent_path() / "share" / "schedlab" / "models";
+        if (std::filesystem::is_directory(installed, ec)) return installed.string();
+    }
 #ifdef SCHEDLAB_MODELS_DIR
     return SCHEDLAB_MODELS_DIR;
 #else

@@ -3,11 +3,12 @@
 # The installed-run test: builds the .deb with cpack, unpacks it with dpkg -x into a scratch root
 # and runs the installed programs from there, with the source and build trees hidden (tmpfs mounted
 # over them in a user + mount namespace), so that they can only use what the package ships.
-# Usage: installed_run.sh BUILD_DIR SOURCE_DIR VERSION
+# Usage: installed_run.sh BUILD_DIR SOURCE_DIR VERSION NEURAL_MODULE
+# NEURAL_MODULE: the module's path under /usr (lib/schedlab/libschedlab-neural.so), or none.
 # Exit 0 pass, 1 fail, 77 skip (no cpack or dpkg, or no unprivileged namespaces; says which).
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR SOURCE_DIR VERSION" >&2; exit 2; }
-build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P) version=$3
+[ $# -eq 4 ] || { echo "usage: $0 BUILD_DIR SOURCE_DIR VERSION NEURAL_MODULE" >&2; exit 2; }
+build=$(cd "$1" && pwd -P) src=$(cd "$2" && pwd -P) version=$3 module=$4
 SKIP=77
 skip() { echo "SKIP: $*"; exit $SKIP; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -55,6 +56,7 @@ expect=(bin/schedlab bin/schedlab-cli
   share/applications/$id.desktop share/metainfo/$id.metainfo.xml share/mime/packages/schedlab.xml
   share/icons/hicolor/scalable/apps/$id.svg
   share/man/man1/schedlab.1.gz share/man/man1/schedlab-cli.1.gz share/doc/schedlab/copyright)
+[ "$module" = none ] || expect+=("$module")
 for size in 16 22 24 32 48 64 128 256; do expect+=("share/icons/hicolor/${size}x${size}/apps/$id.png"); done
 for f in "$src"/resources/examples/*; do expect+=("share/schedlab/examples/$(basename "$f")"); done
 for f in "$src"/models/weights/*.slw "$src"/models/weights/*.card.json; do expect+=("share/schedlab/models/$(basename "$f")"); done

@@ -5,21 +5,30 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(
-  g++ cmake ninja-build pkg-config ccache
-  qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev
-  libtorch-dev libopenblas0-pthread
-  libgraphviz-dev libboost-graph-dev
-  libonnx-dev libprotobuf-dev protobuf-compiler
-  nlohmann-json3-dev fonts-dejavu-core
+# One package group per line, "why it is needed: packages"; the reason is printed when the group
+# has packages to install.
+PACKAGE_GROUPS=(
+  "to build (compiler, CMake, Ninja, ccache): g++ cmake ninja-build pkg-config ccache"
+  "for the explorer (Qt 6 widgets, charts, SVG; Qt's CMake packages want OpenGL): qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev"
+  "for the neural methods (LibTorch, a fast BLAS under it): libtorch-dev libopenblas0-pthread"
+  "for DOT files and graph algorithms (Graphviz, Boost Graph): libgraphviz-dev libboost-graph-dev"
+  "to read ONNX models (ONNX, Protobuf): libonnx-dev libprotobuf-dev protobuf-compiler"
+  "for JSON files, and a font for the explorer's text: nlohmann-json3-dev fonts-dejavu-core"
+  "for the .deb (cpack runs dpkg-shlibdeps and file) and the validators of its desktop files: dpkg-dev file appstream desktop-file-utils"
 )
+PACKAGES=()
+for g in "${PACKAGE_GROUPS[@]}"; do read -ra group <<<"${g##*: }"; PACKAGES+=("${group[@]}"); done
 
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
+  for g in "${PACKAGE_GROUPS[@]}"; do
+    todo=()
+    for p in ${g##*: }; do if [[ " ${missing[*]} " == *" $p "* ]]; then todo+=("$p"); fi; done
+    if ((${#todo[@]})); then echo "setup: installing ${todo[*]} ${g%%: *}"; fi
+  done
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq

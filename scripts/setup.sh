@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages SchedLab needs (only the missing ones) and builds it (Release).
 # Usage: scripts/setup.sh [BUILD_DIR]      (default: build)
+#        scripts/setup.sh --packages-only   (the package check and install, no build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +38,7 @@ else
   echo "setup: all ${#PACKAGES[@]} packages are installed (no apt-get, no sudo)"
 fi
 
+[ "${1:-}" = "--packages-only" ] && exit 0
 BUILD_DIR=${1:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 # Two jobs: LibTorch translation units need ~1.5 GiB each, and the target machine has two cores.

@@ -142,7 +142,8 @@ void printLibraries(const char* name, const Libraries& l) {
 }
 
 int runStartupBench(Args& args) {
-    const int runs = static_cast<int>(args.takeIntIn("runs", 7, 1, 1000));
+    const bool quick = args.takeFlag("quick");
+    const int runs = static_cast<int>(args.takeIntIn("runs", quick ? 1 : 7, 1, 1000));
     const fs::path bin = executableDir();
     const std::string cli = args.take("cli", (bin / "schedlab-cli").string());
     const std::string gui = args.take("gui", (bin / "schedlab").string());
@@ -184,7 +185,7 @@ int runStartupBench(Args& args) {
 }
 
 SL_CLI_BENCH({"startup", "seconds to start: a classic CLI run and the explorer's first painted layout; libraries mapped",
-              "Usage: schedlab-cli bench startup [--runs 7] [--cli FILE] [--gui FILE] [--example FILE]\n"
+              "Usage: schedlab-cli bench startup [--runs 7] [--cli FILE] [--gui FILE] [--example FILE] [--quick]\n"
               "Starts fresh processes and prints the median wall clock, beside the same with the neural\n"
               "module preloaded (how the executables started when they linked LibTorch) and the targets:\n"
               "  schedlab-cli optimize GRAPH --method list-cp on a 100-op layered graph: at most 0.05 s\n"
@@ -193,8 +194,9 @@ SL_CLI_BENCH({"startup", "seconds to start: a classic CLI run and the explorer's
               "are among them (the classic path must map neither).\n"
               "  --runs N        runs per row (default 7)\n"
               "  --cli, --gui    the executables (default: next to this one)\n"
-              "  --example FILE  the explorer's graph (default: the bundled resnet50.onnx)\n",
-              {}, &runStartupBench});
+              "  --example FILE  the explorer's graph (default: the bundled resnet50.onnx)\n"
+              "  --quick         one run per row\n",
+              {"quick"}, &runStartupBench});
 
 } // namespace
 } // namespace sl::cli

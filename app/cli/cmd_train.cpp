@@ -42,7 +42,7 @@ int runTrain(Args& args) {
 std::string trainHelp() {
     return "Usage: schedlab-cli train MODEL [OPTIONS]\n"
            "Trains a neural method and writes its weights and model card.\n"
-           "'schedlab-cli train MODEL help' lists the model's options.\n\n"
+           "'schedlab-cli train MODEL --help' (or 'train MODEL help') lists the model's options.\n\n"
            "Models:\n" + modelList();
 }
 

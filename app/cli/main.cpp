@@ -95,7 +95,9 @@ int main(int argc, char** argv) {
     }
     sl::registerCoreOptimizers();   // the neural methods come with their module, when a command needs them
     if (it->needsNeuralMethods) loadNeuralMethods();
-    if (wantsHelp) {
+    if (wantsHelp && name == "train" && !rest.empty() && rest[0].rfind('-', 0) != 0)
+        rest = {rest[0], "help"};   // `train MODEL --help` is `train MODEL help`: that model's options
+    else if (wantsHelp) {
         std::cout << it->help.make();
         return 0;
     }

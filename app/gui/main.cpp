@@ -22,6 +22,7 @@ void identify() {
     QCoreApplication::setOrganizationName(QStringLiteral("SchedLab"));
     QCoreApplication::setApplicationName(QStringLiteral("SchedLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCHEDLAB_VERSION));
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.schedlab.SchedLab"));   // packaging/'s entry: the window's icon on Wayland
 }
 
 } // namespace

@@ -93,7 +93,10 @@ GraphFormat graphFormatFromPath(const std::string& path) {
     if (ext == ".stg") return GraphFormat::Stg;
     if (ext == ".onnx") return GraphFormat::Onnx;
     if (ext == ".hlo") return GraphFormat::Hlo;
-    if (ext == ".txt" || ext == ".jss") return GraphFormat::JobShop;
+    if (ext == ".jss") return GraphFormat::JobShop;
+    if (ext == ".txt")   // job-shop instances, and HLO text dumps (*.hlo.txt) from XLA's dump flags
+        return std::filesystem::exists(path) && sniffContent(readHead(path, 4096)) == GraphFormat::Hlo ? GraphFormat::Hlo
+                                                                                                        : GraphFormat::JobShop;
     if (ext == ".json") return sniffJsonHead(readHead(path, 4096));
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a folder, not a file");

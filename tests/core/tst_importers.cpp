@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <functional>
 #include <future>
 #include <map>
@@ -521,6 +522,16 @@ private Q_SLOTS:
         QCOMPARE(h.outputBytes(dot), 256.0);
         // memory bound: (100 in + 12,800 weights + 256 out) bytes at 1e5 B/us beats 12,800 FLOPs at 1e6/us
         QCOMPARE(h.op(dot).duration, (100.0 + 12800 + 256) / 1e5);
+    }
+
+    /// XLA dumps HLO text as *.hlo.txt: the content decides, a job-shop .txt stays job-shop.
+    void hloTextDumpByContent() {
+        std::ifstream in(kData + "/hlo/graphsage_tf.hlo", std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string path = write("module.hlo.txt", text);
+        QCOMPARE(graphFormatFromPath(path), GraphFormat::Hlo);
+        QCOMPARE(loadGraph(path).graph->opCount(), loadGraph(kData + "/hlo/graphsage_tf.hlo").graph->opCount());
+        QCOMPARE(graphFormatFromPath(kData + "/jobshop/ft06.txt"), GraphFormat::JobShop);
     }
 
     void hloFaults() {

@@ -55,6 +55,7 @@ if command -v update-mime-database >/dev/null; then
     mkdir "$work/f"
     cp "$src/resources/examples/resnet50.onnx" "$src/resources/examples/layered200.json" "$work/f/"
     printf 'HloModule m\n\nENTRY e {\n}\n' >"$work/f/m.hlo"
+    printf 'HloModule m\n\nENTRY e {\n}\n' >"$work/f/dump.hlo.txt"
     printf '2\n0 0 0\n1 1 1 0\n' >"$work/f/g.stg"
     printf '1 1\n0 5\n' >"$work/f/i.jss"
     printf 'digraph { a -> b }\n' >"$work/f/g.dot"
@@ -68,6 +69,7 @@ if command -v update-mime-database >/dev/null; then
 resnet50.onnx application/x-onnx
 layered200.json application/x-schedlab-graph+json
 m.hlo text/x-hlo
+dump.hlo.txt text/x-hlo
 g.stg text/x-stg
 i.jss text/x-jobshop
 g.dot text/vnd.graphviz

@@ -154,6 +154,10 @@ bool CommandLine::apply(MainWindow& w) {
         if (headless) return false;
     }
     if (quitAfterPaint) quitOnFirstLayoutPaint(w);
+    if (headless)   // the error dialog is not in the screenshot: say it on stderr too
+        QObject::connect(&w, &MainWindow::runFailed, &w, [](const QString& message) {
+            std::fprintf(stderr, "schedlab: a run failed: %s\n", qPrintable(message));
+        });
     return w.applyForThisLaunch([&] { return applySettings(w); }) && (!headless || startScreenshot(w));
 }
 
@@ -187,7 +191,9 @@ bool CommandLine::applySettings(MainWindow& w) {
     for (const QString& m : methods) {
         w.runPanel()->setMethod(m);
         setOptions();
-        if (run && w.document() && w.startRun()) ++started;
+        if (!run || !w.document()) continue;
+        if (w.startRun()) ++started;
+        else std::fprintf(stderr, "schedlab: cannot run %s: %s\n", qPrintable(m), qPrintable(w.lastError()));   // the dialog is not in a screenshot
     }
     TemperaturePanel* panel = w.temperaturePanel();
     if (!sampler.isEmpty() && !panel->setSampler(sampler)) {

@@ -187,13 +187,11 @@ bool CommandLine::applySettings(MainWindow& w) {
         }
     };
     if (methods.isEmpty()) setOptions();
-    int started = 0;
     for (const QString& m : methods) {
         w.runPanel()->setMethod(m);
         setOptions();
-        if (!run || !w.document()) continue;
-        if (w.startRun()) ++started;
-        else std::fprintf(stderr, "schedlab: cannot run %s: %s\n", qPrintable(m), qPrintable(w.lastError()));   // the dialog is not in a screenshot
+        if (run && w.document() && !w.startRun())
+            std::fprintf(stderr, "schedlab: cannot run %s: %s\n", qPrintable(m), qPrintable(w.lastError()));   // the dialog is not in a screenshot
     }
     TemperaturePanel* panel = w.temperaturePanel();
     if (!sampler.isEmpty() && !panel->setSampler(sampler)) {

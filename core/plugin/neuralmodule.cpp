@@ -59,14 +59,14 @@ void openLocked(Module& m) {
 }
 
 ModuleStatus registerLocked(Module& m) {
-    if (!m.handle) return {.available = false, .source = m.path, .error = m.openError};
+    if (!m.handle) return {.available = false, .error = m.openError};
     using Entry = int (*)(int);
     auto entry = reinterpret_cast<Entry>(dlsym(m.handle, kEntrySymbol));
-    if (!entry) return {.available = false, .source = m.path, .error = m.path + " has no " + kEntrySymbol + ": not a SchedLab neural module"};
+    if (!entry) return {.available = false, .error = m.path + " has no " + kEntrySymbol + ": not a SchedLab neural module"};
     switch (entry(kModuleApi)) {
-    case 0: return {.available = true, .source = m.path, .error = {}};
-    case 1: return {.available = false, .source = m.path, .error = m.path + " was built for another version of SchedLab (module API mismatch)"};
-    default: return {.available = false, .source = m.path, .error = m.path + ": registering the neural methods failed"};
+    case 0: return {.available = true, .error = {}};
+    case 1: return {.available = false, .error = m.path + " was built for another version of SchedLab (module API mismatch)"};
+    default: return {.available = false, .error = m.path + ": registering the neural methods failed"};
     }
 }
 
@@ -93,20 +93,13 @@ const ModuleStatus& ensureNeuralMethods() {
     std::lock_guard lock(m.mutex);
     if (m.registered) return m.status;
     if (g_linkedIn) {
-        m.status = {.available = true, .source = "linked in", .error = {}};
+        m.status = {.available = true, .error = {}};
     } else {
         openLocked(m);
         m.status = registerLocked(m);
     }
     m.registered = true;
     return m.status;
-}
-
-bool neuralMethodsAvailable() {
-    if (g_linkedIn) return true;
-    Module& m = module();
-    std::lock_guard lock(m.mutex);
-    return m.registered && m.status.available;
 }
 
 void markNeuralMethodsLinkedIn() { g_linkedIn = true; }

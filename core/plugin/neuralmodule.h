@@ -27,7 +27,6 @@ inline constexpr const char* kEntrySymbol = "schedlab_neural_register";
 
 struct ModuleStatus {
     bool available = false;   ///< the neural methods are registered
-    std::string source;       ///< the module file, or "linked in"
     std::string error;        ///< why they are unavailable (names the files tried)
 };
 
@@ -38,9 +37,6 @@ const ModuleStatus& ensureNeuralMethods();
 /// Maps the module without registering anything: the slow part (about 0.3 s), for a background
 /// thread; ensureNeuralMethods() then only registers.
 void preloadNeuralModule();
-
-/// True once the neural methods are registered (loaded or linked in); never loads.
-bool neuralMethodsAvailable();
 
 /// For executables that link the neural methods in (the models tests): registerNeuralOptimizers()
 /// calls it, and ensureNeuralMethods() then loads nothing.

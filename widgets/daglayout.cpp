@@ -8,7 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QThreadPool>
-#include <QtConcurrent>
+#include <QThreadPool>
 
 #include <graphviz/gvc.h>
 
@@ -360,8 +360,9 @@ DagLayout layoutGraph(const Graph& g, bool foldParameters) {
     return l;
 }
 
-QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g, bool foldParameters) {
-    return QtConcurrent::run(&layoutThread(), [g, foldParameters] { return layoutGraph(*g, foldParameters); });
+void layoutInBackground(QObject* context, std::shared_ptr<const Graph> g, bool foldParameters,
+                        std::function<void(Outcome<DagLayout>)> done) {
+    runOnPool(layoutThread(), context, [g = std::move(g), foldParameters] { return layoutGraph(*g, foldParameters); }, std::move(done));
 }
 
 } // namespace sl::gui

@@ -6,7 +6,8 @@
 // Edges are stored flat (one array of Bézier points for all of them): 100k QPainterPaths cost GBs.
 #include "core/graph/graph.h"
 
-#include <QFuture>
+#include "widgets/pooltask.h"
+
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -57,15 +58,16 @@ inline constexpr long long kDotWorkLimit = 4000;
 /// ops + virtual nodes of a longest-path layering, an estimate of dot's work
 long long dotWorkEstimate(const Graph& g, const std::vector<char>& folded = {});
 
-/// Lays out on the dedicated layout thread; the graph must stay alive (shared_ptr) until done.
-/// `foldParameters`: fold sl::foldableOps into their consumers.
-QFuture<DagLayout> layoutAsync(std::shared_ptr<const Graph> g, bool foldParameters = true);
+/// Lays out on the dedicated layout thread (it holds the graph until done), then calls `done` on
+/// `context`'s thread (widgets/pooltask.h). `foldParameters`: fold sl::foldableOps into their consumers.
+void layoutInBackground(QObject* context, std::shared_ptr<const Graph> g, bool foldParameters,
+                        std::function<void(Outcome<DagLayout>)> done);
 /// Barycentre sweeps (down then up) the layered layout orders its rows with against crossings.
 inline constexpr int kCrossingRounds = 3;
 /// Synchronous versions (tests, and the worker itself); `folded` per op, empty for none.
 DagLayout layoutWithDot(const Graph& g, const std::vector<char>& folded = {});
 DagLayout layoutLayered(const Graph& g, const std::vector<char>& folded = {}, int crossingRounds = kCrossingRounds);
-/// What layoutAsync computes, synchronously.
+/// What layoutInBackground computes, synchronously.
 DagLayout layoutGraph(const Graph& g, bool foldParameters);
 
 } // namespace sl::gui

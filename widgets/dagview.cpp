@@ -139,7 +139,6 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     legendRow->addWidget(m_notice);
     column->addLayout(legendRow);
     column->addWidget(split, 1);
-    connect(&m_watcher, &QFutureWatcher<DagLayout>::finished, this, &DagView::onLayoutFinished);
     connect(m_details, &OpDetails::opActivated, this, [this](OpId v) { if (m_selection) m_selection->setCurrent(v); });
     m_view->clicked = [this](OpId v) { if (m_selection) m_selection->setCurrent(v); };
     m_view->hovered = [this](OpId v) { if (m_selection) m_selection->setHovered(v); };
@@ -238,8 +237,8 @@ void DagView::startLayout() {
         return;
     }
     m_scene->addText(tr("Laying out %1 op(s)…").arg(formatCount(m_graph->opCount())));
-    m_watcher.setProperty("generation", m_generation);
-    m_watcher.setFuture(layoutAsync(m_graph, !m_showParameters));
+    layoutInBackground(this, m_graph, !m_showParameters,
+                       [this, generation = m_generation](Outcome<DagLayout> laidOut) { onLayoutFinished(generation, std::move(laidOut)); });
 }
 
 void DagView::setShowParameters(bool on) {
@@ -249,11 +248,17 @@ void DagView::setShowParameters(bool on) {
     if (m_graph) startLayout();
 }
 
-void DagView::onLayoutFinished() {
+void DagView::onLayoutFinished(int generation, Outcome<DagLayout> laidOut) {
     Q_ASSERT(QThread::currentThread() == thread());
     // only the latest request lands (a newer graph may have been opened meanwhile)
-    if (m_watcher.property("generation").toInt() != m_generation || m_watcher.future().resultCount() == 0) return;
-    auto layout = std::make_unique<DagLayout>(m_watcher.future().takeResult());   // a move: millions of edges
+    if (generation != m_generation) return;
+    if (!laidOut.value) {
+        m_scene->clear();
+        m_notice->setText(tr("The graph could not be laid out: %1").arg(laidOut.error));
+        m_notice->show();
+        return;
+    }
+    auto layout = std::make_unique<DagLayout>(std::move(*laidOut.value));   // a move: millions of edges
     if (!m_graph || static_cast<int>(layout->nodes.size()) != m_graph->opCount()) return;
     m_scene->clear();
     m_layout = std::move(layout);

@@ -10,7 +10,6 @@
 #include "widgets/daglayout.h"
 #include "widgets/types.h"
 
-#include <QFutureWatcher>
 #include <QPointer>
 #include <QWidget>
 
@@ -90,7 +89,7 @@ Q_SIGNALS:
 private:
     void buildToolBar();
     void startLayout();
-    void onLayoutFinished();
+    void onLayoutFinished(int generation, Outcome<DagLayout> outcome);
     void buildScene();
     void recolour();
     void updateLegend();
@@ -102,7 +101,6 @@ private:
     std::shared_ptr<const Graph> m_graph;
     std::optional<RunRecord> m_record;
     QPointer<OpSelection> m_selection;
-    QFutureWatcher<DagLayout> m_watcher;
     int m_generation = 0;
     std::unique_ptr<DagLayout> m_layout;
     QGraphicsScene* m_scene;

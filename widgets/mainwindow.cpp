@@ -321,7 +321,7 @@ bool MainWindow::openFile(const QString& path, const QString& format) {
         finished = true;
         loop.quit();
     });
-    if (!finished) loop.exec();   // a quick load may already have landed (then() runs it directly)
+    if (!finished) loop.exec();
     return ok;
 }
 

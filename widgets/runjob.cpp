@@ -6,7 +6,6 @@
 
 #include <QThread>
 #include <QThreadPool>
-#include <QtConcurrent>
 
 #include <mutex>
 #include <stop_token>
@@ -16,7 +15,7 @@ namespace sl::gui {
 namespace {
 
 // runs get their own pool: a third run should start at once (the OS shares the cores), not wait
-// behind two long ones in the global pool, which QtConcurrent users elsewhere also share
+// behind two long ones in the global pool, which the explorer's short jobs share
 QThreadPool& runPool() {
     static QThreadPool* pool = [] {
         auto* p = new QThreadPool;
@@ -31,7 +30,6 @@ QThreadPool& runPool() {
 struct ProgressBox {
     std::mutex mutex;
     std::vector<Progress> pending;   // reports not yet seen by the GUI
-    std::string error;
     std::stop_source stop;
 };
 
@@ -40,12 +38,11 @@ RunJob::RunJob(int id, std::shared_ptr<const Problem> problem, QString method, R
       m_box(std::make_shared<ProgressBox>()) {
     m_poll.setInterval(66);   // ~15 updates per second
     connect(&m_poll, &QTimer::timeout, this, &RunJob::poll);
-    connect(&m_watcher, &QFutureWatcher<RunRecord>::finished, this, &RunJob::onFinished);
 }
 
 RunJob::~RunJob() {
     m_box->stop.request_stop();
-    m_watcher.waitForFinished();
+    if (m_task) m_task->wait();
 }
 
 void RunJob::start() {
@@ -58,38 +55,33 @@ void RunJob::start() {
     const TargetModel target = m_target;
     const std::uint64_t targetSeed = m_targetSeed;
     m_clock.start();
-    m_watcher.setFuture(QtConcurrent::run(&runPool(), [box, problem, method, options, id, qmethod, target, targetSeed](QPromise<RunRecord>& promise) {
-        try {
-            auto optimizer = OptimizerRegistry::instance().create(method);
-            auto onProgress = [&](const Progress& p) {
-                if (promise.isCanceled()) box->stop.request_stop();
-                std::lock_guard lock(box->mutex);
-                box->pending.push_back(p);
-            };
-            auto result = std::make_shared<RunResult>(optimizer->run(*problem, options, onProgress, box->stop.get_token()));
-            if (result->schedule.method.empty()) result->schedule.method = method;
-            RunRecord r;
-            r.id = id;
-            r.method = qmethod;
-            r.name = QStringLiteral("%1 #%2%3").arg(qmethod).arg(id).arg(result->cancelled ? QStringLiteral(" (stopped)") : QString());
-            r.problem = problem;
-            r.options = options;
-            // derived data for the views is computed here, off the GUI thread
-            r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
-            r.criticalPath = criticalPath(*problem, result->schedule);
-            r.result = std::move(result);
-            scoreOnTarget(r, target, targetSeed);
-            promise.addResult(r);
-        } catch (const std::exception& e) {
+    auto work = [box, problem, method, options, id, qmethod, target, targetSeed]() -> RunRecord {
+        auto optimizer = OptimizerRegistry::instance().create(method);
+        auto onProgress = [&](const Progress& p) {
             std::lock_guard lock(box->mutex);
-            box->error = e.what();
-        }
-    }));
+            box->pending.push_back(p);
+        };
+        auto result = std::make_shared<RunResult>(optimizer->run(*problem, options, onProgress, box->stop.get_token()));
+        if (result->schedule.method.empty()) result->schedule.method = method;
+        RunRecord r;
+        r.id = id;
+        r.method = qmethod;
+        r.name = QStringLiteral("%1 #%2%3").arg(qmethod).arg(id).arg(result->cancelled ? QStringLiteral(" (stopped)") : QString());
+        r.problem = problem;
+        r.options = options;
+        // derived data for the views is computed here, off the GUI thread
+        r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
+        r.criticalPath = criticalPath(*problem, result->schedule);
+        r.result = std::move(result);
+        scoreOnTarget(r, target, targetSeed);
+        return r;
+    };
+    m_task = runOnPool(runPool(), this, std::move(work), [this](Outcome<RunRecord> outcome) { onFinished(std::move(outcome)); });
     m_poll.start();
 }
 
 void RunJob::cancel() {
-    // not QFuture::cancel(): a cancelled promise drops results, and we want the best schedule so far
+    // the optimizer returns the best schedule so far
     m_box->stop.request_stop();
 }
 
@@ -106,26 +98,12 @@ void RunJob::poll() {
     Q_EMIT progressed(m_last);
 }
 
-void RunJob::onFinished() {
+void RunJob::onFinished(Outcome<RunRecord> outcome) {
     Q_ASSERT(QThread::currentThread() == thread());
     m_poll.stop();
     poll();
-    std::string error;
-    {
-        std::lock_guard lock(m_box->mutex);
-        error = m_box->error;
-    }
-    if (!error.empty()) {
-        Q_EMIT failed(QString::fromStdString(error));
-        return;
-    }
-    const QFuture<RunRecord> f = m_watcher.future();
-    if (f.resultCount() > 0) {
-        RunRecord r = f.resultAt(0);
-        Q_EMIT finished(r);
-    } else {
-        Q_EMIT failed(tr("%1 was cancelled before it produced a schedule").arg(m_method));
-    }
+    if (outcome.value) Q_EMIT finished(*outcome.value);
+    else Q_EMIT failed(outcome.error.isEmpty() ? tr("%1 was cancelled before it produced a schedule").arg(m_method) : outcome.error);
 }
 
 } // namespace sl::gui

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// One optimizer run on a worker thread (QtConcurrent run-with-promise). The worker publishes its
+// One optimizer run on a worker thread (widgets/pooltask.h). The worker publishes its
 // latest Progress into a shared box; the GUI polls it at ~15 Hz, so a chatty optimizer can never
 // flood the event loop. Cancel maps to std::stop_source::request_stop().
+#include "widgets/pooltask.h"
 #include "widgets/types.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 
@@ -29,7 +29,7 @@ public:
     }
     void start();
     void cancel();
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_task && m_task->isRunning(); }
     int id() const { return m_id; }
     const QString& method() const { return m_method; }
     const Progress& lastProgress() const { return m_last; }
@@ -44,7 +44,7 @@ Q_SIGNALS:
 
 private:
     void poll();
-    void onFinished();
+    void onFinished(Outcome<RunRecord> outcome);
 
     int m_id;
     std::shared_ptr<const Problem> m_problem;
@@ -53,7 +53,7 @@ private:
     TargetModel m_target = TargetModel::Proxy;
     std::uint64_t m_targetSeed = 1;
     std::shared_ptr<ProgressBox> m_box;
-    QFutureWatcher<RunRecord> m_watcher;
+    std::shared_ptr<TaskState> m_task;
     QTimer m_poll;
     QElapsedTimer m_clock;
     Progress m_last;

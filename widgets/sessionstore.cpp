@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/sessionstore.h"
+#include "widgets/pooltask.h"
 
 #include "core/io/scheduleio.h"
 #include "core/util/atomicfile.h"
@@ -13,7 +14,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QThreadPool>
-#include <QtConcurrent>
+#include <QThreadPool>
 
 #include <algorithm>
 #include <cerrno>
@@ -60,7 +61,7 @@ void SessionStore::save(const SessionEntry& entry, std::shared_ptr<const Problem
     m_entries.append(e);
     const QString path = m_folder + QLatin1Char('/') + e.scheduleFile;
     const QString folder = m_folder;
-    QtConcurrent::run(m_writer.get(), [folder, path, problem = std::move(problem), schedule] {
+    runDetached(*m_writer, [folder, path, problem = std::move(problem), schedule] {
         try {
             QDir().mkpath(folder);
             writeFileAtomically(path.toStdString(), scheduleToJson(*problem, schedule));
@@ -93,7 +94,7 @@ void SessionStore::writeIndex() {
                           {QStringLiteral("results"), results}};
     const QByteArray text = QJsonDocument(doc).toJson();
     const QString folder = m_folder;
-    QtConcurrent::run(m_writer.get(), [folder, text] {
+    runDetached(*m_writer, [folder, text] {
         try {
             QDir().mkpath(folder);
             writeFileAtomically((folder + QLatin1Char('/') + kIndex).toStdString(), text.toStdString());

@@ -28,15 +28,11 @@ QThreadPool& stoppablePool();
 template <typename Work, typename Done>
 std::shared_ptr<StoppableControl> runStoppable(QObject* context, Work work, Done done) {
     auto control = std::make_shared<StoppableControl>();
-    using T = std::invoke_result_t<Work, std::stop_token, const std::function<void(double)>&>;
-    QtConcurrent::run(&stoppablePool(), [control, work = std::move(work)]() -> Outcome<T> {
+    auto withControl = [control, work = std::move(work)]() {
         const std::function<void(double)> progress = [&control](double f) { control->fraction.store(f, std::memory_order_relaxed); };
-        try {
-            return {work(control->stop.get_token(), progress), {}};
-        } catch (const std::exception& e) {
-            return {std::nullopt, QString::fromUtf8(e.what())};
-        }
-    }).then(context, [done = std::move(done)](Outcome<T> outcome) { done(std::move(outcome)); });
+        return work(control->stop.get_token(), progress);
+    };
+    runOnPool(stoppablePool(), context, std::move(withControl), std::move(done));
     return control;
 }
 

@@ -130,63 +130,6 @@ EncoderInput batchInputs(const std::vector<EncoderInput>& inputs) {
     return out;
 }
 
-// ---- configuration ------------------------------------------------------------------------------
-
-int EncoderConfig::totalHeads() const {
-    int h = 0;
-    for (int x : headsPerMask) h += x;
-    return h;
-}
-
-EncoderConfig EncoderConfig::cpuSmall(int inputWidth) {
-    EncoderConfig c;
-    c.inputWidth = inputWidth;
-    return c;
-}
-
-std::string EncoderConfig::toJson() const {
-    nlohmann::json j;
-    j["input_width"] = inputWidth;
-    j["width"] = width;
-    j["layers"] = layers;
-    j["heads_per_mask"] = std::vector<int>(headsPerMask.begin(), headsPerMask.end());
-    j["head_dim"] = headDim;
-    j["mlp_hidden"] = mlpHidden;
-    j["final_norm"] = finalNorm;
-    // Only when set, so the configs (and cards) of the models without them read as before.
-    if (filmDim > 0) j["film_dim"] = filmDim;
-    if (reluMlp) j["mlp_activation"] = "relu";
-    return j.dump();
-}
-
-EncoderConfig EncoderConfig::fromJson(const std::string& text) {
-    try {
-        const nlohmann::json j = nlohmann::json::parse(text);
-        EncoderConfig c;
-        c.inputWidth = j.at("input_width").get<int>();
-        c.width = j.at("width").get<int>();
-        c.layers = j.at("layers").get<int>();
-        const auto heads = j.at("heads_per_mask").get<std::vector<int>>();
-        if (heads.size() != static_cast<size_t>(kMaskCount)) throw std::invalid_argument("heads_per_mask needs 7 entries");
-        std::copy(heads.begin(), heads.end(), c.headsPerMask.begin());
-        c.headDim = j.at("head_dim").get<int>();
-        c.mlpHidden = j.at("mlp_hidden").get<int>();
-        c.finalNorm = j.value("final_norm", true);
-        c.filmDim = j.value("film_dim", 0);
-        c.reluMlp = j.value("mlp_activation", std::string("gelu")) == "relu";
-        if (c.filmDim < 0) throw std::invalid_argument("negative film_dim");
-        if (c.inputWidth <= 0 || c.width <= 0 || c.layers < 0 || c.headDim <= 0 || c.mlpHidden <= 0)
-            throw std::invalid_argument("non-positive size");
-        // a crafted file must not make us allocate gigabytes before its tensors are checked
-        requireAtMost("layers", c.layers, kMaxLayers);
-        for (const int n : {c.inputWidth, c.width, c.headDim, c.mlpHidden, c.filmDim}) requireAtMost("a width", n, kMaxWidth);
-        for (const int h : c.headsPerMask) requireAtMost("heads per mask", h, kMaxHeads);
-        return c;
-    } catch (const std::exception& e) {
-        throw std::invalid_argument(std::string("encoder config: ") + e.what());
-    }
-}
-
 // ---- module -------------------------------------------------------------------------------------
 
 TopoformerEncoderImpl::TopoformerEncoderImpl(const EncoderConfig& config) : m_config(config) {

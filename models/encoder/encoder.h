@@ -26,7 +26,9 @@
 /// (finite -1e9 bias times a "row has a key" indicator: no NaN gradients in LibTorch 1.13).
 
 #include "core/graph/graph.h"
+#include "models/encoder/config.h"
 #include "models/weightfiles.h"
+#include "models/weightformat.h"
 
 #include <array>
 #include <cstdint>
@@ -104,7 +106,6 @@ enum class MaskKind : int {
     ClosureRestBack = 5,    ///< 6: reverse of 3
     Incomparable = 6,       ///< 7: both directions of every incomparable pair
 };
-inline constexpr int kMaskCount = 7;
 
 /// Dense pair sets of one graph. Forward sets are stored; backward sets are their transposes.
 struct GraphMasks {
@@ -138,28 +139,6 @@ struct EncoderInput {
 EncoderInput makeEncoderInput(const NodeFeatures& features, const GraphMasks& masks);
 /// Pads unbatched inputs to a batch [B, Nmax, ...].
 EncoderInput batchInputs(const std::vector<EncoderInput>& inputs);
-
-/// Sizes of the encoder. headsPerMask[k] = 0 drops mask k (ablations).
-struct EncoderConfig {
-    int inputWidth = 28;
-    int width = 64;        ///< d
-    int layers = 3;        ///< L
-    std::array<int, kMaskCount> headsPerMask{2, 2, 2, 2, 2, 2, 2};
-    int headDim = 16;      ///< d_k = d_v
-    int mlpHidden = 64;    ///< eq. 5 MLP hidden width
-    bool finalNorm = true; ///< LayerNorm after the last layer
-    /// Temperature FiLM (spec/gflownet.md §4.3), off when 0: e = ReLU(lin_b(ReLU(lin_a(log sigma))))
-    /// of this width, shared by the layers; each layer's first MLP linear becomes
-    /// lin_scale(e) * mlp1(h) + lin_shift(e) (identity at initialisation).
-    int filmDim = 0;
-    bool reluMlp = false;  ///< ReLU in the MLP (GFlowNet, spec §4.2) instead of GELU
-
-    int totalHeads() const;
-    /// The CPU preset of spec §9.1: d 64, 3 layers, 2 heads per mask, d_k 16, MLP 64.
-    static EncoderConfig cpuSmall(int inputWidth);
-    std::string toJson() const;                        ///< one-line JSON object
-    static EncoderConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
-};
 
 /// What a pass derives from the masks and the temperature before its layers: the per-head
 /// attention bias and the FiLM scales and shifts. Many passes over states of one graph at one
@@ -211,34 +190,12 @@ TORCH_MODULE(TopoformerEncoder);
 // Weight files and model cards
 // ------------------------------------------------------------------------------------------------
 
-/// Bounds of any stored configuration: far above what we train, far below what would exhaust memory.
-inline constexpr int kMaxLayers = 64;
-inline constexpr int kMaxWidth = 8192;
-inline constexpr int kMaxHeads = 64;
-/// Throws std::invalid_argument("<what> N is above the bound M") when value > bound.
-void requireAtMost(const char* what, long long value, long long bound);
-
-/// Current weight-file format version. Files carry it; loading a newer one fails with a message.
-/// Version 2 appends a checksum of everything before it; version 1 files (no checksum) still load.
-inline constexpr int kWeightFormatVersion = 2;
-
 /// Writes every named parameter and buffer of `module` to `path` (a small binary file: magic
 /// "SLWT", format version, `kind` (e.g. "topoformer-memory"), `configJson`, then name/shape/float32
 /// data per tensor, then an FNV-1a/64 checksum of all that). Atomic (temp file + rename). Throws
 /// std::runtime_error.
 void saveWeights(const torch::nn::Module& module, const std::string& path, const std::string& kind,
                  const std::string& configJson);
-
-/// Header of a weight file, without the tensors.
-struct WeightFileInfo {
-    int formatVersion = 0;
-    std::string kind;
-    std::string configJson;
-};
-/// Reads the header after checking the whole file (checksum, sizes against the bytes present, no
-/// trailing bytes), so that a model is never built from the config of a damaged file. Throws
-/// std::runtime_error, one line naming the file and the fault.
-WeightFileInfo readWeightInfo(const std::string& path);
 
 /// Loads tensors by name into `module` (which must have been built from the file's config).
 /// Throws std::runtime_error naming the file and the fault (missing file, wrong kind, version,

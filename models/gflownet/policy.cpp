@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "models/configjson.h"
 #include "models/gflownet/policy.h"
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,7 @@ PolicyConfig PolicyConfig::fromJson(const std::string& json) {
         PolicyConfig c;
         c.encoder = models::EncoderConfig::fromJson(j.at("encoder").dump());
         c.trainedOn = j.value("trained_on", std::string());
-        if (j.at("node_features").get<int>() != kNodeFeatures || j.at("pair_features").get<int>() != kPairFeatures)
+        if (models::configInt(j, "node_features") != kNodeFeatures || models::configInt(j, "pair_features") != kPairFeatures)
             throw std::invalid_argument("feature widths differ from this build's");
         if (c.encoder.inputWidth != kNodeFeatures || c.encoder.filmDim <= 0)
             throw std::invalid_argument("encoder input width or FiLM size");
@@ -164,6 +165,7 @@ GflowNetPolicy loadPolicy(const std::string& path) {
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+    models::requireFileHolds(info, config.encoder.parameterCount(), path);
     GflowNetPolicy net(config);
     models::loadWeights(*net, path, kWeightKind);
     net->eval();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "models/configjson.h"
 #include "models/prioritysampler/network.h"
 
 #include "models/prioritysampler/features.h"
@@ -28,7 +29,7 @@ SamplerConfig SamplerConfig::fromJson(const std::string& json) {
         const auto j = nlohmann::json::parse(json);
         SamplerConfig c;
         c.encoder = models::EncoderConfig::fromJson(j.at("encoder").dump());
-        c.typeSlots = j.at("typeSlots").get<int>();
+        c.typeSlots = models::configInt(j, "typeSlots");
         c.task = j.value("task", std::string("layered-typed"));
         if (c.typeSlots < 1) throw std::invalid_argument("typeSlots < 1");
         models::requireAtMost("typeSlots", c.typeSlots, 4096);
@@ -83,6 +84,7 @@ PrioritySamplerNet loadSampler(const std::string& path) {
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+    models::requireFileHolds(info, config.encoder.parameterCount(), path);
     PrioritySamplerNet net(config);
     models::loadWeights(*net, path, kWeightKind);
     net->eval();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "models/configjson.h"
 #include "models/regal/network.h"
 
 #include "models/encoder/encoder.h"
@@ -35,14 +36,14 @@ NetworkConfig NetworkConfig::fromJson(const std::string& json) {
     try {
         const auto j = nlohmann::json::parse(json);
         NetworkConfig c;
-        c.devices = j.at("devices").get<int>();
-        c.nodeFeatures = j.at("node_features").get<int>();
-        c.state = j.at("state").get<int>();
-        c.rounds = j.at("rounds").get<int>();
-        c.k = j.at("k").get<int>();
+        c.devices = models::configInt(j, "devices");
+        c.nodeFeatures = models::configInt(j, "node_features");
+        c.state = models::configInt(j, "state");
+        c.rounds = models::configInt(j, "rounds");
+        c.k = models::configInt(j, "k");
         c.meanAggregation = j.at("aggregation").get<std::string>() == "mean";
         c.eliteBias = j.at("elite_bias").get<bool>();
-        c.kRho = j.at("k_rho").get<int>();
+        c.kRho = models::configInt(j, "k_rho");
         c.learnsPlacement = j.value("learns_placement", true);
         c.learnsScheduling = j.value("learns_scheduling", true);
         c.objective = j.value("objective", std::string("memory"));
@@ -177,6 +178,7 @@ RegalPolicy loadPolicy(const std::string& path) {
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }
+    models::requireFileHolds(info, config.weightMatrixValues(), path);
     RegalPolicy policy(config);
     models::loadWeights(*policy, path, kWeightKind);
     policy->eval();

@@ -43,6 +43,12 @@ struct NetworkConfig {
     std::string objective = "memory";
 
     int heads() const { return 2 * (devices + 1); }
+    /// Values in the GNN's weight matrices alone (RegalGnnImpl: 13 state^2 + node features x state),
+    /// a lower bound of the model's size checked against a weight file before the model is built.
+    std::int64_t weightMatrixValues() const {
+        const std::int64_t s = state;
+        return 13 * s * s + std::int64_t(nodeFeatures) * s;
+    }
     std::string toJson() const;
     static NetworkConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
 };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "models/configjson.h"
 #include "models/topoformer/model.h"
 
 #include <nlohmann/json.hpp>
@@ -33,9 +34,9 @@ TopoformerConfig TopoformerConfig::fromJson(const std::string& text) {
         c.features.degrees = f.at("degrees").get<bool>();
         c.features.hops = f.at("hops").get<bool>();
         c.features.durations = f.at("durations").get<bool>();
-        c.features.machineTypes = f.at("machine_types").get<int>();
-        c.features.extraColumns = f.at("extra_columns").get<int>();
-        c.features.laplacianDims = f.at("laplacian_dims").get<int>();
+        c.features.machineTypes = configInt(f, "machine_types");
+        c.features.extraColumns = configInt(f, "extra_columns");
+        c.features.laplacianDims = configInt(f, "laplacian_dims");
         c.encoder = EncoderConfig::fromJson(j.at("encoder").dump());
         c.alpha = j.at("alpha").get<double>();
         if (c.encoder.inputWidth != c.features.width())
@@ -91,7 +92,9 @@ TopoformerModel loadTopoformer(const std::string& path) {
         const WeightFileInfo info = readWeightInfo(path);
         if (info.kind != kTopoformerKind)
             throw std::runtime_error("weights '" + path + "' hold a '" + info.kind + "' model, not " + kTopoformerKind);
-        TopoformerModel model(TopoformerConfig::fromJson(info.configJson));
+        const TopoformerConfig config = TopoformerConfig::fromJson(info.configJson);
+        requireFileHolds(info, config.encoder.parameterCount(), path);
+        TopoformerModel model(config);
         loadWeights(*model, path, kTopoformerKind);
         model->eval();
         return model;

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-100000}
 shift || true
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(graph_json schedule platform dot stg jobshop wfcommons hlo onnx)
+((${#TARGETS[@]})) || TARGETS=(graph_json schedule platform dot stg jobshop wfcommons hlo onnx weights)
 
 # clang is the only extra package: libFuzzer ships with it (scripts/setup.sh installs the rest)
 if ! command -v clang++ >/dev/null; then

@@ -172,6 +172,8 @@ void savePolicy(const RegalPolicy& policy, const std::string& path) {
 
 RegalPolicy loadPolicy(const std::string& path) {
     const models::WeightFileInfo info = models::readWeightInfo(path);
+    if (info.kind != kWeightKind)
+        throw std::runtime_error(path + ": a '" + info.kind + "' weight file, not '" + kWeightKind + "'");
     NetworkConfig config;
     try {
         config = NetworkConfig::fromJson(info.configJson);

@@ -49,8 +49,8 @@ int runInfo(Args& args) {
         j["levels"] = levels;
         j["total_work"] = g.totalWork();
         j["critical_path"] = criticalPath;
-        j["bounds"] = {{"critical_path", lb.criticalPath}, {"work_per_device", lb.workPerDevice},
-                       {"makespan", lb.makespan}, {"memory", lb.memory}};
+        j["bounds"] = {{"critical_path", lb.criticalPath}, {"work_per_device", lb.workPerDevice}, {"machines", lb.machines},
+                       {"makespan", lb.makespan}, {"makespan_source", lb.makespanSource}, {"memory", lb.memory}};
         nlohmann::json types = nlohmann::json::object();
         for (auto [type, count] : opsPerType) types[std::to_string(type)] = count;
         j["ops_per_machine_type"] = types;
@@ -72,7 +72,7 @@ int runInfo(Args& args) {
     for (auto [type, count] : opsPerType) std::cout << " " << type << ": " << count << " ops;";
     std::cout << "\ndevices         " << p.platform.deviceCount() << "\n"
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
-              << ", work / capacity " << lb.workPerDevice << "); peak memory >= " << lb.memory
+              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
               << " bytes (largest op footprint)\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";
     for (const std::string& w : lp.loaded.warnings) std::cout << "warning         " << w << "\n";

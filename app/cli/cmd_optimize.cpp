@@ -4,6 +4,7 @@
 #include "neural.h"
 #include "problemargs.h"
 
+#include "core/analysis/bounds.h"
 #include "core/costmodel/validator.h"
 #include "core/optimizer/candidates.h"
 #include "core/io/scheduleio.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
@@ -106,6 +108,15 @@ std::string methodOptionsHelp() {
         for (const OptionSpec& s : m.options) out += optionLine(s);
     }
     return out;
+}
+
+/// How far the makespan can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%".
+void printGapToBound(const Problem& p, double makespan) {
+    const LowerBounds lb = lowerBounds(p);
+    const double gap = gapToBound(makespan, lb.makespan);
+    if (std::isnan(gap)) return;
+    std::cout << std::setprecision(12) << "gap to lower bound " << lb.makespan << " (" << lb.makespanSource << "): +" << std::fixed
+              << std::setprecision(2) << 100 * gap << "%" << std::defaultfloat << "\n";
 }
 
 /// --target needs what the protocol assumes: a makespan run on the proxy (free transfers).
@@ -227,6 +238,7 @@ int runOptimize(Args& args) {
               << " evaluations | " << std::fixed << std::setprecision(3) << r.seconds << " s" << std::defaultfloat
               << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
               << "\n";
+    printGapToBound(p, r.schedule.makespan);
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     printCandidateReport(p, r, targets, static_cast<int>(topK));
     return 0;

@@ -4,7 +4,9 @@
 #include "core/analysis/levels.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
+#include <queue>
 
 namespace sl {
 
@@ -30,6 +32,68 @@ double workBound(const Problem& p) {
     return bound;
 }
 
+double jacksonPreemptiveBound(std::vector<HeadTailOp> ops) {
+    std::sort(ops.begin(), ops.end(), [](const HeadTailOp& a, const HeadTailOp& b) { return a.head < b.head; });
+    struct Running {
+        double remaining, tail;
+        bool operator<(const Running& o) const { return tail < o.tail; }   // the longest tail on top
+    };
+    std::priority_queue<Running> released;
+    double t = 0, bound = 0;
+    std::size_t next = 0;
+    while (next < ops.size() || !released.empty()) {
+        if (released.empty()) t = std::max(t, ops[next].head);
+        for (; next < ops.size() && ops[next].head <= t; ++next) released.push({ops[next].duration, ops[next].tail});
+        Running top = released.top();
+        released.pop();
+        const double nextRelease = next < ops.size() ? ops[next].head : kInfinity;
+        if (t + top.remaining <= nextRelease) {   // runs to its end
+            t += top.remaining;
+            bound = std::max(bound, t + top.tail);
+        } else {                                  // preempted at the next release
+            top.remaining -= nextRelease - t;
+            t = nextRelease;
+            released.push(top);
+        }
+    }
+    return bound;
+}
+
+double machineBound(const Problem& p) {
+    const Graph& g = p.g();
+    std::vector<double> d(static_cast<size_t>(g.opCount()));
+    for (OpId v = 0; v < g.opCount(); ++v) d[static_cast<size_t>(v)] = minDuration(g, p.platform, v);
+    const std::vector<double> heads = topLevels(g, d), bottoms = bottomLevels(g, d);
+    std::map<int, std::vector<OpId>> opsOfType;
+    for (OpId v = 0; v < g.opCount(); ++v) opsOfType[g.op(v).machineType].push_back(v);
+    double bound = 0;
+    for (const auto& [type, ops] : opsOfType) {
+        int devices = 0;
+        double capacity = 0;
+        for (const Device& dev : p.platform.devices)
+            if (dev.machineType == type) ++devices, capacity += dev.resourceCapacity;
+        if (capacity <= 0) continue;
+        std::vector<HeadTailOp> relaxed;
+        double work = 0, minHead = kInfinity, minTail = kInfinity;
+        bool oneAtATime = devices == 1;
+        for (const OpId v : ops) {
+            const auto i = static_cast<size_t>(v);
+            const double tail = bottoms[i] - d[i];   // after the op's end
+            relaxed.push_back({heads[i], d[i], tail});
+            work += d[i] * g.op(v).resourceDemand;
+            minHead = std::min(minHead, heads[i]);
+            minTail = std::min(minTail, tail);
+            oneAtATime = oneAtATime && 2 * g.op(v).resourceDemand > capacity;   // no two can overlap
+        }
+        bound = std::max(bound, oneAtATime ? jacksonPreemptiveBound(std::move(relaxed)) : minHead + work / capacity + minTail);
+    }
+    return bound;
+}
+
+double gapToBound(double makespan, double bound) {
+    return bound > 0 ? (makespan - bound) / bound : std::numeric_limits<double>::quiet_NaN();
+}
+
 double footprintBound(const Graph& g) {
     double best = 0;
     for (OpId v = 0; v < g.opCount(); ++v) {
@@ -44,7 +108,9 @@ LowerBounds lowerBounds(const Problem& p) {
     LowerBounds b;
     b.criticalPath = criticalPathBound(p);
     b.workPerDevice = workBound(p);
-    b.makespan = std::max(b.criticalPath, b.workPerDevice);
+    b.machines = machineBound(p);
+    b.makespan = std::max({b.criticalPath, b.workPerDevice, b.machines});
+    b.makespanSource = b.makespan == b.criticalPath ? "critical path" : b.makespan == b.workPerDevice ? "work / capacity" : "machines";
     b.memory = footprintBound(p.g());
     return b;
 }

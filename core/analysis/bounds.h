@@ -6,6 +6,8 @@
 
 #include "core/costmodel/problem.h"
 
+#include <vector>
+
 namespace sl {
 
 struct LowerBounds {
@@ -15,8 +17,14 @@ struct LowerBounds {
     /// max over machine types of (sum of duration x resource demand) / (total resource capacity
     /// of that type's devices), with each op's shortest duration.
     double workPerDevice = 0;
-    /// max(criticalPath, workPerDevice): no schedule finishes earlier.
+    /// max over machine types of the one-machine relaxation with heads and tails (the longest paths
+    /// before an op's start and after its end): Jackson's preemptive schedule when the type's ops
+    /// run one at a time on one device (job-shops), else min head + work / capacity + min tail.
+    double machines = 0;
+    /// max(criticalPath, workPerDevice, machines): no schedule finishes earlier.
     double makespan = 0;
+    /// Which of the three gives `makespan`: "critical path", "work / capacity" or "machines".
+    const char* makespanSource = "critical path";
     /// Largest single-op footprint: its input tensors + output tensors + parameter bytes, which
     /// must all be resident on its device while it runs (both memory clocks).
     double memory = 0;
@@ -29,6 +37,22 @@ LowerBounds lowerBounds(const Problem& p);
 double criticalPathBound(const Problem& p);
 /// The work bound alone.
 double workBound(const Problem& p);
+/// The machine bound alone.
+double machineBound(const Problem& p);
+
+/// (makespan - bound) / bound: how far a schedule can at most be from the optimum; NaN without a
+/// positive bound.
+double gapToBound(double makespan, double bound);
+
+/// One op of a one-machine problem with heads and tails.
+struct HeadTailOp {
+    double head = 0, duration = 0, tail = 0;
+};
+/// max over ops of (completion + tail) in Jackson's preemptive schedule (at every moment run the
+/// released op with the longest tail): the optimum of the preemptive problem, a lower bound of the
+/// non-preemptive one. O(n log n).
+double jacksonPreemptiveBound(std::vector<HeadTailOp> ops);
+
 /// The largest single-op footprint alone.
 double footprintBound(const Graph& g);
 

@@ -10,8 +10,10 @@
 namespace sl {
 
 CostScales costScales(const Problem& p) {
-    const LowerBounds b = lowerBounds(p);
-    return {std::max(b.makespan, 1e-9), std::max(b.memory, 1e-9)};
+    // The weighted objective's scale stays the simple bound (not lowerBounds().makespan, which grew
+    // the machine bound): weighted costs, and the models trained on them, do not move.
+    const double makespan = std::max(criticalPathBound(p), workBound(p));
+    return {std::max(makespan, 1e-9), std::max(footprintBound(p.g()), 1e-9)};
 }
 
 namespace {

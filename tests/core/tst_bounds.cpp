@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// Makespan lower bounds: the one-machine relaxation with heads and tails (Jackson's preemptive
+// schedule) against hand-computed values, the published bound of ft10, the known optima of the
+// job-shop fixtures and brute-forced optima of small random job-shops.
+#include "core/analysis/bounds.h"
+#include "core/io/graphio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTest>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace sl;
+
+namespace {
+
+const std::string kData = SCHEDLAB_TEST_DATA;
+
+Problem problemOf(const LoadedGraph& lg) {
+    Problem p;
+    p.graph = lg.graph;
+    p.platform = *lg.platform;
+    return p;
+}
+
+/// A job-shop: job j's k-th operation runs on machine[j][k] for duration[j][k].
+struct JobShop {
+    int jobs = 0, machines = 0;
+    std::vector<std::vector<int>> machine;
+    std::vector<std::vector<int>> duration;
+
+    std::string text() const {
+        std::ostringstream s;
+        s << jobs << " " << machines << "\n";
+        for (int j = 0; j < jobs; ++j) {
+            for (int k = 0; k < machines; ++k) s << machine[j][k] << " " << duration[j][k] << " ";
+            s << "\n";
+        }
+        return s.str();
+    }
+};
+
+JobShop randomJobShop(int jobs, int machines, std::mt19937& rng) {
+    JobShop js{jobs, machines, {}, {}};
+    std::uniform_int_distribution<int> d(1, 9);
+    for (int j = 0; j < jobs; ++j) {
+        std::vector<int> order(static_cast<size_t>(machines));
+        std::iota(order.begin(), order.end(), 0);
+        std::shuffle(order.begin(), order.end(), rng);
+        js.machine.push_back(order);
+        std::vector<int> times;
+        for (int k = 0; k < machines; ++k) times.push_back(d(rng));
+        js.duration.push_back(times);
+    }
+    return js;
+}
+
+/// The optimum over every sequence of every machine (semi-active schedules): (jobs!)^machines
+/// candidates, each a longest path over job and machine arcs, skipped when cyclic.
+int bruteForceOptimum(const JobShop& js) {
+    const int n = js.jobs * js.machines;
+    auto id = [&](int j, int k) { return j * js.machines + k; };
+    std::vector<std::vector<int>> sequence(static_cast<size_t>(js.machines));   // jobs in order, per machine
+    for (auto& s : sequence) {
+        s.resize(static_cast<size_t>(js.jobs));
+        std::iota(s.begin(), s.end(), 0);
+    }
+    int best = std::numeric_limits<int>::max();
+    while (true) {
+        std::vector<std::vector<int>> next(static_cast<size_t>(n));
+        std::vector<int> indegree(static_cast<size_t>(n), 0);
+        auto arc = [&](int a, int b) { next[size_t(a)].push_back(b), ++indegree[size_t(b)]; };
+        for (int j = 0; j < js.jobs; ++j)
+            for (int k = 0; k + 1 < js.machines; ++k) arc(id(j, k), id(j, k + 1));
+        for (int m = 0; m < js.machines; ++m) {
+            auto opOn = [&](int j) {
+                const auto& ms = js.machine[size_t(j)];
+                return id(j, int(std::find(ms.begin(), ms.end(), m) - ms.begin()));
+            };
+            for (int i = 0; i + 1 < js.jobs; ++i) arc(opOn(sequence[size_t(m)][size_t(i)]), opOn(sequence[size_t(m)][size_t(i + 1)]));
+        }
+        std::vector<int> start(static_cast<size_t>(n), 0), ready;
+        for (int v = 0; v < n; ++v)
+            if (indegree[size_t(v)] == 0) ready.push_back(v);
+        int done = 0, makespan = 0;
+        while (!ready.empty()) {
+            const int v = ready.back();
+            ready.pop_back();
+            ++done;
+            const int end = start[size_t(v)] + js.duration[size_t(v / js.machines)][size_t(v % js.machines)];
+            makespan = std::max(makespan, end);
+            for (const int w : next[size_t(v)]) {
+                start[size_t(w)] = std::max(start[size_t(w)], end);
+                if (--indegree[size_t(w)] == 0) ready.push_back(w);
+            }
+        }
+        if (done == n) best = std::min(best, makespan);
+        int m = 0;   // the next combination of sequences, like an odometer
+        while (m < js.machines && !std::next_permutation(sequence[size_t(m)].begin(), sequence[size_t(m)].end())) ++m;
+        if (m == js.machines) return best;
+    }
+}
+
+} // namespace
+
+class TestBounds : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// Computed by hand: A runs 0-1, B (released at 1, longest tail) preempts it and ends at 2
+    /// (2 + 6 = 8), A ends at 4, C at 6. The non-preemptive optimum is 8 too; the simple bound
+    /// (min head + work + min tail) says 6. Catches a non-preemptive or shortest-tail-first rule.
+    void jacksonPreemptiveHandChecked() {
+        QCOMPARE(jacksonPreemptiveBound({{0, 3, 2}, {1, 1, 6}, {2, 2, 0}}), 8.0);
+        QCOMPARE(jacksonPreemptiveBound({{2, 3, 4}}), 9.0);
+        QCOMPARE(jacksonPreemptiveBound({}), 0.0);
+        // idle until the first release, then back to back: 5 + 1 + 1, tails 0
+        QCOMPARE(jacksonPreemptiveBound({{5, 1, 0}, {5, 1, 0}}), 7.0);
+    }
+
+    /// ft10's one-machine bound is 808 in the literature (Carlier & Pinson 1989 and after); every
+    /// fixture's bound is at most its known optimum and at least the simple bounds.
+    void jobShopFixtures() {
+        std::ifstream in(kData + "/jobshop/bounds.json");
+        const nlohmann::json known = nlohmann::json::parse(in);
+        for (const auto& instance : known) {
+            const std::string name = instance.at("instance").get<std::string>();
+            const Problem p = problemOf(loadGraph(kData + "/jobshop/" + name + ".txt"));
+            const LowerBounds b = lowerBounds(p);
+            const double optimum = instance.at("upper_bound").get<double>();
+            QVERIFY2(b.makespan <= optimum, name.c_str());
+            QVERIFY(b.makespan >= std::max(b.criticalPath, b.workPerDevice));
+            QCOMPARE(b.makespan, std::max({b.criticalPath, b.workPerDevice, b.machines}));
+            if (name == "ft10") {
+                QCOMPARE(b.machines, 808.0);
+                QCOMPARE(std::string(b.makespanSource), std::string("machines"));
+            }
+            if (name == "la01") QCOMPARE(b.makespan, 666.0);   // the bound proves la01's optimum
+        }
+    }
+
+    /// Never above the optimum (brute force over every machine sequence, 3 x 3: 216 each), and
+    /// equal to it on some: catches tails that include the op itself, or heads that do.
+    void neverAboveTheBruteForceOptimum() {
+        std::mt19937 rng(15);
+        int tight = 0;
+        for (int i = 0; i < 40; ++i) {
+            const JobShop js = randomJobShop(3, 3, rng);
+            const Problem p = problemOf(parseGraph(js.text(), GraphFormat::JobShop, "random.txt"));
+            const double bound = lowerBounds(p).makespan;
+            const int optimum = bruteForceOptimum(js);
+            QVERIFY2(bound <= optimum, qPrintable(QStringLiteral("case %1: bound %2 > optimum %3").arg(i).arg(bound).arg(optimum)));
+            tight += bound == optimum;
+        }
+        QVERIFY(tight > 0);
+    }
+
+    void gapToBound() {
+        QCOMPARE(sl::gapToBound(60, 50), 0.2);
+        QVERIFY(std::isnan(sl::gapToBound(60, 0)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBounds)
+#include "tst_bounds.moc"

@@ -95,6 +95,14 @@ echo "+ schedlab-cli evaluate ft06.txt s.json"
 echo "+ schedlab ft06.txt --screenshot shot.png"
 "$bin/schedlab" "$ex/ft06.txt" --screenshot shot.png --size 1200x800 >gui.txt 2>&1 || { cat gui.txt; exit 1; }
 RUN
+# A sanitizer build's options may name a suppressions file in the source tree, hidden below: carry it.
+for var in TSAN_OPTIONS ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+  value=${!var:-}
+  [[ $value == *suppressions=* ]] || continue
+  file=$(sed -E 's/.*suppressions=([^:]*).*/\1/' <<<"$value")
+  cp "$file" "$work/$var.supp"
+  export "$var=${value//$file/$work/$var.supp}"
+done
 hide="mount -t tmpfs none '$src'"
 case "$build/" in "$src/"*) ;; *) hide="$hide && mount -t tmpfs none '$build'" ;; esac
 start=$SECONDS

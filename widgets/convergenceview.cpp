@@ -27,6 +27,10 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     m_mean = new QLineSeries;
     m_mean->setName(tr("mean cost of the population"));
     m_mean->setPen(QPen(palette::category(1), 1.2));
+    m_bound = new QLineSeries;
+    m_bound->setName(tr("lower bound"));
+    m_bound->setPen(QPen(palette::category(2), 1.5, Qt::DashLine));
+    m_chart->addSeries(m_bound);
     m_chart->addSeries(m_mean);
     m_chart->addSeries(m_best);
     m_x = new QCategoryAxis;   // ticks with thousands separators ("12,000")
@@ -37,7 +41,7 @@ ConvergenceView::ConvergenceView(QWidget* parent) : QWidget(parent) {
     connect(m_y, &QValueAxis::rangeChanged, this, &ConvergenceView::labelCostTicks);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
-    for (auto* s : {m_best, m_mean}) {
+    for (auto* s : {m_best, m_mean, m_bound}) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
@@ -59,6 +63,14 @@ void ConvergenceView::setCostUnit(Objective objective, TimeUnit unit) {
     m_objective = objective;
     m_timeUnit = unit;
     labelCostTicks();
+}
+
+void ConvergenceView::setLowerBound(double makespanBound) {
+    m_makespanBound = makespanBound;
+}
+
+double ConvergenceView::lowerBound() const {
+    return m_bound->isVisible() && m_bound->count() > 0 ? m_bound->at(0).y() : 0.0;
 }
 
 void ConvergenceView::labelCostTicks() {
@@ -125,6 +137,10 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     }
     m_best->replace(best);
     m_mean->replace(mean);
+    const bool bounded = m_objective == Objective::Makespan && m_makespanBound > 0 && !best.isEmpty();
+    m_bound->setVisible(bounded);
+    m_bound->replace(bounded ? QList<QPointF>{{0, m_makespanBound}, {std::max(xMax, 2.0), m_makespanBound}} : QList<QPointF>{});
+    if (bounded) lo = std::min(lo, m_makespanBound);
     showSingleRunNote(history, title, best.size());
     if (!(lo <= hi)) {
         lo = 0;

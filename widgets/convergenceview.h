@@ -25,6 +25,10 @@ public:
     void setHistory(const QString& title, const std::vector<Progress>& history);
     /// The unit the cost axis reads in: time for makespan, bytes for memory, plain for weighted.
     void setCostUnit(Objective objective, TimeUnit unit);
+    /// A dashed line at the problem's makespan lower bound (makespan objective only; 0: none), drawn
+    /// from the next setHistory(): no cost curve can go below it.
+    void setLowerBound(double makespanBound);
+    double lowerBound() const;   ///< the bound drawn, 0 when none
     int pointCount() const;
     /// Under the chart: why there is no curve to read (one evaluation), else empty.
     QString note() const;
@@ -45,6 +49,8 @@ private:
     QChartView* m_view;
     QLineSeries* m_best;
     QLineSeries* m_mean;
+    QLineSeries* m_bound;
+    double m_makespanBound = 0;
     QCategoryAxis* m_x;
     QCategoryAxis* m_y;
     QLabel* m_note;

@@ -196,6 +196,7 @@ void MainWindow::showRecord(const std::optional<RunRecord>& record) {
     m_memory->setRecord(r);
     m_dag->setRecord(r);
     if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
+    if (r) m_convergence->setLowerBound(r->makespanBound);
     if (r) m_convergence->setHistory(r->name, r->result->history);
     updateStatus();
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/resultsmodel.h"
 
+#include "widgets/schedulerecord.h"
 #include "widgets/units.h"
+
+#include "core/analysis/bounds.h"
 
 #include "core/graph/fingerprint.h"
 
@@ -19,6 +22,13 @@ QString graphKey(std::uint64_t fingerprint) {
 QString formatBytes(double bytes) {
     if (!std::isfinite(bytes)) return QStringLiteral("∞");
     return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeIecFormat);
+}
+
+QString boundGapText(double makespan, double bound) {
+    const double gap = gapToBound(makespan, bound);
+    if (!std::isfinite(gap)) return QStringLiteral("–");
+    if (gap <= 0) return QObject::tr("0 % (optimal)");
+    return QStringLiteral("+%1 %").arg(100 * gap, 0, 'f', gap < 0.001 ? 3 : gap < 0.1 ? 2 : 1);
 }
 
 QString formatCost(double cost, Objective objective, TimeUnit unit) {
@@ -50,6 +60,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Devices: return r.problem ? r.problem->platform.deviceCount() : 0;
         case Makespan: return res.schedule.makespan;
+        case BoundGap: return r.makespanBound > 0 ? gapToBound(res.schedule.makespan, r.makespanBound) : QVariant();
         case StepPeak: return res.schedule.stepMemory.peak;
         case TimePeak: return res.schedule.timeMemory.peak;
         case Cost: return res.cost;
@@ -79,6 +90,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
         return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
     if (role == Qt::ToolTipRole && index.column() == Seconds) return tr("Wall-clock time of the run");
+    if (role == Qt::ToolTipRole && index.column() == BoundGap && r.makespanBound > 0 && r.problem) {
+        const TimeUnit unit = r.problem->g().timeUnit();
+        return tr("The makespan %1 is at most %2 above the optimum: no schedule finishes before %3 (the %4 bound)")
+            .arg(formatDuration(res.schedule.makespan, unit), boundGapText(res.schedule.makespan, r.makespanBound),
+                 formatDuration(r.makespanBound, unit), r.makespanBoundSource);
+    }
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
     case Name: return r.name;
@@ -86,6 +103,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Graph: return r.graphTitle;
     case Devices: return r.problem ? QString::number(r.problem->platform.deviceCount()) : QStringLiteral("–");
     case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
+    case BoundGap: return r.makespanBound > 0 ? boundGapText(res.schedule.makespan, r.makespanBound) : QStringLiteral("–");
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
     case Cost:
@@ -110,6 +128,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
         case TargetSpeedup: return tr("Speedup on the target chosen in the Platform panel (Score on): total work / makespan there");
         case Graph: return tr("The graph the schedule was made for (Results ▸ Show: This graph / All graphs)");
         case Devices: return tr("Devices of the platform the schedule was made on");
+        case BoundGap: return tr("How far the makespan can at most be from the optimum: (makespan − lower bound) / lower bound, "
+                                 "with the best of the critical-path, work and machine bounds");
         default: return {};
         }
     }
@@ -120,6 +140,7 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
     case Graph: return tr("Graph");
     case Devices: return tr("Devices");
     case Makespan: return tr("Makespan");
+    case BoundGap: return tr("Gap to bound");
     case StepPeak: return tr("Peak (step)");
     case TimePeak: return tr("Peak (time)");
     case Cost: return tr("Cost");
@@ -158,6 +179,7 @@ void ResultsModel::add(const RunRecord& r) {
     const int row = rowCount();
     beginInsertRows({}, row, row);
     m_rows.push_back(r);
+    if (m_rows.back().makespanBound <= 0) attachBound(m_rows.back());   // a record made without one
     endInsertRows();
 }
 

@@ -10,7 +10,7 @@ namespace sl::gui {
 class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Name, Method, Graph, Devices, Makespan, StepPeak, TimePeak, Cost, TargetSpeedup, Evaluations, Seconds, Seed, ColumnCount };
+    enum Column { Name, Method, Graph, Devices, Makespan, BoundGap, StepPeak, TimePeak, Cost, TargetSpeedup, Evaluations, Seconds, Seed, ColumnCount };
     /// GraphRole: the row's graph fingerprint as text, the same in every column (the "This graph" filter).
     enum Role { RecordIdRole = Qt::UserRole + 1, SortRole, GraphRole };
 
@@ -38,6 +38,8 @@ private:
 QString graphKey(std::uint64_t fingerprint);
 
 QString formatBytes(double bytes);
+/// "+10.9 %", or "0 % (optimal)" when the makespan meets the bound (a proof of optimality).
+QString boundGapText(double makespan, double bound);
 /// A cost in its unit: a duration in the graph's `unit` for the makespan objective, bytes for the
 /// memory objective, a plain number for the weighted objective (dimensionless).
 QString formatCost(double cost, Objective objective, TimeUnit unit = TimeUnit::Abstract);

@@ -4,6 +4,8 @@
 #include "widgets/criticalpath.h"
 #include "widgets/schedulerecord.h"
 
+#include "core/analysis/bounds.h"
+
 #include <QThread>
 #include <QThreadPool>
 
@@ -30,6 +32,7 @@ QThreadPool& runPool() {
 struct ProgressBox {
     std::mutex mutex;
     std::vector<Progress> pending;   // reports not yet seen by the GUI
+    double makespanBound = 0;        // once the worker has computed it
     std::stop_source stop;
 };
 
@@ -56,6 +59,11 @@ void RunJob::start() {
     const std::uint64_t targetSeed = m_targetSeed;
     m_clock.start();
     auto work = [box, problem, method, options, id, qmethod, target, targetSeed]() -> RunRecord {
+        {
+            const double bound = lowerBounds(*problem).makespan;   // the convergence plot's line
+            std::lock_guard lock(box->mutex);
+            box->makespanBound = bound;
+        }
         auto optimizer = OptimizerRegistry::instance().create(method);
         auto onProgress = [&](const Progress& p) {
             std::lock_guard lock(box->mutex);
@@ -74,6 +82,7 @@ void RunJob::start() {
         r.criticalPath = criticalPath(*problem, result->schedule);
         r.result = std::move(result);
         scoreOnTarget(r, target, targetSeed);
+        attachBound(r);
         return r;
     };
     m_task = runOnPool(runPool(), this, std::move(work), [this](Outcome<RunRecord> outcome) { onFinished(std::move(outcome)); });
@@ -91,6 +100,7 @@ void RunJob::poll() {
     {
         std::lock_guard lock(m_box->mutex);
         fresh.swap(m_box->pending);
+        m_makespanBound = m_box->makespanBound;
     }
     if (fresh.empty()) return;
     m_history.insert(m_history.end(), fresh.begin(), fresh.end());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/schedulerecord.h"
 
+#include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
 #include "widgets/criticalpath.h"
 
@@ -22,7 +23,15 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
     r.options.seed = result->schedule.seed;
     r.result = std::move(result);
     scoreOnTarget(r, target, targetSeed);
+    attachBound(r);
     return r;
+}
+
+void attachBound(RunRecord& r) {
+    if (!r.problem) return;
+    const LowerBounds b = lowerBounds(*r.problem);
+    r.makespanBound = b.makespan;
+    r.makespanBoundSource = QString::fromUtf8(b.makespanSource);
 }
 
 void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed) {

@@ -28,6 +28,10 @@ struct RunRecord {
     /// makespan of its chains re-timed on the target); 0 when it could not be computed.
     TargetModel target = TargetModel::Proxy;
     double targetSpeedup = 0;
+    /// The problem's best makespan lower bound (core/analysis/bounds.h) and which bound gives it;
+    /// 0 when not computed yet (attachBound).
+    double makespanBound = 0;
+    QString makespanBoundSource;
     /// The graph the schedule belongs to, as the window titled it when it was opened, and its
     /// content fingerprint (core/graph/fingerprint.h): the results list shows a result with its
     /// graph, and no view draws it over another graph. Stamped by MainWindow when it adds the row.

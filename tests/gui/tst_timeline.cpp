@@ -93,6 +93,10 @@ private Q_SLOTS:
         QCOMPARE(j.schedule().makespan, 61.0);   // list-cp on ft06 (schedlab-cli optimize says the same)
         QCOMPARE(cell(jobShop, 0, ResultsModel::Makespan), QStringLiteral("61.0 units"));
         QCOMPARE(cell(jobShop, 0, ResultsModel::Cost), cell(jobShop, 0, ResultsModel::Makespan));   // the makespan objective
+        // ft06's machine bound is 52 (one-machine relaxation; tst_core_bounds): (61 - 52) / 52 = 17.3 %,
+        // and the convergence plot draws it. Catches a gap against the critical path (47: +29.8 %).
+        QCOMPARE(cell(jobShop, 0, ResultsModel::BoundGap), QStringLiteral("+17.3 %"));
+        QCOMPARE(jobShop.convergenceView()->lowerBound(), 52.0);
     }
 
     /// Costs and counts by hand: the memory objective in IEC bytes, the weighted one plain,

@@ -6,6 +6,8 @@
 #include <QThread>
 #include <QThreadPool>
 
+#include <utility>
+
 #if defined(__SANITIZE_THREAD__)
 #define SCHEDLAB_TSAN 1
 #elif defined(__has_feature)
@@ -76,20 +78,25 @@ class PoolTask : public QRunnable {
 public:
     PoolTask(std::function<void()> work, Delivery* delivery, std::shared_ptr<TaskState> state)
         : m_work(std::move(work)), m_delivery(delivery), m_state(std::move(state)) {}
+    /// A task dropped unrun (a cleared pool) still frees its delivery and wakes whoever waits.
+    ~PoolTask() override {
+        delete m_delivery;
+        m_state->markDone();
+    }
     void run() override {
         acquireFrom(this);
         m_work();
         m_work = nullptr;   // its captures die here, before anyone is told the work is over
         if (m_delivery) {
             releaseTo(m_delivery);
-            QCoreApplication::postEvent(Dispatcher::instance(), m_delivery);
+            QCoreApplication::postEvent(Dispatcher::instance(), std::exchange(m_delivery, nullptr));
         }
         m_state->markDone();
     }
 
 private:
     std::function<void()> m_work;
-    Delivery* m_delivery;   // owned by the event queue once posted
+    Delivery* m_delivery;   // owned by the event queue once posted (then null here)
     std::shared_ptr<TaskState> m_state;
 };
 

@@ -4,6 +4,7 @@
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
 #include "core/heuristics/evaluate.h"
+#include "core/localsearch/polish.h"
 #include "core/localsearch/startschedules.h"
 
 #include <algorithm>
@@ -41,16 +42,6 @@ TabuParams tabuParamsFromOptions(const RunOptions& o) {
 
 namespace {
 
-/// The search's cost: the makespan when that is the whole cost, else the cost model on the
-/// schedule the chains give.
-ChainCost searchCost(const Problem& p, const CostFunction& cost) {
-    if (p.objective.kind == Objective::Makespan && !cost.needsMemory()) return makespanCost;
-    return [&p, &cost](const ChainSchedule& s) {
-        Schedule timed = timeChains(p, s.chains());
-        return scoreSchedule(p, timed, cost);
-    };
-}
-
 class TabuOptimizer final : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
@@ -59,7 +50,7 @@ public:
         RunMonitor monitor(o, progress);
         RunResult r;
         const CostFunction cost(p);
-        const ChainCost chainCost = searchCost(p, cost);
+        const ChainCost chainCost = chainCostFor(p, cost);
 
         std::vector<NamedSchedule> starts = classicSchedules(p, stop);
         const std::int64_t startEvaluations = static_cast<std::int64_t>(starts.size());

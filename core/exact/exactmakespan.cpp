@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "core/exact/exactmakespan.h"
+
+#include "core/analysis/bounds.h"
+#include "core/costmodel/chaintiming.h"
+#include "core/exact/chainsfromstarts.h"
+#include "core/exact/cpinstance.h"
+#include "core/exact/makespanspace.h"
+#include "core/exact/searchstop.h"
+#include "core/heuristics/classicoptimizers.h"
+
+#include <gecode/search.hh>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+
+namespace sl {
+
+namespace {
+
+/// Model time of a makespan that some schedule reaches (a whole number up to rounding).
+int modelTime(double makespan, double scale) { return static_cast<int>(std::floor(makespan * scale + 1e-6)); }
+
+/// The smallest model time at or above a bound in graph time.
+int modelCeil(double bound, double scale) { return static_cast<int>(std::ceil(bound * scale - 1e-6)); }
+
+std::string describe(const ExactMakespanResult& r, double seconds) {
+    std::ostringstream s;
+    s.precision(12);
+    if (r.optimal)
+        s << "optimal, proven";
+    else
+        s << "not proven optimal (" << (r.cancelled ? "cancelled" : "stopped by the limit") << "); lower bound "
+          << r.lowerBound;
+    s << " (" << r.status.nodes << " nodes, " << r.status.failures << " failures, " << r.status.solutions
+      << " improving schedules, " << seconds << " s)";
+    return s.str();
+}
+
+/// The branch-and-bound run over one instance; owns the incumbent and the bound.
+class Search {
+public:
+    Search(const Problem& p, const ExactMakespanLimits& limits, std::stop_token stop, const ExactMakespanProgress& progress)
+        : m_problem(p), m_limits(limits), m_stop(std::move(stop)), m_progress(progress), m_begin(SearchStop::Clock::now()) {}
+
+    ExactMakespanResult run() {
+        m_result.schedule = bestClassicSchedule(m_problem, m_stop);
+        m_result.status.best = m_result.schedule.makespan;
+        m_result.lowerBound = std::min(lowerBounds(m_problem).makespan, m_result.status.best);
+        const CpInstance instance = makeCpInstance(m_problem, m_result.status.best);
+        if (m_result.status.best > m_result.lowerBound && !m_stop.stop_requested()) branchAndBound(instance);
+        m_result.cancelled = m_stop.stop_requested();
+        if (m_exhausted) m_result.lowerBound = std::min(m_result.status.best, m_exhaustedAt / instance.scale);
+        m_result.optimal = m_result.status.best <= m_result.lowerBound;
+        if (m_result.optimal) m_result.lowerBound = m_result.status.best;   // bit-equal to the reported makespan
+        m_result.status.bound = m_result.lowerBound;
+        m_result.note = describe(m_result, seconds());
+        report();
+        return m_result;
+    }
+
+private:
+    double seconds() const { return std::chrono::duration<double>(SearchStop::Clock::now() - m_begin).count(); }
+
+    void report() {
+        m_result.status.bound = m_result.lowerBound;
+        if (m_progress) m_progress(m_result.status);
+    }
+
+    void branchAndBound(const CpInstance& instance) {
+        const int upper = modelTime(m_result.status.best, instance.scale) - 1;   // strictly better only
+        const int lower = std::min(modelCeil(m_result.lowerBound, instance.scale), upper);
+        auto root = std::make_unique<MakespanSpace>(instance, lower, upper, m_limits.seed);
+        if (root->status() == Gecode::SS_FAILED) {   // root propagation alone shows nothing is shorter
+            m_exhausted = true;
+            m_exhaustedAt = upper + 1;
+            return;
+        }
+        raiseBound(root->makespan().min() / instance.scale);
+        report();
+
+        const auto deadline = m_limits.timeLimit > 0
+                                  ? m_begin + std::chrono::duration_cast<SearchStop::Clock::duration>(
+                                                  std::chrono::duration<double>(m_limits.timeLimit))
+                                  : SearchStop::Clock::time_point::max();
+        SearchStop stop(m_stop, deadline, m_limits.failLimit, [&](const Gecode::Search::Statistics& s) {
+            count(s);
+            report();
+        });
+        Gecode::Search::Options options;
+        options.threads = 1;   // one thread: the same seed gives the same search
+        options.stop = &stop;
+        Gecode::BAB<MakespanSpace> engine(root.get(), options);
+        int last = upper + 1;
+        while (std::unique_ptr<MakespanSpace> solution{engine.next()}) {
+            last = solution->makespan().val();
+            accept(instance, *solution);
+            count(engine.statistics());
+            report();
+        }
+        count(engine.statistics());
+        if (!engine.stopped()) {
+            m_exhausted = true;
+            m_exhaustedAt = last;
+        }
+    }
+
+    /// Times the solution's device orders with the cost model; keeps it if it is shorter.
+    void accept(const CpInstance& instance, const MakespanSpace& solution) {
+        std::vector<int> starts(instance.duration.size());
+        for (OpId v = 0; v < static_cast<OpId>(starts.size()); ++v) starts[static_cast<size_t>(v)] = solution.start(v).val();
+        Schedule s = timeChains(m_problem, chainsFromStarts(m_problem.g(), instance, m_problem.platform.deviceCount(), starts));
+        ++m_result.status.solutions;
+        if (s.makespan < m_result.status.best) {
+            m_result.schedule = std::move(s);
+            m_result.status.best = m_result.schedule.makespan;
+        }
+    }
+
+    void raiseBound(double bound) { m_result.lowerBound = std::max(m_result.lowerBound, std::min(bound, m_result.status.best)); }
+
+    void count(const Gecode::Search::Statistics& s) {
+        m_result.status.nodes = static_cast<std::int64_t>(s.node);
+        m_result.status.failures = static_cast<std::int64_t>(s.fail);
+    }
+
+    const Problem& m_problem;
+    const ExactMakespanLimits& m_limits;
+    std::stop_token m_stop;
+    const ExactMakespanProgress& m_progress;
+    SearchStop::Clock::time_point m_begin;
+    ExactMakespanResult m_result;
+    bool m_exhausted = false;
+    int m_exhaustedAt = 0;   ///< model time below which the exhausted search proved nothing exists
+};
+
+} // namespace
+
+ExactMakespanResult solveExactMakespan(const Problem& p, const ExactMakespanLimits& limits, std::stop_token stop,
+                                       const ExactMakespanProgress& progress) {
+    return Search(p, limits, std::move(stop), progress).run();
+}
+
+} // namespace sl

@@ -26,16 +26,16 @@ int modelTime(double makespan, double scale) { return static_cast<int>(std::floo
 /// The smallest model time at or above a bound in graph time.
 int modelCeil(double bound, double scale) { return static_cast<int>(std::ceil(bound * scale - 1e-6)); }
 
-std::string describe(const ExactMakespanResult& r, double seconds) {
+/// `why`: what ended an unproven run.
+std::string describe(const ExactMakespanResult& r, const std::string& why, double seconds) {
     std::ostringstream s;
     s.precision(12);
     if (r.optimal)
         s << "optimal, proven";
     else
-        s << "not proven optimal (" << (r.cancelled ? "cancelled" : "stopped by the limit") << "); lower bound "
-          << r.lowerBound;
+        s << "not proven optimal (" << why << "); lower bound " << r.lowerBound;
     s << " (" << r.status.nodes << " nodes, " << r.status.failures << " failures, " << r.status.solutions
-      << " improving schedules, " << seconds << " s)";
+      << " model solutions, " << seconds << " s)";
     return s.str();
 }
 
@@ -56,7 +56,7 @@ public:
         m_result.optimal = m_result.status.best <= m_result.lowerBound;
         if (m_result.optimal) m_result.lowerBound = m_result.status.best;   // bit-equal to the reported makespan
         m_result.status.bound = m_result.lowerBound;
-        m_result.note = describe(m_result, seconds());
+        m_result.note = describe(m_result, m_result.cancelled ? "cancelled" : m_stopReason, seconds());
         report();
         return m_result;
     }
@@ -101,9 +101,12 @@ private:
             report();
         }
         count(engine.statistics());
-        if (!engine.stopped()) {
+        if (engine.stopped()) {
+            m_stopReason = stop.timeUp() ? "time limit reached" : "failure limit reached";
+        } else {
             m_exhausted = true;
             m_exhaustedAt = last;
+            m_stopReason = "search complete, but zero-length ops between others relax the model on a pool of devices";
         }
     }
 
@@ -134,6 +137,7 @@ private:
     ExactMakespanResult m_result;
     bool m_exhausted = false;
     int m_exhaustedAt = 0;   ///< model time below which the exhausted search proved nothing exists
+    std::string m_stopReason = "stopped before the search";
 };
 
 } // namespace

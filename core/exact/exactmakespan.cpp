@@ -3,6 +3,7 @@
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/chaintiming.h"
+#include "core/exact/boundprobe.h"
 #include "core/exact/chainsfromstarts.h"
 #include "core/exact/cpinstance.h"
 #include "core/exact/makespanspace.h"
@@ -14,11 +15,17 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace sl {
 
 namespace {
+
+/// Failures each bound probe may spend on one makespan value before the probing gives way to
+/// branch and bound, and the share of a time limit the probing may take at most.
+constexpr std::uint64_t kFailsPerProbe = 100;
+constexpr double kProbeShare = 0.1;
 
 /// Model time of a makespan that some schedule reaches (a whole number up to rounding).
 int modelTime(double makespan, double scale) { return static_cast<int>(std::floor(makespan * scale + 1e-6)); }
@@ -50,7 +57,7 @@ public:
         m_result.status.best = m_result.schedule.makespan;
         m_result.lowerBound = std::min(lowerBounds(m_problem).makespan, m_result.status.best);
         const CpInstance instance = makeCpInstance(m_problem, m_result.status.best);
-        if (m_result.status.best > m_result.lowerBound && !m_stop.stop_requested()) branchAndBound(instance);
+        if (m_result.status.best > m_result.lowerBound && !m_stop.stop_requested()) solve(instance);
         m_result.cancelled = m_stop.stop_requested();
         if (m_exhausted) m_result.lowerBound = std::min(m_result.status.best, m_exhaustedAt / instance.scale);
         m_result.optimal = m_result.status.best <= m_result.lowerBound;
@@ -66,48 +73,73 @@ private:
 
     void report() {
         m_result.status.bound = m_result.lowerBound;
+        if (m_searchStop) {
+            m_result.status.nodes = static_cast<std::int64_t>(m_searchStop->nodes());
+            m_result.status.failures = static_cast<std::int64_t>(m_searchStop->failures());
+        }
         if (m_progress) m_progress(m_result.status);
     }
 
-    void branchAndBound(const CpInstance& instance) {
+    SearchStop::Clock::time_point after(double share) const {
+        if (m_limits.timeLimit <= 0) return SearchStop::Clock::time_point::max();
+        return m_begin + std::chrono::duration_cast<SearchStop::Clock::duration>(
+                             std::chrono::duration<double>(share * m_limits.timeLimit));
+    }
+
+    /// Bound probes, then branch and bound for anything shorter than the incumbent.
+    void solve(const CpInstance& instance) {
         const int upper = modelTime(m_result.status.best, instance.scale) - 1;   // strictly better only
-        const int lower = std::min(modelCeil(m_result.lowerBound, instance.scale), upper);
-        auto root = std::make_unique<MakespanSpace>(instance, lower, upper, m_limits.seed);
-        if (root->status() == Gecode::SS_FAILED) {   // root propagation alone shows nothing is shorter
-            m_exhausted = true;
-            m_exhaustedAt = upper + 1;
+        const int lower = std::min(modelCeil(m_result.lowerBound, instance.scale), upper + 1);
+        m_searchStop.emplace(m_stop, after(1.0), m_limits.failLimit, [this] { report(); });
+        SearchStop& stop = *m_searchStop;
+
+        BoundProbe probe = probeLowerBound(instance, lower, upper, m_limits.seed, stop, kFailsPerProbe,
+                                           after(kProbeShare), [&](int bound) {
+                                               raiseBound(bound / instance.scale);
+                                               report();
+                                           });
+        if (probe.solution) accept(instance, *probe.solution);
+        if (probe.solution || probe.bound > upper) {
+            finished(probe.bound);
             return;
         }
-        raiseBound(root->makespan().min() / instance.scale);
-        report();
-
-        const auto deadline = m_limits.timeLimit > 0
-                                  ? m_begin + std::chrono::duration_cast<SearchStop::Clock::duration>(
-                                                  std::chrono::duration<double>(m_limits.timeLimit))
-                                  : SearchStop::Clock::time_point::max();
-        SearchStop stop(m_stop, deadline, m_limits.failLimit, [&](const Gecode::Search::Statistics& s) {
-            count(s);
-            report();
-        });
+        if (stop.runStopped()) {
+            stopped(stop);
+            return;
+        }
+        auto root = std::make_unique<MakespanSpace>(instance, probe.bound, upper, m_limits.seed);
+        if (root->status() == Gecode::SS_FAILED) {
+            finished(upper + 1);
+            return;
+        }
         Gecode::Search::Options options;
         options.threads = 1;   // one thread: the same seed gives the same search
         options.stop = &stop;
+        stop.startEngine();
         Gecode::BAB<MakespanSpace> engine(root.get(), options);
         int last = upper + 1;
         while (std::unique_ptr<MakespanSpace> solution{engine.next()}) {
             last = solution->makespan().val();
             accept(instance, *solution);
-            count(engine.statistics());
             report();
         }
-        count(engine.statistics());
-        if (engine.stopped()) {
-            m_stopReason = stop.timeUp() ? "time limit reached" : "failure limit reached";
-        } else {
-            m_exhausted = true;
-            m_exhaustedAt = last;
-            m_stopReason = "search complete, but zero-length ops between others relax the model on a pool of devices";
-        }
+        const bool complete = !engine.stopped();
+        stop.finishEngine(engine.statistics());
+        if (complete)
+            finished(last);
+        else
+            stopped(stop);
+    }
+
+    /// The search proved that nothing in model time below `bound` exists.
+    void finished(int bound) {
+        m_exhausted = true;
+        m_exhaustedAt = bound;
+        m_stopReason = "search complete, but zero-length ops between others relax the model on a pool of devices";
+    }
+
+    void stopped(const SearchStop& stop) {
+        m_stopReason = stop.timeUp() ? "time limit reached" : "failure limit reached";
     }
 
     /// Times the solution's device orders with the cost model; keeps it if it is shorter.
@@ -124,10 +156,6 @@ private:
 
     void raiseBound(double bound) { m_result.lowerBound = std::max(m_result.lowerBound, std::min(bound, m_result.status.best)); }
 
-    void count(const Gecode::Search::Statistics& s) {
-        m_result.status.nodes = static_cast<std::int64_t>(s.node);
-        m_result.status.failures = static_cast<std::int64_t>(s.fail);
-    }
 
     const Problem& m_problem;
     const ExactMakespanLimits& m_limits;
@@ -138,6 +166,7 @@ private:
     bool m_exhausted = false;
     int m_exhaustedAt = 0;   ///< model time below which the exhausted search proved nothing exists
     std::string m_stopReason = "stopped before the search";
+    std::optional<SearchStop> m_searchStop;
 };
 
 } // namespace

@@ -5,13 +5,14 @@
 /// problems (job-shops, task graphs on identical devices) and, when stopped early, returns its best
 /// schedule with a proven lower bound.
 ///
-/// The search is Gecode's branch and bound over the model of core/exact/makespanspace.h, which
-/// accepts only problems where it is exact (core/exact/cpinstance.h says which; others throw
-/// std::invalid_argument). It starts from the best classic heuristic's schedule
-/// (sl::bestClassicSchedule) and asks for strictly shorter ones; each solution is turned into device
-/// chains and timed by the cost model (sl::timeChains), so the schedule's makespan is the cost
-/// model's own. The lower bound is the larger of core/analysis/bounds.h's makespan bound and the
-/// model's bound after root propagation; an exhausted search proves the incumbent optimal.
+/// The model (core/exact/makespanspace.h) accepts only problems where it is exact
+/// (core/exact/cpinstance.h says which; others throw std::invalid_argument). The run starts from
+/// the best classic heuristic's schedule (sl::bestClassicSchedule) and core/analysis/bounds.h's
+/// makespan bound, raises the bound by probing makespans from below (core/exact/boundprobe.h: at
+/// most a quarter of a time limit), then runs Gecode's branch and bound for strictly shorter
+/// schedules. Each model solution is turned into device chains and timed by the cost model
+/// (sl::timeChains), so the schedule's makespan is the cost model's own. An exhausted search proves
+/// the incumbent optimal.
 ///
 /// One case is a relaxation rather than exact: an op of zero duration with both predecessors and
 /// successors on a pool of several devices (the cumulative propagator lets it run while every

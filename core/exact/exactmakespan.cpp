@@ -90,6 +90,7 @@ private:
     void solve(const CpInstance& instance) {
         const int upper = modelTime(m_result.status.best, instance.scale) - 1;   // strictly better only
         const int lower = std::min(modelCeil(m_result.lowerBound, instance.scale), upper + 1);
+        raiseBound(lower / instance.scale);   // cost-model times are sums of durations and lags: whole in model time
         m_searchStop.emplace(m_stop, after(1.0), m_limits.failLimit, [this] { report(); });
         SearchStop& stop = *m_searchStop;
 

@@ -62,7 +62,7 @@ public:
         if (m_exhausted) m_result.lowerBound = std::min(m_result.status.best, m_exhaustedAt / instance.scale);
         m_result.optimal = m_result.status.best <= m_result.lowerBound;
         if (m_result.optimal) m_result.lowerBound = m_result.status.best;   // bit-equal to the reported makespan
-        m_result.status.bound = m_result.lowerBound;
+        updateStatus();
         m_result.note = describe(m_result, m_result.cancelled ? "cancelled" : m_stopReason, seconds());
         report();
         return m_result;
@@ -71,12 +71,16 @@ public:
 private:
     double seconds() const { return std::chrono::duration<double>(SearchStop::Clock::now() - m_begin).count(); }
 
-    void report() {
+    void updateStatus() {
         m_result.status.bound = m_result.lowerBound;
         if (m_searchStop) {
             m_result.status.nodes = static_cast<std::int64_t>(m_searchStop->nodes());
             m_result.status.failures = static_cast<std::int64_t>(m_searchStop->failures());
         }
+    }
+
+    void report() {
+        updateStatus();
         if (m_progress) m_progress(m_result.status);
     }
 

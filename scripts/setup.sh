@@ -14,6 +14,7 @@ PACKAGE_GROUPS=(
   "for the neural methods (LibTorch, a fast BLAS under it): libtorch-dev libopenblas0-pthread"
   "for DOT files and graph algorithms (Graphviz, Boost Graph): libgraphviz-dev libboost-graph-dev"
   "to read ONNX models (ONNX, Protobuf): libonnx-dev libprotobuf-dev protobuf-compiler"
+  "for the exact makespan solver (Gecode's constraint engine, unary and cumulative propagators): libgecode-dev"
   "for JSON files, and a font for the explorer's text: nlohmann-json3-dev fonts-dejavu-core"
   "for the .deb (cpack runs dpkg-shlibdeps and file) and the validators of its desktop files: dpkg-dev file appstream desktop-file-utils"
 )

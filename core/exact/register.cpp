@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // exact-memory: the set DP for minimum single-device step-clock peak memory.
+// exact-makespan: constraint programming (Gecode) for minimum makespan.
+#include "core/exact/exactmakespanoptimizer.h"
 #include "core/exact/exactmemory.h"
 #include "core/heuristics/evaluate.h"
 #include "core/optimizer/optimizer.h"
@@ -46,6 +48,15 @@ void registerExactOptimizers() {
          .objectives = {Objective::Memory},
          .options = {states, time}},
         [] { return std::make_unique<ExactMemoryOptimizer>(); });
+    OptimizerRegistry::instance().add(
+        {.name = "exact-makespan",
+         .summary = "minimum makespan by constraint programming (Gecode; job-shops, identical devices): "
+                    "proves optima, else returns its best schedule and a proven lower bound",
+         .family = "exact",
+         .objectives = {Objective::Makespan},
+         .options = exactMakespanOptions(),
+         .usesSeed = true},
+        [] { return makeExactMakespanOptimizer(); });
 }
 
 } // namespace sl

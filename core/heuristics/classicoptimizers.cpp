@@ -3,6 +3,7 @@
 
 #include "core/heuristics/evaluate.h"
 #include "core/heuristics/heft.h"
+#include "core/heuristics/priorities.h"
 
 namespace sl {
 
@@ -72,5 +73,23 @@ std::unique_ptr<Optimizer> makeOrderRuleOptimizer(std::string name, OrderRule ru
 }
 
 std::unique_ptr<Optimizer> makeHeftOptimizer() { return std::make_unique<HeftOptimizer>(); }
+
+Schedule bestClassicSchedule(const Problem& p, std::stop_token stop) {
+    p.check();
+    PriorityEvaluator evaluator(p);
+    const CostFunction& cost = evaluator.costFunction();
+    Schedule best;
+    double bestCost = 0;
+    auto consider = [&](Schedule s) {
+        const double c = cost.of(s);
+        if (best.empty() || c < bestCost) {
+            best = std::move(s);
+            bestCost = c;
+        }
+    };
+    for (auto* rule : {&criticalPathPriorities, &mopnrPriorities, &sptPriorities}) consider(evaluator.schedule(rule(p.g())));
+    if (!stop.stop_requested()) consider(heftSchedule(p, stop));
+    return best;
+}
 
 } // namespace sl

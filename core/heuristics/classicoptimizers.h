@@ -25,4 +25,8 @@ std::unique_ptr<Optimizer> makeOrderRuleOptimizer(std::string name, OrderRule ru
 /// Insertion-based HEFT (core/heuristics/heft.h).
 std::unique_ptr<Optimizer> makeHeftOptimizer();
 
+/// The lowest-cost schedule of the one-shot time heuristics (list-cp, list-mopnr, list-spt, HEFT),
+/// scored; the first of them wins a tie. Exact methods start from it as their incumbent.
+Schedule bestClassicSchedule(const Problem& p, std::stop_token stop = {});
+
 } // namespace sl

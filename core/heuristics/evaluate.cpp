@@ -90,6 +90,7 @@ void RunMonitor::report(RunResult& r, double best, double mean, double fraction,
     pr.mean = mean;
     pr.seconds = now;
     pr.fraction = std::clamp(fraction, 0.0, 1.0);
+    pr.bound = m_bound;
     r.history.push_back(pr);
     if (m_progress) m_progress(pr);
 }

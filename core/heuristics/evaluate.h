@@ -66,6 +66,8 @@ public:
     bool timeUp() const { return m_options.timeLimit > 0 && seconds() >= m_options.timeLimit; }
     /// Reports if the last report is older than the interval (or `force`).
     void report(RunResult& r, double best, double mean, double fraction, bool force = false);
+    /// The proven lower bound that later reports carry (Progress::bound); exact methods raise it.
+    void setBound(double bound) { m_bound = bound; }
 
 private:
     const RunOptions& m_options;
@@ -73,6 +75,7 @@ private:
     double m_interval;
     std::chrono::steady_clock::time_point m_begin;
     double m_last = -1;
+    double m_bound = 0;
 };
 
 /// Scores `r.schedule` (sl::scoreSchedule: the reported cost is the one `evaluate` computes) and

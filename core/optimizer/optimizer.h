@@ -73,6 +73,7 @@ struct Progress {
     double diversity = 0;      ///< method-defined, 0 when not applicable
     double seconds = 0;
     double fraction = 0;       ///< 0..1, share of the budget or time used
+    double bound = 0;          ///< best lower bound on the cost proven so far; 0 = the method proves none
 };
 
 using ProgressFn = std::function<void(const Progress&)>;
@@ -84,7 +85,10 @@ struct RunResult {
     double seconds = 0;
     bool cancelled = false;
     std::vector<Progress> history;    ///< one entry per progress report (convergence plot)
-    std::string note;                 ///< e.g. "gave up after 1e6 states"
+    std::string note;                 ///< e.g. "gave up after 1e6 states"; exact methods say if optimal
+    /// A lower bound on the optimum's cost that the method proved (exact-makespan: the makespan
+    /// itself when the run proved it optimal); 0 = the method proves none.
+    double lowerBound = 0;
     /// When RunOptions::candidates > 0: the method's best schedules, best first, at most that
     /// many (BRKGA: its final population; sampling methods: their samples; one-shot methods:
     /// `schedule`). Their objective values are not filled; core/optimizer/candidates.h ranks them.

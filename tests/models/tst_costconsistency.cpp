@@ -38,6 +38,11 @@ RunOptions smallBudget(std::uint64_t seed) {
     return o;
 }
 
+bool refusedAsInexact(const OptimizerInfo& info, const std::exception& e) {
+    return info.name == "exact-makespan" && dynamic_cast<const std::invalid_argument*>(&e) &&
+           std::string(e.what()).find("cannot solve this problem exactly") != std::string::npos;
+}
+
 bool isTyped(const Graph& g) {
     for (const Op& op : g.ops())
         if (op.machineType != 0) return true;
@@ -58,7 +63,7 @@ private Q_SLOTS:
     }
 
     void everyMethodReportsTheCostEvaluateComputes() {
-        int runs = 0;
+        int runs = 0, refusals = 0;
         for (const OptimizerInfo& info : OptimizerRegistry::instance().list())
             for (Objective objective : info.objectives)
                 for (MemoryClock clock : {MemoryClock::Step, MemoryClock::Time})
@@ -82,6 +87,12 @@ private Q_SLOTS:
                         try {
                             r = OptimizerRegistry::instance().create(info.name)->run(p, smallBudget(seed), {}, {});
                         } catch (const std::exception& e) {
+                            // exact-makespan refuses what its model would not solve exactly (memory
+                            // caps, costly transfers between identical devices): core/exact/cpinstance.h
+                            if (refusedAsInexact(info, e)) {
+                                ++refusals;
+                                continue;
+                            }
                             QFAIL(qPrintable(where + e.what()));
                         }
                         ++runs;
@@ -101,6 +112,7 @@ private Q_SLOTS:
                             QVERIFY2(r.history.back().best == r.cost, qPrintable(where + "the search's best is not the reported cost"));
                     }
         QVERIFY(runs > 100);
+        QVERIFY(refusals < runs / 10);
     }
 };
 

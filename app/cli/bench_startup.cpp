@@ -163,6 +163,9 @@ int runStartupBench(Args& args) {
     const std::string module = neuralModulePath();
     std::vector<std::string> preload = offscreen;
     if (!module.empty()) preload.push_back("LD_PRELOAD=" + module);
+    // An ASan build refuses a preloaded library ahead of its runtime; this column is a timing, not a check.
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    preload.push_back(std::string("ASAN_OPTIONS=") + (asan && *asan ? std::string(asan) + ":" : "") + "verify_asan_link_order=0");
 
     std::printf("Startup: wall clock of a fresh process, median of %d runs (Qt offscreen). 'module preloaded': the\n"
                 "neural module and LibTorch mapped at start (LD_PRELOAD), as both executables started before the\n"

@@ -7,6 +7,8 @@
 #include "core/analysis/bounds.h"
 
 #include "core/graph/fingerprint.h"
+#include "core/io/graphio.h"
+#include "core/util/fnv.h"
 
 #include <QLocale>
 
@@ -39,6 +41,16 @@ QString formatCost(double cost, Objective objective, TimeUnit unit) {
     }
     return formatPlain(cost);
 }
+
+namespace {
+
+/// Same graph, same platform, same objective: the same optimum, so the same bounds.
+std::uint64_t problemKey(const RunRecord& r) {
+    if (!r.problem) return 0;
+    return fnv1a64(platformToJson(r.problem->platform) + toString(r.problem->objective.kind), r.graphFingerprint);
+}
+
+} // namespace
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
@@ -171,6 +183,7 @@ bool ResultsModel::removeRows(int row, int count, const QModelIndex& parent) {
     if (parent.isValid() || row < 0 || count <= 0 || row + count > rowCount()) return false;
     beginRemoveRows({}, row, row + count - 1);
     m_rows.erase(m_rows.begin() + row, m_rows.begin() + row + count);
+    m_problemKeys.erase(m_problemKeys.begin() + row, m_problemKeys.begin() + row + count);
     endRemoveRows();
     return true;
 }
@@ -179,14 +192,31 @@ void ResultsModel::add(const RunRecord& r) {
     const int row = rowCount();
     beginInsertRows({}, row, row);
     m_rows.push_back(r);
+    m_problemKeys.push_back(problemKey(r));
     if (m_rows.back().makespanBound <= 0) attachBound(m_rows.back());   // a record made without one
     endInsertRows();
+    shareBound(m_rows.size() - 1);
 }
 
 void ResultsModel::clear() {
     beginResetModel();
     m_rows.clear();
+    m_problemKeys.clear();
     endResetModel();
+}
+
+void ResultsModel::shareBound(std::size_t row) {
+    const std::uint64_t key = m_problemKeys[row];
+    std::size_t best = row;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_problemKeys[i] == key && m_rows[i].makespanBound > m_rows[best].makespanBound) best = i;
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        if (i == best || m_problemKeys[i] != key || m_rows[i].makespanBound >= m_rows[best].makespanBound) continue;
+        m_rows[i].makespanBound = m_rows[best].makespanBound;
+        m_rows[i].makespanBoundSource = m_rows[best].makespanBoundSource;
+        const QModelIndex cell = index(static_cast<int>(i), BoundGap);
+        Q_EMIT dataChanged(cell, cell);
+    }
 }
 
 int ResultsModel::graphCount() const {

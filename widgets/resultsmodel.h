@@ -31,7 +31,11 @@ public:
     int graphCount() const;
 
 private:
+    /// The best bound any row proved for a problem goes to every row of that problem.
+    void shareBound(std::size_t row);
+
     std::vector<RunRecord> m_rows;
+    std::vector<std::uint64_t> m_problemKeys;   ///< per row: graph, platform and objective
 };
 
 /// The text GraphRole carries for a fingerprint.

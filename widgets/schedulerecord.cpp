@@ -32,6 +32,11 @@ void attachBound(RunRecord& r) {
     const LowerBounds b = lowerBounds(*r.problem);
     r.makespanBound = b.makespan;
     r.makespanBoundSource = QString::fromUtf8(b.makespanSource);
+    // an exact method's proven bound (exact-makespan), when the run raised it above the analytic ones
+    if (r.result && r.problem->objective.kind == Objective::Makespan && r.result->lowerBound > b.makespan) {
+        r.makespanBound = r.result->lowerBound;
+        r.makespanBoundSource = QStringLiteral("proved by %1").arg(r.method);
+    }
 }
 
 void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed) {

@@ -9,7 +9,8 @@ namespace sl::gui {
 RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
                            Schedule schedule, TargetModel target = TargetModel::Proxy, std::uint64_t targetSeed = 1);
 
-/// Fills r.makespanBound and r.makespanBoundSource: O(ops + edges), so off the GUI thread too.
+/// Fills r.makespanBound and r.makespanBoundSource (the analytic bounds, or the bound the run
+/// proved when larger): O(ops + edges), so off the GUI thread too.
 void attachBound(RunRecord& r);
 
 /// Fills r.target and r.targetSpeedup (0 if the schedule has no makespan). Off the GUI thread.

@@ -83,6 +83,21 @@ private Q_SLOTS:
         m_graphB = writeGraph("beta.json", 24, 2);
     }
 
+    /// exact-makespan proves ft06's optimum 55, above the analytic bound 52: list-cp's row (61) then
+    /// reads against 55 too. Catches a proven bound kept to its own row, or ignored altogether.
+    void aProvenBoundReachesEveryRowOfItsProblem() {
+        MainWindow w;
+        QVERIFY(w.openFile(QStringLiteral(SCHEDLAB_TEST_DATA "/jobshop/ft06.txt")));
+        QVERIFY(runToEnd(w, QStringLiteral("list-cp")).result);
+        auto gap = [&](int row) { return w.results()->data(w.results()->index(row, ResultsModel::BoundGap)).toString(); };
+        QCOMPARE(gap(0), QStringLiteral("+17.3 %"));   // (61 - 52) / 52
+        QVERIFY(runToEnd(w, QStringLiteral("exact-makespan")).result);
+        QCOMPARE(gap(1), QStringLiteral("0 % (optimal)"));
+        QCOMPARE(gap(0), QStringLiteral("+10.9 %"));   // (61 - 55) / 55
+        QVERIFY(w.results()->data(w.results()->index(0, ResultsModel::BoundGap), Qt::ToolTipRole).toString().contains(
+            QStringLiteral("proved by exact-makespan")));
+    }
+
     // Mutations caught: no scope filter (the second graph shows the first's row), no guard in
     // showRecord (the first graph's Gantt drawn over the second), no Graph / Devices columns.
     void secondGraphStartsAFreshResultsList() {

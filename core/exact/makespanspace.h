@@ -51,14 +51,17 @@ public:
     const RankState& rank() const { return m_rank; }
     /// Per op: its place in the seeded tie order (smaller first).
     int tieRank(OpId v) const { return (*m_tieRank)[static_cast<size_t>(v)]; }
+    /// The op behind position i of the identical-device start branching.
+    OpId pooledOp(int i) const { return (*m_pooledOps)[static_cast<size_t>(i)]; }
 
 private:
     void postPrecedence();
     void postResources();
-    void postBranching(std::uint64_t seed);
+    void postBranching();
 
     const CpInstance* m_instance;
     std::shared_ptr<const std::vector<int>> m_tieRank;
+    std::shared_ptr<const std::vector<OpId>> m_pooledOps;
     Gecode::IntVarArray m_start;
     Gecode::IntVar m_makespan;
     RankState m_rank;

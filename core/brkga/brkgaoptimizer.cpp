@@ -31,9 +31,12 @@ std::vector<OptionSpec> optionSpecs(Chromosomes kind) {
     if (kind == Chromosomes::Regal)
         specs.push_back({"symmetry", "Symmetry breaking", K::Bool, 1, 0, 1,
                          "fix the op with the largest memory on device 0 (identical devices)"});
-    else
+    else {
         specs.push_back({"warm-start", "Warm start (list-cp)", K::Bool, 1, 0, 1,
                          "seed the population with list-cp and list-mopnr priorities"});
+        specs.push_back({"local-search", "Local search", K::Bool, 0, 0, 1,
+                         "improve every decoded schedule by descent on its critical path (slower decodes, better ones)"});
+    }
     return specs;
 }
 
@@ -124,7 +127,7 @@ private:
         if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
             return std::make_unique<RegalDecoder>(p, o.get("symmetry", 1) != 0);
         else
-            return std::make_unique<OrderDecoder>(p);
+            return std::make_unique<OrderDecoder>(p, o.get("local-search", 0) != 0);
     }
     static std::size_t size(const DecoderT& d) {
         if constexpr (std::is_same_v<DecoderT, RegalDecoder>)

@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/orderdecoder.h"
 
+#include "core/localsearch/polish.h"
+
 #include <stdexcept>
 #include <string>
 
 namespace sl {
+
+double OrderDecoder::decode(std::span<const double> keys) {
+    checkSize(keys);
+    if (!m_localSearch) return m_evaluator.cost(keys);
+    return polishSchedule(*m_problem, m_evaluator.schedule(keys), 0, 0).cost;
+}
+
+Schedule OrderDecoder::schedule(std::span<const double> keys) {
+    checkSize(keys);
+    if (!m_localSearch) return m_evaluator.schedule(keys);
+    return polishSchedule(*m_problem, m_evaluator.schedule(keys), 0, 0).schedule;
+}
 
 void OrderDecoder::checkSize(std::span<const double> keys) const {
     if (keys.size() != m_size)

@@ -22,24 +22,24 @@ namespace sl {
 
 class OrderDecoder {
 public:
-    explicit OrderDecoder(const Problem& problem) : m_size(static_cast<size_t>(problem.g().opCount())), m_evaluator(problem) {}
+    /// `localSearch`: each list schedule is improved by steepest descent on its critical path
+    /// (core/localsearch/polish.h) before it is costed, as in Gonçalves & Resende's BRKGA for the
+    /// job-shop; the chromosome stays as it is (the keys do not learn the moves).
+    explicit OrderDecoder(const Problem& problem, bool localSearch = false)
+        : m_problem(&problem), m_size(static_cast<size_t>(problem.g().opCount())), m_evaluator(problem), m_localSearch(localSearch) {}
 
     std::size_t size() const { return m_size; }
-    double decode(std::span<const double> keys) {
-        checkSize(keys);
-        return m_evaluator.cost(keys);
-    }
-    /// The scored list schedule of `keys`.
-    Schedule schedule(std::span<const double> keys) {
-        checkSize(keys);
-        return m_evaluator.schedule(keys);
-    }
+    double decode(std::span<const double> keys);
+    /// The scored schedule of `keys` (improved, with local search).
+    Schedule schedule(std::span<const double> keys);
 
 private:
     void checkSize(std::span<const double> keys) const;
 
+    const Problem* m_problem;
     std::size_t m_size;
     PriorityEvaluator m_evaluator;
+    bool m_localSearch;
 };
 
 } // namespace sl

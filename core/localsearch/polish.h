@@ -9,6 +9,7 @@
 
 #include "core/costmodel/cost.h"
 #include "core/localsearch/moves.h"
+#include "core/optimizer/optimizer.h"
 
 #include <cstdint>
 #include <functional>
@@ -31,5 +32,13 @@ struct PolishResult {
 /// tie-breaks. `interrupted` is asked before every evaluation (time limits, cancellation).
 PolishResult polishSchedule(const Problem& p, Schedule schedule, std::int64_t tabuEvaluations, std::uint64_t seed,
                             const std::function<bool()>& interrupted = {});
+
+/// A method's `--polish EVALS` (priority sampler, GFlowNet): polishes r.schedule in place (when
+/// tabuEvaluations > 0), adds the evaluations and says what it did in r.note.
+void polishResult(const Problem& p, RunResult& r, std::int64_t tabuEvaluations, std::uint64_t seed,
+                  const std::function<bool()>& interrupted);
+
+/// The option's declaration, the same for every method that offers it.
+OptionSpec polishOption();
 
 } // namespace sl

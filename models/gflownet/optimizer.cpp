@@ -9,6 +9,7 @@
 
 #include "core/costmodel/cost.h"
 #include "core/heuristics/evaluate.h"
+#include "core/localsearch/polish.h"
 #include "core/optimizer/candidates.h"
 
 #include <cstdio>
@@ -68,6 +69,7 @@ public:
                       c.size(), temperature, c[static_cast<size_t>(top.front())].speedup, top.size(), topMean,
                       std::filesystem::path(weights).filename().string().c_str());
         r.note = note;
+        polishResult(p, r, static_cast<std::int64_t>(o.get("polish", 0)), o.seed, [&] { return stop.stop_requested() || monitor.timeUp(); });
         finishResult(r, p, "gflownet", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
@@ -88,6 +90,7 @@ OptimizerInfo gflownetInfo() {
          .help = "sigma of the reward exp((U - m) / sigma); lower: better, less diverse (trained on 0.01-1)"},
         {.key = "samples", .label = "Samples", .kind = K::Int, .defaultValue = 1000, .min = 1, .max = 1e6,
          .help = "schedules sampled (--budget overrides)"},
+        polishOption(),
     };
     info.usesBudget = true;
     info.usesSeed = true;

@@ -113,16 +113,7 @@ public:
                           secondsSince(t1));
         }
         r.note = std::string(note) + "; weights " + std::filesystem::path(weights).filename().string();
-        if (const auto polish = static_cast<std::int64_t>(o.get("polish", 0)); polish > 0) {
-            PolishResult polished = polishSchedule(p, std::move(r.schedule), polish, o.seed,
-                                                   [&] { return stop.stop_requested() || monitor.timeUp(); });
-            r.evaluations += polished.evaluations;
-            char polishNote[128];
-            std::snprintf(polishNote, sizeof polishNote, "; polished: %lld moves, cost %.10g -> %.10g",
-                          static_cast<long long>(polished.moves), polished.startCost, polished.cost);
-            r.note += polishNote;
-            r.schedule = std::move(polished.schedule);
-        }
+        polishResult(p, r, static_cast<std::int64_t>(o.get("polish", 0)), o.seed, [&] { return stop.stop_requested() || monitor.timeUp(); });
         finishResult(r, p, "priority-sampler", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
@@ -155,8 +146,7 @@ OptimizerInfo prioritySamplerInfo() {
          .help = "sample from logits / T (an extension; the paper uses T = 1)"},
         {.key = "include-greedy", .label = "Include greedy", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
          .help = "S(k): also score the greedy order and keep it if best"},
-        {.key = "polish", .label = "Polish (evals)", .kind = K::Int, .defaultValue = 0, .min = 0, .max = 1e9,
-         .help = "improve the best schedule: descent, then a tabu search of this many evaluations (0 = off; never worse)"},
+        polishOption(),
     };
     info.usesBudget = true;
     info.usesSeed = true;

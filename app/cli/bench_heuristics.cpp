@@ -4,6 +4,7 @@
 #include "command.h"
 
 #include "brkga_fixtures.h"
+#include "gaptally.h"
 
 #include "core/optimizer/optimizer.h"
 
@@ -24,15 +25,6 @@ double runMethod(const char* method, const Problem& p) {
     return OptimizerRegistry::instance().create(method)->run(p, {}, {}, {}).schedule.makespan;
 }
 
-struct Tally {
-    double gapSum = 0;
-    int optimal = 0, count = 0;
-    void add(double value, double optimum) {
-        gapSum += (value - optimum) / optimum;
-        optimal += value <= optimum + 1e-9;
-        ++count;
-    }
-};
 
 void stgTable(const fs::path& dir) {
     std::vector<fs::path> files;
@@ -45,12 +37,12 @@ void stgTable(const fs::path& dir) {
     std::printf("\n");
     std::vector<std::shared_ptr<Graph>> graphs;
     for (const fs::path& f : files) graphs.push_back(readStg(f.string()));
-    std::map<std::string, Tally> overall;
+    std::map<std::string, GapTally> overall;
     for (int procs : {2, 4, 8, 16}) {
         std::map<std::string, double> optima;   // file name -> best known (proven when lower == upper)
         for (const StgOptimum& o : readStgOptima((dir / ("optimal_50_P" + std::to_string(procs) + ".csv")).string()))
             optima[o.file] = o.upper;
-        std::map<std::string, Tally> tally;
+        std::map<std::string, GapTally> tally;
         for (size_t i = 0; i < files.size(); ++i) {
             auto it = optima.find(files[i].filename().string());
             if (it == optima.end()) continue;
@@ -63,16 +55,16 @@ void stgTable(const fs::path& dir) {
         }
         std::printf("%4d", procs);
         for (const char* m : kMethods) {
-            const Tally& t = tally[m];
-            std::printf("   %8.2f%% / %5.1f%% opt", 100 * t.gapSum / std::max(t.count, 1),
-                        100.0 * t.optimal / std::max(t.count, 1));
+            const GapTally& t = tally[m];
+            std::printf("   %8.2f%% / %5.1f%% opt", 100 * t.meanGap(),
+                        100 * t.share());
         }
         std::printf("\n");
     }
     std::printf("%4s", "all");
     for (const char* m : kMethods) {
-        const Tally& t = overall[m];
-        std::printf("   %8.2f%% / %5.1f%% opt", 100 * t.gapSum / std::max(t.count, 1), 100.0 * t.optimal / std::max(t.count, 1));
+        const GapTally& t = overall[m];
+        std::printf("   %8.2f%% / %5.1f%% opt", 100 * t.meanGap(), 100 * t.share());
     }
     std::printf("\n\n");
 }
@@ -82,7 +74,7 @@ void jobShopTable(const fs::path& dir) {
     std::printf("%-8s %8s", "instance", "best");
     for (const char* m : kMethods) std::printf(" %18s", m);
     std::printf("\n");
-    std::map<std::string, Tally> overall;
+    std::map<std::string, GapTally> overall;
     for (const auto& [name, best] : readJobShopBounds((dir / "bounds.json").string())) {
         const fs::path file = dir / (name + ".txt");
         if (!fs::exists(file)) continue;
@@ -98,7 +90,7 @@ void jobShopTable(const fs::path& dir) {
     }
     std::printf("%-8s %8s", "mean", "");
     for (const char* m : kMethods)
-        std::printf(" %8s (%6.2f%%)", "", 100 * overall[m].gapSum / std::max(overall[m].count, 1));
+        std::printf(" %8s (%6.2f%%)", "", 100 * overall[m].meanGap());
     std::printf("\n");
 }
 

@@ -6,6 +6,7 @@
 #include "command.h"
 
 #include "brkga_fixtures.h"
+#include "gaptally.h"
 
 #include "core/analysis/bounds.h"
 #include "core/generators/generators.h"
@@ -40,18 +41,6 @@ std::pair<double, double> runMethod(const std::string& method, const Problem& p,
     return {r.schedule.makespan, r.lowerBound};
 }
 
-/// Mean gap to the reference and the share of runs that reach it, per method.
-struct Tally {
-    double gapSum = 0;
-    int reached = 0, count = 0;
-    void add(double makespan, double reference) {
-        gapSum += (makespan - reference) / reference;
-        reached += makespan <= reference + 1e-9;
-        ++count;
-    }
-    double meanGap() const { return count ? gapSum / count : 0; }
-    double share() const { return count ? double(reached) / count : 0; }
-};
 
 void printHeader(const char* first, const std::vector<std::string>& methods) {
     std::printf("%-14s %9s", first, "bound");
@@ -59,7 +48,7 @@ void printHeader(const char* first, const std::vector<std::string>& methods) {
     std::printf("\n");
 }
 
-void printMeans(const std::vector<std::string>& methods, std::map<std::string, Tally>& tally, bool share) {
+void printMeans(const std::vector<std::string>& methods, std::map<std::string, GapTally>& tally, bool share) {
     std::printf("%-14s %9s", "mean gap", "");
     for (const std::string& m : methods) std::printf(" %19.2f%%", 100 * tally[m].meanGap());
     std::printf("\n");
@@ -72,7 +61,7 @@ void printMeans(const std::vector<std::string>& methods, std::map<std::string, T
 /// One instance's row: each method's makespan and its gap to `reference`, raised to the best
 /// bound a run proved (exact-makespan's) when that is larger.
 void row(const std::string& name, const Problem& p, double reference, const std::vector<std::string>& methods, const Budget& b,
-         std::map<std::string, Tally>& tally) {
+         std::map<std::string, GapTally>& tally) {
     std::vector<double> makespans;
     for (const std::string& m : methods) {
         const auto [makespan, proved] = runMethod(m, p, b);
@@ -91,7 +80,7 @@ void row(const std::string& name, const Problem& p, double reference, const std:
 void jobShopFixtures(const fs::path& dir, const std::vector<std::string>& methods, const Budget& b) {
     std::printf("Job-shop fixtures (%s): makespan (gap to the best known makespan, bounds.json)\n", dir.string().c_str());
     printHeader("instance", methods);
-    std::map<std::string, Tally> tally;
+    std::map<std::string, GapTally> tally;
     for (const auto& [name, best] : readJobShopBounds((dir / "bounds.json").string())) {
         const fs::path file = dir / (name + ".txt");
         if (!fs::exists(file)) continue;
@@ -106,7 +95,7 @@ void taillardSizes(const std::vector<std::pair<int, int>>& sizes, const std::vec
     std::printf("Generated job-shops of Taillard's sizes (seed 1): makespan (gap to the best lower bound: critical\n"
                 "path, work, machines, or what exact-makespan proved; an upper estimate of the gap to the optimum)\n");
     printHeader("jobs x mach.", methods);
-    std::map<std::string, Tally> tally;
+    std::map<std::string, GapTally> tally;
     for (const auto& [jobs, machines] : sizes) {
         const GeneratedInstance inst = generateJobShop(jobs, machines, 1);
         const Problem p{inst.graph, inst.platform, {}};
@@ -130,7 +119,7 @@ void stgGraphs(const fs::path& dir, const std::vector<std::string>& methods, con
         std::map<std::string, double> optima;
         for (const StgOptimum& o : readStgOptima((dir / ("optimal_50_P" + std::to_string(procs) + ".csv")).string()))
             optima[o.file] = o.upper;
-        std::map<std::string, Tally> tally;
+        std::map<std::string, GapTally> tally;
         for (const fs::path& f : files) {
             auto it = optima.find(f.filename().string());
             if (it == optima.end()) continue;
@@ -154,7 +143,7 @@ void generatedGraphs(int graphs, const std::vector<std::string>& methods, const 
     for (const std::string& m : methods) std::printf(" %24s", m.c_str());
     std::printf("\n");
     for (int procs : {2, 4, 8, 16}) {
-        std::map<std::string, Tally> tally;
+        std::map<std::string, GapTally> tally;
         for (int seed = 1; seed <= graphs; ++seed) {
             const Problem p{generateInstance("layered", 50, static_cast<std::uint64_t>(seed)).graph, Platform::identical(procs), {}};
             double reference = lowerBounds(p).makespan;

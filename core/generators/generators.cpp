@@ -273,6 +273,25 @@ GeneratedInstance generateErdosRenyiUniform(int nodes, std::uint64_t seed) {
     return uniformFromEdges(nodes, orientRandomly(nodes, std::move(e), rng), rng);
 }
 
+GeneratedInstance generateStgLike(int tasks, std::uint64_t seed) {
+    checkSize(tasks, 1, 100'000);
+    Rng rng(seed);
+    // Kasahara and Narita's "sameprob" graphs of the Standard Task Graph Set: each pair i < j an
+    // edge with one probability per graph (0.05-0.2: 60-250 edges at 50 tasks, like the set's),
+    // whole durations 1-10, no data, identical processors.
+    const double p = 0.05 + 0.15 * rng.uniform();
+    auto g = std::make_shared<Graph>();
+    for (int v = 0; v < tasks; ++v)
+        g->addOp({.name = std::to_string(v + 1), .duration = static_cast<double>(rng.integer(1, 10))});
+    std::vector<std::vector<int>> succ(static_cast<size_t>(tasks));
+    for (int a = 0; a < tasks; ++a)
+        for (int b = a + 1; b < tasks; ++b)
+            if (rng.uniform() < p) succ[static_cast<size_t>(a)].push_back(b);
+    addOutputTensors(*g, succ, std::vector<double>(static_cast<size_t>(tasks), 0.0));
+    g->finalize();
+    return {g, Platform::identical(4)};
+}
+
 GeneratedInstance generateSbmUniform(int nodes, std::uint64_t seed) {
     checkSize(nodes, 1, 20'000);
     Rng rng(seed);
@@ -368,7 +387,7 @@ GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
 
 std::vector<std::string> generatorFamilies() {
     return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop",
-            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert", "nn"};
+            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert", "nn", "stg"};
 }
 
 GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed) {
@@ -382,6 +401,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     if (family == "watts-strogatz" || family == "ws") return generateWattsStrogatz(nodes, seed);
     if (family == "barabasi-albert" || family == "ba") return generateBarabasiAlbert(nodes, seed);
     if (family == "nn") return generateNetworkLike(nodes, seed);
+    if (family == "stg") return generateStgLike(nodes, seed);
     if (family == "jobshop") {
         checkSize(nodes, 1, 1'000'000);
         const int machines = nodes >= 20 ? 10 : std::max(1, nodes / 2);   // 25x10 for 250 nodes
@@ -389,7 +409,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     }
     throw std::invalid_argument("unknown graph family '" + family +
                                 "' (layered, layered-typed, erdos-renyi, sbm, jobshop, layered-gfn,\n"
-                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert, nn)");
+                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert, nn, stg)");
 }
 
 } // namespace sl

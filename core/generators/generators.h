@@ -56,5 +56,8 @@ GeneratedInstance generateBarabasiAlbert(int nodes, std::uint64_t seed);
 GeneratedInstance generateNetworkLike(int nodes, std::uint64_t seed);
 /// `jobs` x `machines`, durations uniform in [1, 99] (Taillard).
 GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed);
+/// STG-like task graphs ("sameprob": one edge probability in [0.05, 0.2] per graph, whole
+/// durations 1-10, no data), on 4 identical processors.
+GeneratedInstance generateStgLike(int tasks, std::uint64_t seed);
 
 } // namespace sl

@@ -12,6 +12,27 @@ class TestGenerators : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    /// STG-like graphs: the set's shape (whole durations 1-10, 60-250 edges at 50 tasks, no data,
+    /// edges from lower to higher task numbers), the same graph for the same seed.
+    void stgLikeTaskGraphs() {
+        for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+            const GeneratedInstance inst = generateInstance("stg", 50, seed);
+            const Graph& g = *inst.graph;
+            QCOMPARE(g.opCount(), 50);
+            QCOMPARE(inst.platform.deviceCount(), 4);
+            for (OpId v = 0; v < g.opCount(); ++v) {
+                const double d = g.op(v).duration;
+                QVERIFY(d >= 1 && d <= 10 && d == std::floor(d));
+                for (const TensorId t : g.inputs(v)) {
+                    QCOMPARE(g.tensor(t).bytes, 0.0);
+                    QVERIFY(g.tensor(t).producer < v);
+                }
+            }
+            QVERIFY2(g.edgeCount() >= 40 && g.edgeCount() <= 300, qPrintable(QString::number(g.edgeCount())));
+            QCOMPARE(generateInstance("stg", 50, seed).graph->edgeCount(), g.edgeCount());
+        }
+    }
+
     void sameSeedSameGraph_data() {
         QTest::addColumn<QString>("family");
         for (const auto& f : generatorFamilies()) QTest::addRow("%s", f.c_str()) << QString::fromStdString(f);

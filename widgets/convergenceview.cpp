@@ -65,12 +65,29 @@ void ConvergenceView::setCostUnit(Objective objective, TimeUnit unit) {
     labelCostTicks();
 }
 
+QList<QPointF> ConvergenceView::boundSteps(const std::vector<Progress>& history, double xEnd) const {
+    if (m_objective != Objective::Makespan) return {};
+    // the problem's bound, raised where the run proved more (exact-makespan reports Progress::bound)
+    double level = m_makespanBound;
+    QList<QPointF> steps;
+    if (level > 0) steps.append(QPointF(0, level));
+    for (const Progress& p : history) {
+        if (!(p.bound > level)) continue;
+        const double x = static_cast<double>(p.evaluations);
+        if (!steps.isEmpty()) steps.append(QPointF(x, level));
+        level = p.bound;
+        steps.append(QPointF(steps.isEmpty() ? 0 : x, level));
+    }
+    if (!steps.isEmpty()) steps.append(QPointF(xEnd, level));
+    return steps;
+}
+
 void ConvergenceView::setLowerBound(double makespanBound) {
     m_makespanBound = makespanBound;
 }
 
 double ConvergenceView::lowerBound() const {
-    return m_bound->isVisible() && m_bound->count() > 0 ? m_bound->at(0).y() : 0.0;
+    return m_bound->isVisible() && m_bound->count() > 0 ? m_bound->at(m_bound->count() - 1).y() : 0.0;
 }
 
 void ConvergenceView::labelCostTicks() {
@@ -137,10 +154,10 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     }
     m_best->replace(best);
     m_mean->replace(mean);
-    const bool bounded = m_objective == Objective::Makespan && m_makespanBound > 0 && !best.isEmpty();
-    m_bound->setVisible(bounded);
-    m_bound->replace(bounded ? QList<QPointF>{{0, m_makespanBound}, {std::max(xMax, 2.0), m_makespanBound}} : QList<QPointF>{});
-    if (bounded) lo = std::min(lo, m_makespanBound);
+    const QList<QPointF> bound = boundSteps(history, std::max(xMax, 2.0));
+    m_bound->setVisible(!bound.isEmpty() && !best.isEmpty());
+    m_bound->replace(best.isEmpty() ? QList<QPointF>{} : bound);
+    if (!bound.isEmpty() && !best.isEmpty()) lo = std::min(lo, bound.front().y());
     showSingleRunNote(history, title, best.size());
     if (!(lo <= hi)) {
         lo = 0;

@@ -26,9 +26,10 @@ public:
     /// The unit the cost axis reads in: time for makespan, bytes for memory, plain for weighted.
     void setCostUnit(Objective objective, TimeUnit unit);
     /// A dashed line at the problem's makespan lower bound (makespan objective only; 0: none), drawn
-    /// from the next setHistory(): no cost curve can go below it.
+    /// from the next setHistory(): no cost curve can go below it. It steps up where a run proved a
+    /// higher bound (Progress::bound, exact-makespan).
     void setLowerBound(double makespanBound);
-    double lowerBound() const;   ///< the bound drawn, 0 when none
+    double lowerBound() const;   ///< the bound drawn at the end of the axis, 0 when none
     int pointCount() const;
     /// Under the chart: why there is no curve to read (one evaluation), else empty.
     QString note() const;
@@ -41,6 +42,9 @@ public:
 
 private:
     void labelCostTicks();
+    /// The bound line's points for `history`: m_makespanBound from 0, stepping up to each higher
+    /// Progress::bound; empty when there is no bound or the objective is not the makespan.
+    QList<QPointF> boundSteps(const std::vector<Progress>& history, double xEnd) const;
     void labelEvaluationTicks();
     /// The marker and the note under the chart for a one-evaluation run or a history-less schedule.
     void showSingleRunNote(const std::vector<Progress>& history, const QString& title, qsizetype points);

@@ -46,7 +46,7 @@ public:
 std::unique_ptr<Optimizer> makeExactMakespanOptimizer() { return std::make_unique<ExactMakespanOptimizer>(); }
 
 std::vector<OptionSpec> exactMakespanOptions() {
-    return {{.key = "time", .label = "Time limit (s)", .kind = OptionSpec::Kind::Double, .defaultValue = kDefaultSeconds,
+    return {{.key = "time", .label = "Give up after (s)", .kind = OptionSpec::Kind::Int, .defaultValue = kDefaultSeconds,
              .min = 0, .max = 1e6, .help = "stop the search after this many seconds unless --time-limit is set (0 = none)"},
             {.key = "fail-limit", .label = "Failure limit", .kind = OptionSpec::Kind::Int, .defaultValue = 0, .min = 0,
              .max = 1e12, .help = "stop after this many search failures (0 = none): a limit independent of the clock"}};

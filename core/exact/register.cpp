@@ -39,7 +39,7 @@ void registerExactOptimizers() {
     OptionSpec states{.key = "max-states", .label = "Max states", .kind = OptionSpec::Kind::Int,
                       .defaultValue = 2'000'000, .min = 1, .max = 1e8,
                       .help = "give up (returning the best heuristic order) after this many op sets"};
-    OptionSpec time{.key = "time", .label = "Time limit (s)", .kind = OptionSpec::Kind::Double, .defaultValue = 10,
+    OptionSpec time{.key = "time", .label = "Give up after (s)", .kind = OptionSpec::Kind::Int, .defaultValue = 10,
                     .min = 0, .max = 1e6, .help = "give up after this many seconds unless --time-limit is set"};
     OptimizerRegistry::instance().add(
         {.name = "exact-memory",

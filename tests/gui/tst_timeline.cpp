@@ -60,6 +60,23 @@ class TestTimeline : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    /// The bound line steps up to what a run proved (Progress::bound) and is only drawn for the
+    /// makespan. Catches a line fixed at the analytic bound, or drawn for memory costs.
+    void convergenceBoundStepsUpWithTheRun() {
+        ConvergenceView view;
+        view.setCostUnit(Objective::Makespan, TimeUnit::Abstract);
+        view.setLowerBound(10);
+        std::vector<Progress> history(3);
+        for (int i = 0; i < 3; ++i) history[size_t(i)] = {.evaluations = 10 * (i + 1), .best = 20.0 - i, .mean = 20.0 - i};
+        history[1].bound = 12;
+        history[2].bound = 15;
+        view.setHistory(QStringLiteral("exact"), history);
+        QCOMPARE(view.lowerBound(), 15.0);
+        view.setCostUnit(Objective::Memory, TimeUnit::Abstract);
+        view.setHistory(QStringLiteral("exact"), history);
+        QCOMPARE(view.lowerBound(), 0.0);
+    }
+
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_timeline"));

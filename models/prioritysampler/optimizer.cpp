@@ -11,6 +11,7 @@
 
 #include "core/heuristics/evaluate.h"
 #include "core/localsearch/polish.h"
+#include "core/util/deadline.h"
 
 #include <torch/torch.h>
 
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -95,9 +97,11 @@ public:
             std::snprintf(note, sizeof note, "greedy; features and masks %.3f s, network %.3f s, list scheduling %.3f s",
                           prepareSeconds, encoderSeconds - prepareSeconds, secondsSince(t1));
         } else {
-            const SampleBatch batch = scorer.sample(logits, std::max(samples, 1), o.seed, false, stop);
+            // the time limit counts from the run's start: the network's time is already spent
+            const DeadlineStop limited(stop, o.timeLimit > 0 ? std::max(1e-6, o.timeLimit - monitor.seconds()) : 0);
+            const SampleBatch batch = scorer.sample(logits, std::max(samples, 1), o.seed, false, limited.token());
             r.evaluations = batch.scored;
-            r.cancelled = batch.scored < samples;
+            r.cancelled = stop.stop_requested();
             double greedyCost = kInfinity;
             if (withGreedy) {
                 greedyCost = scorer.greedyCost(logits);
@@ -111,6 +115,9 @@ public:
             std::snprintf(note, sizeof note, "S(%d)%s; features and masks %.3f s, network %.3f s, sampling and list scheduling %.3f s",
                           samples, withGreedy ? " + greedy" : "", prepareSeconds, encoderSeconds - prepareSeconds,
                           secondsSince(t1));
+            if (batch.scored < samples && !stop.stop_requested())
+                std::snprintf(note + std::strlen(note), sizeof note - std::strlen(note), "; time limit after %lld samples",
+                              static_cast<long long>(batch.scored));
         }
         r.note = std::string(note) + "; weights " + std::filesystem::path(weights).filename().string();
         polishResult(p, r, static_cast<std::int64_t>(o.get("polish", 0)), o.seed, [&] { return stop.stop_requested() || monitor.timeUp(); });

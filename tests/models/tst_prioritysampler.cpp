@@ -216,6 +216,24 @@ private Q_SLOTS:
         QVERIFY(validateSchedule(p, s1.schedule).ok());
     }
 
+    /// --time-limit stops the sampling (it only checked the stop token before): a million samples
+    /// asked, 0.3 s allowed. Catches the deadline not reaching the scorer, and a time-limited run
+    /// reported as cancelled.
+    void timeLimitStopsTheSampling() {
+        registerNeuralOptimizers();
+        const Problem p = problemOf(generateJobShop(10, 10, 4'000'321));
+        RunOptions o;
+        o.timeLimit = 0.3;
+        o.values["samples"] = 1e6;
+        const auto t0 = std::chrono::steady_clock::now();
+        const RunResult r = OptimizerRegistry::instance().create("priority-sampler")->run(p, o, {}, {});
+        QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+        QVERIFY(r.evaluations > 0 && r.evaluations < 1'000'000);
+        QVERIFY(!r.cancelled);
+        QVERIFY(validateSchedule(p, r.schedule).ok());
+        QVERIFY(r.note.find("time limit after") != std::string::npos);
+    }
+
     void largerGraphsThanTrainingWork() {
         // Trained on at most 600 ops; a 1,000-op graph (partial eigensolver path of the PE) and a
         // 30x12 job-shop (more machine types than the model's one-hot) still give valid schedules.

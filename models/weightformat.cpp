@@ -147,6 +147,7 @@ std::uint64_t weightChecksum(const std::string& bytes) { return fnv1a64(bytes); 
 WeightFile parseWeightFile(std::string bytes, const std::string& path) {
     WeightFile file;
     file.bytes = std::move(bytes);
+    file.path = path;
     Reader r(file.bytes, path);
     file.info = readHeader(r);
     file.tensors = readTensorIndex(r, file.info.storedFloats);

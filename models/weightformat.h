@@ -50,6 +50,7 @@ struct WeightFile {
     WeightFileInfo info;
     std::map<std::string, StoredTensor> tensors;
     std::string bytes;   ///< the file without its checksum; StoredTensor::offset indexes it
+    std::string path;    ///< names the file in messages
     const char* data(const StoredTensor& t) const { return bytes.data() + t.offset; }   ///< float32, maybe unaligned
 };
 

@@ -59,10 +59,10 @@ void RunJob::start() {
     const std::uint64_t targetSeed = m_targetSeed;
     m_clock.start();
     auto work = [box, problem, method, options, id, qmethod, target, targetSeed]() -> RunRecord {
+        const LowerBounds bounds = lowerBounds(*problem);
         {
-            const double bound = lowerBounds(*problem).makespan;   // the convergence plot's line
             std::lock_guard lock(box->mutex);
-            box->makespanBound = bound;
+            box->makespanBound = bounds.makespan;   // the convergence plot's line
         }
         auto optimizer = OptimizerRegistry::instance().create(method);
         auto onProgress = [&](const Progress& p) {
@@ -82,7 +82,7 @@ void RunJob::start() {
         r.criticalPath = criticalPath(*problem, result->schedule);
         r.result = std::move(result);
         scoreOnTarget(r, target, targetSeed);
-        attachBound(r);
+        attachBound(r, bounds);
         return r;
     };
     m_task = runOnPool(runPool(), this, std::move(work), [this](Outcome<RunRecord> outcome) { onFinished(std::move(outcome)); });

@@ -28,8 +28,10 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
 }
 
 void attachBound(RunRecord& r) {
-    if (!r.problem) return;
-    const LowerBounds b = lowerBounds(*r.problem);
+    if (r.problem) attachBound(r, lowerBounds(*r.problem));
+}
+
+void attachBound(RunRecord& r, const LowerBounds& b) {
     r.makespanBound = b.makespan;
     r.makespanBoundSource = QString::fromUtf8(b.makespanSource);
     // an exact method's proven bound (exact-makespan), when the run raised it above the analytic ones

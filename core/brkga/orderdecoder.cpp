@@ -11,13 +11,13 @@ namespace sl {
 double OrderDecoder::decode(std::span<const double> keys) {
     checkSize(keys);
     if (!m_localSearch) return m_evaluator.cost(keys);
-    return polishSchedule(*m_problem, m_evaluator.schedule(keys), 0, 0).cost;
+    return polishScored(*m_problem, m_evaluator.costFunction(), m_evaluator.schedule(keys), 0, 0).cost;
 }
 
 Schedule OrderDecoder::schedule(std::span<const double> keys) {
     checkSize(keys);
     if (!m_localSearch) return m_evaluator.schedule(keys);
-    return polishSchedule(*m_problem, m_evaluator.schedule(keys), 0, 0).schedule;
+    return polishScored(*m_problem, m_evaluator.costFunction(), m_evaluator.schedule(keys), 0, 0).schedule;
 }
 
 void OrderDecoder::checkSize(std::span<const double> keys) const {

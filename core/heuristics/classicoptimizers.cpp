@@ -5,6 +5,8 @@
 #include "core/heuristics/heft.h"
 #include "core/heuristics/priorities.h"
 
+#include <algorithm>
+
 namespace sl {
 
 namespace {
@@ -74,22 +76,25 @@ std::unique_ptr<Optimizer> makeOrderRuleOptimizer(std::string name, OrderRule ru
 
 std::unique_ptr<Optimizer> makeHeftOptimizer() { return std::make_unique<HeftOptimizer>(); }
 
-Schedule bestClassicSchedule(const Problem& p, std::stop_token stop) {
+std::vector<NamedSchedule> classicSchedules(const Problem& p, std::stop_token stop) {
     p.check();
+    std::vector<NamedSchedule> out;
     PriorityEvaluator evaluator(p);
-    const CostFunction& cost = evaluator.costFunction();
-    Schedule best;
-    double bestCost = 0;
-    auto consider = [&](Schedule s) {
-        const double c = cost.of(s);
-        if (best.empty() || c < bestCost) {
-            best = std::move(s);
-            bestCost = c;
-        }
+    auto add = [&](const char* method, Schedule s) {   // every one comes scored
+        const double cost = evaluator.costFunction().of(s);
+        out.push_back({method, std::move(s), cost});
     };
-    for (auto* rule : {&criticalPathPriorities, &mopnrPriorities, &sptPriorities}) consider(evaluator.schedule(rule(p.g())));
-    if (!stop.stop_requested()) consider(heftSchedule(p, stop));
-    return best;
+    add("list-cp", evaluator.schedule(criticalPathPriorities(p.g())));
+    add("list-mopnr", evaluator.schedule(mopnrPriorities(p.g())));
+    add("list-spt", evaluator.schedule(sptPriorities(p.g())));
+    add("heft", heftSchedule(p, stop));
+    return out;
+}
+
+Schedule bestClassicSchedule(const Problem& p, std::stop_token stop) {
+    std::vector<NamedSchedule> all = classicSchedules(p, stop);
+    const auto best = std::min_element(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.cost < b.cost; });
+    return std::move(best->schedule);
 }
 
 } // namespace sl

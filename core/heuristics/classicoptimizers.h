@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,19 @@ std::unique_ptr<Optimizer> makeOrderRuleOptimizer(std::string name, OrderRule ru
 /// Insertion-based HEFT (core/heuristics/heft.h).
 std::unique_ptr<Optimizer> makeHeftOptimizer();
 
-/// The lowest-cost schedule of the one-shot time heuristics (list-cp, list-mopnr, list-spt, HEFT),
-/// scored; the first of them wins a tie. Exact methods start from it as their incumbent.
+struct NamedSchedule {
+    std::string method;
+    Schedule schedule;   ///< scored (sl::scoreSchedule)
+    double cost = 0;
+};
+
+/// The schedules of the one-shot time heuristics: list-cp, list-mopnr, list-spt, heft, in that
+/// order, each scored by the cost model. One evaluation each; heft stops early (with a valid
+/// schedule) when `stop` fires. The local searches start from them.
+std::vector<NamedSchedule> classicSchedules(const Problem& p, std::stop_token stop = {});
+
+/// The lowest-cost of classicSchedules(); the first of them wins a tie. Exact methods start from it
+/// as their incumbent.
 Schedule bestClassicSchedule(const Problem& p, std::stop_token stop = {});
 
 } // namespace sl

@@ -119,6 +119,12 @@ Extent broadcastExtent(const std::string& op, const std::vector<Extent>& in) {
     return e;
 }
 
+/// How many outputs an input can size: its elements times every combination of its known values.
+double combinations(const Extent& x) {
+    const double elements = std::max(x.elements, 1.0);
+    return x.values >= 0 ? elements * std::pow(x.values + 1, elements) : elements;
+}
+
 /// Ops whose output size inference reads from input values (Reshape's shape, Tile's repeats, Pad's
 /// pads, Range's limits, ...): no more than the input sizes times every value combination.
 Extent sizedByValues(const onnx::NodeProto& n, const std::vector<Extent>& in) {
@@ -126,8 +132,7 @@ Extent sizedByValues(const onnx::NodeProto& n, const std::vector<Extent>& in) {
     bool learns = false;
     for (const Extent& x : in) {
         learns = learns || x.elements >= 0 || x.values >= 0;
-        e.elements *= std::max(x.elements, 1.0);
-        if (x.values >= 0) e.elements *= std::pow(x.values + 1, std::max(x.elements, 1.0));
+        e.elements *= combinations(x);
         e.rank = std::max(e.rank, x.rank);
         e.values = std::max(e.values, x.values);
     }
@@ -151,8 +156,7 @@ Extent unlistedExtent(const onnx::NodeProto& n, const std::vector<Extent>& in) {
     bool learns = false;
     for (const Extent& x : in) {
         learns = learns || x.elements >= 0 || x.values >= 0 || x.rank >= 0;
-        e.elements *= std::max(x.elements, 1.0);
-        if (x.values >= 0) e.elements *= std::pow(x.values + 1, std::max(x.elements, 1.0));
+        e.elements *= combinations(x);
         e.rank = std::max(e.rank, x.rank);
     }
     for (const auto& a : n.attribute()) {

@@ -21,9 +21,15 @@ ChainCost chainCostFor(const Problem& p, const CostFunction& cost) {
 PolishResult polishSchedule(const Problem& p, Schedule schedule, std::int64_t tabuEvaluations, std::uint64_t seed,
                             const std::function<bool()>& interrupted) {
     const CostFunction cost(p);
+    scoreSchedule(p, schedule, cost);
+    return polishScored(p, cost, std::move(schedule), tabuEvaluations, seed, interrupted);
+}
+
+PolishResult polishScored(const Problem& p, const CostFunction& cost, Schedule schedule, std::int64_t tabuEvaluations,
+                          std::uint64_t seed, const std::function<bool()>& interrupted) {
     const ChainCost chainCost = chainCostFor(p, cost);
     PolishResult out;
-    out.cost = out.startCost = scoreSchedule(p, schedule, cost);
+    out.cost = out.startCost = cost.of(schedule);
     ChainSchedule chains(p, deviceChains(schedule, p.platform.deviceCount()));
     const DescentResult d = descend(chains, chainCost, interrupted);
     out.evaluations = d.evaluations;
@@ -37,7 +43,7 @@ PolishResult polishSchedule(const Problem& p, Schedule schedule, std::int64_t ta
         }
         out.evaluations += tabu.evaluations();
         tabuIterations = tabu.iterations();
-        if (tabu.bestCost() < chainCost(chains)) chains = ChainSchedule(p, tabu.best());
+        if (tabu.bestCost() < d.cost) chains = ChainSchedule(p, tabu.best());
     }
     Schedule polished = timeChains(p, chains.chains());
     const double polishedCost = scoreSchedule(p, polished, cost);

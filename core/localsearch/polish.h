@@ -32,6 +32,10 @@ struct PolishResult {
 /// tie-breaks. `interrupted` is asked before every evaluation (time limits, cancellation).
 PolishResult polishSchedule(const Problem& p, Schedule schedule, std::int64_t tabuEvaluations, std::uint64_t seed,
                             const std::function<bool()>& interrupted = {});
+/// The same for a schedule already scored under `cost` (a decoder's, in its inner loop): no
+/// rescoring, no cost scales rebuilt.
+PolishResult polishScored(const Problem& p, const CostFunction& cost, Schedule schedule, std::int64_t tabuEvaluations,
+                          std::uint64_t seed, const std::function<bool()>& interrupted = {});
 
 /// A method's `--polish EVALS` (priority sampler, GFlowNet): polishes r.schedule in place (when
 /// tabuEvaluations > 0), adds the evaluations and says what it did in r.note.

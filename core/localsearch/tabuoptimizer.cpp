@@ -5,7 +5,7 @@
 #include "core/costmodel/cost.h"
 #include "core/heuristics/evaluate.h"
 #include "core/localsearch/polish.h"
-#include "core/localsearch/startschedules.h"
+#include "core/heuristics/classicoptimizers.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 /// \file
 /// The registered `tabu` method: sl::TabuSearch from the best classic schedule.
 ///
-/// It times the device chains of list-cp, list-mopnr, list-spt and heft (core/localsearch/
-/// startschedules.h) one op at a time per device, searches from the cheapest, and returns the
+/// It times the device chains of list-cp, list-mopnr, list-spt and heft (sl::classicSchedules,
+/// core/heuristics/classicoptimizers.h) one op at a time per device, searches from the cheapest, and returns the
 /// best schedule it found, or the best heuristic's own schedule when the search did not beat it
 /// (on devices that run several ops at once a list schedule can overlap them; chains cannot).
 /// The result is never worse than the four heuristics.

@@ -201,6 +201,9 @@ void saveWeights(const torch::nn::Module& module, const std::string& path, const
 /// Throws std::runtime_error naming the file and the fault (missing file, wrong kind, version,
 /// checksum, missing or mis-shaped tensor, NaN or infinite values).
 void loadWeights(torch::nn::Module& module, const std::string& path, const std::string& expectedKind);
+/// The same from a file already read and checked (readWeightFile): a loader that read the header
+/// to build the model does not read and check the file a second time.
+void loadWeights(torch::nn::Module& module, const WeightFile& file, const std::string& expectedKind);
 
 /// The model card written beside the weights as `<weights>.card.json`.
 struct ModelCard {

@@ -31,8 +31,11 @@ void saveWeights(const torch::nn::Module& module, const std::string& path, const
 }
 
 void loadWeights(torch::nn::Module& module, const std::string& path, const std::string& expectedKind) {
-    const WeightFile file = readWeightFile(path);   // checked whole: sizes, checksum, finite values
-    auto fail = [&](const std::string& what) { throw std::runtime_error("weights '" + path + "': " + what); };
+    loadWeights(module, readWeightFile(path), expectedKind);   // checked whole: sizes, checksum, finite values
+}
+
+void loadWeights(torch::nn::Module& module, const WeightFile& file, const std::string& expectedKind) {
+    auto fail = [&](const std::string& what) { throw std::runtime_error("weights '" + file.path + "': " + what); };
     if (!expectedKind.empty() && file.info.kind != expectedKind)
         fail("holds a '" + file.info.kind + "' model, expected '" + expectedKind + "'");
     at::NoGradGuard noGrad;

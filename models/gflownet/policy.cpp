@@ -156,7 +156,8 @@ void savePolicy(const GflowNetPolicy& net, const std::string& path) {
 }
 
 GflowNetPolicy loadPolicy(const std::string& path) {
-    const models::WeightFileInfo info = models::readWeightInfo(path);
+    const models::WeightFile file = models::readWeightFile(path);
+    const models::WeightFileInfo& info = file.info;
     if (info.kind != kWeightKind)
         throw std::runtime_error(path + ": a '" + info.kind + "' weight file, not '" + kWeightKind + "'");
     PolicyConfig config;
@@ -167,7 +168,7 @@ GflowNetPolicy loadPolicy(const std::string& path) {
     }
     models::requireFileHolds(info, config.encoder.parameterCount(), path);
     GflowNetPolicy net(config);
-    models::loadWeights(*net, path, kWeightKind);
+    models::loadWeights(*net, file, kWeightKind);
     net->eval();
     return net;
 }

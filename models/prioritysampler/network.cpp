@@ -75,7 +75,8 @@ void saveSampler(const PrioritySamplerNet& net, const std::string& path) {
 }
 
 PrioritySamplerNet loadSampler(const std::string& path) {
-    const models::WeightFileInfo info = models::readWeightInfo(path);
+    const models::WeightFile file = models::readWeightFile(path);
+    const models::WeightFileInfo& info = file.info;
     if (info.kind != kWeightKind)
         throw std::runtime_error(path + ": a '" + info.kind + "' weight file, not '" + kWeightKind + "'");
     SamplerConfig config;
@@ -86,7 +87,7 @@ PrioritySamplerNet loadSampler(const std::string& path) {
     }
     models::requireFileHolds(info, config.encoder.parameterCount(), path);
     PrioritySamplerNet net(config);
-    models::loadWeights(*net, path, kWeightKind);
+    models::loadWeights(*net, file, kWeightKind);
     net->eval();
     return net;
 }

@@ -171,7 +171,8 @@ void savePolicy(const RegalPolicy& policy, const std::string& path) {
 }
 
 RegalPolicy loadPolicy(const std::string& path) {
-    const models::WeightFileInfo info = models::readWeightInfo(path);
+    const models::WeightFile file = models::readWeightFile(path);
+    const models::WeightFileInfo& info = file.info;
     if (info.kind != kWeightKind)
         throw std::runtime_error(path + ": a '" + info.kind + "' weight file, not '" + kWeightKind + "'");
     NetworkConfig config;
@@ -182,7 +183,7 @@ RegalPolicy loadPolicy(const std::string& path) {
     }
     models::requireFileHolds(info, config.weightMatrixValues(), path);
     RegalPolicy policy(config);
-    models::loadWeights(*policy, path, kWeightKind);
+    models::loadWeights(*policy, file, kWeightKind);
     policy->eval();
     return policy;
 }

@@ -89,13 +89,14 @@ std::string topoformerWeightsPath(const std::string& override) {
 
 TopoformerModel loadTopoformer(const std::string& path) {
     try {
-        const WeightFileInfo info = readWeightInfo(path);
+        const WeightFile file = readWeightFile(path);
+        const WeightFileInfo& info = file.info;
         if (info.kind != kTopoformerKind)
             throw std::runtime_error("weights '" + path + "' hold a '" + info.kind + "' model, not " + kTopoformerKind);
         const TopoformerConfig config = TopoformerConfig::fromJson(info.configJson);
         requireFileHolds(info, config.encoder.parameterCount(), path);
         TopoformerModel model(config);
-        loadWeights(*model, path, kTopoformerKind);
+        loadWeights(*model, file, kTopoformerKind);
         model->eval();
         return model;
     } catch (const std::exception& e) {

@@ -6,7 +6,7 @@
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
-#include "core/localsearch/startschedules.h"
+#include "core/heuristics/classicoptimizers.h"
 #include "core/optimizer/optimizer.h"
 #include "common/reference.h"
 

@@ -12,7 +12,7 @@
 #include "core/localsearch/criticalpath.h"
 #include "core/localsearch/descent.h"
 #include "core/localsearch/moves.h"
-#include "core/localsearch/startschedules.h"
+#include "core/heuristics/classicoptimizers.h"
 #include "core/localsearch/tabusearch.h"
 #include "core/optimizer/optimizer.h"
 #include "common/reference.h"

@@ -102,7 +102,7 @@ private Q_SLOTS:
     /// A size beyond int (1e300 would be undefined behaviour through get<int>) is refused.
     void configSizesAreWholeNumbers() {
         nlohmann::json j = nlohmann::json::parse(EncoderConfig::cpuSmall(28).toJson());
-        for (const nlohmann::json bad : {nlohmann::json(1e300), nlohmann::json(2.5), nlohmann::json("64"),
+        for (const nlohmann::json& bad : {nlohmann::json(1e300), nlohmann::json(2.5), nlohmann::json("64"),
                                          nlohmann::json(std::int64_t(1) << 40)}) {
             j["layers"] = bad;
             QVERIFY_THROWS_EXCEPTION(std::invalid_argument, EncoderConfig::fromJson(j.dump()));

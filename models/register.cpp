@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/register.h"
 
+#include "models/distributed/gloogroup.h"
+
 #include "models/gflownet/optimizer.h"
 #include "models/prioritysampler/optimizer.h"
 #include "models/regal/optimizer.h"
@@ -15,6 +17,7 @@ void registerNeuralOptimizers() {
     models::registerTopoformer();
     gfn::registerGflowNet();
     regal::registerRegal();
+    models::registerGlooCommunicator();   // core/dist's distributed runs
     neural::markNeuralMethodsLinkedIn();
 }
 

@@ -18,6 +18,9 @@ struct Bench {
     std::vector<std::string> flags;
     std::function<int(Args&)> run;
     bool needsNeuralMethods = false;   ///< load the neural module first (app/cli/neural.h)
+    /// Splits its items over the ranks of a distributed run (app/cli/shard.h); false for benches
+    /// that measure time on one machine.
+    bool shardable = false;
 };
 
 std::vector<Bench>& benches();

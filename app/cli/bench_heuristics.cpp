@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench heuristics`: classic list heuristics against known optima (STG, job-shop).
 #include "bench.h"
+#include "shard.h"
 #include "command.h"
 
 #include "brkga_fixtures.h"
@@ -21,8 +22,11 @@ namespace fs = std::filesystem;
 
 const char* const kMethods[] = {"list-cp", "list-mopnr", "list-spt", "heft"};
 
+/// One item of a distributed run (shard.h).
 double runMethod(const char* method, const Problem& p) {
-    return OptimizerRegistry::instance().create(method)->run(p, {}, {}, {}).schedule.makespan;
+    return shardItem(1, [&] {
+        return std::vector<double>{OptimizerRegistry::instance().create(method)->run(p, {}, {}, {}).schedule.makespan};
+    })[0];
 }
 
 
@@ -111,7 +115,7 @@ SL_CLI_BENCH({"heuristics", "list-cp / list-mopnr / list-spt / heft against know
               "optimal_50_P{2,4,8,16}.csv) for P = 2, 4, 8, 16 and prints the mean gap to the optimum\n"
               "and the share of optimal schedules; then the gap to the best known makespan on the\n"
               "job-shop instances (DIR/jobshop, bounds.json). DIR defaults to the source tree's tests/data.\n",
-              {}, &runHeuristicsBench});
+              {}, &runHeuristicsBench, /*needsNeuralMethods=*/false, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -2,6 +2,7 @@
 // `schedlab-cli bench priority-sampler`: the paper's tables (Jeon et al. 2023, Tabs. 3/5/7) on our
 // held-out generated sets: Greedy / S(16) / S(64) / S(256) against list-cp, list-mopnr, list-spt.
 #include "bench.h"
+#include "shard.h"
 #include "command.h"
 
 #include "core/optimizer/optimizer.h"
@@ -62,10 +63,14 @@ std::vector<Cell> runSet(const ps::TaskSpec& spec, ps::Split split, int count, c
     for (int i = 0; i < count; ++i) {
         const Problem p = ps::makespanProblem(ps::taskInstance(spec, split, i));
         for (size_t r = 0; r < table.size(); ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
-            const RunResult res = OptimizerRegistry::instance().create(table[r].method)->run(p, table[r].options, {}, {});
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            cells[r].metric += speedup ? p.g().totalWork() / res.schedule.makespan : res.schedule.makespan;
+            const std::vector<double> item = shardItem(2, [&] {   // one item of a distributed run
+                const auto t0 = std::chrono::steady_clock::now();
+                const RunResult res = OptimizerRegistry::instance().create(table[r].method)->run(p, table[r].options, {}, {});
+                return std::vector<double>{res.schedule.makespan,
+                                           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+            });
+            const double s = item[1];
+            cells[r].metric += speedup ? p.g().totalWork() / item[0] : item[0];
             cells[r].seconds += s;
             cells[r].maxSeconds = std::max(cells[r].maxSeconds, s);
             ++cells[r].count;
@@ -177,7 +182,7 @@ SL_CLI_BENCH({"priority-sampler", "neural priority sampler (Greedy, S(16/64/256)
               "random-priority best-of-256 row. '--split validation' runs on validation seeds (2000000+i) to\n"
               "choose between checkpoints without looking at the benchmark graphs.\n"
               "--quick: --graphs 2 --sizes 50 --jobshops 2 unless given.\n",
-              {}, &runPrioritySamplerBench, /*needsNeuralMethods=*/true});
+              {}, &runPrioritySamplerBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

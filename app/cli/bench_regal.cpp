@@ -5,6 +5,7 @@
 #include "bench.h"
 #include "candidatetable.h"
 #include "command.h"
+#include "shard.h"
 
 #include "core/optimizer/optimizer.h"
 #include "core/regal/dataset.h"
@@ -48,12 +49,16 @@ struct Outcome {
     double cost = 0, seconds = 0;
 };
 
+/// One item of a distributed run (shard.h).
 Outcome runOne(const Method& m, const Problem& p, std::uint64_t seed) {
-    RunOptions o = m.options;
-    o.seed = seed;
-    const auto t0 = std::chrono::steady_clock::now();
-    const RunResult r = OptimizerRegistry::instance().create(m.name)->run(p, o, {}, {});
-    return {r.cost, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+    const std::vector<double> r = shardItem(2, [&] {
+        RunOptions o = m.options;
+        o.seed = seed;
+        const auto t0 = std::chrono::steady_clock::now();
+        const RunResult run = OptimizerRegistry::instance().create(m.name)->run(p, o, {}, {});
+        return std::vector<double>{run.cost, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+    });
+    return {r[0], r[1]};
 }
 
 /// Per method: % improvement over the first method per (graph, seed), and seconds.
@@ -207,7 +212,7 @@ SL_CLI_BENCH({"regal", "REGAL vs plain and tuned BRKGA at the same budget (held-
               "  --data DIR        test data folder (default: the source tree's tests/data)\n"
               "  --onnx 0          skip the ONNX models\n"
               "  --quick           --graphs 3 --onnx 0 unless given\n",
-              {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true});
+              {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -7,6 +7,7 @@
 
 #include "brkga_fixtures.h"
 #include "gaptally.h"
+#include "shard.h"
 
 #include "core/analysis/bounds.h"
 #include "core/generators/generators.h"
@@ -30,15 +31,19 @@ struct Budget {
     std::uint64_t seed = 1;
 };
 
-/// The run's makespan and the lower bound it proved (exact-makespan; 0 for the others).
+/// The run's makespan and the lower bound it proved (exact-makespan; 0 for the others). One item
+/// of a distributed run (shard.h).
 std::pair<double, double> runMethod(const std::string& method, const Problem& p, const Budget& b) {
-    RunOptions o;
-    o.seed = b.seed;
-    o.timeLimit = b.seconds;
-    // equal wall time: an evaluation budget that never binds first
-    o.budget = b.evaluations > 0 ? b.evaluations : std::int64_t(1) << 40;
-    const RunResult r = OptimizerRegistry::instance().create(method)->run(p, o, {}, {});
-    return {r.schedule.makespan, r.lowerBound};
+    const std::vector<double> r = shardItem(2, [&] {
+        RunOptions o;
+        o.seed = b.seed;
+        o.timeLimit = b.seconds;
+        // equal wall time: an evaluation budget that never binds first
+        o.budget = b.evaluations > 0 ? b.evaluations : std::int64_t(1) << 40;
+        const RunResult run = OptimizerRegistry::instance().create(method)->run(p, o, {}, {});
+        return std::vector<double>{run.schedule.makespan, run.lowerBound};
+    });
+    return {r[0], r[1]};
 }
 
 
@@ -217,7 +222,7 @@ SL_CLI_BENCH({"search", "makespan search at equal time or evaluations against kn
               "at P = 2-16 to the best bound (what exact-makespan proved, when it ran).\n"
               "Methods missing from this build are skipped with a note. Default methods:\n"
               "list-cp, brkga-order, tabu, exact-makespan.\n",
-              {"quick"}, &runSearchBench});
+              {"quick"}, &runSearchBench, /*needsNeuralMethods=*/false, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

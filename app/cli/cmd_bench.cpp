@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "bench.h"
 #include "command.h"
+#include "distargs.h"
 #include "neural.h"
+#include "shard.h"
+
+#include "core/dist/communicator.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -28,7 +32,8 @@ std::string benchList() {
     std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
     std::string out;
     for (const Bench& b : list)
-        out += "  " + b.name + std::string(b.name.size() < 18 ? 18 - b.name.size() : 1, ' ') + b.summary + "\n";
+        out += "  " + b.name + std::string(b.name.size() < 18 ? 18 - b.name.size() : 1, ' ') + b.summary +
+               (b.shardable ? " [ranks]" : "") + "\n";
     return out;
 }
 
@@ -39,7 +44,16 @@ int runBench(Args& args) {
     if (it == list.end()) throw UsageError("unknown benchmark '" + name + "'; one of:\n" + benchList());
     if (it->needsNeuralMethods && !loadNeuralMethods().available)
         throw std::runtime_error("bench " + name + " needs the neural methods" + neuralUnavailableNote());
-    return it->run(args);
+    const dist::DistOptions d = takeDistOptions(args);
+    if (!d.distributed()) return it->run(args);
+    if (!it->shardable)
+        throw UsageError("bench " + name + " measures time on one machine and does not split over ranks: run it with one rank");
+    const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
+    const Args pristine = args;   // each pass parses its own copy
+    return runSharded([&] {
+        Args a = pristine;
+        return it->run(a);
+    }, *comm);
 }
 
 std::string benchHelp() {
@@ -47,6 +61,9 @@ std::string benchHelp() {
            "Runs a benchmark and prints its table. 'schedlab-cli bench NAME --help' lists its options;\n"
            "'--quick' runs every benchmark on a few small instances, in seconds (a smoke test, not numbers).\n"
            "Build Release for meaningful numbers (scripts/setup.sh does).\n\n"
+           "Distributed: the quality benchmarks marked [ranks] split their runs over the ranks of a\n"
+           "distributed run and rank 0 prints the one-process table (scripts/launch-local.sh N starts\n"
+           "N ranks here; docs/distributed.md):\n" + std::string(dist::distFlagsHelp()) + "\n"
            "Benchmarks:\n" + benchList();
 }
 

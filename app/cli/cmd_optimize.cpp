@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli optimize GRAPH --method M --out SCHEDULE.json`: runs one registered optimizer.
 #include "command.h"
+#include "distargs.h"
 #include "neural.h"
+#include "optimizebatch.h"
 #include "problemargs.h"
 
 #include "core/analysis/bounds.h"
@@ -162,6 +164,13 @@ int runOptimize(Args& args) {
     o.timeLimit = args.takeDouble("time-limit", 0);
     o.threads = args.takeThreads(1);
     if (o.budget < 0 || o.timeLimit < 0 || o.threads < 1) throw UsageError("--budget, --time-limit, --threads must be positive");
+    if (const auto weights = args.take("weights")) {
+        if (info->family != "neural") throw UsageError("--weights applies to the neural methods only");
+        o.strings["weights"] = *weights;
+    }
+    takeMethodOptions(args, *info, o);
+    const auto outDir = args.take("out-dir");
+    if (isBatch(args, outDir.has_value())) return runOptimizeBatch(args, {*method, o, outDir});
     const auto out = args.take("out");
     if (!out) throw UsageError("--out SCHEDULE.json is required");
     const auto trace = args.take("trace");
@@ -172,11 +181,6 @@ int runOptimize(Args& args) {
     const std::int64_t topK = args.takeInt("top-k", 100);
     if (topK < 1 || topK > 1'000'000) throw UsageError("--top-k expects 1..1000000");
     if (!targets.models.empty()) o.candidates = static_cast<int>(topK);
-    if (const auto weights = args.take("weights")) {
-        if (info->family != "neural") throw UsageError("--weights applies to the neural methods only");
-        o.strings["weights"] = *weights;
-    }
-    takeMethodOptions(args, *info, o);
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
     const Problem& p = lp.problem;
@@ -249,6 +253,7 @@ int runOptimize(Args& args) {
 
 std::string optimizeHelp() {
     return std::string("Usage: schedlab-cli optimize GRAPH --method M --out SCHEDULE.json [options]\n"
+                       "       schedlab-cli optimize GRAPH... | FOLDER --method M [--out-dir DIR] [options]\n"
                        "Runs one optimizer ('schedlab-cli methods' lists them), re-validates its schedule,\n"
                        "writes it and prints a one-line summary. Ctrl-C stops the run and keeps the best\n"
                        "schedule found so far.\n\n"
@@ -273,6 +278,7 @@ std::string optimizeHelp() {
            "                        Prints proxy top-1 and top-k mean, each target's best of k and the\n"
            "                        top k's diversity (GED, d_inv, d_sen, distinct schedules). Needs\n"
            "                        --objective makespan and free transfers; --out gets the proxy's best schedule.\n" +
+           batchOptionsHelp() + dist::distFlagsHelp() +
            "\nMethods, the objectives each is built for (others are refused) and their own options with\n"
            "their defaults (an option applies only to its method):\n" + methodOptionsHelp();
 }

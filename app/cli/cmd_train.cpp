@@ -2,6 +2,7 @@
 // `schedlab-cli train MODEL [OPTIONS]`: trains a neural method. The models register their trainers
 // in models/train/trainers.h when the neural module registers; this command only dispatches.
 #include "command.h"
+#include "distargs.h"
 #include "neural.h"
 
 #include "models/train/trainers.h"
@@ -28,10 +29,12 @@ int runTrain(Args& args) {
         return 0;
     }
     models::TrainArgs ta;
+    ta.dist = takeDistOptions(args);
     ta.options = args.takeRest();
     args.finish(1);
     ta.commandLine = "schedlab-cli train " + name;
     for (const auto& [k, v] : ta.options) ta.commandLine += " --" + k + " " + v;
+    quietUnlessRoot(ta.dist);   // rank 0 prints the progress lines
     try {
         return trainer->run(ta);
     } catch (const models::TrainUsageError& e) {
@@ -43,7 +46,11 @@ std::string trainHelp() {
     return "Usage: schedlab-cli train MODEL [OPTIONS]\n"
            "Trains a neural method and writes its weights and model card.\n"
            "'schedlab-cli train MODEL --help' (or 'train MODEL help') lists the model's options.\n\n"
-           "Models:\n" + modelList();
+           "Models:\n" + modelList() +
+           "\nData-parallel training over several processes or machines (LibTorch's c10d, Gloo): each rank\n"
+           "draws its own graphs, gradients are averaged before every step, rank 0 writes the checkpoints\n"
+           "and the model card; every rank resumes from the same checkpoint. scripts/launch-local.sh N\n"
+           "starts N ranks on this machine (docs/distributed.md):\n" + dist::distFlagsHelp();
 }
 
 SL_CLI_COMMAND({"train", "train a neural method ('schedlab-cli train --help' lists the models)", &trainHelp, {}, &runTrain,

@@ -55,45 +55,55 @@ void applyTraining(LoadedGraph& loaded, std::optional<UpdateRule> rule) {
 
 const char* trainingOptionHelp() { return SL_TRAINING_HELP; }
 
-LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
-    const std::string path = args.positional(graphIndex, "graph file");
-    const GraphFormat format = takeGraphFormat(args);
-    const std::optional<UpdateRule> training = takeTraining(args);
-    const std::int64_t devices = args.takeInt("devices", 0);
-    const auto platformPath = args.take("platform");
+ProblemSpec takeProblemSpec(Args& args) {
+    ProblemSpec spec;
+    spec.format = takeGraphFormat(args);
+    spec.training = takeTraining(args);
+    spec.devices = args.takeInt("devices", 0);
+    spec.platformPath = args.take("platform");
     const std::string objective = args.take("objective", "makespan");
     const std::string clock = args.take("memory-clock", "step");
-    const double weight = args.takeDouble("memory-weight", 0.5);
-    const double cap = args.takeDouble("memory-cap", 0);
-    if (devices < 0 || devices > limits().devices) throw UsageError("--devices expects 1.." + std::to_string(limits().devices));
-    if (devices > 0 && platformPath) throw UsageError("give either --devices or --platform, not both");
-    if (weight < 0 || weight > 1) throw UsageError("--memory-weight expects a number in [0, 1]");
-    if (cap < 0) throw UsageError("--memory-cap expects a positive number of bytes");
-
-    LoadedProblem out;
+    spec.objective.memoryWeight = args.takeDouble("memory-weight", 0.5);
+    spec.memoryCap = args.takeDouble("memory-cap", 0);
+    if (spec.devices < 0 || spec.devices > limits().devices)
+        throw UsageError("--devices expects 1.." + std::to_string(limits().devices));
+    if (spec.devices > 0 && spec.platformPath) throw UsageError("give either --devices or --platform, not both");
+    if (spec.objective.memoryWeight < 0 || spec.objective.memoryWeight > 1)
+        throw UsageError("--memory-weight expects a number in [0, 1]");
+    if (spec.memoryCap < 0) throw UsageError("--memory-cap expects a positive number of bytes");
     try {
-        out.problem.objective.kind = objectiveFromString(objective);
-        out.problem.objective.memoryClock = memoryClockFromString(clock);
+        spec.objective.kind = objectiveFromString(objective);
+        spec.objective.memoryClock = memoryClockFromString(clock);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    out.problem.objective.memoryWeight = weight;
-    out.loaded = loadGraph(path, format);
-    applyTraining(out.loaded, training);
-    out.training = training;
+    return spec;
+}
+
+LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
+    LoadedProblem out;
+    out.problem.objective = spec.objective;
+    out.loaded = loadGraph(path, spec.format);
+    applyTraining(out.loaded, spec.training);
+    out.training = spec.training;
     out.problem.graph = out.loaded.graph;
-    if (platformPath) out.problem.platform = loadPlatform(*platformPath);
-    else if (devices > 0) out.problem.platform = Platform::identical(static_cast<int>(devices));
+    if (spec.platformPath) out.problem.platform = loadPlatform(*spec.platformPath);
+    else if (spec.devices > 0) out.problem.platform = Platform::identical(static_cast<int>(spec.devices));
     else if (out.loaded.platform) out.problem.platform = *out.loaded.platform;
     else out.problem.platform = defaultPlatform(*out.loaded.graph);
-    if (cap > 0)
-        for (Device& d : out.problem.platform.devices) d.memoryCapacity = cap;
+    if (spec.memoryCap > 0)
+        for (Device& d : out.problem.platform.devices) d.memoryCapacity = spec.memoryCap;
     try {
         out.problem.check();
     } catch (const GraphError& e) {
         throw IoError(path + ": does not fit the platform: " + e.what());
     }
     return out;
+}
+
+LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
+    const std::string path = args.positional(graphIndex, "graph file");
+    return loadProblem(path, takeProblemSpec(args));
 }
 
 const char* problemOptionsHelp() {

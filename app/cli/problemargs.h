@@ -46,6 +46,19 @@ void applyTraining(LoadedGraph& loaded, std::optional<UpdateRule> rule);
 /// The help line for --training.
 const char* trainingOptionHelp();
 
+/// The options above, before any file is read (a batch applies them to every graph).
+struct ProblemSpec {
+    GraphFormat format = GraphFormat::Auto;
+    std::optional<UpdateRule> training;
+    std::int64_t devices = 0;   ///< 0: the file's platform or the default
+    std::optional<std::string> platformPath;
+    ObjectiveSpec objective;
+    double memoryCap = 0;       ///< 0: unlimited
+};
+/// Takes the options above from `args` (UsageError for a bad one).
+ProblemSpec takeProblemSpec(Args& args);
+/// Reads `path` and builds its problem under `spec` (IoError naming the file).
+LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec);
 /// Takes positional `graphIndex` and the options above from `args` (other options stay).
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
 

@@ -216,6 +216,7 @@ struct ModelCard {
     double seconds = 0;
     std::string results;        ///< JSON object text (validation / bench numbers)
     std::string notes;
+    int worldSize = 1;          ///< ranks of a data-parallel training (models/distributed)
 };
 void writeModelCard(const ModelCard& card, const std::string& path);   ///< throws std::runtime_error
 

@@ -69,6 +69,7 @@ void writeModelCard(const ModelCard& card, const std::string& path) {
     j["training_data"] = card.data;
     j["steps"] = card.steps;
     j["seconds"] = card.seconds;
+    j["world_size"] = card.worldSize;   // data-parallel ranks; the steps are the ranks' common steps
     j["results"] = parsed(card.results);
     if (!card.notes.empty()) j["notes"] = card.notes;
     try {

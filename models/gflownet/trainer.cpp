@@ -6,6 +6,8 @@
 #include "models/gflownet/policy.h"
 #include "models/gflownet/rollout.h"
 
+#include "models/distributed/checkpoint.h"
+#include "models/distributed/dataparallel.h"
 #include "models/encoder/maththreads.h"
 #include "models/train/trainers.h"
 
@@ -26,6 +28,7 @@
 #include <limits>
 #include <numeric>
 #include <map>
+#include <tuple>
 #include <memory>
 
 namespace sl::gfn {
@@ -107,6 +110,7 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
     if (cfg.batch < 2) throw std::invalid_argument("train gflownet: --batch must be at least 2 (LV needs a mean)");
     if (!(cfg.sigmaMin > 0 && cfg.sigmaMax >= cfg.sigmaMin)) throw std::invalid_argument("train gflownet: 0 < sigma-min <= sigma-max");
     const models::MathThreads pin(cfg.threads);
+    models::DataParallel dp(cfg.dist);   // the rendezvous first: a missing peer fails before any work
     torch::manual_seed(cfg.seed);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string ckpt = cfg.out + ".ckpt";
@@ -145,6 +149,11 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         elapsedBefore = state.at("seconds").get<double>();
         log(models::formatText("resumed from %s at step %lld", (ckpt + ".json").c_str(), static_cast<long long>(step)));
     }
+    dp.requireSameStep(step);
+    dp.broadcastParameters(params);
+    if (dp.distributed())
+        log(models::formatText("data-parallel: %s; each rank samples its own graphs and trajectories, so a step averages "
+                               "%d x %d trajectories", dp.options().describe().c_str(), dp.worldSize(), cfg.batch));
     net->train();
     auto seconds = [&] { return elapsedBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     log(models::formatText("model %s; %lld parameters", pc.toJson().c_str(),
@@ -158,11 +167,13 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
     bool checkpointed = false;
     auto checkpoint = [&] {
         checkpointed = true;
+        dp.requireIdenticalParameters(params);
+        if (!dp.isRoot()) return;   // rank 0 validates and writes
         lastValidation = validate(net, data.validation, cfg.evalSamples);
         savePolicy(net, cfg.out);
         savePolicy(net, ckpt + ".slw");
         if (cfg.trajectoryBalance) models::saveWeights(*logZ, ckpt + ".logz.slw", "gflownet-logz", pc.encoder.toJson());
-        torch::save(adam, ckpt + ".adam");
+        models::saveOptimizerState(adam, ckpt + ".adam");
         const nlohmann::json state{{"step", step}, {"seconds", seconds()}, {"seed", cfg.seed}};
         writeFileAtomically(ckpt + ".json", state.dump(2));
         models::ModelCard card;
@@ -173,6 +184,7 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         card.data = data.description;
         card.steps = step;
         card.seconds = seconds();
+        card.worldSize = dp.worldSize();
         card.results = models::formatText("{\"validation_sigma\": 0.005, \"validation_samples\": %d, \"validation_mean_speedup\": %.4f, "
                            "\"validation_best_speedup\": %.4f, \"validation_list_cp_speedup\": %.4f, "
                            "\"last_window_mean_speedup\": %.4f, \"last_window_zeta_std\": %.4f, \"threads\": %d}",
@@ -189,8 +201,11 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
                 seconds()));
     };
 
-    while (step < cfg.steps && !stop.stop_requested() && !(cfg.timeLimit > 0 && seconds() >= cfg.timeLimit)) {
-        const std::uint64_t stepSeed = deriveSeed(cfg.seed, static_cast<std::uint64_t>(step));
+    // Every rank stops at the same step: one rank's time limit or Ctrl-C stops all.
+    const auto stopping = [&] { return dp.anyStops(stop.stop_requested() || (cfg.timeLimit > 0 && seconds() >= cfg.timeLimit)); };
+    bool stopNow = stopping();
+    while (step < cfg.steps && !stopNow) {
+        const std::uint64_t stepSeed = deriveSeed(dp.seed(cfg.seed), static_cast<std::uint64_t>(step));
         Rng rng(stepSeed);
         const auto gi = static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(data.train.size()) - 1));
         Problem problem = data.train[gi];
@@ -222,6 +237,7 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         }
         adam.zero_grad();
         loss.backward();
+        dp.averageGradients(params);
         const double clip = cfg.clipNorm > 0 ? cfg.clipNorm : std::numeric_limits<double>::infinity();
         const double norm = torch::nn::utils::clip_grad_norm_(params, clip);
         adam.step();
@@ -238,8 +254,11 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         w.gradNorm += norm;
         w.clipped += norm > clip ? 1 : 0;
         ++w.steps;
-        const bool last = step == cfg.steps || stop.stop_requested() || (cfg.timeLimit > 0 && seconds() >= cfg.timeLimit);
+        stopNow = stopping();
+        const bool last = step == cfg.steps || stopNow;
         if (step % cfg.logEvery == 0 || last) {
+            const std::vector<double> m = dp.mean({w.loss, w.speedup, w.bestSpeedup, w.zetaStd, w.zetaMean, w.gradNorm});
+            std::tie(w.loss, w.speedup, w.bestSpeedup, w.zetaStd, w.zetaMean, w.gradNorm) = std::tie(m[0], m[1], m[2], m[3], m[4], m[5]);
             const double k = w.steps;
             if (report.firstMeanSpeedup == 0) report.firstMeanSpeedup = w.speedup / k, report.firstZetaStd = w.zetaStd / k;
             report.lastMeanSpeedup = w.speedup / k;

@@ -81,6 +81,7 @@ int run(const models::TrainArgs& a) {
         throw models::TrainUsageError("--batch >= 2; --steps >= 0; sizes, counts and --film >= 1; --lr > 0; --clip >= 0");
     if (!(c.sigmaMin > 0 && c.sigmaMax >= c.sigmaMin)) throw models::TrainUsageError("0 < --sigma-min <= --sigma-max");
     c.command = a.commandLine;
+    c.dist = a.dist;
     std::printf("%s\n", c.command.c_str());
     std::fflush(stdout);
     const GflowNetTrainReport rep = trainGflowNet(c, [](const std::string& line) {

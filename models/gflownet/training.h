@@ -8,6 +8,8 @@
 /// can resume; weights and a model card at `out`. Every random choice of step k derives from
 /// (seed, k), so a resumed run draws what an uninterrupted one would. Torch-free header.
 
+#include "core/dist/distoptions.h"
+
 #include <cstdint>
 #include <functional>
 #include <stop_token>
@@ -45,6 +47,7 @@ struct GflowNetTrainConfig {
     // model (PolicyConfig::cpu() by default)
     int width = 64, layers = 2, headsPerMask = 1, headDim = 16, mlpHidden = 128, filmDim = 32;
     std::string command;
+    dist::DistOptions dist;         ///< data-parallel over these ranks (world size 1: alone)
 };
 
 struct GflowNetTrainReport {

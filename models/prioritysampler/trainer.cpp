@@ -6,6 +6,8 @@
 #include "models/prioritysampler/plackettluce.h"
 #include "models/prioritysampler/samplescorer.h"
 
+#include "models/distributed/checkpoint.h"
+#include "models/distributed/dataparallel.h"
 #include "models/encoder/maththreads.h"
 #include "models/train/trainers.h"
 
@@ -77,6 +79,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
     if (cfg.out.empty()) throw std::runtime_error("train priority-sampler: no output path (--out FILE)");
     if (cfg.samples < 2) throw std::runtime_error("train priority-sampler: --samples must be at least 2");
     const models::MathThreads pin(cfg.threads);   // LibTorch and OpenBLAS: results do not depend on the environment
+    models::DataParallel dp(cfg.dist);   // the rendezvous first: a missing peer fails before any work
     torch::manual_seed(cfg.seed);
     const auto t0 = std::chrono::steady_clock::now();
     const std::string ckpt = cfg.out + ".ckpt";
@@ -125,6 +128,13 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
             log("training data changed: validation restarts (" + cfg.data.describe() + ")");
         }
     }
+    const std::vector<torch::Tensor> params = net->parameters();
+    dp.requireSameStep(step);
+    dp.broadcastParameters(params);
+    const std::uint64_t seed = dp.seed(cfg.seed);   // this rank's graph order, sign flips and samples
+    if (dp.distributed())
+        log(models::formatText("data-parallel: %s; each rank visits the training graphs in its own order, so a step "
+                               "averages %d graphs", dp.options().describe().c_str(), dp.worldSize()));
     net->train();
 
     log(models::formatText("data: %d training graphs (%s), %d validation graphs; preparing features and masks",
@@ -150,6 +160,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
                                   cfg.data.describe().c_str(), 1000000 + cfg.trainGraphs - 1, cfg.validationGraphs);
         card.steps = steps;
         card.seconds = seconds();
+        card.worldSize = dp.worldSize();
         card.results = models::formatText("{\"validation_greedy_vs_best_heuristic\": %.4f, \"validation_s16_vs_best_heuristic\": %.4f}",
                            valGreedy, valS16);
         card.notes = models::formatText("Algorithm 1 of Jeon et al. (ICLR 2023): N = %d samples per update, c_logits = %g, eps = %g, "
@@ -166,18 +177,21 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
     std::vector<int> perm(train.size());
     std::int64_t permEpoch = -1;
     const auto n = static_cast<std::int64_t>(train.size());
-    while (step < cfg.steps && !stop.stop_requested() && !(cfg.timeLimit > 0 && seconds() >= cfg.timeLimit)) {
+    // Every rank stops at the same step: one rank's time limit or Ctrl-C stops all.
+    const auto stopping = [&] { return dp.anyStops(stop.stop_requested() || (cfg.timeLimit > 0 && seconds() >= cfg.timeLimit)); };
+    bool stopNow = stopping();
+    while (step < cfg.steps && !stopNow) {
         const std::int64_t epoch = step / n;
         if (epoch != permEpoch) {
             std::iota(perm.begin(), perm.end(), 0);
-            Rng rng(deriveSeed(cfg.seed, static_cast<std::uint64_t>(epoch) + 0xE90C));
+            Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(epoch) + 0xE90C));
             rng.shuffle(perm);
             permEpoch = epoch;
         }
         Instance& in = train[static_cast<size_t>(perm[static_cast<size_t>(step % n)])];
         models::EncoderInput input = encoderInput(in.prepared);
         {   // random sign flips of the Laplacian eigenvectors (spec §3.5)
-            Rng rng(deriveSeed(cfg.seed ^ 0x5161ULL, static_cast<std::uint64_t>(step)));
+            Rng rng(deriveSeed(seed ^ 0x5161ULL, static_cast<std::uint64_t>(step)));
             std::vector<float> signs(static_cast<size_t>(peDims));
             for (float& s : signs) s = rng.uniform() < 0.5 ? -1.0f : 1.0f;
             const auto w = input.x.size(1);
@@ -187,7 +201,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         const std::vector<double> l = toDoubles(logits);
         SampleScorer scorer(in.problem, cfg.threads);
         const SampleBatch batch =
-            scorer.sample(l, cfg.samples, deriveSeed(cfg.seed ^ 0xA11CEULL, static_cast<std::uint64_t>(step)), true);
+            scorer.sample(l, cfg.samples, deriveSeed(seed ^ 0xA11CEULL, static_cast<std::uint64_t>(step)), true);
         const auto count = static_cast<double>(batch.costs.size());
         const double mean = std::accumulate(batch.costs.begin(), batch.costs.end(), 0.0) / count;
         double var = 0;
@@ -205,6 +219,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         const torch::Tensor loss = (torch::tensor(cbar) * logp).mean() + cfg.cLogits * logits.pow(2).mean();
         adam.zero_grad();
         loss.backward();
+        dp.averageGradients(params);
         if (cfg.clipNorm > 0) torch::nn::utils::clip_grad_norm_(net->parameters(), cfg.clipNorm);
         adam.step();
         ++step;
@@ -212,8 +227,17 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         costSum += mean / in.problem.g().totalWork();   // scale-free: mean makespan / total work
         ++window;
 
-        if (step % cfg.validateEvery == 0 || step == cfg.steps || stop.stop_requested() ||
-            (cfg.timeLimit > 0 && seconds() >= cfg.timeLimit)) {
+        stopNow = stopping();
+        if (step % cfg.validateEvery == 0 || step == cfg.steps || stopNow) {
+            const std::vector<double> m = dp.mean({lossSum, costSum});
+            lossSum = m[0];
+            costSum = m[1];
+            dp.requireIdenticalParameters(params);
+            if (!dp.isRoot()) {   // rank 0 validates and writes
+                lossSum = costSum = 0;
+                window = 0;
+                continue;
+            }
             const auto [vg, vs] = validate(net, val, cfg.threads);
             const double meanCost = costSum / window;
             if (report.firstMeanCost == 0) report.firstMeanCost = meanCost;
@@ -230,7 +254,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
                 writeCard(step, vg, vs);
             }
             saveSampler(net, ckpt + ".slw");
-            torch::save(adam, ckpt + ".adam");
+            models::saveOptimizerState(adam, ckpt + ".adam");
             nlohmann::json state{{"step", step}, {"best", best}, {"seconds", seconds()}, {"seed", cfg.seed},
                                  {"data", cfg.data.describe()}, {"history", history}, {"phaseStart", phaseStart}};
             writeFileAtomically(ckpt + ".json", state.dump(2));

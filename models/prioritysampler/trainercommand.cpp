@@ -57,6 +57,7 @@ int run(const models::TrainArgs& a) {
         c.validationGraphs < 1)
         throw models::TrainUsageError("--samples >= 2; --steps, --graphs, --validation-graphs, --validate-every, --threads >= 1");
     c.command = a.commandLine;
+    c.dist = a.dist;
     std::printf("%s\n", c.command.c_str());
     std::fflush(stdout);
     const TrainReport rep = trainPrioritySampler(c, [](const std::string& line) {

@@ -10,6 +10,8 @@
 
 #include "models/prioritysampler/datasets.h"
 
+#include "core/dist/distoptions.h"
+
 #include <cstdint>
 #include <functional>
 #include <stop_token>
@@ -36,6 +38,7 @@ struct TrainConfig {
     // encoder size (EncoderConfig::cpuSmall by default)
     int width = 64, layers = 3, headsPerMask = 2, headDim = 16;
     std::string command;          ///< for the model card
+    dist::DistOptions dist;         ///< data-parallel over these ranks (world size 1: alone)
 };
 
 struct TrainReport {

@@ -102,6 +102,7 @@ TrainConfig readConfig(const models::TrainArgs& a) {
         c.validationGraphs < 1 || c.data.devices < 1 || !(c.learningRate > 0) || c.clipNorm < 0 || c.baselineWeight < 0)
         throw models::TrainUsageError("counts, sizes and budgets >= 1 (--rounds >= 0, --k <= 255); --lr > 0; --clip, --lambda >= 0");
     c.command = a.commandLine;
+    c.dist = a.dist;
     return c;
 }
 

@@ -8,6 +8,8 @@
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
 #include "models/encoder/encoder.h"
+#include "models/distributed/checkpoint.h"
+#include "models/distributed/dataparallel.h"
 #include "models/encoder/maththreads.h"
 #include "models/regal/network.h"
 #include "models/regal/sampling.h"
@@ -22,6 +24,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <tuple>
 
 namespace sl::regal {
 
@@ -171,6 +174,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     if (c.batch < 1 || c.seedsPerGraph < 1 || c.budget < 1 || c.validationGraphs < 1)
         throw std::invalid_argument("train regal: --batch, --seeds-per-graph, --budget and --validation-graphs must be positive");
     const models::MathThreads pin(1);   // graphs run in parallel instead; one thread keeps the sums reproducible
+    models::DataParallel dp(c.dist);   // the rendezvous first: a missing peer fails before any work
     torch::manual_seed(c.seed);
     const auto t0 = std::chrono::steady_clock::now();
     WorkerPool pool(std::max(1, c.threads));
@@ -209,6 +213,12 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         torch::load(adam, ckpt + ".adam");
         log(models::formatText("resumed at step %lld", static_cast<long long>(step)));
     }
+    dp.requireSameStep(step);
+    dp.broadcastParameters(params);
+    const std::uint64_t seed = dp.seed(c.seed);   // this rank's picks and draws
+    if (dp.distributed())
+        log(models::formatText("data-parallel: %s; each rank picks its own graphs, so a step averages %d x %d graphs; rank 0 "
+                               "validates and writes", dp.options().describe().c_str(), dp.worldSize(), c.batch));
     const auto seconds = [&] { return secondsBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
     const auto saveBest = [&](const Validation& v) {
@@ -223,6 +233,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         card.data = nc.trainedOn;
         card.steps = step;
         card.seconds = seconds();
+        card.worldSize = dp.worldSize();
         card.results = models::formatText("{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
                            "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
                            "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
@@ -233,6 +244,8 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         models::writeModelCard(card, c.out + ".card.json");
     };
     const auto checkpoint = [&] {
+        dp.requireIdenticalParameters(params);
+        if (!dp.isRoot()) return;
         const Validation v = validate(policy, val, c, pool);
         // The untrained policy's number is logged, never shipped as "the best model".
         const bool best = step > 0 && v.meanImprovement > report.bestValidation;
@@ -243,7 +256,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         }
         models::saveWeights(*policy, ckpt + ".policy.slw", kWeightKind, nc.toJson());
         models::saveWeights(*baseline, ckpt + ".baseline.slw", "regal-baseline", nc.toJson());
-        torch::save(adam, ckpt + ".adam");
+        models::saveOptimizerState(adam, ckpt + ".adam");
         nlohmann::json st{{"step", step}, {"seconds", seconds()}, {"best_validation", report.bestValidation}, {"best_step", report.bestStep}};
         writeFileAtomically(ckpt + ".json", st.dump(2));
         log(models::formatText("step %lld validation: REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)%s  %.0f s",
@@ -254,9 +267,10 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
 
     Window w;
     bool firstWindow = true;
-    const auto timeUp = [&] { return c.timeLimit > 0 && seconds() >= c.timeLimit; };
-    while (step < c.steps && !stop.stop_requested() && !timeUp()) {
-        Rng rng(deriveSeed(c.seed, static_cast<std::uint64_t>(step)));
+    // Every rank stops at the same step: one rank's time limit or Ctrl-C stops all.
+    const auto stopping = [&] { return dp.anyStops(stop.stop_requested() || (c.timeLimit > 0 && seconds() >= c.timeLimit)); };
+    while (step < c.steps && !stopping()) {
+        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(step)));
         const std::vector<std::pair<int, int>> picks = drawPicks(rng, c, train.size());
         const GraphBatch batch = makeBatch(featuresOf(train, picks));
         const PolicyOutput out = policy->forward(batch);
@@ -269,6 +283,7 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         const torch::Tensor loss = reinforceLoss(logp, r, b, advantage, c.baselineWeight);
         adam.zero_grad();
         loss.backward();
+        dp.averageGradients(params);
         const double norm = torch::nn::utils::clip_grad_norm_(params, c.clipNorm);
         adam.step();
         ++step;
@@ -283,6 +298,8 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
         w.graphs += static_cast<int>(picks.size());
         ++w.steps;
         if (step % c.logEvery == 0 || step == c.steps) {
+            const std::vector<double> m = dp.mean({w.reward, w.improvement, w.baselineError, w.gradNorm});
+            std::tie(w.reward, w.improvement, w.baselineError, w.gradNorm) = std::tie(m[0], m[1], m[2], m[3]);
             const double meanReward = w.reward / w.graphs;
             if (firstWindow) report.firstReward = meanReward;
             firstWindow = false;

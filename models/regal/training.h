@@ -17,6 +17,8 @@
 #include "core/regal/actions.h"
 #include "core/regal/dataset.h"
 
+#include "core/dist/distoptions.h"
+
 #include <cstdint>
 #include <functional>
 #include <stop_token>
@@ -54,6 +56,7 @@ struct TrainConfig {
     std::string out;
     bool resume = false;
     std::string command;
+    dist::DistOptions dist;         ///< data-parallel over these ranks (world size 1: alone)
 };
 
 struct TrainReport {

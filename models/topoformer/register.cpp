@@ -65,6 +65,7 @@ int runTrain(const TrainArgs& args) {
         c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 || c.epochSteps < 1)
         throw TrainUsageError("bad sizes: steps >= 0, batch >= 1, 2 <= min-nodes <= max-nodes, threads >= 1");
     c.command = args.commandLine;
+    c.dist = args.dist;
     const TopoformerTrainReport rep = trainTopoformer(c, [](const std::string& line) { std::cout << line << std::endl; });
     std::cout << "done: " << rep.steps << " steps in " << rep.seconds << " s; best validation greedy peak "
               << rep.bestValidation << " (" << rep.bestValidationGap << "% vs best classic); weights " << c.out << "\n";

@@ -5,6 +5,8 @@
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
+#include "models/distributed/checkpoint.h"
+#include "models/distributed/dataparallel.h"
 #include "models/encoder/maththreads.h"
 
 #include "core/generators/generators.h"
@@ -116,6 +118,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         c.validationGraphs < 2 || c.validationNodes < 2)
         throw std::invalid_argument("train topoformer: bad sizes (nodes, batch, epoch steps, validation)");
     const MathThreads pin(c.threads);   // LibTorch and OpenBLAS: results do not depend on the environment
+    DataParallel dp(c.dist);   // the rendezvous first: a missing peer fails before any work
     const auto begin = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
 
@@ -153,6 +156,16 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         log("resumed from " + ckpt + " at step " + std::to_string(step));
     }
 
+    const std::vector<at::Tensor> params = model->parameters();
+    dp.requireSameStep(step);
+    dp.broadcastParameters(params);
+    dp.broadcastParameters(baseline->parameters());
+    const std::uint64_t seed = dp.seed(c.seed);   // this rank's batches
+    if (dp.distributed())
+        log("data-parallel: " + dp.options().describe() + "; each rank draws its own graphs, so a step averages " +
+            std::to_string(dp.worldSize()) + " x " + std::to_string(c.batch) + " graphs; every rank validates (the baseline "
+            "updates and the learning rate follow it), rank 0 writes");
+
     TopoformerTrainReport report;
     // Fixed validation set and the best classic order on each graph.
     std::vector<Prepared> validation;
@@ -176,6 +189,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
     double epochCost = 0, epochLoss = 0;
     int epochCount = 0;
     auto saveBest = [&](double val, double gap) {
+        if (!dp.isRoot()) return;
         saveTopoformer(model, c.out);
         ModelCard card;
         card.model = kTopoformerKind;
@@ -189,6 +203,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
                     " ops, seeds " + std::to_string(kValidationSeedBase) + " + i";
         card.steps = step;
         card.seconds = priorSeconds + elapsed();
+        card.worldSize = dp.worldSize();
         nlohmann::json r;
         r["validation_mean_greedy_peak"] = val;
         r["validation_gap_vs_best_classic_percent"] = gap;
@@ -201,14 +216,14 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         writeModelCard(card, c.out + ".card.json");
     };
 
-    while (step < c.steps && !stop.stop_requested()) {
+    while (step < c.steps && !dp.anyStops(stop.stop_requested())) {
         // ---- one REINFORCE step on a fresh batch ----
-        Rng rng(mix(c.seed, static_cast<std::uint64_t>(step)));
+        Rng rng(mix(seed, static_cast<std::uint64_t>(step)));
         std::vector<Prepared> batch;
         std::vector<EncoderInput> inputs;
         for (int b = 0; b < c.batch; ++b) {
             const int n = static_cast<int>(rng.integer(c.minNodes, c.maxNodes));
-            const std::uint64_t gseed = kTrainSeedBase + (mix(mix(c.seed, static_cast<std::uint64_t>(step)), static_cast<std::uint64_t>(b)) % kTrainSeedBase);
+            const std::uint64_t gseed = kTrainSeedBase + (mix(mix(seed, static_cast<std::uint64_t>(step)), static_cast<std::uint64_t>(b)) % kTrainSeedBase);
             GeneratedInstance inst = generateLayered(n, gseed);
             batch.push_back({inst.graph, topoformerInput(*inst.graph, mc, gseed)});
             inputs.push_back(batch.back().input);
@@ -244,6 +259,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         const at::Tensor loss = at::stack(terms).mean();
         adam.zero_grad();
         loss.backward();
+        dp.averageGradients(params);
         torch::nn::utils::clip_grad_norm_(model->parameters(), c.clipNorm);
         adam.step();
         ++step;
@@ -253,6 +269,10 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
 
         // ---- epoch end: validation, baseline update, lr decay, checkpoint ----
         if (step % c.epochSteps == 0 || step == c.steps) {
+            dp.requireIdenticalParameters(params);
+            const std::vector<double> epochMeans = dp.mean({epochCost, epochLoss});
+            epochCost = epochMeans[0];
+            epochLoss = epochMeans[1];
             const std::vector<double> val = greedyPeaks(model, validation);
             const double valMean = mean(val), gap = gapOf(val);
             const double p = pairedPValue(val, baselineVal);
@@ -280,10 +300,15 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
                 fmt("%.0f", priorSeconds + elapsed()) + " s");
             epochCost = epochLoss = 0;
             epochCount = 0;
+            const bool timeUp = dp.anyStops(c.timeLimit > 0 && elapsed() >= c.timeLimit);
+            if (!dp.isRoot()) {
+                if (timeUp) break;
+                continue;
+            }
             // Checkpoint: model, baseline, Adam state and the counters.
             saveTopoformer(model, ckpt + ".model");
             saveTopoformer(baseline, ckpt + ".baseline");
-            torch::save(adam, ckpt + ".adam");
+            saveOptimizerState(adam, ckpt + ".adam");
             nlohmann::json st;
             st["step"] = step;
             st["lr"] = lr;
@@ -292,7 +317,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
             st["best_validation_gap"] = bestGap;
             st["baseline_updates"] = baselineUpdates;
             writeFileAtomically(ckpt + ".json", st.dump(2) + "\n");
-            if (c.timeLimit > 0 && elapsed() >= c.timeLimit) {
+            if (timeUp) {
                 log("time limit reached");
                 break;
             }

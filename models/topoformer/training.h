@@ -8,6 +8,8 @@
 /// decay per epoch, gradient-norm clipping. Checkpoints after every epoch; a run resumes from them.
 /// Torch-free header.
 
+#include "core/dist/distoptions.h"
+
 #include <cstdint>
 #include <functional>
 #include <stop_token>
@@ -38,6 +40,7 @@ struct TopoformerTrainConfig {
     std::string out;                          ///< best weights; checkpoints at out + ".ckpt.*"
     bool resume = false;
     std::string command;                      ///< for the model card
+    dist::DistOptions dist;         ///< data-parallel over these ranks (world size 1: alone)
 };
 
 struct TopoformerTrainReport {

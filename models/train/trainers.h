@@ -10,6 +10,8 @@
 ///                           .run = [](const sl::models::TrainArgs& a) { ...; return 0; }});
 /// \endcode
 
+#include "core/dist/distoptions.h"
+
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -23,6 +25,9 @@ namespace sl::models {
 struct TrainArgs {
     std::map<std::string, std::string> options;   ///< every `--key value` after the model name
     std::string commandLine;                      ///< the whole command line, for model cards
+    /// The distributed run this process is a rank of (world size 1: a single process). Trainers
+    /// train data-parallel over it (models/distributed/dataparallel.h).
+    dist::DistOptions dist;
 };
 
 /// A bad training option: the CLI maps it to a usage error (exit code 2).

@@ -15,12 +15,17 @@ fi
 N=$1
 shift
 
-# A port nobody listens on: connecting to it fails.
-port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# A port no socket uses in any state (listening, connected, TIME_WAIT), below the kernel's
+# ephemeral range (where Gloo's own connections get their ports).
+port_is_free() {
+  local hex
+  hex=$(printf ':%04X ' "$1")
+  ! grep -qi -- "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
 PORT=${MASTER_PORT:-}
 if [ -z "$PORT" ]; then
   for _ in $(seq 1 200); do
-    candidate=$((20000 + RANDOM % 40000))
+    candidate=$((20000 + RANDOM % 12000))
     if port_is_free "$candidate"; then PORT=$candidate; break; fi
   done
 fi

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: MIT
+# Distributed runs over LibTorch's c10d (Gloo) on loopback, started by scripts/launch-local.sh
+# (docs/distributed.md): sharded benches and batch optimisation print the one-process table; every
+# trainer trains data-parallel over 2 ranks, records the world size and resumes; a peer that never
+# comes gives a clear error within the timeout.
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/registry.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/lib/smoke.cmake)
+set(LAUNCH ${CMAKE_CURRENT_LIST_DIR}/../../scripts/launch-local.sh)
+
+# run_ranks(N EXPECTED args...): the launcher with N ranks of schedlab-cli; LAST_OUT/LAST_ERR.
+function(run_ranks n expected)
+  execute_process(COMMAND ${LAUNCH} ${n} ${CLI} ${ARGN} WORKING_DIRECTORY ${OUT}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL ${expected})
+    message(FATAL_ERROR "launch-local.sh ${n} schedlab-cli ${ARGN}: exit ${rc}, expected ${expected}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(LAST_OUT "${out}" PARENT_SCOPE)
+  set(LAST_ERR "${err}" PARENT_SCOPE)
+endfunction()
+
+# --- sharded benches: the table rank 0 prints is the one-process table, byte for byte ---
+foreach(bench "heuristics" "search;--methods;list-cp,brkga-order,tabu;--budget;300;--quick;--only;jobshop,stg,generated")
+  run_cli(0 bench ${bench})
+  set(alone "${LAST_OUT}")
+  foreach(ranks 2 3)
+    run_ranks(${ranks} 0 bench ${bench})
+    if(NOT LAST_OUT STREQUAL alone)
+      message(FATAL_ERROR "bench ${bench} over ${ranks} ranks printed another table:\n${LAST_OUT}\nalone:\n${alone}")
+    endif()
+    expect_match("computed [0-9]+ of [0-9]+ items" "${LAST_ERR}" "the other ranks report their share")
+  endforeach()
+endforeach()
+# a timing bench refuses to split (exit 2), before any rendezvous
+run_cli(2 bench costmodel --world-size 2)
+expect_match("does not split over ranks" "${LAST_ERR}" "bench costmodel over ranks")
+
+# --- batch optimize over a folder: the same rows (but the seconds) and the same schedule files ---
+file(MAKE_DIRECTORY ${OUT}/graphs ${OUT}/one ${OUT}/two)
+foreach(seed 1 2 3)
+  run_cli(0 generate layered --nodes 25 --seed ${seed} --out ${OUT}/graphs/g${seed}.json)
+endforeach()
+file(WRITE ${OUT}/graphs/broken.dot "digraph { a -> }")
+run_cli(1 optimize graphs --method brkga --budget 300 --devices 2 --out-dir one)
+set(alone "${LAST_OUT}")
+expect_match("broken.dot +error: " "${alone}" "a graph that fails has its error in its row")
+run_ranks(2 1 optimize graphs --method brkga --budget 300 --devices 2 --out-dir two)
+string(REGEX REPLACE " +[0-9.]+\n" "\n" alone_rows "${alone}")
+string(REGEX REPLACE " +[0-9.]+\n" "\n" ranks_rows "${LAST_OUT}")
+string(REPLACE " over 2 ranks" "" ranks_rows "${ranks_rows}")
+if(NOT ranks_rows STREQUAL alone_rows)
+  message(FATAL_ERROR "optimize over 2 ranks printed other rows:\n${LAST_OUT}\nalone:\n${alone}")
+endif()
+foreach(seed 1 2 3)
+  file(READ ${OUT}/one/g${seed}.json.schedule.json a)
+  file(READ ${OUT}/two/g${seed}.json.schedule.json b)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "g${seed}: the schedule written over 2 ranks differs from the one-process schedule")
+  endif()
+endforeach()
+
+# --- data-parallel training: every trainer over 2 ranks, then a resume over 2 ranks ---
+read_trainers()
+file(MAKE_DIRECTORY ${OUT}/models)
+foreach(model IN LISTS TRAINERS)
+  smoke_options(smoke train ${model})
+  set(weights ${OUT}/models/${model}.slw)
+  run_ranks(2 0 train ${model} --seed 2 ${smoke} --out ${weights})
+  file(READ ${weights}.card.json card)
+  string(JSON world GET "${card}" world_size)
+  string(JSON steps GET "${card}" steps)
+  if(NOT world EQUAL 2)
+    message(FATAL_ERROR "train ${model} over 2 ranks: the card says world_size ${world}")
+  endif()
+  run_ranks(2 0 train ${model} --seed 2 ${smoke} --steps 3 --out ${weights} --resume 1)
+  expect_match("resumed" "${LAST_OUT}" "train ${model} --resume 1 over 2 ranks")
+endforeach()
+
+# --- a peer that never comes: a clear error within the timeout, from either side ---
+string(RANDOM LENGTH 4 ALPHABET 0123456789 r)
+math(EXPR port "20000 + ${r}")
+foreach(case "0;missing rank\\(s\\) 1" "1;could not reach the master")
+  list(GET case 0 rank)
+  list(GET case 1 expected)
+  string(TIMESTAMP t0 "%s")
+  run_cli(1 bench heuristics --world-size 2 --rank ${rank} --master 127.0.0.1:${port} --dist-timeout 2)
+  string(TIMESTAMP t1 "%s")
+  expect_match("${expected}" "${LAST_ERR}" "rank ${rank} alone")
+  math(EXPR took "${t1} - ${t0}")
+  if(took GREATER 15)
+    message(FATAL_ERROR "rank ${rank} alone took ${took} s to give up (timeout 2 s)")
+  endif()
+endforeach()

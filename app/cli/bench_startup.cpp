@@ -6,16 +6,12 @@
 // module split, and the numbers the last build before the split measured.
 #include "bench.h"
 #include "command.h"
+#include "spawn.h"
 
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/plugin/neuralmodule.h"
 #include "core/util/installpaths.h"
-
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,71 +22,15 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
-
 namespace sl::cli {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Finished {
-    double seconds = 0;
-    int exitCode = -1;
-    std::string output;   ///< stdout, when captured
-};
-
-/// Runs `argv` with `environ` plus `extraEnv` ("KEY=VALUE"), stdin and stderr on /dev/null, and
-/// waits. stdout is captured when asked, else discarded.
-Finished spawnAndWait(const std::vector<std::string>& argv, const std::vector<std::string>& extraEnv, bool captureStdout) {
-    std::vector<std::string> envStore;
-    for (char** e = environ; *e; ++e) envStore.emplace_back(*e);
-    for (const std::string& kv : extraEnv) {
-        const std::string key = kv.substr(0, kv.find('=') + 1);
-        std::erase_if(envStore, [&](const std::string& have) { return have.rfind(key, 0) == 0; });
-        envStore.push_back(kv);
-    }
-    std::vector<char*> env, args;
-    for (std::string& s : envStore) env.push_back(s.data());
-    env.push_back(nullptr);
-    std::vector<std::string> argStore = argv;
-    for (std::string& s : argStore) args.push_back(s.data());
-    args.push_back(nullptr);
-
-    int pipeFds[2] = {-1, -1};
-    if (captureStdout && pipe(pipeFds) != 0) throw std::runtime_error("pipe failed");
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    if (captureStdout) {
-        posix_spawn_file_actions_adddup2(&actions, pipeFds[1], 1);
-        posix_spawn_file_actions_addclose(&actions, pipeFds[0]);
-    } else {
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), env.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot start " + argv[0]);
-    Finished out;
-    if (captureStdout) {
-        close(pipeFds[1]);
-        char buffer[4096];
-        for (ssize_t n; (n = read(pipeFds[0], buffer, sizeof buffer)) > 0;) out.output.append(buffer, static_cast<std::size_t>(n));
-        close(pipeFds[0]);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return out;
-}
-
 double medianSeconds(const std::vector<std::string>& argv, const std::vector<std::string>& env, int runs) {
     std::vector<double> seconds;
     for (int i = 0; i < runs; ++i) {
-        const Finished f = spawnAndWait(argv, env, false);
+        const Finished f = spawnAndWait(argv, {.extraEnv = env});
         if (f.exitCode != 0) throw std::runtime_error(argv[0] + " exited with " + std::to_string(f.exitCode));
         seconds.push_back(f.seconds);
     }
@@ -105,7 +45,7 @@ struct Libraries {
 
 /// What the dynamic loader maps at start (LD_TRACE_LOADED_OBJECTS: what ldd prints).
 Libraries mappedAtStart(const std::string& executable) {
-    const Finished f = spawnAndWait({executable}, {"LD_TRACE_LOADED_OBJECTS=1"}, true);
+    const Finished f = spawnAndWait({executable}, {.extraEnv = {"LD_TRACE_LOADED_OBJECTS=1"}, .captureStdout = true});
     Libraries l;
     std::size_t from = 0;
     while (from < f.output.size()) {

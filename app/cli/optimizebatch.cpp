@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 namespace sl::cli {
 
@@ -23,18 +24,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The graph files a folder holds (every extension loadGraph reads), sorted by name.
+/// The graph files a folder holds, by extension (.json .dot .gv .stg .onnx .hlo .jss .txt), sorted
+/// by name; our own outputs (schedules, model cards, checkpoints) are not graphs.
 std::vector<std::string> graphsIn(const fs::path& folder) {
+    static const std::set<std::string> extensions{".json", ".dot", ".gv", ".stg", ".onnx", ".hlo", ".jss", ".txt"};
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(folder)) {
-        if (!e.is_regular_file()) continue;
+        if (!e.is_regular_file() || !extensions.contains(e.path().extension().string())) continue;
         const std::string name = e.path().filename().string();
-        if (name.ends_with(".card.json") || name.ends_with(".schedule.json")) continue;   // our own outputs
-        try {
-            graphFormatFromPath(e.path().string());
-            files.push_back(e.path().string());
-        } catch (const std::exception&) {   // not a graph file
-        }
+        if (name.ends_with(".schedule.json") || name.ends_with(".card.json") || name.find(".ckpt.") != std::string::npos) continue;
+        files.push_back(e.path().string());
     }
     std::sort(files.begin(), files.end());
     return files;

@@ -71,8 +71,8 @@ double timeRanks(int ranks, const std::vector<std::string>& args, const fs::path
 
 struct Workload {
     std::vector<int> ranks{1, 2};
-    int steps = 40, graphs = 16, nodes = 60, devices = 4;
-    std::int64_t budget = 3000;
+    int steps = 40, graphs = 48, nodes = 100, devices = 4;
+    std::int64_t budget = 20000;
     std::string method = "brkga";
 };
 
@@ -130,9 +130,9 @@ int runDistributedBench(Args& args) {
     Workload w;
     w.ranks = args.takeIntList("ranks", "1,2");
     w.steps = static_cast<int>(args.takeIntIn("steps", quick ? 4 : 40, 1, 1'000'000));
-    w.graphs = static_cast<int>(args.takeIntIn("graphs", quick ? 4 : 16, 1, 100'000));
-    w.nodes = static_cast<int>(args.takeIntIn("nodes", quick ? 20 : 60, 2, 100'000));
-    w.budget = args.takeIntIn("budget", quick ? 200 : 3000, 1, std::int64_t(1) << 40);
+    w.graphs = static_cast<int>(args.takeIntIn("graphs", quick ? 4 : 48, 1, 100'000));
+    w.nodes = static_cast<int>(args.takeIntIn("nodes", quick ? 20 : 100, 2, 100'000));
+    w.budget = args.takeIntIn("budget", quick ? 200 : 20000, 1, std::int64_t(1) << 40);
     w.method = args.take("method", "brkga");
     const std::string parts = args.take("only", "training,sweep");
     args.finish(1);
@@ -154,7 +154,7 @@ SL_CLI_BENCH({"distributed", "data-parallel training steps/s and a sharded sweep
               "                                      [--method M] [--budget EVALS] [--only training,sweep] [--quick]\n"
               "Starts each row's ranks as processes of this executable on a free loopback port (LibTorch's c10d,\n"
               "Gloo) and times them: train gflownet for S steps (default 40), and a batch optimize of G generated\n"
-              "graphs (default 16 of 60 ops, brkga, 3000 evaluations each). Prints steps/s, trajectories/s,\n"
+              "graphs (default 48 of 100 ops, brkga, 20,000 evaluations each). Prints steps/s, trajectories/s,\n"
               "graphs/s and the scaling efficiency against one rank. --quick: 4 steps, 4 graphs of 20 ops.\n",
               {"quick"}, &runDistributedBench, /*needsNeuralMethods=*/true});
 

@@ -8,6 +8,7 @@
 #include "candidatetable.h"
 #include "command.h"
 #include "problemargs.h"
+#include "shard.h"
 
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
@@ -71,6 +72,7 @@ void printPaperTables() {
 
 /// --only speed: sampling seconds on the example with the conditional and the single-graph model.
 int runSpeed(Args& args, const BenchSetup& b, int samples) {
+    if (shardingActive()) throw UsageError("bench gflownet --only speed times one machine: run it with one rank");
     SpeedSetup s;
     s.graphPath = b.examplePath;
     s.samples = samples;
@@ -166,7 +168,7 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
                           "temperature sweep of the example, with the conditional and the single-graph weights.\n\n") +
                   targetOptionsHelp(),
-              {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true});
+              {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

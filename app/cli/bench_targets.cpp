@@ -76,7 +76,7 @@ SL_CLI_BENCH({"targets", "candidate protocol: proxy top-1 / top-k, best-of-k tar
                           "--budget: evaluations of search methods (default: the\n"
                           "method's). --quick: two families, one 20-op graph, --budget 300.\n\n") +
                   targetOptionsHelp(),
-              {"quick"}, &runTargetsBench, /*needsNeuralMethods=*/true});
+              {"quick"}, &runTargetsBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
 } // namespace sl::cli

@@ -2,6 +2,7 @@
 #include "candidatetable.h"
 
 #include "command.h"
+#include "shard.h"
 
 #include "core/optimizer/optimizer.h"
 
@@ -54,29 +55,44 @@ MethodSpec parseMethodSpec(const std::string& text) {
     return m;
 }
 
-void Tally::add(const CandidateReport& r, double runSeconds) {
-    top1 += r.proxyTop1;
-    topKMean += r.proxyTopKMean;
-    ged += r.diversity.ged;
-    dInv += r.diversity.dInv;
-    dSen += r.diversity.dSen;
-    distinct += r.diversity.distinct;
-    seconds += runSeconds;
-    targets.resize(r.targets.size(), 0.0);
-    for (size_t i = 0; i < r.targets.size(); ++i) targets[i] += r.targets[i].bestOfK;
+namespace {
+
+/// A protocol run's numbers, in Tally's order: top-1, top-k mean, GED, d_inv, d_sen, distinct,
+/// seconds, then each target's best of k (one item of a distributed bench, shard.h).
+std::vector<double> protocolNumbers(const CandidateReport& r, double runSeconds) {
+    std::vector<double> v{r.proxyTop1, r.proxyTopKMean, r.diversity.ged, r.diversity.dInv, r.diversity.dSen,
+                          static_cast<double>(r.diversity.distinct), runSeconds};
+    for (const TargetOutcome& t : r.targets) v.push_back(t.bestOfK);
+    return v;
+}
+
+} // namespace
+
+void Tally::add(const std::vector<double>& n) {
+    top1 += n[0];
+    topKMean += n[1];
+    ged += n[2];
+    dInv += n[3];
+    dSen += n[4];
+    distinct += n[5];
+    seconds += n[6];
+    targets.resize(n.size() - 7, 0.0);
+    for (size_t i = 7; i < n.size(); ++i) targets[i - 7] += n[i];
     ++count;
 }
 
 void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup& setup, std::uint64_t seed, Tally& tally) {
-    RunOptions o = method.options;
-    o.seed = seed;
-    o.budget = setup.budget;
-    o.candidates = setup.topK;
-    const auto begin = std::chrono::steady_clock::now();
-    const RunResult r = OptimizerRegistry::instance().create(method.name)->run(p, o, {}, {});
-    const CandidateReport report = evaluateCandidates(
-        p, candidatesOf(r), {.topK = setup.topK, .targets = setup.targets, .targetSeed = setup.targetSeed});
-    tally.add(report, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    tally.add(shardItem(7 + setup.targets.size(), [&] {
+        RunOptions o = method.options;
+        o.seed = seed;
+        o.budget = setup.budget;
+        o.candidates = setup.topK;
+        const auto begin = std::chrono::steady_clock::now();
+        const RunResult r = OptimizerRegistry::instance().create(method.name)->run(p, o, {}, {});
+        const CandidateReport report = evaluateCandidates(
+            p, candidatesOf(r), {.topK = setup.topK, .targets = setup.targets, .targetSeed = setup.targetSeed});
+        return protocolNumbers(report, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    }));
 }
 
 void printTableHeader(const std::vector<TargetModel>& targets) {

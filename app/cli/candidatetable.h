@@ -38,10 +38,13 @@ struct Tally {
     double top1 = 0, topKMean = 0, ged = 0, dInv = 0, dSen = 0, distinct = 0, seconds = 0;
     std::vector<double> targets;
     int count = 0;
-    void add(const CandidateReport& r, double runSeconds);
+    /// One run's numbers: top-1, top-k mean, GED, d_inv, d_sen, distinct, seconds, then each
+    /// target's best of k.
+    void add(const std::vector<double>& numbers);
 };
 
-/// Runs `method` on `p` (seeded) and the protocol on its candidates; adds them to `tally`.
+/// Runs `method` on `p` (seeded) and the protocol on its candidates; adds them to `tally`. One item
+/// of a distributed bench (shard.h).
 void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup& setup, std::uint64_t seed, Tally& tally);
 
 void printTableHeader(const std::vector<TargetModel>& targets);

@@ -115,6 +115,8 @@ std::vector<double> shardItem(std::size_t width, const std::function<std::vector
     return compute();
 }
 
+bool shardingActive() { return state().mode != Mode::Alone; }
+
 int runSharded(const std::function<int()>& bench, dist::Communicator& comm) {
     ShardState& s = state();
     if (comm.worldSize() == 1) return bench();

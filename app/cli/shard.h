@@ -26,6 +26,9 @@ namespace sl::cli {
 /// One unit of work with `width` numbers (see above).
 std::vector<double> shardItem(std::size_t width, const std::function<std::vector<double>()>& compute);
 
+/// True while runSharded() runs a benchmark over several ranks (a timing part can refuse).
+bool shardingActive();
+
 /// Runs `bench` over the ranks of `comm` as above; returns its exit code (rank 0: the printing
 /// pass's). A world of one runs it once.
 int runSharded(const std::function<int()>& bench, dist::Communicator& comm);

@@ -9,6 +9,7 @@
 #include "core/util/limits.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 
 namespace sl::cli {
@@ -62,9 +63,20 @@ void applyLimits(std::vector<std::string>& args) {
 } // namespace
 } // namespace sl::cli
 
+/// A distributed run: c10d logs its connection retries and timeouts through glog, before and
+/// beside our own message, which already quotes them (core/dist). Silence glog for such runs
+/// unless the user set GLOG_minloglevel; it reads the variable when LibTorch is loaded, later.
+static void quietLibTorchLogsIfDistributed(const std::vector<std::string>& args) {
+    const char* world = std::getenv("WORLD_SIZE");
+    const bool distributed = (world && std::string(world) != "1") ||
+                             std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.rfind("--world-size", 0) == 0; });
+    if (distributed) ::setenv("GLOG_minloglevel", "3", /*overwrite=*/0);
+}
+
 int main(int argc, char** argv) {
     using namespace sl::cli;
     std::vector<std::string> rest(argv + 1, argv + argc);
+    quietLibTorchLogsIfDistributed(rest);
     try {
         applyLimits(rest);
     } catch (const std::exception& e) {

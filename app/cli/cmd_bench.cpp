@@ -48,6 +48,7 @@ int runBench(Args& args) {
     if (!d.distributed()) return it->run(args);
     if (!it->shardable)
         throw UsageError("bench " + name + " measures time on one machine and does not split over ranks: run it with one rank");
+    quietUnlessRoot(d);   // only rank 0's table reaches stdout
     const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
     const Args pristine = args;   // each pass parses its own copy
     return runSharded([&] {

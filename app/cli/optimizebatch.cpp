@@ -120,6 +120,7 @@ int runOptimizeBatch(Args& args, const BatchRun& run) {
         std::error_code ec;
         if (!fs::is_directory(*run.outDir, ec)) throw InputError(*run.outDir + ": --out-dir is not an existing folder");
     }
+    quietUnlessRoot(d);   // only rank 0's table reaches stdout
     const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
 
     // This rank's graphs, then everyone's rows at every rank (rank 0 prints and writes).

@@ -40,14 +40,23 @@ for ((r = 0; r < N; r++)); do
   pids+=($!)
 done
 
+# Poll rather than `wait -n`, which can lose the status of a rank that ended before it was called:
+# a rank that has ended is waited for by its pid, which always gives its exit code.
 status=0
-for ((i = 0; i < N; i++)); do
-  wait -n
-  rc=$?
-  if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
-    status=$rc
-    echo "$0: a rank exited with code $rc; stopping the others" >&2
-    stop_all
-  fi
+running=("${pids[@]}")
+while ((${#running[@]})); do
+  still=()
+  for p in "${running[@]}"; do
+    if kill -0 "$p" 2>/dev/null; then still+=("$p"); continue; fi
+    wait "$p"
+    rc=$?
+    if [ $rc -ne 0 ] && [ $status -eq 0 ]; then
+      status=$rc
+      echo "$0: a rank exited with code $rc; stopping the others" >&2
+      stop_all
+    fi
+  done
+  running=("${still[@]}")
+  ((${#running[@]})) && sleep 0.05
 done
 exit $status

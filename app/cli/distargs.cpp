@@ -2,6 +2,7 @@
 #include "distargs.h"
 
 #include <cstdio>
+#include <iostream>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -20,13 +21,17 @@ dist::DistOptions takeDistOptions(Args& args) {
     }
 }
 
-void quietUnlessRoot(const dist::DistOptions& options) {
-    if (options.isRoot()) return;
+void stdoutToNull() {
     std::fflush(stdout);
+    std::cout.flush();
     const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null < 0) return;
     ::dup2(null, STDOUT_FILENO);
     ::close(null);
+}
+
+void quietUnlessRoot(const dist::DistOptions& options) {
+    if (!options.isRoot()) stdoutToNull();
 }
 
 } // namespace sl::cli

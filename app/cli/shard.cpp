@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "shard.h"
 
+#include "distargs.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -8,7 +10,6 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace sl::cli {
@@ -36,11 +37,7 @@ public:
         std::fflush(stdout);
         std::cout.flush();
         m_saved = ::dup(STDOUT_FILENO);
-        const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-        if (null >= 0) {
-            ::dup2(null, STDOUT_FILENO);
-            ::close(null);
-        }
+        stdoutToNull();
     }
     ~SilencedStdout() {
         std::fflush(stdout);

@@ -9,11 +9,22 @@ namespace sl::models {
 
 namespace {
 
-/// The tensors as one flat float64 vector (gradients of mixed shapes reduce in one collective).
-torch::Tensor flatten(const std::vector<torch::Tensor>& tensors) {
+/// The tensors, detached, as one flat buffer (tensors of many shapes go through one collective).
+torch::Tensor flattened(const std::vector<torch::Tensor>& tensors) {
     std::vector<torch::Tensor> flat;
-    for (const auto& t : tensors) flat.push_back(t.detach().reshape({-1}).to(torch::kFloat64));
-    return flat.empty() ? torch::zeros({0}, torch::kFloat64) : torch::cat(flat).contiguous();
+    for (const auto& t : tensors) flat.push_back(t.detach().reshape({-1}));
+    return flat.empty() ? torch::zeros({0}) : torch::cat(flat).contiguous();
+}
+
+/// Calls put(i, slice) with tensor i's part of `buffer`, shaped and typed as tensors[i].
+template <typename Put>
+void forEachSlice(const torch::Tensor& buffer, const std::vector<torch::Tensor>& tensors, Put&& put) {
+    std::int64_t offset = 0;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+        const std::int64_t n = tensors[i].numel();
+        put(i, buffer.narrow(0, offset, n).view(tensors[i].sizes()).to(tensors[i].dtype()));
+        offset += n;
+    }
 }
 
 } // namespace
@@ -28,24 +39,21 @@ std::uint64_t DataParallel::seed(std::uint64_t seed) const { return dist::rankSe
 
 void DataParallel::requireSameStep(std::int64_t step) {
     if (!m_group) return;
-    torch::Tensor hi = torch::tensor({step}, torch::kInt64), lo = torch::tensor({-step}, torch::kInt64);
-    m_group->allReduceMax(hi);
-    m_group->allReduceMax(lo);
-    if (hi.item<std::int64_t>() != step || -lo.item<std::int64_t>() != step)
+    torch::Tensor range = torch::tensor({step, -step}, torch::kInt64);   // max and -min in one all-reduce
+    m_group->allReduceMax(range);
+    const std::int64_t highest = range[0].item<std::int64_t>(), lowest = -range[1].item<std::int64_t>();
+    if (highest != step || lowest != step)
         throw dist::DistError("distributed: " + m_options.describe() + ": this rank starts at step " + std::to_string(step) +
-                              ", but another starts at step " +
-                              std::to_string(hi.item<std::int64_t>() != step ? hi.item<std::int64_t>() : -lo.item<std::int64_t>()) +
+                              ", but another starts at step " + std::to_string(highest != step ? highest : lowest) +
                               "; every rank must resume from the same checkpoint (a shared folder, or copy rank 0's)");
 }
 
 void DataParallel::broadcastParameters(const std::vector<torch::Tensor>& params) {
     if (!m_group) return;
     torch::NoGradGuard noGrad;
-    for (const auto& p : params) {
-        torch::Tensor t = p.detach().contiguous().clone();
-        m_group->broadcastFromRoot(t);
-        p.detach().copy_(t);
-    }
+    torch::Tensor buffer = flattened(params);
+    m_group->broadcastFromRoot(buffer);
+    forEachSlice(buffer, params, [&](std::size_t i, const torch::Tensor& root) { params[i].detach().copy_(root); });
 }
 
 void DataParallel::averageGradients(const std::vector<torch::Tensor>& params) {
@@ -54,20 +62,14 @@ void DataParallel::averageGradients(const std::vector<torch::Tensor>& params) {
     std::vector<torch::Tensor> grads;
     for (const auto& p : params) grads.push_back(p.grad().defined() ? p.grad() : torch::zeros_like(p));
     // float32 gradients summed in float32, as DDP does; one buffer, one collective
-    std::vector<torch::Tensor> flat;
-    for (const auto& g : grads) flat.push_back(g.reshape({-1}));
-    torch::Tensor buffer = torch::cat(flat).contiguous();
+    torch::Tensor buffer = flattened(grads);
     m_group->allReduceSum(buffer);
     buffer.div_(static_cast<double>(m_options.worldSize));
-    std::int64_t offset = 0;
-    for (std::size_t i = 0; i < params.size(); ++i) {
+    forEachSlice(buffer, params, [&](std::size_t i, const torch::Tensor& averaged) {
         const torch::Tensor& p = params[i];
-        const std::int64_t n = p.numel();
-        torch::Tensor averaged = buffer.narrow(0, offset, n).view(p.sizes()).to(p.dtype());
         if (p.grad().defined()) p.mutable_grad().copy_(averaged);
         else p.mutable_grad() = averaged.clone();
-        offset += n;
-    }
+    });
 }
 
 bool DataParallel::anyStops(bool localStop) { return m_group ? m_group->anyTrue(localStop) : localStop; }
@@ -83,7 +85,7 @@ std::vector<double> DataParallel::mean(std::vector<double> values) {
 
 void DataParallel::requireIdenticalParameters(const std::vector<torch::Tensor>& params) {
     if (!m_group) return;
-    const torch::Tensor mine = flatten(params);
+    const torch::Tensor mine = flattened(params);
     torch::Tensor root = mine.clone();
     m_group->broadcastFromRoot(root);
     const bool differs = !torch::equal(mine, root);

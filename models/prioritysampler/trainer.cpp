@@ -229,25 +229,19 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
 
         stopNow = stopping();
         if (step % cfg.validateEvery == 0 || step == cfg.steps || stopNow) {
-            const std::vector<double> m = dp.mean({lossSum, costSum});
-            lossSum = m[0];
-            costSum = m[1];
+            const std::vector<double> sums = dp.mean({lossSum, costSum});
+            const double meanLoss = sums[0] / window, meanCost = sums[1] / window;
+            lossSum = costSum = 0;
+            window = 0;
             dp.requireIdenticalParameters(params);
-            if (!dp.isRoot()) {   // rank 0 validates and writes
-                lossSum = costSum = 0;
-                window = 0;
-                continue;
-            }
+            if (!dp.isRoot()) continue;   // rank 0 validates and writes
             const auto [vg, vs] = validate(net, val, cfg.threads);
-            const double meanCost = costSum / window;
             if (report.firstMeanCost == 0) report.firstMeanCost = meanCost;
             report.lastMeanCost = meanCost;
             log(models::formatText("step %6lld  loss %+.4f  mean cost %.4f (makespan / total work)  val greedy %.4f  val S(16) %.4f "
                     "(x best heuristic)  |logit| %.2f  %.0f s%s",
-                    static_cast<long long>(step), lossSum / window, meanCost, vg, vs,
+                    static_cast<long long>(step), meanLoss, meanCost, vg, vs,
                     torch::abs(logits.detach()).max().item<double>(), seconds(), vs < best ? "  *" : ""));
-            lossSum = costSum = 0;
-            window = 0;
             if (vs < best) {
                 best = vs;
                 saveSampler(net, cfg.out);

@@ -300,24 +300,20 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
                 fmt("%.0f", priorSeconds + elapsed()) + " s");
             epochCost = epochLoss = 0;
             epochCount = 0;
-            const bool timeUp = dp.anyStops(c.timeLimit > 0 && elapsed() >= c.timeLimit);
-            if (!dp.isRoot()) {
-                if (timeUp) break;
-                continue;
+            if (dp.isRoot()) {   // checkpoint: model, baseline, Adam state and the counters
+                saveTopoformer(model, ckpt + ".model");
+                saveTopoformer(baseline, ckpt + ".baseline");
+                saveOptimizerState(adam, ckpt + ".adam");
+                nlohmann::json st;
+                st["step"] = step;
+                st["lr"] = lr;
+                st["seconds"] = priorSeconds + elapsed();
+                st["best_validation"] = bestVal;
+                st["best_validation_gap"] = bestGap;
+                st["baseline_updates"] = baselineUpdates;
+                writeFileAtomically(ckpt + ".json", st.dump(2) + "\n");
             }
-            // Checkpoint: model, baseline, Adam state and the counters.
-            saveTopoformer(model, ckpt + ".model");
-            saveTopoformer(baseline, ckpt + ".baseline");
-            saveOptimizerState(adam, ckpt + ".adam");
-            nlohmann::json st;
-            st["step"] = step;
-            st["lr"] = lr;
-            st["seconds"] = priorSeconds + elapsed();
-            st["best_validation"] = bestVal;
-            st["best_validation_gap"] = bestGap;
-            st["baseline_updates"] = baselineUpdates;
-            writeFileAtomically(ckpt + ".json", st.dump(2) + "\n");
-            if (timeUp) {
+            if (dp.anyStops(c.timeLimit > 0 && elapsed() >= c.timeLimit)) {
                 log("time limit reached");
                 break;
             }

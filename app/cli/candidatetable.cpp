@@ -21,6 +21,20 @@ std::vector<std::string> splitList(const std::string& text, char separator) {
     return out;
 }
 
+namespace {
+
+std::int64_t parseBudget(const std::string& value, const std::string& spec) {
+    try {
+        size_t used = 0;
+        const long long budget = std::stoll(value, &used);
+        if (used == value.size() && budget > 0) return budget;
+    } catch (const std::exception&) {
+    }
+    throw UsageError("method option 'budget=" + value + "' in '" + spec + "': expected a positive whole number");
+}
+
+} // namespace
+
 MethodSpec parseMethodSpec(const std::string& text) {
     MethodSpec m;
     m.label = text;
@@ -36,6 +50,14 @@ MethodSpec parseMethodSpec(const std::string& text) {
         const std::string key = option.substr(0, eq), value = option.substr(eq + 1);
         if (key == "weights" && info->family == "neural") {   // as optimize --weights
             m.options.strings[key] = value;
+            continue;
+        }
+        if (key == "label") {
+            m.label = value;
+            continue;
+        }
+        if (key == "budget") {
+            m.budget = parseBudget(value, text);
             continue;
         }
         const bool declared = std::any_of(info->options.begin(), info->options.end(),
@@ -85,7 +107,7 @@ void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup
     tally.add(shardItem(7 + setup.targets.size(), [&] {
         RunOptions o = method.options;
         o.seed = seed;
-        o.budget = setup.budget;
+        o.budget = method.budget > 0 ? method.budget : setup.budget;
         o.candidates = setup.topK;
         const auto begin = std::chrono::steady_clock::now();
         const RunResult r = OptimizerRegistry::instance().create(method.name)->run(p, o, {}, {});

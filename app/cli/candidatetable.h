@@ -5,7 +5,9 @@
 /// top-k mean speedups, the best of k on each target, the diversity of the top k, seconds.
 ///
 /// A method is given as `name[:key=value[;key=value...]]`, e.g. `gflownet:temperature=0.005`;
-/// numeric values go to RunOptions::values, others to RunOptions::strings.
+/// numeric values go to RunOptions::values, others to RunOptions::strings. Three keys are not the
+/// method's own: `weights` (a neural method's weight file), `budget` (its evaluations or samples,
+/// over the bench's) and `label` (the row's name, e.g. `brkga-chains:budget=60200;label=BRKGA 75 gen`).
 
 #include "core/costmodel/problem.h"
 #include "core/costmodel/target.h"
@@ -18,9 +20,10 @@
 namespace sl::cli {
 
 struct MethodSpec {
-    std::string label;   ///< as given, for the row
-    std::string name;    ///< the registered method
+    std::string label;        ///< for the row: the `label` key, else the text as given
+    std::string name;         ///< the registered method
     RunOptions options;
+    std::int64_t budget = 0;  ///< the `budget` key; 0: the bench's (ProtocolSetup::budget)
 };
 /// Throws UsageError for an unknown method or a malformed option.
 MethodSpec parseMethodSpec(const std::string& text);

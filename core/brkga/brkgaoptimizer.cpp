@@ -2,6 +2,7 @@
 #include "core/brkga/brkgaoptimizer.h"
 
 #include "core/brkga/beta.h"
+#include "core/brkga/chaindecoder.h"
 #include "core/brkga/decoderbasics.h"
 #include "core/brkga/orderdecoder.h"
 #include "core/brkga/regaldecoder.h"
@@ -31,7 +32,7 @@ std::vector<OptionSpec> optionSpecs(Chromosomes kind) {
     if (kind == Chromosomes::Regal)
         specs.push_back({"symmetry", "Symmetry breaking", K::Bool, 1, 0, 1,
                          "fix the op with the largest memory on device 0 (identical devices)"});
-    else {
+    else if (kind == Chromosomes::Order) {
         specs.push_back({"warm-start", "Warm start (list-cp)", K::Bool, 1, 0, 1,
                          "seed the population with list-cp and list-mopnr priorities"});
         specs.push_back({"local-search", "Local search", K::Bool, 0, 0, 1,
@@ -56,6 +57,15 @@ Params paramsFromOptions(const RunOptions& o) {
 }
 
 namespace {
+
+const char* methodName(Chromosomes kind) {
+    switch (kind) {
+    case Chromosomes::Regal: return "brkga";
+    case Chromosomes::Order: return "brkga-order";
+    case Chromosomes::Chains: return "brkga-chains";
+    }
+    return "brkga";
+}
 
 template <typename DecoderT>
 class BrkgaOptimizer final : public Optimizer {
@@ -111,7 +121,7 @@ public:
         for (const Chromosome& keys : engine.ranked(options.candidates))   // the final population's top k
             out.candidates.push_back(decoders[0]->schedule(keys));
         out.schedule = decoders[0]->schedule(r.best);
-        out.schedule.method = m_kind == Chromosomes::Regal ? "brkga" : "brkga-order";
+        out.schedule.method = methodName(m_kind);
         out.schedule.seed = options.seed;
         out.cost = scoreSchedule(problem, out.schedule);   // what `evaluate` reports, and r.bestCost
         out.evaluations = r.evaluations;
@@ -126,8 +136,10 @@ private:
     static std::unique_ptr<DecoderT> make(const Problem& p, const RunOptions& o) {
         if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
             return std::make_unique<RegalDecoder>(p, o.get("symmetry", 1) != 0);
-        else
+        else if constexpr (std::is_same_v<DecoderT, OrderDecoder>)
             return std::make_unique<OrderDecoder>(p, o.get("local-search", 0) != 0);
+        else
+            return std::make_unique<DecoderT>(p);
     }
     static std::size_t size(const DecoderT& d) {
         if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
@@ -141,8 +153,12 @@ private:
 } // namespace
 
 std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind) {
-    if (kind == Chromosomes::Regal) return std::make_unique<BrkgaOptimizer<RegalDecoder>>(kind);
-    return std::make_unique<BrkgaOptimizer<OrderDecoder>>(kind);
+    switch (kind) {
+    case Chromosomes::Regal: return std::make_unique<BrkgaOptimizer<RegalDecoder>>(kind);
+    case Chromosomes::Order: return std::make_unique<BrkgaOptimizer<OrderDecoder>>(kind);
+    case Chromosomes::Chains: return std::make_unique<BrkgaOptimizer<ChainDecoder>>(kind);
+    }
+    throw std::logic_error("brkga: unknown chromosome kind");
 }
 
 } // namespace sl::brkga

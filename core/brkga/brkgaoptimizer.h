@@ -4,7 +4,9 @@
 /// The registered BRKGA optimizers:
 ///  - `brkga`: REGAL's chromosome (placement + order, sl::RegalDecoder), any objective;
 ///  - `brkga-order`: priorities only (sl::OrderDecoder), devices chosen by the list scheduler;
-///    warm-started by default with the critical-path (list-cp) priorities.
+///    warm-started by default with the critical-path (list-cp) priorities;
+///  - `brkga-chains`: a priority and a device key per op (sl::ChainDecoder), the GFlowNet paper's
+///    baseline in the GFlowNet's action space (spec/gflownet.md §6.2); makespan only.
 /// Options (RunOptions::values, declared by optionSpecs()): population, elites, mutants, rho,
 /// populations, exchange-interval, exchange-count, restart-stall, stall, alpha and beta (one
 /// Beta distribution for all mutant and initial keys; 1, 1 = uniform), and symmetry (brkga) or
@@ -18,7 +20,7 @@
 
 namespace sl::brkga {
 
-enum class Chromosomes { Regal, Order };
+enum class Chromosomes { Regal, Order, Chains };
 
 std::vector<OptionSpec> optionSpecs(Chromosomes kind);
 /// Engine parameters from declared options (defaults: the papers' 100 / 10 / 10 / 0.7).

@@ -23,6 +23,14 @@ void registerSearchOptimizers() {
            .usesBudget = true,
            .usesSeed = true},
           [] { return brkga::makeOptimizer(Chromosomes::Order); });
+    r.add({.name = "brkga-chains",
+           .summary = "BRKGA on a priority and a device key per op, decoded into device chains (the GFlowNet paper's baseline, docs/brkga.md)",
+           .family = "search",
+           .objectives = {Objective::Makespan},
+           .options = brkga::optionSpecs(Chromosomes::Chains),
+           .usesBudget = true,
+           .usesSeed = true},
+          [] { return brkga::makeOptimizer(Chromosomes::Chains); });
 }
 
 } // namespace sl

@@ -39,13 +39,23 @@ double ScheduleEnv::logReward(double makespan, double sigma) const {
 
 PartialSchedule::PartialSchedule(const ScheduleEnv& env)
     : m_env(&env),
-      m_device(static_cast<size_t>(env.ops()), -1),
-      m_start(static_cast<size_t>(env.ops()), 0.0),
-      m_end(static_cast<size_t>(env.ops()), 0.0),
-      m_missingPreds(static_cast<size_t>(env.ops()), 0),
-      m_scheduledSuccs(static_cast<size_t>(env.ops()), 0),
+      m_device(static_cast<size_t>(env.ops())),
+      m_start(static_cast<size_t>(env.ops())),
+      m_end(static_cast<size_t>(env.ops())),
+      m_missingPreds(static_cast<size_t>(env.ops())),
+      m_scheduledSuccs(static_cast<size_t>(env.ops())),
       m_chains(static_cast<size_t>(env.devices())) {
-    for (OpId v = 0; v < env.ops(); ++v) m_missingPreds[idx(v)] = static_cast<int>(env.graph().predecessors(v).size());
+    clear();
+}
+
+void PartialSchedule::clear() {
+    m_count = 0;
+    std::fill(m_device.begin(), m_device.end(), -1);
+    std::fill(m_start.begin(), m_start.end(), 0.0);
+    std::fill(m_end.begin(), m_end.end(), 0.0);
+    std::fill(m_scheduledSuccs.begin(), m_scheduledSuccs.end(), 0);
+    for (OpId v = 0; v < m_env->ops(); ++v) m_missingPreds[idx(v)] = static_cast<int>(m_env->graph().predecessors(v).size());
+    for (auto& c : m_chains) c.clear();
 }
 
 bool PartialSchedule::removable(OpId v) const {

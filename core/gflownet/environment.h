@@ -87,6 +87,8 @@ public:
     void add(OpId v, int device);
     /// Removes `v` from the end of its chain. Throws std::logic_error if it is not removable.
     void remove(OpId v);
+    /// Back to the empty state, keeping the storage (a decoder's per-chromosome reset).
+    void clear();
 
     /// The complete state as a timed schedule: ops with device/start/end, `order` by start time
     /// (then end, then topological position: a topological order), the transfers the placement

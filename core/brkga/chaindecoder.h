@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The chain decoder of `brkga-chains`: the GFlowNet paper's BRKGA baseline as spec/gflownet.md
+/// §6.2 recommends it, decoding into exactly the GFlowNet's action space (§1.3).
+///
+/// Chromosome: 2n keys, a priority k_i at i and a device key g_i at n + i. Decoding repeatedly
+/// takes the ready op of highest k_i (ties: the smaller id) and appends it to the chain of device
+/// allowed_i[min(c_i - 1, floor(g_i c_i))], where allowed_i are the c_i devices of the op's machine
+/// type (on identical devices: floor(g_i m)). Each start is final when the op is appended
+/// (sl::gfn::PartialSchedule: max of the inputs' arrivals and the chain's tail), so the schedule
+/// is the GFlowNet's terminal state for the same chains.
+///
+/// The cost is sl::CostFunction's: the makespan alone when the cost needs no memory (the chains'
+/// latest end, what sl::scoreSchedule recomputes from the schedule), else sl::scoreSchedule of the
+/// full schedule. One decoder per thread; with a makespan-only cost decode() does not allocate
+/// after construction. The problem must outlive the decoder.
+///
+/// \code
+///   sl::ChainDecoder dec(problem);
+///   double cost = dec.decode(keys);                 // keys.size() == dec.size() == 2n
+///   sl::Schedule s = dec.schedule(keys);            // scored, same cost to the bit
+/// \endcode
+
+#include "core/costmodel/cost.h"
+#include "core/gflownet/environment.h"
+#include "core/util/priorityqueue.h"
+
+#include <span>
+#include <vector>
+
+namespace sl {
+
+class ChainDecoder {
+public:
+    /// Throws GraphError if the problem is not schedulable (see Problem::check()).
+    explicit ChainDecoder(const Problem& problem);
+
+    std::size_t size() const { return 2 * static_cast<std::size_t>(m_env.ops()); }
+    double decode(std::span<const double> keys);
+    /// The decoded schedule, scored (sl::scoreSchedule).
+    Schedule schedule(std::span<const double> keys);
+
+private:
+    void build(std::span<const double> keys);
+    int deviceOf(OpId v, double key) const;
+
+    const Problem& m_problem;
+    gfn::ScheduleEnv m_env;
+    CostFunction m_cost;
+    std::vector<std::vector<int>> m_allowed;   ///< per op: the devices of its machine type
+    gfn::PartialSchedule m_state;
+    PriorityQueue m_ready;
+};
+
+} // namespace sl

@@ -131,6 +131,13 @@ void printTableRow(const std::string& label, const Tally& t) {
     std::fflush(stdout);
 }
 
+void printTargetOnlyRow(const std::string& label, const std::vector<double>& targetSpeedups) {
+    std::printf("%-38s %7s %9s", label.c_str(), "-", "-");
+    for (double x : targetSpeedups) std::printf(" %10.3f", x);
+    std::printf(" %7s %7s %7s %9s %9s\n", "-", "-", "-", "-", "-");
+    std::fflush(stdout);
+}
+
 void printTableLegend() {
     std::printf("proxy 1 / proxy top: best and mean proxy speedup (total work / makespan) of the top k;\n"
                 "target columns: best speedup of the top k on that target; GED (%%), d_inv, d_sen (time units):\n"

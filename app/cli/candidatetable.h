@@ -52,6 +52,8 @@ void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup
 
 void printTableHeader(const std::vector<TargetModel>& targets);
 void printTableRow(const std::string& label, const Tally& t);
+/// A row with target columns only (the other columns print "-"): a reference, not a candidate method.
+void printTargetOnlyRow(const std::string& label, const std::vector<double>& targetSpeedups);
 /// The legend printed under the tables.
 void printTableLegend();
 

@@ -102,6 +102,18 @@ struct Window {
     void clear() { *this = Window{}; }
 };
 
+/// A policy with the weights and architecture of `file`, whose card says it was then trained on `data`.
+GflowNetPolicy initialisedFrom(const std::string& file, const std::string& data) {
+    const GflowNetPolicy init = loadPolicy(file);
+    PolicyConfig pc = init->config();
+    pc.trainedOn = data + "; initialised from " + std::filesystem::path(file).filename().string() + ", trained on " + pc.trainedOn;
+    GflowNetPolicy net(pc);
+    const torch::NoGradGuard noGrad;
+    const std::vector<torch::Tensor> to = net->parameters(), from = init->parameters();
+    for (size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+    return net;
+}
+
 } // namespace
 
 GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::function<void(const std::string&)>& log,
@@ -136,6 +148,10 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         net = loadPolicy(ckpt + ".slw");
         pc = net->config();
         if (cfg.trajectoryBalance) models::loadWeights(*logZ, ckpt + ".logz.slw", "gflownet-logz");
+    } else if (!cfg.initWeights.empty()) {
+        net = initialisedFrom(cfg.initWeights, data.description);
+        pc = net->config();
+        log("initialised from " + cfg.initWeights);
     }
     std::vector<torch::Tensor> params = net->parameters();
     if (cfg.trajectoryBalance)
@@ -190,7 +206,8 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
                            "\"last_window_mean_speedup\": %.4f, \"last_window_zeta_std\": %.4f, \"threads\": %d}",
                            cfg.evalSamples, lastValidation.mean, lastValidation.best, lastValidation.list,
                            report.lastMeanSpeedup, report.lastZetaStd, cfg.threads);
-        card.notes = models::formatText("%s loss, %s P_B, batch %d, sigma log-uniform in [%g, %g], Adam lr %g, clip %g (0 = off), seed %llu, "
+        card.notes = (cfg.initWeights.empty() ? std::string() : "Initialised from " + cfg.initWeights + " (fine-tuning, fresh Adam). ") +
+                     models::formatText("%s loss, %s P_B, batch %d, sigma log-uniform in [%g, %g], Adam lr %g, clip %g (0 = off), seed %llu, "
                          "%d math thread(s). Speedups are proxy speedups U = sum of durations / makespan.",
                          cfg.trajectoryBalance ? "TB (learned log Z)" : "LV", cfg.uniformBackward ? "uniform" : "learned",
                          cfg.batch, cfg.sigmaMin, cfg.sigmaMax, cfg.learningRate, cfg.clipNorm,

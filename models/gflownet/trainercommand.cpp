@@ -26,7 +26,9 @@ const char* const kHelp =
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
     "  --log-every K --checkpoint-every K --eval-samples N   (25, 250, 100)\n"
     "  --out FILE                     weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
-    "  --resume 1                     continue from FILE.ckpt.*\n";
+    "  --resume 1                     continue from FILE.ckpt.*\n"
+    "  --init W.slw                   start from these weights (fine-tuning: their architecture, so the model\n"
+    "                                 size options are ignored; a fresh Adam; --resume continues the fine-tuning)\n";
 
 std::pair<int, int> range(models::TrainOptionReader& r, const std::string& key, std::pair<int, int> fallback) {
     const std::string text = r.text(key, "");
@@ -74,6 +76,7 @@ int run(const models::TrainArgs& a) {
     c.evalSamples = static_cast<int>(r.integer("eval-samples", c.evalSamples));
     c.out = r.text("out", "gflownet.slw");
     c.resume = r.flag("resume", false);
+    c.initWeights = r.text("init", "");
     r.rejectUnknown();
     if (c.batch < 2 || c.steps < 0 || c.graphs < 1 || c.validationGraphs < 1 || c.threads < 1 || c.logEvery < 1 ||
         c.checkpointEvery < 1 || c.evalSamples < 1 || c.width < 1 || c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 ||

@@ -44,6 +44,7 @@ struct GflowNetTrainConfig {
     int evalSamples = 100;                      ///< samples per validation graph at sigma = 0.005
     std::string out;
     bool resume = false;
+    std::string initWeights;        ///< start from these weights (their architecture; a fresh Adam) unless resuming
     // model (PolicyConfig::cpu() by default)
     int width = 64, layers = 2, headsPerMask = 1, headDim = 16, mlpHidden = 128, filmDim = 32;
     std::string command;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "distargs.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <fcntl.h>
@@ -32,6 +33,15 @@ void stdoutToNull() {
 
 void quietUnlessRoot(const dist::DistOptions& options) {
     if (!options.isRoot()) stdoutToNull();
+}
+
+void reportShare(const dist::DistOptions& options, const std::string& what) {
+    const std::string line = "schedlab-cli: " + options.describe() + ": " + what + "; rank 0 prints the table\n";
+    for (std::size_t done = 0; done < line.size();) {   // one call unless interrupted (a pipe takes up to PIPE_BUF at once)
+        const ssize_t n = ::write(STDERR_FILENO, line.data() + done, line.size() - done);
+        if (n <= 0 && errno != EINTR) return;
+        if (n > 0) done += static_cast<std::size_t>(n);
+    }
 }
 
 } // namespace sl::cli

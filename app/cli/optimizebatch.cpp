@@ -15,7 +15,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <set>
 
 namespace sl::cli {
@@ -131,8 +130,7 @@ int runOptimizeBatch(Args& args, const BatchRun& run) {
     for (const std::string& bytes : comm->allGather(mine.dump()))
         for (const nlohmann::json& item : nlohmann::json::parse(bytes)) rows.at(item["index"].get<std::size_t>()) = item["row"];
     if (!comm->isRoot()) {
-        std::cerr << "schedlab-cli: " << d.describe() << ": optimised " << mine.size() << " of " << files.size()
-                  << " graphs; rank 0 prints the table\n";
+        reportShare(d, "optimised " + std::to_string(mine.size()) + " of " + std::to_string(files.size()) + " graphs");
         return 0;
     }
     if (run.outDir) {

@@ -129,8 +129,7 @@ int runSharded(const std::function<int()>& bench, dist::Communicator& comm) {
     const std::size_t items = s.next, mine = s.results.size();
     const std::vector<std::string> all = comm.allGather(encode(s.results));
     if (!comm.isRoot()) {
-        std::cerr << "schedlab-cli: " << comm.options().describe() << ": computed " << mine << " of " << items
-                  << " items; rank 0 prints the table\n";
+        reportShare(comm.options(), "computed " + std::to_string(mine) + " of " + std::to_string(items) + " items");
         return rc;
     }
     s.results.clear();

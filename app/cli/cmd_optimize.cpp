@@ -2,6 +2,7 @@
 // `schedlab-cli optimize GRAPH --method M --out SCHEDULE.json`: runs one registered optimizer.
 #include "command.h"
 #include "distargs.h"
+#include "interrupt.h"
 #include "neural.h"
 #include "optimizebatch.h"
 #include "problemargs.h"
@@ -14,7 +15,6 @@
 #include "core/util/atomicfile.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -23,16 +23,9 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 namespace sl::cli {
 namespace {
-
-// A lock-free atomic, not a volatile sig_atomic_t: the handler may run on any thread (OpenBLAS's,
-// say) while the watcher thread reads the flag, and only an atomic orders that (TSan saw the race).
-std::atomic<int> g_interrupted{0};
-static_assert(std::atomic<int>::is_always_lock_free, "async-signal-safe only when lock-free");
-extern "C" void onInterrupt(int) { g_interrupted.store(1); }
 
 double parseNumber(const std::string& key, const std::string& text) {
     try {
@@ -194,36 +187,15 @@ int runOptimize(Args& args) {
         if (target) checkWritable(*target);
 
     // Ctrl-C requests a stop; the optimizer returns its best schedule so far.
-    std::stop_source stopSource;
-    g_interrupted.store(0);
-    auto previous = std::signal(SIGINT, onInterrupt);
-    std::atomic<bool> done{false};
-    std::jthread watcher([&] {
-        while (!done) {
-            if (g_interrupted.load()) {
-                stopSource.request_stop();
-                break;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    });
+    std::optional<InterruptStop> interrupt(std::in_place, std::initializer_list<int>{SIGINT});
     ProgressFn report;
     if (progress)
         report = [](const Progress& pr) {
             std::cerr << "  " << std::fixed << std::setprecision(2) << pr.seconds << " s  " << pr.evaluations
                       << " evaluations  best " << std::defaultfloat << std::setprecision(10) << pr.best << "\n";
         };
-    RunResult r;
-    try {
-        r = OptimizerRegistry::instance().create(*method)->run(p, o, report, stopSource.get_token());
-    } catch (...) {
-        done = true;
-        std::signal(SIGINT, previous);
-        throw;
-    }
-    done = true;
-    watcher.join();
-    std::signal(SIGINT, previous);
+    const RunResult r = OptimizerRegistry::instance().create(*method)->run(p, o, report, interrupt->token());
+    interrupt.reset();   // Ctrl-C from here on ends the process as usual
 
     const ValidationReport v = validateSchedule(p, r.schedule);
     if (!v.ok()) throw std::runtime_error(*method + " produced an invalid schedule: " + v.errors.front());

@@ -3,6 +3,7 @@
 // in models/train/trainers.h when the neural module registers; this command only dispatches.
 #include "command.h"
 #include "distargs.h"
+#include "interrupt.h"
 #include "neural.h"
 
 #include "models/train/trainers.h"
@@ -35,6 +36,8 @@ int runTrain(Args& args) {
     ta.commandLine = "schedlab-cli train " + name;
     for (const auto& [k, v] : ta.options) ta.commandLine += " --" + k + " " + v;
     quietUnlessRoot(ta.dist);   // rank 0 prints the progress lines
+    const InterruptStop interrupt({SIGINT, SIGTERM});
+    ta.stop = interrupt.token();
     try {
         return trainer->run(ta);
     } catch (const models::TrainUsageError& e) {
@@ -45,7 +48,9 @@ int runTrain(Args& args) {
 std::string trainHelp() {
     return "Usage: schedlab-cli train MODEL [OPTIONS]\n"
            "Trains a neural method and writes its weights and model card.\n"
-           "'schedlab-cli train MODEL --help' (or 'train MODEL help') lists the model's options.\n\n"
+           "'schedlab-cli train MODEL --help' (or 'train MODEL help') lists the model's options.\n"
+           "Ctrl-C or SIGTERM stops a run after its current step with a last checkpoint (all ranks at\n"
+           "the same step); --resume 1 continues it.\n\n"
            "Models:\n" + modelList() +
            "\nData-parallel training over several processes or machines (LibTorch's c10d, Gloo): each rank\n"
            "draws its own graphs, gradients are averaged before every step, rank 0 writes the checkpoints\n"

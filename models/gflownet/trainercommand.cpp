@@ -90,7 +90,7 @@ int run(const models::TrainArgs& a) {
     const GflowNetTrainReport rep = trainGflowNet(c, [](const std::string& line) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
-    });
+    }, a.stop);
     std::printf("done: %lld steps in %.0f s; mean U %.4f -> %.4f, std(zeta) %.3f -> %.3f; validation at sigma 0.005: "
                 "mean U %.4f, best U %.4f (list-cp %.4f); weights %s\n",
                 static_cast<long long>(rep.steps), rep.seconds, rep.firstMeanSpeedup, rep.lastMeanSpeedup, rep.firstZetaStd,

@@ -63,7 +63,7 @@ int run(const models::TrainArgs& a) {
     const TrainReport rep = trainPrioritySampler(c, [](const std::string& line) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
-    });
+    }, a.stop);
     std::printf("done: %lld steps in %.0f s; best validation S(16) %.4f x best heuristic; weights %s\n",
                 static_cast<long long>(rep.steps), rep.seconds, rep.bestValidation, c.out.c_str());
     return 0;

@@ -113,7 +113,7 @@ int run(const models::TrainArgs& a) {
     const TrainReport rep = trainRegal(c, [](const std::string& line) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
-    });
+    }, a.stop);
     std::printf("done: %lld steps in %.0f s; reward %.4f -> %.4f; best validation %+.3f %% vs plain BRKGA at step %lld; weights %s\n",
                 static_cast<long long>(rep.steps), rep.seconds, rep.firstReward, rep.lastReward, rep.bestValidation,
                 static_cast<long long>(rep.bestStep), c.out.c_str());

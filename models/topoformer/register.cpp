@@ -66,7 +66,7 @@ int runTrain(const TrainArgs& args) {
         throw TrainUsageError("bad sizes: steps >= 0, batch >= 1, 2 <= min-nodes <= max-nodes, threads >= 1");
     c.command = args.commandLine;
     c.dist = args.dist;
-    const TopoformerTrainReport rep = trainTopoformer(c, [](const std::string& line) { std::cout << line << std::endl; });
+    const TopoformerTrainReport rep = trainTopoformer(c, [](const std::string& line) { std::cout << line << std::endl; }, args.stop);
     std::cout << "done: " << rep.steps << " steps in " << rep.seconds << " s; best validation greedy peak "
               << rep.bestValidation << " (" << rep.bestValidationGap << "% vs best classic); weights " << c.out << "\n";
     return 0;

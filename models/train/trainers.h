@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,9 @@ struct TrainArgs {
     /// The distributed run this process is a rank of (world size 1: a single process). Trainers
     /// train data-parallel over it (models/distributed/dataparallel.h).
     dist::DistOptions dist;
+    /// Ctrl-C or SIGTERM: the trainer stops after the current step with a last checkpoint (every
+    /// rank at the same step), so `--resume 1` continues from there.
+    std::stop_token stop;
 };
 
 /// A bad training option: the CLI maps it to a usage error (exit code 2).

@@ -57,7 +57,7 @@ MethodSpec parseMethodSpec(const std::string& text) {
             continue;
         }
         if (key == "budget") {
-            m.budget = parseBudget(value, text);
+            m.options.budget = parseBudget(value, text);
             continue;
         }
         const bool declared = std::any_of(info->options.begin(), info->options.end(),
@@ -107,7 +107,7 @@ void runProtocol(const MethodSpec& method, const Problem& p, const ProtocolSetup
     tally.add(shardItem(7 + setup.targets.size(), [&] {
         RunOptions o = method.options;
         o.seed = seed;
-        o.budget = method.budget > 0 ? method.budget : setup.budget;
+        if (o.budget <= 0) o.budget = setup.budget;
         o.candidates = setup.topK;
         const auto begin = std::chrono::steady_clock::now();
         const RunResult r = OptimizerRegistry::instance().create(method.name)->run(p, o, {}, {});

@@ -20,10 +20,9 @@
 namespace sl::cli {
 
 struct MethodSpec {
-    std::string label;        ///< for the row: the `label` key, else the text as given
-    std::string name;         ///< the registered method
-    RunOptions options;
-    std::int64_t budget = 0;  ///< the `budget` key; 0: the bench's (ProtocolSetup::budget)
+    std::string label;   ///< for the row: the `label` key, else the text as given
+    std::string name;    ///< the registered method
+    RunOptions options;  ///< options.budget: the `budget` key; 0: the bench's (ProtocolSetup::budget)
 };
 /// Throws UsageError for an unknown method or a malformed option.
 MethodSpec parseMethodSpec(const std::string& text);

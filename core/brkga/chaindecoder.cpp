@@ -9,14 +9,10 @@
 namespace sl {
 
 ChainDecoder::ChainDecoder(const Problem& problem)
-    : m_problem(problem), m_env(problem), m_cost(problem), m_allowed(static_cast<size_t>(m_env.ops())), m_state(m_env) {
-    for (OpId v = 0; v < m_env.ops(); ++v)
-        for (int d = 0; d < m_env.devices(); ++d)
-            if (m_env.allowed(v, d)) m_allowed[static_cast<size_t>(v)].push_back(d);
-}
+    : m_problem(problem), m_env(problem), m_cost(problem), m_devicesOfType(problem.platform.devicesByType()), m_state(m_env) {}
 
 int ChainDecoder::deviceOf(OpId v, double key) const {
-    const std::vector<int>& allowed = m_allowed[static_cast<size_t>(v)];
+    const std::vector<int>& allowed = m_devicesOfType[static_cast<size_t>(m_env.graph().op(v).machineType)];
     const int c = static_cast<int>(allowed.size());
     const int slot = std::clamp(static_cast<int>(std::floor(key * c)), 0, c - 1);   // keys are in [0, 1)
     return allowed[static_cast<size_t>(slot)];

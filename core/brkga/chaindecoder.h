@@ -48,7 +48,7 @@ private:
     const Problem& m_problem;
     gfn::ScheduleEnv m_env;
     CostFunction m_cost;
-    std::vector<std::vector<int>> m_allowed;   ///< per op: the devices of its machine type
+    std::vector<std::vector<int>> m_devicesOfType;   ///< Platform::devicesByType()
     gfn::PartialSchedule m_state;
     PriorityQueue m_ready;
 };

@@ -7,8 +7,10 @@
 #include "command.h"
 #include "shard.h"
 
+#include "core/analysis/bounds.h"
 #include "core/optimizer/optimizer.h"
 #include "core/regal/dataset.h"
+#include "core/regal/oracle.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +26,8 @@ namespace fs = std::filesystem;
 
 using Method = MethodSpec;
 
+constexpr std::int64_t kFeatureBudget = 400;   ///< REGAL's feature run (spec/regal.md §4.11)
+
 /// The tuned setting, "key=value,..." in brkga's options (checked as a method spec is).
 std::map<std::string, double> tunedValues(const std::string& text) {
     std::string spec = "brkga:";
@@ -31,7 +35,8 @@ std::map<std::string, double> tunedValues(const std::string& text) {
     return parseMethodSpec(spec).options.values;
 }
 
-std::vector<Method> methods(const std::map<std::string, double>& tuned, const std::string& weights, std::int64_t budget, int threads) {
+std::vector<Method> methods(const std::map<std::string, double>& tuned, const std::string& weights, std::int64_t budget, int threads,
+                            int referenceTimes, int oracleTimes) {
     RunOptions base;
     base.budget = budget;
     base.threads = threads;
@@ -42,6 +47,19 @@ std::vector<Method> methods(const std::map<std::string, double>& tuned, const st
     for (std::size_t i = 2; i < m.size(); ++i)
         if (!weights.empty()) m[i].options.strings["weights"] = weights;
     if (budget != 5000) m[0].label = "BRKGA " + std::to_string(budget);
+    if (referenceTimes > 1) {
+        // What more search finds with the same decoder: the room a 5,000-evaluation method has.
+        Method reference{"BRKGA " + std::to_string(referenceTimes) + "x", "brkga", base};
+        reference.options.budget = budget * referenceTimes;
+        m.push_back(reference);
+    }
+    if (oracleTimes > 1) {
+        // REGAL's action space handed the answer: Betas toward a long run's best (core/regal/oracle.h)
+        Method oracle{"Oracle " + std::to_string(oracleTimes) + "x", "oracle", base};
+        oracle.options.budget = budget - kFeatureBudget;   // what REGAL's learned run gets
+        oracle.options.values["guide-budget"] = static_cast<double>(budget * oracleTimes);
+        m.push_back(oracle);
+    }
     return m;
 }
 
@@ -49,14 +67,25 @@ struct Outcome {
     double cost = 0, seconds = 0;
 };
 
+/// The oracle's guide is one long run per graph, the same for every seed of the steered run.
+constexpr std::uint64_t kOracleGuideSeed = 99;
+
+double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
+    if (m.name == "oracle")
+        return regal::oracleSearch(p, static_cast<std::int64_t>(m.options.values.at("guide-budget")), kOracleGuideSeed,
+                                   m.options.budget, seed)
+            .cost;
+    RunOptions o = m.options;
+    o.seed = seed;
+    return OptimizerRegistry::instance().create(m.name)->run(p, o, {}, {}).cost;
+}
+
 /// One item of a distributed run (shard.h).
 Outcome runOne(const Method& m, const Problem& p, std::uint64_t seed) {
     const std::vector<double> r = shardItem(2, [&] {
-        RunOptions o = m.options;
-        o.seed = seed;
         const auto t0 = std::chrono::steady_clock::now();
-        const RunResult run = OptimizerRegistry::instance().create(m.name)->run(p, o, {}, {});
-        return std::vector<double>{run.cost, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+        const double cost = costOf(m, p, seed);
+        return std::vector<double>{cost, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
     });
     return {r[0], r[1]};
 }
@@ -64,12 +93,18 @@ Outcome runOne(const Method& m, const Problem& p, std::uint64_t seed) {
 /// Per method: % improvement over the first method per (graph, seed), and seconds.
 struct Summary {
     std::vector<double> improvement;
+    std::vector<double> aboveBound;   ///< % above the cut bound (core/analysis/bounds.h), per run
     double seconds = 0;
     int runs = 0;
     double mean() const {
         double s = 0;
         for (double x : improvement) s += x;
         return improvement.empty() ? 0 : s / static_cast<double>(improvement.size());
+    }
+    double meanAboveBound() const {
+        double s = 0;
+        for (double x : aboveBound) s += x;
+        return aboveBound.empty() ? 0 : s / static_cast<double>(aboveBound.size());
     }
     double share() const {
         return improvement.empty() ? 0
@@ -81,12 +116,14 @@ struct Summary {
 std::vector<Summary> runSet(const std::vector<regal::Instance>& set, const std::vector<Method>& ms, int seeds, bool perGraph) {
     std::vector<Summary> sums(ms.size());
     for (const regal::Instance& inst : set) {
+        const double bound = cutMemoryBound(inst.problem.g(), static_cast<int>(inst.problem.platform.devices.size()));
         std::vector<double> mean(ms.size(), 0);
         for (int s = 1; s <= seeds; ++s) {
             std::vector<Outcome> out;
             for (const Method& m : ms) out.push_back(runOne(m, inst.problem, static_cast<std::uint64_t>(s)));
             for (std::size_t i = 0; i < ms.size(); ++i) {
                 sums[i].improvement.push_back(100 * (out[0].cost - out[i].cost) / out[0].cost);
+                sums[i].aboveBound.push_back(100 * (out[i].cost - bound) / bound);
                 sums[i].seconds += out[i].seconds;
                 ++sums[i].runs;
                 mean[i] += out[i].cost / seeds;
@@ -105,20 +142,21 @@ std::vector<Summary> runSet(const std::vector<regal::Instance>& set, const std::
 }
 
 void printSummary(const std::vector<Summary>& sums, const std::vector<Method>& ms) {
-    std::printf("%-14s | %14s | %16s | %8s | %8s | %9s | %8s\n", "method", "mean % better", "better or equal", "best %",
-                "worst %", "s / graph", "time x");
+    std::printf("%-14s | %14s | %16s | %8s | %8s | %11s | %9s | %8s\n", "method", "mean % better", "better or equal", "best %",
+                "worst %", "above bound", "s / graph", "time x");
     for (std::size_t i = 0; i < ms.size(); ++i) {
         const Summary& s = sums[i];
         const auto [lo, hi] = std::minmax_element(s.improvement.begin(), s.improvement.end());
         const double secs = s.seconds / std::max(1, s.runs), base = sums[0].seconds / std::max(1, sums[0].runs);
-        std::printf("%-14s | %+13.2f%% | %15.1f%% | %+7.2f%% | %+7.2f%% | %9.4f | %7.2fx\n", ms[i].label.c_str(), s.mean(),
-                    100 * s.share(), *hi, *lo, secs, secs / base);
+        std::printf("%-14s | %+13.2f%% | %15.1f%% | %+7.2f%% | %+7.2f%% | %10.2f%% | %9.4f | %7.2fx\n", ms[i].label.c_str(),
+                    s.mean(), 100 * s.share(), *hi, *lo, s.meanAboveBound(), secs, secs / base);
     }
 }
 
 void printTargets(const std::vector<Summary>& sums, const std::vector<Method>& ms) {
     const auto verdict = [](bool ok) { return ok ? "met" : "MISSED"; };
     for (std::size_t i = 2; i < ms.size(); ++i) {
+        if (ms[i].name != "regal") continue;
         const Summary& r = sums[i];
         const double timeRatio = (r.seconds / r.runs) / (sums[0].seconds / sums[0].runs);
         std::printf("targets (issue 11), %s: mean >= 2.00 %% better: %+.2f %% %s; better or equal on >= 70 %%: %.1f %% %s; "
@@ -160,18 +198,21 @@ int runBenchRegal(Args& args) {
     const std::string tunedText = args.take("tuned", "rho=0.8,alpha=2,beta=2,population=100,elites=20,mutants=10,populations=2");
     const fs::path data = args.take("data", defaultDataDir());
     const bool withOnnx = args.take("onnx", quick ? "0" : "1") != "0";
+    const int referenceTimes = static_cast<int>(args.takeInt("reference", quick ? 2 : 0));
+    const int oracleTimes = static_cast<int>(args.takeInt("oracle", quick ? 2 : 0));
     args.finish(2);
-    if (graphs < 0 || seeds < 1 || budget < 500 || threads < 1) throw UsageError("--graphs >= 0, --seeds >= 1, --budget >= 500, --threads >= 1");
+    if (graphs < 0 || seeds < 1 || budget < 500 || threads < 1 || referenceTimes < 0 || oracleTimes < 0)
+        throw UsageError("--graphs >= 0, --seeds >= 1, --budget >= 500, --threads >= 1, --reference >= 0, --oracle >= 0");
     regal::DatasetSpec spec;
     if (std::sscanf(nodes.c_str(), "%d-%d", &spec.minNodes, &spec.maxNodes) != 2) throw UsageError("--nodes: LO-HI");
     spec.graphs = graphs;
     spec.families = splitList(families);
-    const std::vector<Method> ms = methods(tunedValues(tunedText), weights, budget, threads);
+    const std::vector<Method> ms = methods(tunedValues(tunedText), weights, budget, threads, referenceTimes, oracleTimes);
 
     std::printf("REGAL vs BRKGA at %lld evaluations (REGAL: 400 feature + %lld learned), %d seed(s) per graph, "
                 "2 identical devices, peak memory (step clock), %d thread(s) per run\n"
                 "Tuned BRKGA: %s\n\n",
-                static_cast<long long>(budget), static_cast<long long>(budget - 400), seeds, threads, tunedText.c_str());
+                static_cast<long long>(budget), static_cast<long long>(budget - kFeatureBudget), seeds, threads, tunedText.c_str());
     std::printf("Held-out generated training graphs (%s, %s forward ops, seeds 5000000 + i, %d graphs):\n", families.c_str(),
                 nodes.c_str(), graphs);
     const std::vector<Summary> held = runSet(regal::makeDataset(spec, regal::Split::HeldOut), ms, seeds, false);
@@ -211,7 +252,10 @@ SL_CLI_BENCH({"regal", "REGAL vs plain and tuned BRKGA at the same budget (held-
               "  --tuned K=V,...   Tuned BRKGA's setting (default: the one docs/regal.md reports)\n"
               "  --data DIR        test data folder (default: the source tree's tests/data)\n"
               "  --onnx 0          skip the ONNX models\n"
-              "  --quick           --graphs 3 --onnx 0 unless given\n",
+              "  --reference K     add plain BRKGA at K times the budget: the room more search finds\n"
+              "  --oracle K        add REGAL's action space handed the answer: the Betas toward the best of\n"
+              "                    a K-times-budget BRKGA run (one per graph), steering BRKGA as REGAL does\n"
+              "  --quick           --graphs 3 --onnx 0 --reference 2 --oracle 2 unless given\n",
               {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace

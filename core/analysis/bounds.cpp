@@ -4,6 +4,8 @@
 #include "core/analysis/levels.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <queue>
@@ -100,6 +102,69 @@ double footprintBound(const Graph& g) {
         double bytes = g.outputBytes(v) + g.op(v).paramBytes;
         for (TensorId t : g.inputs(v)) bytes += g.tensor(t).bytes;
         best = std::max(best, bytes);
+    }
+    return best;
+}
+
+namespace {
+
+/// One bit per op; reach[v] is the set of ops reachable from v along `next` (v excluded).
+using OpBits = std::vector<std::uint64_t>;
+
+std::vector<OpBits> reachability(const Graph& g, bool forward) {
+    const auto n = static_cast<size_t>(g.opCount()), words = (n + 63) / 64;
+    std::vector<OpBits> reach(n, OpBits(words, 0));
+    const std::vector<OpId>& order = g.topologicalOrder();
+    const auto visit = [&](OpId v) {
+        OpBits& r = reach[static_cast<size_t>(v)];
+        for (const OpId w : forward ? g.successors(v) : g.predecessors(v)) {
+            const OpBits& rw = reach[static_cast<size_t>(w)];
+            for (size_t k = 0; k < words; ++k) r[k] |= rw[k];
+            r[static_cast<size_t>(w) / 64] |= std::uint64_t{1} << (static_cast<size_t>(w) % 64);
+        }
+    };
+    if (forward) std::for_each(order.rbegin(), order.rend(), visit);
+    else std::for_each(order.begin(), order.end(), visit);
+    return reach;
+}
+
+bool hasBit(const OpBits& bits, OpId v) {
+    return (bits[static_cast<size_t>(v) / 64] >> (static_cast<size_t>(v) % 64)) & 1;
+}
+
+} // namespace
+
+double cutMemoryBound(const Graph& g, int devices, int maxOps) {
+    const double footprint = footprintBound(g);
+    if (g.opCount() > maxOps || devices < 1) return footprint;
+    const auto n = static_cast<size_t>(g.opCount()), words = (n + 63) / 64;
+    const std::vector<OpBits> after = reachability(g, true), before = reachability(g, false);
+    // crossing[v]: bytes of tensors made before v and read after v, resident somewhere at v's step
+    std::vector<double> crossing(n, 0);
+    OpBits readLater(words);
+    for (TensorId t = 0; t < g.tensorCount(); ++t) {
+        const Tensor& tensor = g.tensor(t);
+        if (tensor.producer == kNoOp || tensor.bytes <= 0) continue;
+        std::fill(readLater.begin(), readLater.end(), 0);
+        for (const OpId c : tensor.consumers)
+            for (size_t k = 0; k < words; ++k) readLater[k] |= before[static_cast<size_t>(c)][k];
+        const OpBits& made = after[static_cast<size_t>(tensor.producer)];
+        for (size_t k = 0; k < words; ++k)
+            for (std::uint64_t both = made[k] & readLater[k]; both != 0; both &= both - 1)
+                crossing[k * 64 + static_cast<size_t>(std::countr_zero(both))] += tensor.bytes;
+    }
+    double best = footprint;
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        double own = g.outputBytes(v) + g.op(v).paramBytes, cut = crossing[static_cast<size_t>(v)];
+        for (const TensorId t : g.inputs(v)) {
+            own += g.tensor(t).bytes;
+            const Tensor& input = g.tensor(t);
+            // an input also read after v is already in the cut: count it once
+            if (input.producer != kNoOp && std::any_of(input.consumers.begin(), input.consumers.end(),
+                                                       [&](OpId c) { return hasBit(after[static_cast<size_t>(v)], c); }))
+                cut -= input.bytes;
+        }
+        best = std::max(best, (own + cut) / devices);
     }
     return best;
 }

@@ -56,4 +56,13 @@ double jacksonPreemptiveBound(std::vector<HeadTailOp> ops);
 /// The largest single-op footprint alone.
 double footprintBound(const Graph& g);
 
+/// The cut bound on the step-clock peak memory over `devices` devices (any placement, any order,
+/// transfers included): at the step of op v, every tensor produced by an ancestor of v and read
+/// by a descendant of v is resident on some device, beside v's own footprint. So the busiest
+/// device holds at least max(footprint(v), (footprint(v) + those bytes) / devices). On a training
+/// step the loss op's cut holds every saved activation. Returns the maximum over v, never below
+/// footprintBound(g); graphs of more than `maxOps` ops get footprintBound(g) alone (the
+/// reachability sets take O(ops^2) bits). O(ops x (ops + tensors) / 64).
+double cutMemoryBound(const Graph& g, int devices, int maxOps = 4096);
+
 } // namespace sl

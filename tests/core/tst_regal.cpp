@@ -10,6 +10,7 @@
 #include "core/regal/augment.h"
 #include "core/regal/dataset.h"
 #include "core/regal/features.h"
+#include "core/regal/oracle.h"
 #include "core/regal/search.h"
 
 #include <QtTest>
@@ -139,6 +140,52 @@ private Q_SLOTS:
         const double learned = meanPriority(search(p, r));
         QCOMPARE_LE(std::abs(plain - 0.5), 0.02);
         QCOMPARE_LE(std::abs(learned - 2.0 / 3), 0.02);
+    }
+
+    /// The oracle's actions by hand: the solution's device gets the high mean, earlier ops the higher
+    /// priority quantile (the decoder runs the highest key first).
+    void oracleActionsPointAtTheSolution() {
+        const std::vector<int> placement = {1, 0, 0, 1};
+        const std::vector<OpId> order = {0, 2, 1, 3};
+        const Actions a = actionsToward(placement, order, 2);
+        const std::vector<int> affinity0 = {0, 1, 1, 0}, affinity1 = {1, 0, 0, 1}, priority = {1, 0, 1, 0};
+        for (OpId j = 0; j < 4; ++j) {
+            QCOMPARE(a.mean[a.index(j, 0)], affinity0[static_cast<size_t>(j)]);
+            QCOMPARE(a.mean[a.index(j, 1)], affinity1[static_cast<size_t>(j)]);
+            QCOMPARE(a.mean[a.index(j, 2)], priority[static_cast<size_t>(j)]);
+        }
+        QVERIFY(std::all_of(a.variance.begin(), a.variance.end(), [](auto v) { return v == 0; }));
+        const Actions three = actionsToward(placement, order, 2, 3);   // ranks 0..3 -> quantiles 0, 0, 1, 2
+        const std::vector<int> priority3 = {2, 1, 2, 0};
+        for (OpId j = 0; j < 4; ++j) QCOMPARE(three.mean[three.index(j, 2)], priority3[static_cast<size_t>(j)]);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, actionsToward(placement, std::vector<OpId>{0, 0, 1, 3}, 2));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, actionsToward(std::vector<int>{2, 0, 0, 1}, order, 2));
+    }
+
+    /// The oracle's Betas reach BRKGA's population: its initial chromosomes put most ops on the
+    /// guide's device and give the guide's first half higher priorities than its second half;
+    /// uniform keys would do neither (agreement 1/2, equal means).
+    void oracleSteersBrkgaTowardItsGuide() {
+        const GeneratedInstance inst = generateInstance("layered", 60, 3);
+        Problem p = regalProblem(inst.graph, 2, Objective::Memory);
+        const RegalLayout layout = RegalLayout::of(p);
+        std::vector<int> placement(static_cast<size_t>(layout.ops));
+        for (OpId j = 0; j < layout.ops; ++j) placement[static_cast<size_t>(j)] = (j * 7 / 3) % 2;
+        const std::vector<OpId>& order = p.g().topologicalOrder();
+        SearchRequest r{.budget = 100, .seed = 5, .keepPopulation = 100};
+        r.distributions = geneDistributions(layout, actionsToward(placement, order, 2));
+        const SearchOutcome o = search(p, r);
+        double agree = 0, early = 0, late = 0;
+        for (const auto& keys : o.population)
+            for (size_t rank = 0; rank < order.size(); ++rank) {
+                const OpId j = order[rank];
+                const int device = keys[layout.affinity(j, 1)] > keys[layout.affinity(j, 0)] ? 1 : 0;
+                agree += device == placement[static_cast<size_t>(j)];
+                (2 * rank < order.size() ? early : late) += keys[layout.priority(j)];
+            }
+        const double cells = static_cast<double>(o.population.size() * order.size());
+        QCOMPARE_GE(agree / cells, 0.7);
+        QCOMPARE_GE(early - late, 0.2 * cells / 2);   // mean 2/3 against 1/3 in expectation
     }
 
     void featuresHandChecked() {

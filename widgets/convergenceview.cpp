@@ -66,9 +66,9 @@ void ConvergenceView::setCostUnit(Objective objective, TimeUnit unit) {
 }
 
 QList<QPointF> ConvergenceView::boundSteps(const std::vector<Progress>& history, double xEnd) const {
-    if (m_objective != Objective::Makespan) return {};
+    if (m_objective == Objective::Weighted) return {};
     // the problem's bound, raised where the run proved more (exact-makespan reports Progress::bound)
-    double level = m_makespanBound;
+    double level = m_costBound;
     QList<QPointF> steps;
     if (level > 0) steps.append(QPointF(0, level));
     for (const Progress& p : history) {
@@ -82,8 +82,8 @@ QList<QPointF> ConvergenceView::boundSteps(const std::vector<Progress>& history,
     return steps;
 }
 
-void ConvergenceView::setLowerBound(double makespanBound) {
-    m_makespanBound = makespanBound;
+void ConvergenceView::setLowerBound(double costBound) {
+    m_costBound = costBound;
 }
 
 double ConvergenceView::lowerBound() const {

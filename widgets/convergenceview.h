@@ -25,10 +25,10 @@ public:
     void setHistory(const QString& title, const std::vector<Progress>& history);
     /// The unit the cost axis reads in: time for makespan, bytes for memory, plain for weighted.
     void setCostUnit(Objective objective, TimeUnit unit);
-    /// A dashed line at the problem's makespan lower bound (makespan objective only; 0: none), drawn
-    /// from the next setHistory(): no cost curve can go below it. It steps up where a run proved a
-    /// higher bound (Progress::bound, exact-makespan).
-    void setLowerBound(double makespanBound);
+    /// A dashed line at the problem's lower bound on the cost (makespan or peak memory; 0: none),
+    /// drawn from the next setHistory(): no cost curve can go below it. It steps up where a run
+    /// proved a higher bound (Progress::bound, exact-makespan).
+    void setLowerBound(double costBound);
     double lowerBound() const;   ///< the bound drawn at the end of the axis, 0 when none
     int pointCount() const;
     /// Under the chart: why there is no curve to read (one evaluation), else empty.
@@ -42,8 +42,8 @@ public:
 
 private:
     void labelCostTicks();
-    /// The bound line's points for `history`: m_makespanBound from 0, stepping up to each higher
-    /// Progress::bound; empty when there is no bound or the objective is not the makespan.
+    /// The bound line's points for `history`: m_costBound from 0, stepping up to each higher
+    /// Progress::bound; empty when there is no bound or the objective is the weighted one.
     QList<QPointF> boundSteps(const std::vector<Progress>& history, double xEnd) const;
     void labelEvaluationTicks();
     /// The marker and the note under the chart for a one-evaluation run or a history-less schedule.
@@ -54,7 +54,7 @@ private:
     QLineSeries* m_best;
     QLineSeries* m_mean;
     QLineSeries* m_bound;
-    double m_makespanBound = 0;
+    double m_costBound = 0;
     QCategoryAxis* m_x;
     QCategoryAxis* m_y;
     QLabel* m_note;

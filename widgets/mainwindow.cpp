@@ -440,12 +440,12 @@ RunJob* MainWindow::startRun() {
     m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());
     m_convergence->setLowerBound(0);   // until the worker has computed it
     connect(job, &RunJob::progressed, this, [this, job] {
-        if (job == m_watched) m_convergence->setLowerBound(job->makespanBound());
+        if (job == m_watched) m_convergence->setLowerBound(job->costBound());
         if (job == m_watched) m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
     });
     connect(job, &RunJob::finished, this, [this, job](const RunRecord& finished) {
         const RunRecord r = addResult(finished);
-        if (job == m_watched) m_convergence->setLowerBound(r.makespanBound);
+        if (job == m_watched) m_convergence->setLowerBound(costBound(r));
         if (job == m_watched) m_convergence->setHistory(r.name, r.result->history);
         statusBar()->showMessage(tr("%1 finished: cost %2 in %3").arg(r.name, formatCost(r.result->cost, r.problem->objective.kind, r.problem->g().timeUnit()), formatDuration(r.result->seconds, TimeUnit::Seconds)), 8000);
         Q_EMIT runFinished(r);

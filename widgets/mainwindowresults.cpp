@@ -13,6 +13,7 @@
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runpanel.h"
+#include "widgets/schedulerecord.h"
 #include "widgets/scheduleopen.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
@@ -196,7 +197,7 @@ void MainWindow::showRecord(const std::optional<RunRecord>& record) {
     m_memory->setRecord(r);
     m_dag->setRecord(r);
     if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
-    if (r) m_convergence->setLowerBound(r->makespanBound);
+    if (r) m_convergence->setLowerBound(costBound(*r));
     if (r) m_convergence->setHistory(r->name, r->result->history);
     updateStatus();
 }

@@ -33,6 +33,23 @@ QString boundGapText(double makespan, double bound) {
     return QStringLiteral("+%1 %").arg(100 * gap, 0, 'f', gap < 0.001 ? 3 : gap < 0.1 ? 2 : 1);
 }
 
+namespace {
+
+/// What the "Gap to bound" column measures: the peak memory on the problem's clock for a memory
+/// objective, else the makespan; with its bound (0: none yet).
+struct Bounded {
+    double value = 0, bound = 0;
+    bool memory = false;
+};
+
+Bounded bounded(const RunRecord& r) {
+    const Schedule& s = r.result->schedule;
+    if (r.problem && r.problem->objective.kind == Objective::Memory) return {s.peakMemory(), r.memoryBound, true};
+    return {s.makespan, r.makespanBound, false};
+}
+
+} // namespace
+
 QString formatCost(double cost, Objective objective, TimeUnit unit) {
     switch (objective) {
     case Objective::Makespan: return formatDuration(cost, unit);
@@ -72,7 +89,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Devices: return r.problem ? r.problem->platform.deviceCount() : 0;
         case Makespan: return res.schedule.makespan;
-        case BoundGap: return r.makespanBound > 0 ? gapToBound(res.schedule.makespan, r.makespanBound) : QVariant();
+        case BoundGap: return bounded(r).bound > 0 ? gapToBound(bounded(r).value, bounded(r).bound) : QVariant();
         case StepPeak: return res.schedule.stepMemory.peak;
         case TimePeak: return res.schedule.timeMemory.peak;
         case Cost: return res.cost;
@@ -102,11 +119,15 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
         return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
     if (role == Qt::ToolTipRole && index.column() == Seconds) return tr("Wall-clock time of the run");
-    if (role == Qt::ToolTipRole && index.column() == BoundGap && r.makespanBound > 0 && r.problem) {
+    if (role == Qt::ToolTipRole && index.column() == BoundGap && bounded(r).bound > 0 && r.problem) {
+        const Bounded b = bounded(r);
+        if (b.memory)
+            return tr("The peak memory %1 (%2 clock) is at most %3 above the optimum: no schedule peaks below %4 (%5)")
+                .arg(formatBytes(b.value), QString::fromStdString(toString(r.problem->objective.memoryClock)),
+                     boundGapText(b.value, b.bound), formatBytes(b.bound), r.memoryBoundSource);
         const TimeUnit unit = r.problem->g().timeUnit();
         return tr("The makespan %1 is at most %2 above the optimum: no schedule finishes before %3 (the %4 bound)")
-            .arg(formatDuration(res.schedule.makespan, unit), boundGapText(res.schedule.makespan, r.makespanBound),
-                 formatDuration(r.makespanBound, unit), r.makespanBoundSource);
+            .arg(formatDuration(b.value, unit), boundGapText(b.value, b.bound), formatDuration(b.bound, unit), r.makespanBoundSource);
     }
     if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
     switch (index.column()) {
@@ -115,7 +136,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Graph: return r.graphTitle;
     case Devices: return r.problem ? QString::number(r.problem->platform.deviceCount()) : QStringLiteral("–");
     case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
-    case BoundGap: return r.makespanBound > 0 ? boundGapText(res.schedule.makespan, r.makespanBound) : QStringLiteral("–");
+    case BoundGap: return bounded(r).bound > 0 ? boundGapText(bounded(r).value, bounded(r).bound) : QStringLiteral("–");
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
     case Cost:
@@ -140,8 +161,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
         case TargetSpeedup: return tr("Speedup on the target chosen in the Platform panel (Score on): total work / makespan there");
         case Graph: return tr("The graph the schedule was made for (Results ▸ Show: This graph / All graphs)");
         case Devices: return tr("Devices of the platform the schedule was made on");
-        case BoundGap: return tr("How far the makespan can at most be from the optimum: (makespan − lower bound) / lower bound, "
-                                 "with the best of the critical-path, work and machine bounds");
+        case BoundGap: return tr("How far the run can at most be from the optimum: (value − lower bound) / lower bound. The makespan "
+                                 "against the best of the critical-path, work and machine bounds; for a peak-memory objective, the "
+                                 "peak against the tensors that must be resident at some op");
         default: return {};
         }
     }

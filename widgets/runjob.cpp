@@ -32,7 +32,7 @@ QThreadPool& runPool() {
 struct ProgressBox {
     std::mutex mutex;
     std::vector<Progress> pending;   // reports not yet seen by the GUI
-    double makespanBound = 0;        // once the worker has computed it
+    double costBound = 0;            // once the worker has computed it
     std::stop_source stop;
 };
 
@@ -62,7 +62,7 @@ void RunJob::start() {
         const LowerBounds bounds = lowerBounds(*problem);
         {
             std::lock_guard lock(box->mutex);
-            box->makespanBound = bounds.makespan;   // the convergence plot's line
+            box->costBound = sl::gui::costBound(problem->objective.kind, bounds);   // the convergence plot's line
         }
         auto optimizer = OptimizerRegistry::instance().create(method);
         auto onProgress = [&](const Progress& p) {
@@ -100,7 +100,7 @@ void RunJob::poll() {
     {
         std::lock_guard lock(m_box->mutex);
         fresh.swap(m_box->pending);
-        m_makespanBound = m_box->makespanBound;
+        m_costBound = m_box->costBound;
     }
     if (fresh.empty()) return;
     m_history.insert(m_history.end(), fresh.begin(), fresh.end());

@@ -36,8 +36,8 @@ public:
     /// Every progress report so far (the convergence curve), in order.
     const std::vector<Progress>& history() const { return m_history; }
     double elapsedSeconds() const { return m_clock.elapsed() / 1000.0; }
-    /// The problem's makespan lower bound, 0 until the worker has computed it.
-    double makespanBound() const { return m_makespanBound; }
+    /// The problem's lower bound on the run's cost (costBound()), 0 until the worker has computed it.
+    double costBound() const { return m_costBound; }
 
 Q_SIGNALS:
     void progressed(const sl::Progress& p);
@@ -60,7 +60,7 @@ private:
     QElapsedTimer m_clock;
     Progress m_last;
     std::vector<Progress> m_history;
-    double m_makespanBound = 0;
+    double m_costBound = 0;
 };
 
 } // namespace sl::gui

@@ -34,11 +34,23 @@ void attachBound(RunRecord& r) {
 void attachBound(RunRecord& r, const LowerBounds& b) {
     r.makespanBound = b.makespan;
     r.makespanBoundSource = QString::fromUtf8(b.makespanSource);
+    r.memoryBound = b.memory;
+    r.memoryBoundSource = QString::fromUtf8(b.memorySource);
     // an exact method's proven bound (exact-makespan), when the run raised it above the analytic ones
     if (r.result && r.problem->objective.kind == Objective::Makespan && r.result->lowerBound > b.makespan) {
         r.makespanBound = r.result->lowerBound;
         r.makespanBoundSource = QStringLiteral("proved by %1").arg(r.method);
     }
+}
+
+double costBound(Objective objective, const LowerBounds& b) {
+    return objective == Objective::Makespan ? b.makespan : objective == Objective::Memory ? b.memory : 0;
+}
+
+double costBound(const RunRecord& r) {
+    if (!r.problem) return 0;
+    const Objective kind = r.problem->objective.kind;
+    return kind == Objective::Makespan ? r.makespanBound : kind == Objective::Memory ? r.memoryBound : 0;
 }
 
 void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed) {

@@ -12,10 +12,17 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
                            Schedule schedule, TargetModel target = TargetModel::Proxy, std::uint64_t targetSeed = 1);
 
 /// Fills r.makespanBound and r.makespanBoundSource (the analytic bounds, or the bound the run
-/// proved when larger): O(ops + edges), so off the GUI thread too.
+/// proved when larger) and r.memoryBound: O(ops^2 / 64) at most (core/analysis/bounds.h), so off the
+/// GUI thread too.
 void attachBound(RunRecord& r);
 /// The same with the problem's bounds already computed (lowerBounds(*r.problem)).
 void attachBound(RunRecord& r, const LowerBounds& b);
+
+/// The bound on a cost of this objective: the makespan bound, the peak-memory bound, or 0 for the
+/// weighted objective (its scale makes no bound of its own).
+double costBound(Objective objective, const LowerBounds& b);
+/// The same for a record: its proven makespan bound when the run raised it.
+double costBound(const RunRecord& r);
 
 /// Fills r.target and r.targetSpeedup (0 if the schedule has no makespan). Off the GUI thread.
 void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed);

@@ -32,6 +32,9 @@ struct RunRecord {
     /// 0 when not computed yet (attachBound).
     double makespanBound = 0;
     QString makespanBoundSource;
+    /// The problem's peak-memory lower bound (LowerBounds::memory) and which bound gives it.
+    double memoryBound = 0;
+    QString memoryBoundSource;
     /// The graph the schedule belongs to, as the window titled it when it was opened, and its
     /// content fingerprint (core/graph/fingerprint.h): the results list shows a result with its
     /// graph, and no view draws it over another graph. Stamped by MainWindow when it adds the row.

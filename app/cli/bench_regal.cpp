@@ -90,22 +90,20 @@ Outcome runOne(const Method& m, const Problem& p, std::uint64_t seed) {
     return {r[0], r[1]};
 }
 
-/// Per method: % improvement over the first method per (graph, seed), and seconds.
+double meanOf(const std::vector<double>& xs) {
+    double s = 0;
+    for (double x : xs) s += x;
+    return xs.empty() ? 0 : s / static_cast<double>(xs.size());
+}
+
+/// Per method, one entry per (graph, seed): % improvement over the first method, % above the cut
+/// bound (core/analysis/bounds.h), % gap from the best known (the lowest peak any method of the
+/// bench found on the graph, any seed: R Table 1's second measure); and seconds.
 struct Summary {
-    std::vector<double> improvement;
-    std::vector<double> aboveBound;   ///< % above the cut bound (core/analysis/bounds.h), per run
+    std::vector<double> improvement, aboveBound, gapFromBest;
     double seconds = 0;
     int runs = 0;
-    double mean() const {
-        double s = 0;
-        for (double x : improvement) s += x;
-        return improvement.empty() ? 0 : s / static_cast<double>(improvement.size());
-    }
-    double meanAboveBound() const {
-        double s = 0;
-        for (double x : aboveBound) s += x;
-        return aboveBound.empty() ? 0 : s / static_cast<double>(aboveBound.size());
-    }
+    double mean() const { return meanOf(improvement); }
     double share() const {
         return improvement.empty() ? 0
                                    : static_cast<double>(std::count_if(improvement.begin(), improvement.end(), [](double x) { return x >= -1e-9; })) /
@@ -116,19 +114,26 @@ struct Summary {
 std::vector<Summary> runSet(const std::vector<regal::Instance>& set, const std::vector<Method>& ms, int seeds, bool perGraph) {
     std::vector<Summary> sums(ms.size());
     for (const regal::Instance& inst : set) {
-        const double bound = cutMemoryBound(inst.problem.g(), static_cast<int>(inst.problem.platform.devices.size()));
-        std::vector<double> mean(ms.size(), 0);
+        const double bound = lowerBounds(inst.problem).memory;
+        std::vector<std::vector<Outcome>> outs;   // [seed][method]
+        double best = kInfinity;
         for (int s = 1; s <= seeds; ++s) {
-            std::vector<Outcome> out;
-            for (const Method& m : ms) out.push_back(runOne(m, inst.problem, static_cast<std::uint64_t>(s)));
+            outs.emplace_back();
+            for (const Method& m : ms) {
+                outs.back().push_back(runOne(m, inst.problem, static_cast<std::uint64_t>(s)));
+                best = std::min(best, outs.back().back().cost);
+            }
+        }
+        std::vector<double> mean(ms.size(), 0);
+        for (const std::vector<Outcome>& out : outs)
             for (std::size_t i = 0; i < ms.size(); ++i) {
                 sums[i].improvement.push_back(100 * (out[0].cost - out[i].cost) / out[0].cost);
                 sums[i].aboveBound.push_back(100 * (out[i].cost - bound) / bound);
+                sums[i].gapFromBest.push_back(100 * (out[i].cost - best) / best);
                 sums[i].seconds += out[i].seconds;
                 ++sums[i].runs;
                 mean[i] += out[i].cost / seeds;
             }
-        }
         if (perGraph) {
             std::printf("  %-28s %5d ops", inst.name.c_str(), inst.problem.g().opCount());
             for (std::size_t i = 0; i < ms.size(); ++i) std::printf(" | %10.3f MB", mean[i] / 1e6);
@@ -142,14 +147,15 @@ std::vector<Summary> runSet(const std::vector<regal::Instance>& set, const std::
 }
 
 void printSummary(const std::vector<Summary>& sums, const std::vector<Method>& ms) {
-    std::printf("%-14s | %14s | %16s | %8s | %8s | %11s | %9s | %8s\n", "method", "mean % better", "better or equal", "best %",
-                "worst %", "above bound", "s / graph", "time x");
+    std::printf("%-14s | %14s | %16s | %8s | %8s | %13s | %11s | %9s | %8s\n", "method", "mean % better", "better or equal",
+                "best %", "worst %", "gap from best", "above bound", "s / graph", "time x");
     for (std::size_t i = 0; i < ms.size(); ++i) {
         const Summary& s = sums[i];
         const auto [lo, hi] = std::minmax_element(s.improvement.begin(), s.improvement.end());
         const double secs = s.seconds / std::max(1, s.runs), base = sums[0].seconds / std::max(1, sums[0].runs);
-        std::printf("%-14s | %+13.2f%% | %15.1f%% | %+7.2f%% | %+7.2f%% | %10.2f%% | %9.4f | %7.2fx\n", ms[i].label.c_str(),
-                    s.mean(), 100 * s.share(), *hi, *lo, s.meanAboveBound(), secs, secs / base);
+        std::printf("%-14s | %+13.2f%% | %15.1f%% | %+7.2f%% | %+7.2f%% | %12.2f%% | %10.2f%% | %9.4f | %7.2fx\n",
+                    ms[i].label.c_str(), s.mean(), 100 * s.share(), *hi, *lo, meanOf(s.gapFromBest), meanOf(s.aboveBound), secs,
+                    secs / base);
     }
 }
 
@@ -166,15 +172,30 @@ void printTargets(const std::vector<Summary>& sums, const std::vector<Method>& m
     }
 }
 
+/// How much room the set leaves, in R Table 1's terms: BRKGA 5K's gap from the best known, and the
+/// share of it the 2 % target asks a method to close (the paper's REGAL closed 54 %).
+void printRoom(const std::vector<Summary>& sums) {
+    const double room = meanOf(sums[0].gapFromBest) / 100;
+    if (room <= 0) return;
+    std::printf("room: BRKGA 5K is %.2f %% above the best known peak on average (paper: 9.65 %%); 2 %% better than BRKGA "
+                "closes about %.0f %% of that (the paper's REGAL closed 54 %%: 9.65 -> 4.44 %%)\n",
+                100 * room, 100 * 0.02 * (1 + room) / room);
+}
+
 void printPaper() {
-    std::printf("\nPaper (R Table 1 and §4.3-4.4, TF peak-memory test set, 2 devices, 5,000 evaluations; REGAL 400 + 4,600):\n"
-                "%-14s | %14s | %16s | %9s\n"
-                "%-14s | %+13.2f%% | %16s | %9.2f\n"
-                "%-14s | %+13.2f%% | %16s | %9.2f\n"
-                "%-14s | %+13.2f%% | %16s | %9.2f\n"
-                "%-14s | %+13.2f%% | %15.2f%% | %9.2f\n",
-                "method", "mean % better", "better or equal", "s / graph", "BRKGA 5K", 0.0, "-", 0.89, "Tuned BRKGA", 0.8,
-                "-", 1.04, "GAS", 0.16, "-", 1.04, "REGAL", 3.56, 88.92, 1.04);
+    std::printf("\nPaper (R Table 1 and §4.3-4.4, TF peak-memory test set, 2 devices, 5,000 evaluations; REGAL 400 + 4,600;\n"
+                "best known: CP-SAT's 24-hour optimum, else the best of all methods):\n"
+                "%-14s | %14s | %16s | %13s | %9s\n",
+                "method", "mean % better", "better or equal", "gap from best", "s / graph");
+    struct Row {
+        const char* name;
+        double better, share, gap, seconds;
+    };
+    for (const Row& r : {Row{"BRKGA 5K", 0.0, -1, 9.65, 0.89}, Row{"Tuned BRKGA", 0.8, -1, 8.54, 1.04}, Row{"GAS", 0.16, -1, 9.33, 1.04},
+                         Row{"REGAL", 3.56, 88.92, 4.44, 1.04}}) {
+        const std::string share = r.share < 0 ? "-" : std::to_string(r.share).substr(0, 5) + "%";
+        std::printf("%-14s | %+13.2f%% | %16s | %12.2f%% | %9.2f\n", r.name, r.better, share.c_str(), r.gap, r.seconds);
+    }
 }
 
 std::vector<std::string> onnxFiles(const fs::path& data) {
@@ -217,6 +238,7 @@ int runBenchRegal(Args& args) {
                 nodes.c_str(), graphs);
     const std::vector<Summary> held = runSet(regal::makeDataset(spec, regal::Split::HeldOut), ms, seeds, false);
     printSummary(held, ms);
+    printRoom(held);
     printTargets(held, ms);
 
     if (withOnnx) {

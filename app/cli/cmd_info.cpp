@@ -50,12 +50,13 @@ int runInfo(Args& args) {
         j["total_work"] = g.totalWork();
         j["critical_path"] = criticalPath;
         j["bounds"] = {{"critical_path", lb.criticalPath}, {"work_per_device", lb.workPerDevice}, {"machines", lb.machines},
-                       {"makespan", lb.makespan}, {"makespan_source", lb.makespanSource}, {"memory", lb.memory}};
+                       {"makespan", lb.makespan}, {"makespan_source", lb.makespanSource}, {"memory", lb.memory},
+                       {"memory_source", lb.memorySource}};
         nlohmann::json types = nlohmann::json::object();
         for (auto [type, count] : opsPerType) types[std::to_string(type)] = count;
         j["ops_per_machine_type"] = types;
         j["devices"] = p.platform.deviceCount();
-        j["memory"] = {{"tensor_bytes", tensorBytes}, {"param_bytes", paramBytes}, {"largest_op_footprint", lb.memory}};
+        j["memory"] = {{"tensor_bytes", tensorBytes}, {"param_bytes", paramBytes}, {"largest_op_footprint", lb.footprint}};
         j["warnings"] = lp.loaded.warnings;
         std::cout << j.dump(2) << "\n";
         return 0;
@@ -73,7 +74,7 @@ int runInfo(Args& args) {
     std::cout << "\ndevices         " << p.platform.deviceCount() << "\n"
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
               << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
-              << " bytes (largest op footprint)\n"
+              << " bytes (" << lb.memorySource << "; largest op footprint " << lb.footprint << ")\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";
     for (const std::string& w : lp.loaded.warnings) std::cout << "warning         " << w << "\n";
     return 0;

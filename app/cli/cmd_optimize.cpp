@@ -105,15 +105,18 @@ std::string methodOptionsHelp() {
     return out;
 }
 
-/// How far the makespan can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%".
-/// A bound the run proved (exact-makespan) counts when it is the larger.
+/// How far the result can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%"
+/// for makespan, the peak memory on the problem's clock against the memory bound for a memory
+/// objective. A bound the run proved (exact-makespan) counts when it is the larger.
 void printGapToBound(const Problem& p, const RunResult& r) {
     const LowerBounds lb = lowerBounds(p);
+    const bool memory = p.objective.kind == Objective::Memory;
     const bool proved = p.objective.kind == Objective::Makespan && r.lowerBound > lb.makespan;
-    const double bound = proved ? r.lowerBound : lb.makespan;
-    const double gap = gapToBound(r.schedule.makespan, bound);
+    const double bound = memory ? lb.memory : proved ? r.lowerBound : lb.makespan;
+    const double gap = gapToBound(memory ? r.schedule.peakMemory() : r.schedule.makespan, bound);
     if (std::isnan(gap)) return;
-    std::cout << std::setprecision(12) << "gap to lower bound " << bound << " (" << (proved ? "proved by the run" : lb.makespanSource)
+    const char* source = memory ? lb.memorySource : proved ? "proved by the run" : lb.makespanSource;
+    std::cout << std::setprecision(12) << "gap to lower bound " << bound << (memory ? " bytes" : "") << " (" << source
               << "): +" << std::fixed << std::setprecision(2) << 100 * gap << "%" << std::defaultfloat << "\n";
 }
 

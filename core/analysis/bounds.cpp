@@ -176,7 +176,9 @@ LowerBounds lowerBounds(const Problem& p) {
     b.machines = machineBound(p);
     b.makespan = std::max({b.criticalPath, b.workPerDevice, b.machines});
     b.makespanSource = b.makespan == b.criticalPath ? "critical path" : b.makespan == b.workPerDevice ? "work / capacity" : "machines";
-    b.memory = footprintBound(p.g());
+    b.footprint = footprintBound(p.g());
+    b.memory = cutMemoryBound(p.g(), p.platform.deviceCount());
+    b.memorySource = b.memory > b.footprint ? "tensors live across an op" : "largest op footprint";
     return b;
 }
 

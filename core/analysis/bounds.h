@@ -27,7 +27,11 @@ struct LowerBounds {
     const char* makespanSource = "critical path";
     /// Largest single-op footprint: its input tensors + output tensors + parameter bytes, which
     /// must all be resident on its device while it runs (both memory clocks).
+    double footprint = 0;
+    /// cutMemoryBound() over the platform's devices (>= footprint): no peak, on either clock, is lower.
     double memory = 0;
+    /// Which gives `memory`: "largest op footprint" or "tensors live across an op".
+    const char* memorySource = "largest op footprint";
 };
 
 /// O(V + E). `p.graph` must be finalized.
@@ -60,7 +64,8 @@ double footprintBound(const Graph& g);
 /// transfers included): at the step of op v, every tensor produced by an ancestor of v and read
 /// by a descendant of v is resident on some device, beside v's own footprint. So the busiest
 /// device holds at least max(footprint(v), (footprint(v) + those bytes) / devices). On a training
-/// step the loss op's cut holds every saved activation. Returns the maximum over v, never below
+/// step the loss op's cut holds every saved activation. It holds on the time clock too (those
+/// tensors are resident throughout v's run). Returns the maximum over v, never below
 /// footprintBound(g); graphs of more than `maxOps` ops get footprintBound(g) alone (the
 /// reachability sets take O(ops^2) bits). O(ops x (ops + tensors) / 64).
 double cutMemoryBound(const Graph& g, int devices, int maxOps = 4096);

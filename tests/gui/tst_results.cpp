@@ -7,6 +7,7 @@
 #include "core/generators/generators.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "widgets/schedulerecord.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/compareview.h"
 #include "widgets/convergenceview.h"
@@ -81,6 +82,47 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_graphA = writeGraph("alpha.json", 30, 1);
         m_graphB = writeGraph("beta.json", 24, 2);
+    }
+
+    /// A peak-memory run reads against the memory bound (core/analysis/bounds.h), not the makespan's:
+    /// on the hand-checked cut graph of tst_bounds every order peaks at 13 bytes on one device, the
+    /// bound, so the column says optimal and the convergence line sits at 13; on two devices the
+    /// bound is 6.5. Catches a column (or line) that keeps the makespan for memory runs (these ops
+    /// take no time: it would show "–" and no line) or the footprint bound (5 bytes).
+    void aMemoryRunReadsAgainstTheMemoryBound() {
+        Graph g;
+        const OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
+        const OpId m = g.addOp({.name = "m"});
+        const TensorId A = g.addTensor("A", a, 4), B = g.addTensor("B", b, 4), C = g.addTensor("C", c, 4);
+        const TensorId M = g.addTensor("M", m, 1);
+        g.addConsumer(A, m);
+        g.addEdge(b, m);
+        g.addEdge(c, m);
+        for (const auto& [name, input] : {std::pair{"x", A}, std::pair{"y", B}, std::pair{"z", C}}) {
+            const OpId reader = g.addOp({.name = name});
+            g.addConsumer(input, reader);
+            g.addConsumer(M, reader);
+        }
+        g.finalize();
+        const QString path = m_dir.filePath(QStringLiteral("cut.json"));
+        saveGraphJson(g, nullptr, path.toStdString());
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        w.platformPanel()->setObjective(Objective::Memory);
+        w.platformPanel()->setDeviceCount(1);
+        const RunRecord one = runToEnd(w, QStringLiteral("mem-dfs"));
+        QVERIFY(one.result);
+        QCOMPARE(one.result->schedule.peakMemory(), 13.0);
+        const QModelIndex cell = w.results()->index(0, ResultsModel::BoundGap);
+        QCOMPARE(w.results()->data(cell).toString(), QStringLiteral("0 % (optimal)"));
+        QVERIFY(w.results()->data(cell, Qt::ToolTipRole).toString().contains(QStringLiteral("tensors live across an op")));
+        QCOMPARE(w.convergenceView()->lowerBound(), 13.0);
+        w.platformPanel()->setDeviceCount(2);
+        const RunRecord two = runToEnd(w, QStringLiteral("mem-dfs"));
+        QVERIFY(two.result);
+        QCOMPARE(two.memoryBound, 6.5);
+        const double peak = two.result->schedule.peakMemory();
+        QCOMPARE(w.results()->data(w.results()->index(1, ResultsModel::BoundGap), ResultsModel::SortRole).toDouble(), (peak - 6.5) / 6.5);
     }
 
     /// exact-makespan proves ft06's optimum 55, above the analytic bound 52: list-cp's row (61) then

@@ -60,8 +60,9 @@ class TestTimeline : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    /// The bound line steps up to what a run proved (Progress::bound) and is only drawn for the
-    /// makespan. Catches a line fixed at the analytic bound, or drawn for memory costs.
+    /// The bound line steps up to what a run proved (Progress::bound) and is not drawn for the
+    /// weighted cost, which has no bound of its own. Catches a line fixed at the analytic bound, or
+    /// drawn for weighted costs. (A memory run's line: tst_results, through the main window.)
     void convergenceBoundStepsUpWithTheRun() {
         ConvergenceView view;
         view.setCostUnit(Objective::Makespan, TimeUnit::Abstract);
@@ -72,7 +73,7 @@ private Q_SLOTS:
         history[2].bound = 15;
         view.setHistory(QStringLiteral("exact"), history);
         QCOMPARE(view.lowerBound(), 15.0);
-        view.setCostUnit(Objective::Memory, TimeUnit::Abstract);
+        view.setCostUnit(Objective::Weighted, TimeUnit::Abstract);
         view.setHistory(QStringLiteral("exact"), history);
         QCOMPARE(view.lowerBound(), 0.0);
     }

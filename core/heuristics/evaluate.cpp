@@ -80,10 +80,7 @@ double RunMonitor::seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_begin).count();
 }
 
-void RunMonitor::report(RunResult& r, double best, double mean, double fraction, bool force) {
-    const double now = seconds();
-    if (!force && m_last >= 0 && now - m_last < m_interval) return;
-    m_last = now;
+Progress RunMonitor::progressOf(const RunResult& r, double best, double mean, double fraction, double now) const {
     Progress pr;
     pr.evaluations = r.evaluations;
     pr.best = best;
@@ -91,8 +88,23 @@ void RunMonitor::report(RunResult& r, double best, double mean, double fraction,
     pr.seconds = now;
     pr.fraction = std::clamp(fraction, 0.0, 1.0);
     pr.bound = m_bound;
-    r.history.push_back(pr);
-    if (m_progress) m_progress(pr);
+    return pr;
+}
+
+void RunMonitor::report(RunResult& r, double best, double mean, double fraction, bool force) {
+    const double now = seconds();
+    if (!force && m_last >= 0 && now - m_last < m_interval) return;
+    m_last = now;
+    r.history.push_back(progressOf(r, best, mean, fraction, now));
+    if (m_progress) m_progress(r.history.back());
+}
+
+void RunMonitor::record(RunResult& r, double best, double mean, double fraction) {
+    const double now = seconds();
+    r.history.push_back(progressOf(r, best, mean, fraction, now));
+    if (m_last >= 0 && now - m_last < m_interval) return;
+    m_last = now;
+    if (m_progress) m_progress(r.history.back());
 }
 
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,

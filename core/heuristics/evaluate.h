@@ -64,12 +64,18 @@ public:
     RunMonitor(const RunOptions& options, const ProgressFn& progress, double interval = 0.05);
     double seconds() const;
     bool timeUp() const { return m_options.timeLimit > 0 && seconds() >= m_options.timeLimit; }
-    /// Reports if the last report is older than the interval (or `force`).
+    /// Reports if the last report is older than the interval (or `force`): into r.history and to
+    /// the progress callback.
     void report(RunResult& r, double best, double mean, double fraction, bool force = false);
+    /// Every call goes into r.history (a full convergence curve, e.g. one point per generation);
+    /// the progress callback is still throttled to the interval.
+    void record(RunResult& r, double best, double mean, double fraction);
     /// The proven lower bound that later reports carry (Progress::bound); exact methods raise it.
     void setBound(double bound) { m_bound = bound; }
 
 private:
+    Progress progressOf(const RunResult& r, double best, double mean, double fraction, double now) const;
+
     const RunOptions& m_options;
     const ProgressFn& m_progress;
     double m_interval;

@@ -70,7 +70,8 @@ std::vector<std::string> featureColumns(int devices) {
     return c;
 }
 
-GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& config, std::stop_token stop) {
+GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& config, std::stop_token stop,
+                              const brkga::Observer& observer) {
     problem.check();
     const Graph& g = problem.g();
     GraphFeatures f;
@@ -86,7 +87,7 @@ GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& confi
     run.threads = config.threads;
     run.symmetry = config.symmetry;
     run.keepPopulation = run.params.population;
-    SearchOutcome outcome = search(problem, run, {}, std::move(stop));
+    SearchOutcome outcome = search(problem, run, observer, std::move(stop));
     RegalDecoder decoder(problem, config.symmetry);
     addPopulationStatistics(decoder, outcome.population, f);
 

@@ -55,7 +55,9 @@ struct GraphFeatures {
 /// Column names, in order (model cards, docs).
 std::vector<std::string> featureColumns(int devices);
 
-/// Static columns and edges, then the feature run. Throws GraphError / std::invalid_argument.
-GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& config, std::stop_token stop = {});
+/// Static columns and edges, then the feature run (`observer` sees its generations). Throws
+/// GraphError / std::invalid_argument.
+GraphFeatures computeFeatures(const Problem& problem, const FeatureConfig& config, std::stop_token stop = {},
+                              const brkga::Observer& observer = {});
 
 } // namespace sl::regal

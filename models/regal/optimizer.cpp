@@ -44,8 +44,9 @@ public:
 
         RunResult r;
         RunMonitor monitor(o, progress);
-        const auto observer = [&](const brkga::Status& s) {
-            monitor.report(r, s.best, s.mean, std::min(1.0, static_cast<double>(s.evaluations) / static_cast<double>(c.budget)));
+        const auto observer = [&](const brkga::Status& s) {   // every generation into the curve, as brkga's
+            r.evaluations = s.evaluations;
+            monitor.record(r, s.best, s.mean, std::min(1.0, static_cast<double>(s.evaluations) / static_cast<double>(c.budget)));
             return monitor.timeUp();
         };
         const RunOutcome out = runRegal(p, policy, c, observer, stop);

@@ -34,7 +34,8 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
     const std::int64_t featureBudget = std::clamp<std::int64_t>(config.budget * 2 / 25, 1, config.featureBudget);
     RunOutcome out;
     out.features = computeFeatures(problem, {.budget = featureBudget, .seed = deriveSeed(config.seed, 0),
-                                             .threads = config.threads, .symmetry = config.symmetry}, stop);
+                                             .threads = config.threads, .symmetry = config.symmetry},
+                                   stop, observer);   // the curve starts with the feature run
     const auto start = std::chrono::steady_clock::now();
     out.actions = policyActions(policy, out.features, deriveSeed(config.seed, 1), config.greedy);
     out.policySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

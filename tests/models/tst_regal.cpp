@@ -140,6 +140,16 @@ private Q_SLOTS:
         QCOMPARE(one.cost, two.cost);
         QCOMPARE(one.schedule.order, two.schedule.order);
         QCOMPARE(one.evaluations, std::int64_t(1500));
+        // The convergence curve has a point per generation of both runs (feature run 120 = 100 + 20,
+        // learned run 1,380 = 100 + 14 x 90 + 20: 2 + 16 statuses), at their evaluation counts.
+        // Catches points thinned by the progress throttle, all drawn at 0 evaluations, or a curve
+        // that starts after the feature run.
+        QCOMPARE_GE(one.history.size(), std::size_t(18));
+        QCOMPARE(one.history.front().evaluations, std::int64_t(100));
+        for (std::size_t i = 1; i < one.history.size(); ++i) {
+            QCOMPARE_GE(one.history[i].evaluations, one.history[i - 1].evaluations);
+            QCOMPARE_LE(one.history[i].best, one.history[i - 1].best);
+        }
         std::stop_source cancelled;
         cancelled.request_stop();
         const RunResult stopped = run(1, cancelled.get_token());

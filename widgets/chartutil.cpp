@@ -78,9 +78,19 @@ void setTickLabels(QCategoryAxis* axis, double lo, double hi, const TimeScale& s
     for (const QString& label : axis->categoriesLabels()) axis->remove(label);
     axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axis->setStartValue(lo);
+    const double d = scale.divisor > 0 ? scale.divisor : 1;
+    const auto ticks = niceTicks(lo / d, hi / d, maxTicks);
+    const double step = ticks.size() >= 2 ? (ticks[1] - ticks[0]) * d : hi - lo;
+    for (double t : ticks) axis->append(formatTick(t * d, scale, step), t * d);
+}
+
+void applyNiceRange(QValueAxis* axis, const TimeScale& scale, int maxTicks) {
+    const double d = scale.divisor > 0 ? scale.divisor : 1, lo = axis->min() / d, hi = axis->max() / d;
     const auto ticks = niceTicks(lo, hi, maxTicks);
-    const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : hi - lo;
-    for (double t : ticks) axis->append(formatTick(t, scale, step), t);
+    if (ticks.size() < 2) return;
+    const double step = ticks[1] - ticks[0];
+    const double niceLo = std::floor(lo / step + 1e-9) * step, niceHi = std::ceil(hi / step - 1e-9) * step;
+    axis->setRange(lo >= 0 ? std::max(0.0, niceLo) * d : niceLo * d, niceHi * d);
 }
 
 void setTimeRange(QCategoryAxis* axis, double t0, double t1, TimeUnit unit, int maxTicks) {

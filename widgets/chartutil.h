@@ -19,8 +19,12 @@ namespace sl::gui {
 
 /// A byte unit that keeps axis numbers short: {divisor, suffix}.
 std::pair<double, QString> byteUnit(double maxBytes);
-/// Ticks at round values over [lo, hi], labelled in `scale` ("0 ms", "5 ms"); the range is the caller's.
+/// Ticks at values round in `scale` over [lo, hi] (20 MiB steps, not 50,000,000 bytes), labelled in
+/// it ("0 ms", "5 ms"); the range is the caller's.
 void setTickLabels(QCategoryAxis* axis, double lo, double hi, const TimeScale& scale, int maxTicks = 8);
+/// Widens the axis's range to whole ticks of setTickLabels() (what QValueAxis::applyNiceNumbers does
+/// for plain numbers), round in `scale`; a range that starts at 0 or above stays there.
+void applyNiceRange(QValueAxis* axis, const TimeScale& scale, int maxTicks = 6);
 /// Shows [t0, t1] on a time axis with ticks at the Gantt's round values (widgets/timemapping.h),
 /// labelled in the graph's unit at one scale ("0 ms", "5 ms", "10 ms").
 void setTimeRange(QCategoryAxis* axis, double t0, double t1, TimeUnit unit, int maxTicks = 8);

@@ -169,8 +169,8 @@ void ConvergenceView::setHistory(const QString& title, const std::vector<Progres
     xMax = std::max(xMax, 2.0);   // one evaluation: an axis from 0 to 2, not three ticks that read alike
     m_x->setRange(0, xMax);
     m_y->setRange(std::max(0.0, lo - pad), hi + pad);
-    if (xMax >= 4) m_x->applyNiceNumbers();
-    m_y->applyNiceNumbers();
+    if (xMax >= 4) applyNiceRange(m_x, {1, {}});   // 0 to 5,000 for 5,000 evaluations, not to 6,000
+    applyNiceRange(m_y, costScaleFor(std::max(std::abs(lo), std::abs(hi)), m_objective, m_timeUnit));
 }
 
 void ConvergenceView::showSingleRunNote(const std::vector<Progress>& history, const QString& title, qsizetype points) {

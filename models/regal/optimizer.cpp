@@ -60,7 +60,7 @@ public:
                       std::filesystem::path(weights).filename().string().c_str());
         r.note = note;
         finishResult(r, p, "regal", o, monitor);
-        monitor.report(r, r.cost, r.cost, 1.0, true);
+        monitor.report(r, r.cost, r.history.empty() ? r.cost : r.history.back().mean, 1.0, true);   // the last population's mean
         return r;
     }
 };

@@ -78,6 +78,26 @@ private Q_SLOTS:
         QCOMPARE(view.lowerBound(), 0.0);
     }
 
+    /// A memory curve's axis ends on round MiB (nice numbers in the unit it is labelled in), and a
+    /// 5,000-evaluation run's x axis ends at 5,000. Catches nice numbers taken on raw bytes
+    /// (50,000,000-byte steps, ticks at 47.7 and 95.4 MiB) or Qt's overshoot to 6,000.
+    void convergenceAxesAreRoundInTheirUnit() {
+        ConvergenceView view;
+        view.setCostUnit(Objective::Memory, TimeUnit::Abstract);
+        const double mib = 1024.0 * 1024.0;
+        std::vector<Progress> history;
+        for (int i = 1; i <= 50; ++i)
+            history.push_back({.evaluations = 100 * i, .best = (84 - 0.3 * i) * mib, .mean = (97 - 0.5 * i) * mib});
+        view.setLowerBound(48.7 * mib);
+        view.setHistory(QStringLiteral("memory"), history);
+        // data 48.7 (the bound) to 96.5 MiB, padded by 8 % of that span: 44.9 to 100.3, then out to
+        // whole 10 MiB ticks
+        const QPointF y = view.yRange();
+        QCOMPARE(y.x(), 40 * mib);
+        QCOMPARE(y.y(), 110 * mib);
+        QCOMPARE(view.xRange(), QPointF(0, 5000));
+    }
+
     void initTestCase() {
         QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_timeline"));

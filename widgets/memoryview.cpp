@@ -171,6 +171,16 @@ void MemoryView::rebuild() {
         cap->attachAxis(x);
         cap->attachAxis(y);
     }
+    if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/analysis/bounds.h)
+        auto* bound = new QLineSeries;
+        bound->setName(tr("lower bound"));
+        bound->append(0, m_record->memoryBound / divisor);
+        bound->append(s.makespan, m_record->memoryBound / divisor);
+        bound->setPen(QPen(palette::category(2), 1.5, Qt::DashLine));
+        m_chart->addSeries(bound);
+        bound->attachAxis(x);
+        bound->attachAxis(y);
+    }
     auto* peak = new QScatterSeries;
     peak->setName(tr("peak"));
     peak->setMarkerSize(11);

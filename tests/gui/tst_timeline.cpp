@@ -20,6 +20,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QXYSeries>
 #include <QtTest>
 
 #define EXAMPLES SCHEDLAB_TEST_DATA "/../../resources/examples"
@@ -223,6 +224,14 @@ private Q_SLOTS:
         const QStringList labels = axisLabels(view->chart(), Qt::Horizontal);
         QVERIFY(labels.size() >= 3);
         for (const QString& l : labels) QVERIFY2(l.endsWith(QLatin1String(" ms")), qPrintable(l));
+        // the dashed lower bound sits at the problem's memory bound, in the peak marker's unit
+        double boundY = 0, peakY = 0;
+        for (QAbstractSeries* s : view->chart()->series()) {
+            if (s->name() == QLatin1String("lower bound")) boundY = static_cast<QXYSeries*>(s)->at(0).y();
+            if (s->name() == QLatin1String("peak")) peakY = static_cast<QXYSeries*>(s)->at(0).y();
+        }
+        QVERIFY(r.memoryBound > 0 && peakY > 0);
+        QCOMPARE(boundY / peakY, r.memoryBound / r.memory->peak);
 
         // hover at the peak time: the read-out names the time and the peak device's bytes there
         const MemoryTimeline& tl = *r.memory;

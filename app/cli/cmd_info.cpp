@@ -83,8 +83,9 @@ int runInfo(Args& args) {
 SL_CLI_COMMAND({"info", "size, work, critical path, lower bounds and memory of a graph",
                 std::string("Usage: schedlab-cli info GRAPH [--json] [problem options]\n"
                             "Prints ops, tensors, edges, total work, the critical path, lower bounds on the\n"
-                            "makespan (critical path, work / devices) and on peak memory (largest single-op\n"
-                            "footprint), ops per machine type and memory totals.\n\n"
+                            "makespan (critical path, work / devices, machines) and on peak memory (the\n"
+                            "tensors resident across an op, and the largest single-op footprint), ops per\n"
+                            "machine type and memory totals.\n\n"
                             "Options:\n"
                             "  --json                machine-readable output\n") +
                     problemOptionsHelp(),

@@ -92,7 +92,7 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
             result.peak = peak;
         }
     }
-    const double floor = footprintBound(g);
+    const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search
     if (n == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
         return result;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // exact-memory against brute force over every topological order of small random graphs, with the
 // step-clock peak recomputed here from its definition (spec/topoformer.md §1.2).
+#include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/exactmemory.h"
 #include "core/heuristics/memoryorders.h"
@@ -108,7 +109,7 @@ private Q_SLOTS:
     }
 
     void dpEqualsBruteForceOnSmallGraphs() {
-        int nontrivial = 0;
+        int nontrivial = 0, tightCut = 0;
         for (std::uint64_t seed = 1; seed <= 120; ++seed) {
             const int n = 3 + static_cast<int>(seed % 6);   // 3..8 ops
             const auto g = randomGraph(n, seed % 3 == 0 ? 0.2 : 0.4, seed);
@@ -117,6 +118,8 @@ private Q_SLOTS:
             QVERIFY(r.note.empty());
             const double brute = bruteMinimum(*g);
             QCOMPARE(r.peak, brute);
+            QVERIFY(cutMemoryBound(*g, 1) <= brute);   // the bound the search starts from holds
+            tightCut += cutMemoryBound(*g, 1) == brute;
             QCOMPARE(definitionPeak(*g, r.order), brute);
             StepMemory mem(*g, 1);
             for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) {
@@ -126,6 +129,7 @@ private Q_SLOTS:
             }
         }
         QVERIFY(nontrivial > 0);   // the search improved on some heuristic, not only copied them
+        QVERIFY(tightCut > 0);     // and the cut bound proves some optima by itself
     }
 
     void dpOnMediumGraphsIsOptimalOrSaysWhy() {

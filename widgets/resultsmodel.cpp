@@ -89,7 +89,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Devices: return r.problem ? r.problem->platform.deviceCount() : 0;
         case Makespan: return res.schedule.makespan;
-        case BoundGap: return bounded(r).bound > 0 ? gapToBound(bounded(r).value, bounded(r).bound) : QVariant();
+        case BoundGap: {
+            const Bounded b = bounded(r);
+            return b.bound > 0 ? gapToBound(b.value, b.bound) : QVariant();
+        }
         case StepPeak: return res.schedule.stepMemory.peak;
         case TimePeak: return res.schedule.timeMemory.peak;
         case Cost: return res.cost;
@@ -119,8 +122,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Makespan && r.problem)   // the exact value, in the graph's own unit
         return formatExact(res.schedule.makespan, r.problem->g().timeUnit());
     if (role == Qt::ToolTipRole && index.column() == Seconds) return tr("Wall-clock time of the run");
-    if (role == Qt::ToolTipRole && index.column() == BoundGap && bounded(r).bound > 0 && r.problem) {
-        const Bounded b = bounded(r);
+    if (const Bounded b = bounded(r); role == Qt::ToolTipRole && index.column() == BoundGap && b.bound > 0 && r.problem) {
         if (b.memory)
             return tr("The peak memory %1 (%2 clock) is at most %3 above the optimum: no schedule peaks below %4 (%5)")
                 .arg(formatBytes(b.value), QString::fromStdString(toString(r.problem->objective.memoryClock)),
@@ -136,7 +138,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Graph: return r.graphTitle;
     case Devices: return r.problem ? QString::number(r.problem->platform.deviceCount()) : QStringLiteral("–");
     case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
-    case BoundGap: return bounded(r).bound > 0 ? boundGapText(bounded(r).value, bounded(r).bound) : QStringLiteral("–");
+    case BoundGap: {
+        const Bounded b = bounded(r);
+        return b.bound > 0 ? boundGapText(b.value, b.bound) : QStringLiteral("–");
+    }
     case StepPeak: return formatBytes(res.schedule.stepMemory.peak);
     case TimePeak: return formatBytes(res.schedule.timeMemory.peak);
     case Cost:

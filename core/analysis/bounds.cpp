@@ -157,8 +157,8 @@ double cutMemoryBound(const Graph& g, int devices, int maxOps) {
     for (OpId v = 0; v < g.opCount(); ++v) {
         double own = g.outputBytes(v) + g.op(v).paramBytes, cut = crossing[static_cast<size_t>(v)];
         for (const TensorId t : g.inputs(v)) {
-            own += g.tensor(t).bytes;
             const Tensor& input = g.tensor(t);
+            own += input.bytes;
             // an input also read after v is already in the cut: count it once
             if (input.producer != kNoOp && std::any_of(input.consumers.begin(), input.consumers.end(),
                                                        [&](OpId c) { return hasBit(after[static_cast<size_t>(v)], c); }))

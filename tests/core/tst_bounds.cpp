@@ -3,6 +3,7 @@
 // schedule) against hand-computed values, the published bound of ft10, the known optima of the
 // job-shop fixtures and brute-forced optima of small random job-shops. The memory cut bound against
 // a hand-checked graph and the peaks of random placements and orders.
+#include "common/cutexample.h"
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
@@ -186,26 +187,13 @@ private Q_SLOTS:
     /// 13 bytes, so one device holds 13 and two hold at least 6.5. A is m's input and read after m:
     /// counting it twice would give 17 and 8.5; dropping the cut leaves the footprint, 5.
     void cutBoundHandChecked() {
-        Graph g;
-        const OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
-        const OpId m = g.addOp({.name = "m"});
-        const OpId x = g.addOp({.name = "x"}), y = g.addOp({.name = "y"}), z = g.addOp({.name = "z"});
-        const TensorId A = g.addTensor("A", a, 4), B = g.addTensor("B", b, 4), C = g.addTensor("C", c, 4);
-        const TensorId M = g.addTensor("M", m, 1);
-        g.addConsumer(A, m);
-        g.addEdge(b, m);
-        g.addEdge(c, m);
-        for (const auto& [reader, input] : {std::pair{x, A}, std::pair{y, B}, std::pair{z, C}}) {
-            g.addConsumer(input, reader);
-            g.addConsumer(M, reader);
-        }
-        g.finalize();
+        const Graph g = reference::cutExampleGraph();
         QCOMPARE(footprintBound(g), 5.0);
         QCOMPARE(cutMemoryBound(g, 1), 13.0);
         QCOMPARE(cutMemoryBound(g, 2), 6.5);
         QCOMPARE(cutMemoryBound(g, 2, /*maxOps=*/6), 5.0);   // too big for the cut: the footprint
         StepMemory mem(g, 1);
-        const std::vector<OpId> order = {a, b, c, m, x, y, z};
+        const std::vector<OpId> order = {0, 1, 2, 3, 4, 5, 6};   // a, b, c, m, x, y, z
         QCOMPARE(mem.peak(order), 13.0);   // one device: the bound is the optimum
     }
 

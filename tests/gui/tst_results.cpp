@@ -6,6 +6,7 @@
 #include "app/gui/commandline.h"
 #include "core/generators/generators.h"
 #include "core/graph/fingerprint.h"
+#include "common/cutexample.h"
 #include "core/io/graphio.h"
 #include "widgets/schedulerecord.h"
 #include "core/optimizer/optimizer.h"
@@ -85,25 +86,12 @@ private Q_SLOTS:
     }
 
     /// A peak-memory run reads against the memory bound (core/analysis/bounds.h), not the makespan's:
-    /// on the hand-checked cut graph of tst_bounds every order peaks at 13 bytes on one device, the
+    /// on the hand-checked cut graph (tests/common/cutexample.h) every order peaks at 13 bytes on one device, the
     /// bound, so the column says optimal and the convergence line sits at 13; on two devices the
     /// bound is 6.5. Catches a column (or line) that keeps the makespan for memory runs (these ops
     /// take no time: it would show "–" and no line) or the footprint bound (5 bytes).
     void aMemoryRunReadsAgainstTheMemoryBound() {
-        Graph g;
-        const OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
-        const OpId m = g.addOp({.name = "m"});
-        const TensorId A = g.addTensor("A", a, 4), B = g.addTensor("B", b, 4), C = g.addTensor("C", c, 4);
-        const TensorId M = g.addTensor("M", m, 1);
-        g.addConsumer(A, m);
-        g.addEdge(b, m);
-        g.addEdge(c, m);
-        for (const auto& [name, input] : {std::pair{"x", A}, std::pair{"y", B}, std::pair{"z", C}}) {
-            const OpId reader = g.addOp({.name = name});
-            g.addConsumer(input, reader);
-            g.addConsumer(M, reader);
-        }
-        g.finalize();
+        const Graph g = reference::cutExampleGraph();
         const QString path = m_dir.filePath(QStringLiteral("cut.json"));
         saveGraphJson(g, nullptr, path.toStdString());
         MainWindow w;

@@ -2,6 +2,7 @@
 #include "bench.h"
 #include "command.h"
 #include "distargs.h"
+#include "interrupt.h"
 #include "neural.h"
 #include "shard.h"
 
@@ -49,6 +50,9 @@ int runBench(Args& args) {
     if (!it->shardable)
         throw UsageError("bench " + name + " measures time on one machine and does not split over ranks: run it with one rank");
     quietUnlessRoot(d);   // only rank 0's table reaches stdout
+    // Ctrl-C or SIGTERM ends this rank at once, in the rendezvous or between items, and its
+    // peers are told (the work takes no stop token, so no step to finish first).
+    const InterruptStop interrupt({SIGINT, SIGTERM}, /*polled=*/false);
     const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
     const Args pristine = args;   // each pass parses its own copy
     return runSharded([&] {

@@ -8,10 +8,30 @@
 
 #include "models/train/trainers.h"
 
+#include <filesystem>
 #include <iostream>
 
 namespace sl::cli {
 namespace {
+
+/// A model card is read beside the repository it ships in, not on the machine that trained it: an
+/// absolute path inside the working directory is written relative to it, any other absolute path
+/// as its file name (a comma-separated list item by item).
+std::string portableOptionValue(const std::string& value) {
+    namespace fs = std::filesystem;
+    std::string out;
+    for (size_t start = 0; start <= value.size();) {
+        const size_t comma = std::min(value.find(',', start), value.size());
+        const fs::path item = value.substr(start, comma - start);
+        std::error_code ec;
+        const fs::path relative = item.is_absolute() ? fs::relative(item, fs::current_path(ec), ec) : item;
+        const bool inside = !ec && !relative.empty() && *relative.begin() != "..";
+        out += item.is_absolute() ? (inside ? relative : item.filename()).string() : item.string();
+        if (comma < value.size()) out += ',';
+        start = comma + 1;
+    }
+    return out;
+}
 
 std::string modelList() {
     std::string out;
@@ -34,7 +54,7 @@ int runTrain(Args& args) {
     ta.options = args.takeRest();
     args.finish(1);
     ta.commandLine = "schedlab-cli train " + name;
-    for (const auto& [k, v] : ta.options) ta.commandLine += " --" + k + " " + v;
+    for (const auto& [k, v] : ta.options) ta.commandLine += " --" + k + " " + portableOptionValue(v);
     quietUnlessRoot(ta.dist);   // rank 0 prints the progress lines
     const InterruptStop interrupt({SIGINT, SIGTERM});
     ta.stop = interrupt.token();

@@ -4,6 +4,9 @@
 /// a scheduler's SIGTERM) no longer end the process but request a stop on token(), which the
 /// running optimizer or trainer polls; it then finishes cleanly (keeps its best schedule, writes
 /// a last checkpoint). The previous handlers come back on destruction. One at a time.
+/// A distributed rank blocked in c10d when the signal comes, and still blocked 1.5 s later,
+/// is ended with the interrupted status (128 + the signal) after saying what it waited for
+/// (core/dist/blockingwait.h).
 ///
 /// \code
 ///   const InterruptStop interrupt({SIGINT, SIGTERM});
@@ -13,6 +16,7 @@
 #include <atomic>
 #include <csignal>
 #include <initializer_list>
+#include <optional>
 #include <stop_token>
 #include <thread>
 #include <vector>
@@ -21,7 +25,10 @@ namespace sl::cli {
 
 class InterruptStop {
 public:
-    explicit InterruptStop(std::initializer_list<int> signals);
+    /// `polled`: a run polls token() and stops by itself. Not polled (a sharded bench or batch,
+    /// whose work takes no token): the signal ends a distributed rank at once, after it has told
+    /// its peers (dist::abandonBlockedWait).
+    explicit InterruptStop(std::initializer_list<int> signals, bool polled = true);
     ~InterruptStop();
     InterruptStop(const InterruptStop&) = delete;
     InterruptStop& operator=(const InterruptStop&) = delete;

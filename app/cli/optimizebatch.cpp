@@ -2,6 +2,7 @@
 #include "optimizebatch.h"
 
 #include "distargs.h"
+#include "interrupt.h"
 #include "problemargs.h"
 
 #include "core/costmodel/validator.h"
@@ -15,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 namespace sl::cli {
@@ -120,6 +122,10 @@ int runOptimizeBatch(Args& args, const BatchRun& run) {
         if (!fs::is_directory(*run.outDir, ec)) throw InputError(*run.outDir + ": --out-dir is not an existing folder");
     }
     quietUnlessRoot(d);   // only rank 0's table reaches stdout
+    // Ctrl-C or SIGTERM ends this rank at once, in the rendezvous or between items, and its
+    // peers are told (the work takes no stop token, so no step to finish first).
+    std::optional<InterruptStop> interrupt;
+    if (d.distributed()) interrupt.emplace(std::initializer_list<int>{SIGINT, SIGTERM}, /*polled=*/false);
     const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
 
     // This rank's graphs, then everyone's rows at every rank (rank 0 prints and writes).

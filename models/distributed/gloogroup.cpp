@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "models/distributed/gloogroup.h"
 
+#include "models/distributed/localrendezvous.h"
+
+#include "core/dist/blockingwait.h"
+
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/torch.h>
@@ -29,33 +33,49 @@ bool isLoopback(const std::string& host) {
     return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
 }
 
-/// Gloo's transport device: $GLOO_SOCKET_IFNAME if set (as PyTorch does), loopback for a loopback
-/// master, else the interface this host's name resolves to.
+/// Gloo's transport device: 127.0.0.1 for a loopback master (every rank is here, and a local run
+/// listens on nothing else), else $GLOO_SOCKET_IFNAME if set (as PyTorch does), else the interface
+/// this host's name resolves to.
 std::shared_ptr<::gloo::transport::Device> transportDevice(const std::string& masterHost) {
+    if (isLoopback(masterHost)) return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
     if (const char* iface = std::getenv("GLOO_SOCKET_IFNAME"); iface && *iface)
         return c10d::ProcessGroupGloo::createDeviceForInterface(iface);
-    if (isLoopback(masterHost)) return c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1");
     return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
 } // namespace
 
 struct GlooGroup::Impl {
-    c10::intrusive_ptr<c10d::TCPStore> store;
+    std::unique_ptr<LocalRendezvous> local;   ///< a loopback master: no TCPStore, no listener
+    c10::intrusive_ptr<c10d::Store> store;
     c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
 };
 
-GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::make_unique<Impl>()) {
-    const std::string who = "distributed: " + o.describe();
-    const std::string within = " within " + std::to_string(static_cast<int>(o.timeoutSeconds)) + " s";
+namespace {
+
+std::string leftKey(int rank) { return "schedlab/left/" + std::to_string(rank); }
+
+std::string leftNote(c10d::Store& store, int rank) {
+    const std::vector<std::uint8_t> bytes = store.get(leftKey(rank));
+    return {bytes.begin(), bytes.end()};
+}
+
+std::string join(const std::vector<int>& ranks) {
+    std::string out;
+    for (int r : ranks) out += (out.empty() ? "" : ", ") + std::to_string(r);
+    return out;
+}
+
+/// A TCPStore: hosted here (rank 0) or reached at the master; the rendezvous of runs across hosts.
+c10::intrusive_ptr<c10d::Store> tcpStore(const dist::DistOptions& o, const std::string& who, const std::string& within) {
     c10d::TCPStoreOptions so;
     so.port = static_cast<std::uint16_t>(o.port);
     so.isServer = o.isRoot();
     so.numWorkers = static_cast<std::size_t>(o.worldSize);
-    so.waitWorkers = false;   // the join count below waits, and can say who is missing
+    so.waitWorkers = false;   // the join count waits, and can say who is missing
     so.timeout = toMillis(o.timeoutSeconds);
     try {
-        m_impl->store = c10::make_intrusive<c10d::TCPStore>(o.host, so);
+        return c10::make_intrusive<c10d::TCPStore>(o.host, so);
     } catch (const std::exception& e) {
         if (o.isRoot())
             throw DistError(who + ": could not host the rendezvous at " + o.master() + " (" + shortMessage(e) +
@@ -63,23 +83,63 @@ GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::mak
         throw DistError(who + ": could not reach the master at " + o.master() + within + " (" + shortMessage(e) +
                         "); is rank 0 running, and is the address right?");
     }
+}
+
+/// Tells the peers this rank leaves, from the signal watcher's thread (core/dist/blockingwait.h).
+void setLeaveNoticeFor(const dist::DistOptions& o, const LocalRendezvous* local) {
+    dist::setLeaveNotice([o, local](const std::string& reason) {
+        if (local) return local->setFromAnotherThread(leftKey(o.rank), reason);
+        if (o.isRoot()) return;   // the store leaves with rank 0: its peers see it gone
+        c10d::TCPStoreOptions so;   // a connection of its own: the rank's own one is busy
+        so.port = static_cast<std::uint16_t>(o.port);
+        so.timeout = std::chrono::milliseconds(1000);
+        auto* store = new c10d::TCPStore(o.host, so);   // never freed: the process ends right after
+        store->set(leftKey(o.rank), std::vector<std::uint8_t>(reason.begin(), reason.end()));
+    });
+}
+
+} // namespace
+
+GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::make_unique<Impl>()) {
+    const std::string who = "distributed: " + o.describe();
+    const std::string within = " within " + std::to_string(static_cast<int>(o.timeoutSeconds)) + " s";
+    const auto deadline = std::chrono::steady_clock::now() + toMillis(o.timeoutSeconds);
+    dist::BlockingWait wait(o, o.isRoot() ? "the other ranks to join the rendezvous at " + o.master()
+                                          : "rank 0 to open the rendezvous at " + o.master());
+    if (isLoopback(o.host)) {
+        m_impl->local = std::make_unique<LocalRendezvous>(o, deadline);
+        m_impl->store = m_impl->local->store();
+    } else {
+        m_impl->store = tcpStore(o, who, within);
+    }
+    setLeaveNoticeFor(o, m_impl->local.get());
     try {
         // The join count: each rank marks itself, then waits until all have.
         auto& store = *m_impl->store;
         store.set("schedlab/joined/" + std::to_string(o.rank), std::vector<std::uint8_t>{1});
         store.add("schedlab/joined", 1);
-        const auto deadline = std::chrono::steady_clock::now() + toMillis(o.timeoutSeconds);
-        while (store.add("schedlab/joined", 0) < o.worldSize) {
-            if (std::chrono::steady_clock::now() >= deadline) {
-                std::string missing;
+        auto missingRanks = [&] {
+            std::vector<int> missing;
+            for (int r = 0; r < o.worldSize; ++r)
+                if (!store.check({"schedlab/joined/" + std::to_string(r)})) missing.push_back(r);
+            return missing;
+        };
+        for (int polls = 0; store.add("schedlab/joined", 0) < o.worldSize; ++polls) {
+            if (polls % 25 == 0) {   // twice a second: who is missing, and did a rank give up?
+                const std::vector<int> missing = missingRanks();
+                wait.describe("missing rank(s) " + join(missing) + " to join the rendezvous at " + o.master());
                 for (int r = 0; r < o.worldSize; ++r)
-                    if (!store.check({"schedlab/joined/" + std::to_string(r)})) missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-                throw DistError(who + ": not every rank joined" + within + "; missing rank(s) " + missing +
+                    if (store.check({leftKey(r)}))
+                        throw DistError(who + ": rank " + std::to_string(r) + " left the rendezvous (" +
+                                        leftNote(store, r) + ")");
+            }
+            if (std::chrono::steady_clock::now() >= deadline)
+                throw DistError(who + ": not every rank joined" + within + "; missing rank(s) " + join(missingRanks()) +
                                 ". Start all " + std::to_string(o.worldSize) + " ranks with the same --master " + o.master() +
                                 " and --world-size (scripts/launch-local.sh does it on one machine)");
-            }
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
+        wait.describe("the other ranks to connect (Gloo)");
         auto options = c10d::ProcessGroupGloo::Options::create(toMillis(o.timeoutSeconds));
         options->devices.push_back(transportDevice(o.host));
         options->threads = 1;
@@ -92,39 +152,56 @@ GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::mak
     }
 }
 
-GlooGroup::~GlooGroup() = default;
+GlooGroup::~GlooGroup() { dist::setLeaveNotice({}); }
 
-namespace {
+std::string GlooGroup::whoLeft() const {
+    std::vector<std::string> notes;
+    try {
+        for (int r = 0; r < m_options.worldSize; ++r)
+            if (r != m_options.rank && m_impl->store->check({leftKey(r)}))
+                notes.push_back("rank " + std::to_string(r) + " left (" + leftNote(*m_impl->store, r) + ")");
+    } catch (const std::exception&) {
+        return "rank 0 is gone (the rendezvous it hosted no longer answers)";
+    }
+    if (notes.empty() && m_impl->local)
+        for (int r : m_impl->local->departedRanks()) notes.push_back("rank " + std::to_string(r) + " is gone (it left the run, or its process ended)");
+    std::string out;
+    for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
+    return out;
+}
 
 template <typename F>
-void collective(const dist::DistOptions& o, const char* what, F&& run) {
+void GlooGroup::collective(const char* what, F&& run) {
     try {
+        const dist::BlockingWait wait(m_options, std::string(what) + " with all " + std::to_string(m_options.worldSize) + " ranks");
         run()->wait();
     } catch (const std::exception& e) {
-        throw DistError("distributed: " + o.describe() + ": " + what + " failed: a peer rank stopped or did not answer within " +
-                        std::to_string(static_cast<int>(o.timeoutSeconds)) + " s (" + shortMessage(e) + ")");
+        const std::string left = whoLeft();
+        throw DistError("distributed: " + m_options.describe() + ": " + what + " failed: " +
+                        (left.empty() ? "a peer rank stopped or did not answer within " +
+                                            std::to_string(static_cast<int>(m_options.timeoutSeconds)) + " s"
+                                      : left) +
+                        " (" + shortMessage(e) + ")");
     }
 }
 
-} // namespace
-
 void GlooGroup::allReduceSum(torch::Tensor& t) {
     std::vector<at::Tensor> v{t};
-    collective(m_options, "an all-reduce", [&] { return m_impl->group->allreduce(v); });
+    collective("an all-reduce", [&] { return m_impl->group->allreduce(v); });
 }
 
 void GlooGroup::allReduceMax(torch::Tensor& t) {
     std::vector<at::Tensor> v{t};
     c10d::AllreduceOptions opts;
     opts.reduceOp = c10d::ReduceOp::MAX;
-    collective(m_options, "an all-reduce", [&] { return m_impl->group->allreduce(v, opts); });
+    collective("an all-reduce", [&] { return m_impl->group->allreduce(v, opts); });
 }
 
 void GlooGroup::broadcastFromRoot(torch::Tensor& t) {
     std::vector<at::Tensor> v{t};
     c10d::BroadcastOptions opts;
     opts.rootRank = 0;
-    collective(m_options, "a broadcast", [&] { return m_impl->group->broadcast(v, opts); });
+    collective("a broadcast", [&] { return m_impl->group->broadcast(v, opts); });
 }
 
 std::vector<std::string> GlooGroup::allGather(const std::string& bytes) {
@@ -133,14 +210,14 @@ std::vector<std::string> GlooGroup::allGather(const std::string& bytes) {
     std::vector<at::Tensor> size{torch::tensor({static_cast<std::int64_t>(bytes.size())}, torch::kInt64)};
     std::vector<std::vector<at::Tensor>> sizes(1);
     for (std::size_t r = 0; r < world; ++r) sizes[0].push_back(torch::zeros({1}, torch::kInt64));
-    collective(m_options, "a gather of sizes", [&] { return m_impl->group->allgather(sizes, size); });
+    collective("a gather of sizes", [&] { return m_impl->group->allgather(sizes, size); });
     std::int64_t longest = 1;
     for (const auto& s : sizes[0]) longest = std::max(longest, s.item<std::int64_t>());
     std::vector<at::Tensor> mine{torch::zeros({longest}, torch::kUInt8)};
     std::memcpy(mine[0].data_ptr(), bytes.data(), bytes.size());
     std::vector<std::vector<at::Tensor>> all(1);
     for (std::size_t r = 0; r < world; ++r) all[0].push_back(torch::zeros({longest}, torch::kUInt8));
-    collective(m_options, "a gather", [&] { return m_impl->group->allgather(all, mine); });
+    collective("a gather", [&] { return m_impl->group->allgather(all, mine); });
     std::vector<std::string> out;
     for (std::size_t r = 0; r < world; ++r)
         out.emplace_back(static_cast<const char*>(all[0][r].data_ptr()), static_cast<std::size_t>(sizes[0][r].item<std::int64_t>()));
@@ -154,7 +231,7 @@ bool GlooGroup::anyTrue(bool flag) {
 }
 
 void GlooGroup::barrier() {
-    collective(m_options, "a barrier", [&] { return m_impl->group->barrier(); });
+    collective("a barrier", [&] { return m_impl->group->barrier(); });
 }
 
 void registerGlooCommunicator() {

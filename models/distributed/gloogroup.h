@@ -17,6 +17,7 @@
 #include <torch/types.h>
 
 #include <memory>
+#include <string>
 
 namespace sl::models {
 
@@ -39,6 +40,12 @@ public:
     void broadcastFromRoot(torch::Tensor& t);
 
 private:
+    /// Runs a collective inside a dist::BlockingWait; a failure names the ranks that left.
+    template <typename F>
+    void collective(const char* what, F&& run);
+    /// "rank 1 left (interrupted (SIGINT))", "rank 1 is gone (its process ended)", or "".
+    std::string whoLeft() const;
+
     struct Impl;
     dist::DistOptions m_options;
     std::unique_ptr<Impl> m_impl;

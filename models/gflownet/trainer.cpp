@@ -206,7 +206,7 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
                            "\"last_window_mean_speedup\": %.4f, \"last_window_zeta_std\": %.4f, \"threads\": %d}",
                            cfg.evalSamples, lastValidation.mean, lastValidation.best, lastValidation.list,
                            report.lastMeanSpeedup, report.lastZetaStd, cfg.threads);
-        card.notes = (cfg.initWeights.empty() ? std::string() : "Initialised from " + cfg.initWeights + " (fine-tuning, fresh Adam). ") +
+        card.notes = (cfg.initWeights.empty() ? std::string() : "Initialised from " + std::filesystem::path(cfg.initWeights).filename().string() + " (fine-tuning, fresh Adam). ") +
                      models::formatText("%s loss, %s P_B, batch %d, sigma log-uniform in [%g, %g], Adam lr %g, clip %g (0 = off), seed %llu, "
                          "%d math thread(s). Speedups are proxy speedups U = sum of durations / makespan.",
                          cfg.trajectoryBalance ? "TB (learned log Z)" : "LV", cfg.uniformBackward ? "uniform" : "learned",

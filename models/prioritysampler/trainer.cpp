@@ -202,21 +202,13 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         SampleScorer scorer(in.problem, cfg.threads);
         const SampleBatch batch =
             scorer.sample(l, cfg.samples, deriveSeed(seed ^ 0xA11CEULL, static_cast<std::uint64_t>(step)), true);
-        const auto count = static_cast<double>(batch.costs.size());
-        const double mean = std::accumulate(batch.costs.begin(), batch.costs.end(), 0.0) / count;
-        double var = 0;
-        for (double c : batch.costs) var += (c - mean) * (c - mean);
-        const double sd = std::max(std::sqrt(var / count), cfg.epsilon);
-        std::vector<float> cbar(batch.costs.size());
-        for (size_t i = 0; i < cbar.size(); ++i) cbar[i] = static_cast<float>((batch.costs[i] - mean) / sd);
         std::vector<std::int64_t> flat;
         flat.reserve(batch.orders.size() * l.size());
         for (const auto& o : batch.orders) flat.insert(flat.end(), o.begin(), o.end());
         const torch::Tensor orders =
             torch::from_blob(flat.data(), {static_cast<std::int64_t>(batch.orders.size()), static_cast<std::int64_t>(l.size())},
                              torch::kInt64);
-        const torch::Tensor logp = plackettLuceLogProb(logits, orders);
-        const torch::Tensor loss = (torch::tensor(cbar) * logp).mean() + cfg.cLogits * logits.pow(2).mean();
+        const torch::Tensor loss = samplerLoss(logits, orders, batch.costs, cfg.epsilon, cfg.cLogits);
         adam.zero_grad();
         loss.backward();
         dp.averageGradients(params);
@@ -224,7 +216,8 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
         adam.step();
         ++step;
         lossSum += loss.item<double>();
-        costSum += mean / in.problem.g().totalWork();   // scale-free: mean makespan / total work
+        costSum += std::accumulate(batch.costs.begin(), batch.costs.end(), 0.0) / static_cast<double>(batch.costs.size()) /
+                   in.problem.g().totalWork();   // scale-free: mean makespan / total work
         ++window;
 
         stopNow = stopping();

@@ -6,6 +6,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -79,6 +80,22 @@ torch::Tensor plackettLuceLogProbTensor(const torch::Tensor& priority, const std
     const at::Tensor logits = priority.unsqueeze(0) + (r - 1.0f) * 1e9f;   // not ready: -1e9 (finite)
     const at::Tensor idx = at::tensor(std::vector<std::int64_t>(order.begin(), order.end()), at::kLong);
     return priority.index_select(0, idx).sum() - at::logsumexp(logits, {1}).sum();
+}
+
+torch::Tensor reinforceLoss(const torch::Tensor& priorities, const std::vector<std::vector<SampledOrder>>& samples,
+                            const std::vector<double>& baselines, bool relative) {
+    if (samples.size() != baselines.size() || priorities.size(0) < static_cast<std::int64_t>(samples.size()))
+        throw std::invalid_argument("reinforceLoss: the batch sizes disagree");
+    std::vector<at::Tensor> terms;
+    for (size_t b = 0; b < samples.size(); ++b) {
+        for (const SampledOrder& s : samples[b]) {
+            const at::Tensor row = priorities[static_cast<std::int64_t>(b)].narrow(0, 0, static_cast<std::int64_t>(s.order.size()));
+            double advantage = s.cost - baselines[b];
+            if (relative) advantage /= std::max(1e-9, baselines[b]);
+            terms.push_back(plackettLuceLogProbTensor(row, s.order, s.ready) * advantage);
+        }
+    }
+    return at::stack(terms).mean();
 }
 
 std::string topoformerWeightsPath(const std::string& override) {

@@ -56,6 +56,20 @@ void saveTopoformer(const TopoformerModel& model, const std::string& path);
 torch::Tensor plackettLuceLogProbTensor(const torch::Tensor& priority, const std::vector<OpId>& order,
                                         const std::vector<std::uint8_t>& ready);
 
+/// One order sampled for training: its ready sets (as sampleOrder() records them) and its peak.
+struct SampledOrder {
+    std::vector<OpId> order;
+    std::vector<std::uint8_t> ready;
+    double cost = 0;
+};
+
+/// REINFORCE's surrogate loss on one batch (Gagrani et al., Topoformer, §4): the mean over every
+/// sample of log p(order) times its advantage, cost minus its graph's baseline (divided by the
+/// baseline when `relative`). `priorities` is [B, N] with row b for graph b, `samples[b]` its
+/// orders. Minimising the loss makes orders cheaper than their baseline likelier.
+torch::Tensor reinforceLoss(const torch::Tensor& priorities, const std::vector<std::vector<SampledOrder>>& samples,
+                            const std::vector<double>& baselines, bool relative);
+
 /// Loads once per path and shares it (inference only; forward under NoGradGuard is thread-safe).
 std::shared_ptr<TopoformerModel> cachedTopoformer(const std::string& path);
 

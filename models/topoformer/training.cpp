@@ -239,24 +239,20 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
             }
         }
         const at::Tensor y = model->forward(in);
-        std::vector<at::Tensor> terms;
+        std::vector<std::vector<SampledOrder>> samples(static_cast<size_t>(c.batch));
         double costSum = 0;
         for (int b = 0; b < c.batch; ++b) {
             const Graph& g = *batch[static_cast<size_t>(b)].graph;
-            const int n = g.opCount();
-            const std::vector<double> prio = rowPriorities(y[b], n);
-            const at::Tensor yb = y[b].narrow(0, 0, n);
+            const std::vector<double> prio = rowPriorities(y[b], g.opCount());
             for (int k = 0; k < c.samplesPerGraph; ++k) {
-                std::vector<std::uint8_t> ready;
-                const std::vector<OpId> order = sampleOrder(g, prio, rng, &ready);
-                const double cost = orderPeak(g, order);
-                costSum += cost / c.samplesPerGraph;
-                double adv = cost - base[static_cast<size_t>(b)];
-                if (c.relativeAdvantage) adv /= std::max(1e-9, base[static_cast<size_t>(b)]);
-                terms.push_back(plackettLuceLogProbTensor(yb, order, ready) * adv);
+                SampledOrder s;
+                s.order = sampleOrder(g, prio, rng, &s.ready);
+                s.cost = orderPeak(g, s.order);
+                costSum += s.cost / c.samplesPerGraph;
+                samples[static_cast<size_t>(b)].push_back(std::move(s));
             }
         }
-        const at::Tensor loss = at::stack(terms).mean();
+        const at::Tensor loss = reinforceLoss(y, samples, base, c.relativeAdvantage);
         adam.zero_grad();
         loss.backward();
         dp.averageGradients(params);

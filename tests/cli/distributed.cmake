@@ -79,7 +79,7 @@ endforeach()
 # --- a peer that never comes: a clear error within the timeout, from either side ---
 string(RANDOM LENGTH 4 ALPHABET 0123456789 r)
 math(EXPR port "20000 + ${r}")
-foreach(case "0;missing rank\\(s\\) 1" "1;could not reach the master")
+foreach(case "0;missing rank\\(s\\) 1" "1;rank 0 did not open the local rendezvous")
   list(GET case 0 rank)
   list(GET case 1 expected)
   string(TIMESTAMP t0 "%s")

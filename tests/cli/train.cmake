@@ -47,6 +47,13 @@ run_cli(0 train gflownet ${smoke} --seed 3 --steps 0 --init ${OUT}/init-a.slw --
 run_cli(0 train gflownet ${smoke} --seed 3 --steps 1 --init ${OUT}/init-a.slw --out ${OUT}/init-c.slw)
 file(READ ${OUT}/init-b.slw.card.json card)
 expect_match("initialised from init-a.slw" "${card}" "the card of an --init run names the weights it started from")
+# The card names files relative to where training ran, never by this machine's absolute paths
+# (the run gave them as ${OUT}/...). Catches a command line recorded as typed.
+expect_match("--init init-a.slw [^\n]*--out init-b.slw" "${card}" "the card's command names its files relative to the run")
+string(FIND "${card}" "${OUT}" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "the model card records this machine's path ${OUT}:\n${card}")
+endif()
 foreach(w a b c)
   run_cli(0 optimize ${OUT}/g.json --devices 2 --method gflownet --weights ${OUT}/init-${w}.slw --samples 64 --top-k 64
           --target bandwidth --seed 5 --out ${OUT}/init-${w}.json)

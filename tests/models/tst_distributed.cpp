@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // models/distributed: data-parallel training over LibTorch's c10d (Gloo) with two ranks on
-// loopback, as two threads of this process (each with its own TCPStore client and Gloo group).
+// loopback, as two threads of this process (each with its own handle on the local rendezvous's
+// FileStore, models/distributed/localrendezvous.h, and its own Gloo group).
 #include "models/distributed/dataparallel.h"
 #include "models/distributed/gloogroup.h"
 
@@ -195,11 +196,12 @@ private Q_SLOTS:
     }
 
     /// A rank that leaves mid-run: the survivor's next collective fails with a DistError within
-    /// the timeout instead of hanging.
+    /// the timeout instead of hanging, and names the rank (its alive lock is free).
     void aPeerThatLeavesStopsTheOthers() {
         const int port = freePort();
         const auto t0 = Clock::now();
         bool survivorFailed = false;
+        std::string survivorMessage;
         runRanks(2, [&](int r) {
             models::DataParallel dp(rankOptions(2, r, port, 3));
             dp.anyStops(false);   // both joined and talked once
@@ -209,11 +211,13 @@ private Q_SLOTS:
                 torch::Tensor p = torch::ones({3}, torch::requires_grad());
                 (p * 2).sum().backward();
                 dp.averageGradients({p});
-            } catch (const dist::DistError&) {
+            } catch (const dist::DistError& e) {
                 survivorFailed = true;
+                survivorMessage = e.what();
             }
         });
         QVERIFY(survivorFailed);
+        QVERIFY2(survivorMessage.find("rank 1 is gone") != std::string::npos, survivorMessage.c_str());
         QVERIFY(Clock::now() - t0 < std::chrono::seconds(15));
     }
 

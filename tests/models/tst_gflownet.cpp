@@ -398,6 +398,8 @@ private Q_SLOTS:
               coldDistinct, coldGed, hotMean, hotDistinct, hotGed);
         QVERIFY(coldMean > hotMean + 0.3);   // docs/gflownet.md: about 3.2 against 2 at 1,000 samples
         QVERIFY(coldMean > 3.1);             // list-cp reaches 3.2785 on this graph
+        // (3.2043 and the rest to every digit printed under ATEN_CPU_CAPABILITY default, avx2,
+        // avx512 and four OpenBLAS kernels, AMD EPYC Zen 4: sampling, no training)
         // Fewer distinct schedules does not hold at 64 samples of 24 ops (every sample differs at both
         // temperatures); the samples are closer to each other at the low temperature.
         QVERIFY(coldDistinct <= hotDistinct);
@@ -425,6 +427,10 @@ private Q_SLOTS:
             const ZetaStats b = zetaStats(before, p, 0.05, 128), a = zetaStats(after, p, 0.05, 128);
             qInfo("seed %d: mean U %.4f -> %.4f, std(zeta) %.3f -> %.3f", static_cast<int>(seed), b.meanSpeedup,
                   a.meanSpeedup, b.std, a.std);
+            // Measured (mean U gain; std ratio), seeds 1 and 2: +0.25, 0.56 and +0.30, 0.47
+            // (ATEN_CPU_CAPABILITY default); +0.24, 0.55 and +0.32, 0.50 (avx2); +0.24, 0.53 and
+            // +0.35, 0.43 (avx512), AMD EPYC (Zen 4). The kernels move each by at most 0.05: the
+            // bounds sit 0.19 and 0.14 beyond the worst of them.
             QVERIFY(a.meanSpeedup > b.meanSpeedup + 0.05);
             QVERIFY(a.std < 0.7 * b.std);
         }
@@ -444,9 +450,14 @@ private Q_SLOTS:
         TrainedPair t = trainAtSigma(p, sigma, dir);
         const ZetaStats b = zetaStats(t.before, p, sigma, 256), a = zetaStats(t.after, p, sigma, 256);
         qInfo("log Z %.4f; mean zeta %.4f -> %.4f; std(zeta) %.4f -> %.4f", logZ, b.mean, a.mean, b.std, a.std);
-        QVERIFY(std::abs(b.mean - logZ) > 0.3 || b.std > 0.5);   // the untrained model does not pass
+        // Measured after training (mean zeta - log Z; std): -0.013, 0.183 (ATEN_CPU_CAPABILITY
+        // default); -0.033, 0.221 (avx2); -0.022, 0.179 (avx512), AMD EPYC (Zen 4). The trajectory
+        // differs with the kernels, so the bounds leave room beyond that spread (0.1 and 0.35)
+        // while the untrained model, 0.27 and 0.65, fails both: catches a loss of the wrong sign
+        // or a policy the optimiser never steps.
+        QVERIFY(std::abs(b.mean - logZ) > 0.1 && b.std > 0.35);   // the untrained model does not pass
         QVERIFY(std::abs(a.mean - logZ) < 0.1);
-        QVERIFY(a.std < 0.25);
+        QVERIFY(a.std < 0.35);
     }
 
     // The options: TB with a learned log Z and a uniform P_B also train (paired, same problem as
@@ -483,6 +494,9 @@ private Q_SLOTS:
         };
         const double b = spread(before), a = spread(after);
         qInfo("TB: log Z exact %.4f learned %.4f; std(zeta) %.4f -> %.4f", exactLogZ, learned, b, a);
+        // Measured (std ratio; learned - exact log Z): 0.27, 0.073 (ATEN_CPU_CAPABILITY default);
+        // 0.24, 0.056 (avx2); 0.31, 0.072 (avx512), AMD EPYC (Zen 4): twice the margin of the
+        // kernels' spread to 0.6 and four times to 0.3.
         QVERIFY(a < 0.6 * b);
         QVERIFY(std::abs(learned - exactLogZ) < 0.3);
     }

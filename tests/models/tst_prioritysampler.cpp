@@ -59,6 +59,9 @@ Problem threeOpProblem() {
 /// Margins of shippedWeightsBeatRandomWeightsAndTheHeuristics (share of the summed makespan).
 /// Measured: layered-typed 3.3 % below random weights (init seed 1) and 4.2 % below the best
 /// heuristic (random weights: 1.0 %); job-shop 10.4 % and 4.9 % (random weights: 6 % above).
+/// The same makespans under ATEN_CPU_CAPABILITY default, avx2 and avx512 and OpenBLAS's Haswell,
+/// SkylakeX, Sandybridge and Zen kernels (AMD EPYC, Zen 4): inference only, and the samples are
+/// list schedules of Gumbel-perturbed logits, which a last-bit change rarely reorders.
 constexpr double kMarginOverRandom = 0.02;
 constexpr double kMarginOverHeuristics = 0.02;
 
@@ -165,7 +168,55 @@ private Q_SLOTS:
         QCOMPARE(ps::argsortDescending(keys), (std::vector<OpId>{1, 4, 0, 2, 3}));
     }
 
-    void fewTrainingStepsLowerTheMeanCost() {
+    void trainingOnAFixedBatchFavoursItsCheaperOrders() {
+        // Algorithm 1's loss on a fixed batch (32 Gumbel samples of one 50-op graph, drawn once),
+        // 30 Adam steps at lr 1e-2: the target is fixed, so the outcome does not hang on a
+        // trajectory of fresh samples. The log-odds of the cheapest order over the dearest must
+        // rise by kLogOddsGain nats. Measured: -0.25 -> +2897 nats, the same with
+        // ATEN_CPU_CAPABILITY default, avx2 and avx512 (AMD EPYC, Zen 4). Catches standardised
+        // costs of the wrong sign (checked: -282 nats) and a loss that drops them (only the logit
+        // penalty is left, which does not tell the orders apart).
+        constexpr double kLogOddsGain = 10.0;
+        const Problem p = problemOf(generateLayeredTyped(50, 4'000'077));
+        torch::manual_seed(3);
+        ps::SamplerConfig config;
+        config.encoder = models::EncoderConfig::cpuSmall(ps::featureSpec(config.typeSlots).width());
+        config.encoder.width = 32;
+        config.encoder.layers = 1;
+        config.encoder.headsPerMask.fill(1);
+        ps::PrioritySamplerNet net(config);
+        const models::EncoderInput input = ps::encoderInput(ps::prepareGraph(p, config.typeSlots));
+        const std::vector<double> logits = ps::inferLogits(net, p);
+        ps::SampleScorer scorer(p, 1);
+        const ps::SampleBatch batch = scorer.sample(logits, 32, 2027, true);
+        std::vector<std::int64_t> flat;
+        for (const auto& o : batch.orders) flat.insert(flat.end(), o.begin(), o.end());
+        const torch::Tensor orders = torch::tensor(flat).reshape({32, p.g().opCount()});
+        const auto [lo, hi] = std::minmax_element(batch.costs.begin(), batch.costs.end());
+        QVERIFY(*lo < *hi);
+        const auto cheapest = lo - batch.costs.begin(), dearest = hi - batch.costs.begin();
+        auto logProbs = [&] {
+            torch::NoGradGuard noGrad;
+            return ps::plackettLuceLogProb(net->forward(input), orders);
+        };
+        const torch::Tensor before = logProbs();
+        net->train();
+        torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(1e-2));
+        for (int step = 0; step < 30; ++step) {
+            const torch::Tensor loss = ps::samplerLoss(net->forward(input), orders, batch.costs, 0.1, 1e-3);
+            adam.zero_grad();
+            loss.backward();
+            adam.step();
+        }
+        const torch::Tensor after = logProbs();
+        const double oddsBefore = (before[cheapest] - before[dearest]).item<double>();
+        const double oddsAfter = (after[cheapest] - after[dearest]).item<double>();
+        qInfo("log-odds of the cheapest order (makespan %.4g) over the dearest (%.4g): %+.2f -> %+.2f nats", *lo, *hi,
+              oddsBefore, oddsAfter);
+        QVERIFY2(oddsAfter - oddsBefore > kLogOddsGain, qPrintable(QStringLiteral("%1 -> %2 nats").arg(oddsBefore).arg(oddsAfter)));
+    }
+
+    void trainingWritesWeightsAndResumes() {
         QTemporaryDir dir;
         ps::TrainConfig c;
         c.data.task = "layered-typed";
@@ -174,7 +225,7 @@ private Q_SLOTS:
         c.trainGraphs = 4;
         c.validationGraphs = 2;
         c.samples = 32;
-        c.steps = 80;
+        c.steps = 40;
         c.validateEvery = 20;
         c.learningRate = 3e-3;
         c.width = 32;
@@ -183,16 +234,14 @@ private Q_SLOTS:
         c.seed = 3;
         c.out = (std::filesystem::path(dir.path().toStdString()) / "tiny.slw").string();
         const ps::TrainReport r = ps::trainPrioritySampler(c, [](const std::string& line) { qInfo("%s", line.c_str()); });
-        QCOMPARE(r.steps, std::int64_t(80));
-        QVERIFY2(r.lastMeanCost < r.firstMeanCost,
-                 qPrintable(QStringLiteral("mean cost %1 -> %2").arg(r.firstMeanCost).arg(r.lastMeanCost)));
+        QCOMPARE(r.steps, std::int64_t(40));
         QVERIFY(std::filesystem::exists(c.out));
         QVERIFY(std::filesystem::exists(c.out + ".card.json"));
         // Resume continues from the checkpoint to a larger step count.
-        c.steps = 100;
+        c.steps = 60;
         c.resume = true;
         const ps::TrainReport r2 = ps::trainPrioritySampler(c, [](const std::string&) {});
-        QCOMPARE(r2.steps, std::int64_t(100));
+        QCOMPARE(r2.steps, std::int64_t(60));
     }
 
     void optimizerIsReproducibleAndGreedyDeterministic() {

@@ -192,6 +192,10 @@ private Q_SLOTS:
         }
         qInfo("ResNet-50 training step, mean peak over 3 seeds: BRKGA %.3f MB, REGAL %.3f MB, untrained REGAL %.3f MB",
               plain / 3e6, learned / 3e6, random / 3e6);
+        // Measured 57.442 MB against 59.948 (BRKGA) and 60.757 (untrained), the same to every digit
+        // under ATEN_CPU_CAPABILITY default, avx2 and avx512 and OpenBLAS's Haswell, SkylakeX,
+        // Sandybridge and Zen kernels (AMD EPYC, Zen 4): inference only, and REGAL's actions are
+        // argmaxes over bins that a last-bit change does not flip here.
         QVERIFY(learned < plain);
         QVERIFY(random > learned);
     }

@@ -82,7 +82,9 @@ const char* distFlagsHelp() {
            "  --master HOST:PORT   where rank 0 hosts the rendezvous (default 127.0.0.1:29500, or\n"
            "                       $MASTER_ADDR and $MASTER_PORT)\n"
            "  --dist-timeout S     seconds to wait for a peer at the rendezvous and in every\n"
-           "                       collective (default 300, or $SCHEDLAB_DIST_TIMEOUT)\n";
+           "                       collective (default 300, or $SCHEDLAB_DIST_TIMEOUT)\n"
+           "  A loopback master opens no port beyond 127.0.0.1; any other listens on every\n"
+           "  interface and trusts whoever connects: trusted networks only (docs/distributed.md).\n";
 }
 
 } // namespace sl::dist

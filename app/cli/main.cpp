@@ -32,7 +32,8 @@ void printUsage(std::ostream& out) {
     }
     out << "\nRun 'schedlab-cli COMMAND --help' for a command's options.\n"
            "Any command takes --limit KEY=VALUE to change an input limit ('schedlab-cli limits').\n"
-           "Exit codes: 0 ok, 1 bad input (the message names the file and the fault), 2 usage error.\n";
+           "Exit codes: 0 ok, 1 bad input (the message names the file and the fault), 2 usage error,\n"
+           "130 or 143 a distributed rank interrupted while it waited for its peers.\n";
 }
 
 /// Applies SCHEDLAB_LIMITS, then takes every `--limit KEY=VALUE` (or `--limit=KEY=VALUE`) out of

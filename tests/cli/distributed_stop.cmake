@@ -67,11 +67,12 @@ endif()
 string(JOIN " " smoke_line ${smoke})
 execute_process(COMMAND bash -c "
   export WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=${port}
-  RANK=0 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 20 --out r0.slw 2> rank0.err &
+  RANK=0 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 20 --out r0.slw > rank0.out 2> rank0.err &
   r0=$!
   RANK=1 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 20 --out r1.slw 2>/dev/null &
   r1=$!
-  sleep 4
+  for i in $(seq 300); do grep -q data-parallel rank0.out 2>/dev/null && break; sleep 0.1; done   # rendezvous done
+  sleep 1
   kill -KILL $r1
   timeout 30 tail --pid=$r0 -f /dev/null
   wait $r0"

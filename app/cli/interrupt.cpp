@@ -38,9 +38,11 @@ InterruptStop::InterruptStop(std::initializer_list<int> signals, bool polled) {
                 m_source.request_stop();
             }
             // A rank blocked in c10d cannot see the stop request: abandon a wait that outlives it.
-            if (const auto since = dist::blockedSince(); interruptedAt && since &&
-                std::chrono::steady_clock::now() - std::max(*since, *interruptedAt) >= kBlockedGrace)
-                dist::abandonBlockedWait(signalName(signal), 128 + signal);
+            if (interruptedAt) {
+                const auto since = dist::blockedSince();
+                if (since && std::chrono::steady_clock::now() - std::max(*since, *interruptedAt) >= kBlockedGrace)
+                    dist::abandonBlockedWait(signalName(signal), 128 + signal);
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
     });

@@ -14,14 +14,13 @@ namespace sl::dist {
 namespace {
 
 struct OpenWait {
-    std::string rank;   ///< DistOptions::describe()
     std::string what;
     std::chrono::steady_clock::time_point since;
 };
 
 std::mutex g_mutex;
 std::optional<OpenWait> g_open;
-std::string g_rank;   ///< the last wait's rank: what an interrupt between waits names
+std::string g_rank;   ///< DistOptions::describe() of the last wait: an interrupt between waits names it too
 std::function<void(const std::string&)> g_leaveNotice;
 
 void writeAll(const std::string& text) {
@@ -37,7 +36,7 @@ void writeAll(const std::string& text) {
 BlockingWait::BlockingWait(const DistOptions& options, std::string what) {
     const std::lock_guard lock(g_mutex);
     g_rank = options.describe();
-    g_open = OpenWait{g_rank, std::move(what), std::chrono::steady_clock::now()};
+    g_open = OpenWait{std::move(what), std::chrono::steady_clock::now()};
 }
 
 BlockingWait::~BlockingWait() {

@@ -98,6 +98,35 @@ void setLeaveNoticeFor(const dist::DistOptions& o, const LocalRendezvous* local)
     });
 }
 
+/// The join count: each rank marks itself, then waits until all have. Twice a second it says who
+/// is missing (for an interrupt's message) and stops early if a rank left a note.
+void awaitEveryRank(c10d::Store& store, const dist::DistOptions& o, dist::BlockingWait& wait,
+                    std::chrono::steady_clock::time_point deadline) {
+    const std::string who = "distributed: " + o.describe();
+    store.set("schedlab/joined/" + std::to_string(o.rank), std::vector<std::uint8_t>{1});
+    store.add("schedlab/joined", 1);
+    auto missingRanks = [&] {
+        std::vector<int> missing;
+        for (int r = 0; r < o.worldSize; ++r)
+            if (!store.check({"schedlab/joined/" + std::to_string(r)})) missing.push_back(r);
+        return missing;
+    };
+    for (int polls = 0; store.add("schedlab/joined", 0) < o.worldSize; ++polls) {
+        if (polls % 25 == 0) {
+            wait.describe("missing rank(s) " + join(missingRanks()) + " to join the rendezvous at " + o.master());
+            for (int r = 0; r < o.worldSize; ++r)
+                if (store.check({leftKey(r)}))
+                    throw DistError(who + ": rank " + std::to_string(r) + " left the rendezvous (" + leftNote(store, r) + ")");
+        }
+        if (std::chrono::steady_clock::now() >= deadline)
+            throw DistError(who + ": not every rank joined within " + std::to_string(static_cast<int>(o.timeoutSeconds)) +
+                            " s; missing rank(s) " + join(missingRanks()) + ". Start all " + std::to_string(o.worldSize) +
+                            " ranks with the same --master " + o.master() +
+                            " and --world-size (scripts/launch-local.sh does it on one machine)");
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 } // namespace
 
 GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::make_unique<Impl>()) {
@@ -114,31 +143,7 @@ GlooGroup::GlooGroup(const dist::DistOptions& o) : m_options(o), m_impl(std::mak
     }
     setLeaveNoticeFor(o, m_impl->local.get());
     try {
-        // The join count: each rank marks itself, then waits until all have.
-        auto& store = *m_impl->store;
-        store.set("schedlab/joined/" + std::to_string(o.rank), std::vector<std::uint8_t>{1});
-        store.add("schedlab/joined", 1);
-        auto missingRanks = [&] {
-            std::vector<int> missing;
-            for (int r = 0; r < o.worldSize; ++r)
-                if (!store.check({"schedlab/joined/" + std::to_string(r)})) missing.push_back(r);
-            return missing;
-        };
-        for (int polls = 0; store.add("schedlab/joined", 0) < o.worldSize; ++polls) {
-            if (polls % 25 == 0) {   // twice a second: who is missing, and did a rank give up?
-                const std::vector<int> missing = missingRanks();
-                wait.describe("missing rank(s) " + join(missing) + " to join the rendezvous at " + o.master());
-                for (int r = 0; r < o.worldSize; ++r)
-                    if (store.check({leftKey(r)}))
-                        throw DistError(who + ": rank " + std::to_string(r) + " left the rendezvous (" +
-                                        leftNote(store, r) + ")");
-            }
-            if (std::chrono::steady_clock::now() >= deadline)
-                throw DistError(who + ": not every rank joined" + within + "; missing rank(s) " + join(missingRanks()) +
-                                ". Start all " + std::to_string(o.worldSize) + " ranks with the same --master " + o.master() +
-                                " and --world-size (scripts/launch-local.sh does it on one machine)");
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+        awaitEveryRank(*m_impl->store, o, wait, deadline);
         wait.describe("the other ranks to connect (Gloo)");
         auto options = c10d::ProcessGroupGloo::Options::create(toMillis(o.timeoutSeconds));
         options->devices.push_back(transportDevice(o.host));

@@ -78,54 +78,60 @@ std::string LocalRendezvous::folder() {
 }
 
 LocalRendezvous::LocalRendezvous(const dist::DistOptions& o, std::chrono::steady_clock::time_point deadline)
-    : m_options(o), m_base(folder() + "/" + std::to_string(o.port)) {
+    : m_options(o), m_folder(folder()), m_base(m_folder + "/" + std::to_string(o.port)) {
     const std::string who = "distributed: " + o.describe();
-    std::string nonce;
-    if (o.isRoot()) {
-        m_lockFd = openLockFile(m_base + ".lock", who);
-        if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0)
-            throw DistError(who + ": another run is using the local rendezvous on port " + std::to_string(o.port) +
-                            "; pick another with --master 127.0.0.1:PORT");
-        // What a run that died left: its run file and stores (nobody else can be using them now).
-        std::filesystem::remove(m_base + ".run");
-        for (const auto& entry : std::filesystem::directory_iterator(folder()))
-            if (entry.path().filename().string().rfind(std::to_string(o.port) + "-", 0) == 0) std::filesystem::remove(entry.path());
-        nonce = freshNonce();
-        m_storePath = m_base + "-" + nonce + ".store";
-        m_store = c10::make_intrusive<c10d::FileStore>(m_storePath, o.worldSize);
-        m_liveFd = openLockFile(m_base + ".live", who);
-        if (::flock(m_liveFd, LOCK_EX) != 0) throw DistError(who + ": cannot lock " + m_base + ".live (" + describeErrno() + ")");
-        const std::string tmp = m_base + ".run.tmp";
-        std::ofstream(tmp) << nonce << "\n";
-        std::filesystem::rename(tmp, m_base + ".run");
-    } else {
-        // Held first, read second: a held PORT.live means the run file is rank 0's, or not yet written.
-        while (!(heldByAnother(m_base + ".live") && !(nonce = readRunFile(m_base + ".run")).empty())) {
-            if (std::chrono::steady_clock::now() >= deadline)
-                throw DistError(who + ": rank 0 did not open the local rendezvous on port " + std::to_string(o.port) +
-                                " within " + std::to_string(static_cast<int>(o.timeoutSeconds)) +
-                                " s; is rank 0 running with the same --master?");
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        m_storePath = m_base + "-" + nonce + ".store";
-        m_store = c10::make_intrusive<c10d::FileStore>(m_storePath, o.worldSize);
-    }
-    m_aliveFd = openLockFile(m_base + "-" + nonce + ".rank" + std::to_string(o.rank) + ".alive", who);
+    if (o.isRoot()) openRun(who);
+    else joinRun(who, deadline);
+    m_aliveFd = openLockFile(aliveFile(o.rank), who);
     ::flock(m_aliveFd, LOCK_EX);
 }
 
+void LocalRendezvous::openRun(const std::string& who) {
+    m_lockFd = openLockFile(m_base + ".lock", who);
+    if (::flock(m_lockFd, LOCK_EX | LOCK_NB) != 0)
+        throw DistError(who + ": another run is using the local rendezvous on port " + std::to_string(m_options.port) +
+                        "; pick another with --master 127.0.0.1:PORT");
+    // What a run that died left: its run file and stores (nobody else can be using them now).
+    std::filesystem::remove(m_base + ".run");
+    const std::string runPrefix = std::to_string(m_options.port) + "-";
+    for (const auto& entry : std::filesystem::directory_iterator(m_folder))
+        if (entry.path().filename().string().rfind(runPrefix, 0) == 0) std::filesystem::remove(entry.path());
+    const std::string nonce = freshNonce();
+    openStore(nonce);
+    m_liveFd = openLockFile(m_base + ".live", who);
+    if (::flock(m_liveFd, LOCK_EX) != 0) throw DistError(who + ": cannot lock " + m_base + ".live (" + describeErrno() + ")");
+    const std::string tmp = m_base + ".run.tmp";
+    std::ofstream(tmp) << nonce << "\n";
+    std::filesystem::rename(tmp, m_base + ".run");
+}
+
+void LocalRendezvous::joinRun(const std::string& who, std::chrono::steady_clock::time_point deadline) {
+    // Held first, read second: a held PORT.live means the run file is rank 0's, or not yet written.
+    std::string nonce;
+    while (!(heldByAnother(m_base + ".live") && !(nonce = readRunFile(m_base + ".run")).empty())) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            throw DistError(who + ": rank 0 did not open the local rendezvous on port " + std::to_string(m_options.port) +
+                            " within " + std::to_string(static_cast<int>(m_options.timeoutSeconds)) +
+                            " s; is rank 0 running with the same --master?");
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    openStore(nonce);
+}
+
+void LocalRendezvous::openStore(const std::string& nonce) {
+    m_run = m_base + "-" + nonce;
+    m_store = c10::make_intrusive<c10d::FileStore>(m_run + ".store", m_options.worldSize);
+}
+
+std::string LocalRendezvous::aliveFile(int rank) const { return m_run + ".rank" + std::to_string(rank) + ".alive"; }
+
 LocalRendezvous::~LocalRendezvous() {
     m_store.reset();   // the last rank's FileStore removes the store file
-    if (m_aliveFd >= 0) {
-        std::filesystem::path alive = m_storePath;
-        std::error_code ec;
-        std::filesystem::remove(alive.replace_extension().string() + ".rank" + std::to_string(m_options.rank) + ".alive", ec);
-    }
+    std::error_code ec;
+    if (m_aliveFd >= 0) std::filesystem::remove(aliveFile(m_options.rank), ec);
     closeFd(m_aliveFd);
-    if (m_options.isRoot()) {   // the run file first: late joiners must not find a finished run
-        std::error_code ec;
+    if (m_options.isRoot())   // the run file first: late joiners must not find a finished run
         for (const char* suffix : {".run", ".live", ".lock"}) std::filesystem::remove(m_base + suffix, ec);
-    }
     closeFd(m_liveFd);
     closeFd(m_lockFd);
 }
@@ -133,16 +139,14 @@ LocalRendezvous::~LocalRendezvous() {
 void LocalRendezvous::setFromAnotherThread(const std::string& key, const std::string& value) const {
     // Never destroyed on purpose: a FileStore's destructor counts a rank as finished, and the
     // last one to finish deletes the file under the peers still using it.
-    auto* handle = new c10d::FileStore(m_storePath, m_options.worldSize);
+    auto* handle = new c10d::FileStore(m_run + ".store", m_options.worldSize);
     handle->set(key, std::vector<std::uint8_t>(value.begin(), value.end()));
 }
 
 std::vector<int> LocalRendezvous::departedRanks() const {
-    std::filesystem::path stem = m_storePath;
-    stem.replace_extension();
     std::vector<int> gone;
     for (int r = 0; r < m_options.worldSize; ++r)
-        if (r != m_options.rank && !heldByAnother(stem.string() + ".rank" + std::to_string(r) + ".alive")) gone.push_back(r);
+        if (r != m_options.rank && !heldByAnother(aliveFile(r))) gone.push_back(r);
     return gone;
 }
 

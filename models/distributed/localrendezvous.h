@@ -43,9 +43,15 @@ public:
     static std::string folder();
 
 private:
+    void openRun(const std::string& who);   ///< rank 0
+    void joinRun(const std::string& who, std::chrono::steady_clock::time_point deadline);
+    void openStore(const std::string& nonce);
+    std::string aliveFile(int rank) const;
+
     dist::DistOptions m_options;
-    std::string m_base;        ///< folder/PORT
-    std::string m_storePath;   ///< folder/PORT-NONCE.store
+    std::string m_folder;
+    std::string m_base;   ///< folder/PORT
+    std::string m_run;    ///< folder/PORT-NONCE: the store and the alive files are named after it
     int m_lockFd = -1, m_liveFd = -1, m_aliveFd = -1;
     c10::intrusive_ptr<c10d::Store> m_store;
 };

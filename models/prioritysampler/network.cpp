@@ -39,6 +39,19 @@ SamplerConfig SamplerConfig::fromJson(const std::string& json) {
     }
 }
 
+SamplerConfig samplerConfig(const TrainConfig& train) {
+    SamplerConfig sc;
+    sc.task = train.data.task;
+    sc.typeSlots = train.data.task == "jobshop" ? train.data.machines : 3;
+    sc.encoder = models::EncoderConfig::cpuSmall(featureSpec(sc.typeSlots).width());
+    sc.encoder.width = train.width;
+    sc.encoder.layers = train.layers;
+    sc.encoder.headsPerMask.fill(train.headsPerMask);
+    sc.encoder.headDim = train.headDim;
+    sc.encoder.mlpHidden = train.width;
+    return sc;
+}
+
 models::FeatureSpec featureSpec(int typeSlots) {
     models::FeatureSpec s;
     s.memory = false;

@@ -7,6 +7,7 @@
 /// from .cpp files in models/ only.
 
 #include "models/encoder/encoder.h"
+#include "models/prioritysampler/training.h"
 
 #include "core/costmodel/problem.h"
 
@@ -27,6 +28,9 @@ struct SamplerConfig {
     std::string toJson() const;
     static SamplerConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
 };
+
+/// The network a training run of `train` builds (its task, width, layers and heads).
+SamplerConfig samplerConfig(const TrainConfig& train);
 
 /// Feature columns (spec §3.5): duration and bottom level, one-hot machine type, in/out degree,
 /// our four extra columns (features.h), and the 20-dimensional Laplacian PE.

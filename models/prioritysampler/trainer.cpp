@@ -84,15 +84,7 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
     const auto t0 = std::chrono::steady_clock::now();
     const std::string ckpt = cfg.out + ".ckpt";
 
-    SamplerConfig sc;
-    sc.task = cfg.data.task;
-    sc.typeSlots = cfg.data.task == "jobshop" ? cfg.data.machines : 3;
-    sc.encoder = models::EncoderConfig::cpuSmall(featureSpec(sc.typeSlots).width());
-    sc.encoder.width = cfg.width;
-    sc.encoder.layers = cfg.layers;
-    sc.encoder.headsPerMask.fill(cfg.headsPerMask);
-    sc.encoder.headDim = cfg.headDim;
-    sc.encoder.mlpHidden = cfg.width;
+    SamplerConfig sc = samplerConfig(cfg);   // a resumed run takes its checkpoint's
     PrioritySamplerNet net(sc);
 
     std::int64_t step = 0, phaseStart = 1;

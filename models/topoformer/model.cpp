@@ -67,6 +67,17 @@ torch::Tensor TopoformerModelImpl::forward(const EncoderInput& input) {
     return m_config.alpha * centred / (stdev + 1e-8);
 }
 
+TopoformerConfig topoformerModelConfig(const TopoformerTrainConfig& train) {
+    TopoformerConfig mc;
+    mc.encoder = EncoderConfig::cpuSmall(mc.features.width());
+    mc.encoder.width = train.width;
+    mc.encoder.layers = train.layers;
+    mc.encoder.headsPerMask.fill(train.headsPerMask);
+    mc.encoder.headDim = train.headDim;
+    mc.encoder.mlpHidden = train.mlpHidden;
+    return mc;
+}
+
 EncoderInput topoformerInput(const Graph& g, const TopoformerConfig& config, std::uint64_t peSignSeed) {
     return makeEncoderInput(buildFeatures(g, config.features, nullptr, peSignSeed), buildMasks(g));
 }

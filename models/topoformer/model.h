@@ -6,6 +6,7 @@
 /// y~ = alpha * (y - mean) / (std + 1e-8). Weight files are of kind "topoformer-memory".
 
 #include "models/encoder/encoder.h"
+#include "models/topoformer/training.h"
 
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@ struct TopoformerConfig {
     std::string toJson() const;
     static TopoformerConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
 };
+
+/// The model a training run of `train` builds (its width, layers, heads and sizes).
+TopoformerConfig topoformerModelConfig(const TopoformerTrainConfig& train);
 
 class TopoformerModelImpl : public torch::nn::Module {
 public:

@@ -122,13 +122,7 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
     const auto begin = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
 
-    TopoformerConfig mc;
-    mc.encoder = EncoderConfig::cpuSmall(mc.features.width());
-    mc.encoder.width = c.width;
-    mc.encoder.layers = c.layers;
-    mc.encoder.headsPerMask.fill(c.headsPerMask);
-    mc.encoder.headDim = c.headDim;
-    mc.encoder.mlpHidden = c.mlpHidden;
+    const TopoformerConfig mc = topoformerModelConfig(c);
     at::manual_seed(c.seed);
     TopoformerModel model(mc);
     TopoformerModel baseline(mc);

@@ -40,7 +40,7 @@ while kill -0 "$leader" 2>/dev/null; do
     seen="$seen $local "
     echo "listen $local"
     is_loopback "${local%:*}" || public=1
-  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | tail -n +1)
+  done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
   sleep 0.02
 done
 wait "$leader"

@@ -168,8 +168,16 @@ std::string GlooGroup::whoLeft() const {
     } catch (const std::exception&) {
         return "rank 0 is gone (the rendezvous it hosted no longer answers)";
     }
-    if (notes.empty() && m_impl->local)
-        for (int r : m_impl->local->departedRanks()) notes.push_back("rank " + std::to_string(r) + " is gone (it left the run, or its process ended)");
+    if (notes.empty() && m_impl->local) {
+        // A dying process's sockets can close a moment before the kernel frees its locks: a
+        // connection that just broke gives the peer's exit up to a second to show.
+        std::vector<int> gone = m_impl->local->departedRanks();
+        for (int i = 0; i < 50 && gone.empty(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            gone = m_impl->local->departedRanks();
+        }
+        for (int r : gone) notes.push_back("rank " + std::to_string(r) + " is gone (it left the run, or its process ended)");
+    }
     std::string out;
     for (const auto& n : notes) out += (out.empty() ? "" : "; ") + n;
     return out;

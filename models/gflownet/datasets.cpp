@@ -2,6 +2,7 @@
 #include "models/gflownet/datasets.h"
 
 #include "core/generators/generators.h"
+#include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
 #include "core/util/random.h"
 
@@ -30,17 +31,28 @@ std::shared_ptr<Graph> erdosRenyi(int n, Rng& rng) {
     return g;
 }
 
+/// The training step (forward, loss, gradients, Adam updates) of a network-like graph of about
+/// `nodes` ops in all.
+std::shared_ptr<Graph> networkTrainingStep(int nodes, std::uint64_t seed) {
+    const Graph forward = *generateInstance("nn", std::max(8, nodes * 2 / 5), seed).graph;
+    return std::make_shared<Graph>(makeTrainingGraph(forward, {.rule = UpdateRule::Adam}));
+}
+
 } // namespace
 
 Problem trainingProblem(const std::string& family, int nodes, int devices, std::uint64_t seed) {
     Rng rng(deriveSeed(seed, 0x6F1));
-    std::shared_ptr<Graph> g =
-        family == "er" ? erdosRenyi(nodes, rng) : std::make_shared<Graph>(*generateInstance(family, nodes, seed).graph);
+    const bool network = family == "nn" || family == "nn-train";   // their own durations: shaped like real ones
+    std::shared_ptr<Graph> g = family == "er"         ? erdosRenyi(nodes, rng)
+                               : family == "nn-train" ? networkTrainingStep(nodes, seed)
+                                                      : std::make_shared<Graph>(*generateInstance(family, nodes, seed).graph);
+    double longest = 0;
+    for (const Op& op : g->ops()) longest = std::max(longest, op.duration);
     for (OpId v = 0; v < g->opCount(); ++v) {
         Op& op = g->mutableOp(v);
         op.machineType = 0;
         op.deviceDurations.clear();
-        op.duration = std::max(rng.uniform(), 1e-3);
+        op.duration = network && longest > 0 ? std::max(op.duration / longest, 1e-3) : std::max(rng.uniform(), 1e-3);
     }
     g->finalize();
     Problem p;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Training problems for the GFlowNet (spec/gflownet.md §7.2): identical devices, free transfers,
-/// makespan, durations rho ~ U(0, 1) (clamped to >= 1e-3: positive durations, spec §4.1).
-/// Families: "er" (Erdős–Rényi with p = min(1, 6 / n), spec §7.2's p = 0.12 at n = 50, oriented by
-/// a random permutation) and any sl::generateInstance family (its DAG; machine types and
-/// durations replaced). Torch-free.
+/// Training problems for the GFlowNet: identical devices, free transfers, makespan. Families:
+/// "er" (Erdős–Rényi with p = min(1, 6 / n), the paper's p = 0.12 at n = 50, oriented by a random
+/// permutation) and any sl::generateInstance family, their durations drawn rho ~ U(0, 1)
+/// (clamped to >= 1e-3) as in the paper; "nn" (network-like inference graphs) and "nn-train"
+/// (their training steps, core/graph/traininggraph.h) keep their own durations, scaled to a
+/// longest op of 1. Machine types are dropped. Torch-free.
 
 #include "core/costmodel/problem.h"
 

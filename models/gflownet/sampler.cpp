@@ -2,6 +2,7 @@
 #include "models/gflownet/sampler.h"
 
 #include "models/gflownet/policy.h"
+#include "models/gflownet/readyrollout.h"
 #include "models/gflownet/rollout.h"
 
 #include "models/encoder/maththreads.h"
@@ -33,16 +34,28 @@ int chunkSize(int ops) {
     return static_cast<int>(std::clamp(32e6 / std::max(perSample, 1.0), 1.0, 64.0));
 }
 
-/// What every chunk of one sample() call shares, read-only once built (workers read it at once).
-struct Job {
-    GflowNetPolicy& net;
-    const ScheduleEnv& env;
-    double sigma;
-    std::uint64_t seed;
-    int count, chunk;
-    std::map<std::int64_t, models::EncoderContext> contexts;   ///< per batch size: the full chunk and the last
+/// One sample() call cut into chunks that workers draw in any order. Read-only once built.
+class ChunkJob {
+public:
+    virtual ~ChunkJob() = default;
+    virtual int chunks() const = 0;
+    /// Chunk c's samples; empty when `stop` cut it short.
+    virtual std::vector<Candidate> draw(int c, std::stop_token stop) const = 0;
+};
 
-    Job(GflowNetPolicy& n, const ScheduleEnv& e, double s, std::uint64_t sd, int c)
+std::vector<Candidate> candidatesOf(const ScheduleEnv& env, const std::vector<PartialSchedule>& finals) {
+    std::vector<Candidate> out;
+    for (const PartialSchedule& s : finals) {
+        const double t = s.makespan();
+        out.push_back({s.toSchedule(), t, env.speedup(t)});
+    }
+    return out;
+}
+
+/// The per-state policy (the paper's): one encoder pass per step of every trajectory.
+class PerStateJob : public ChunkJob {
+public:
+    PerStateJob(GflowNetPolicy& n, const ScheduleEnv& e, double s, std::uint64_t sd, int c)
         : net(n), env(e), sigma(s), seed(sd), count(c), chunk(chunkSize(e.ops())) {
         const models::EncoderInput masks = graphMasks(env.graph());
         const int full = std::min(count, chunk), last = count % chunk;
@@ -53,28 +66,56 @@ struct Job {
             c.bias = contexts.at(full).bias.narrow(0, 0, c.bias.size(0));
         }
     }
-    int chunks() const { return (count + chunk - 1) / chunk; }
-
-    /// Chunk c's samples; empty when `stop` cut it short.
-    std::vector<Candidate> draw(int c, std::stop_token stop) const {
+    int chunks() const override { return (count + chunk - 1) / chunk; }
+    std::vector<Candidate> draw(int c, std::stop_token stop) const override {
         const int first = c * chunk, size = std::min(count - first, chunk);
         std::vector<std::uint64_t> seeds;
         for (int i = first; i < first + size; ++i) seeds.push_back(deriveSeed(seed, static_cast<std::uint64_t>(i)));
-        const std::vector<PartialSchedule> finals = sampleTrajectories(net, env, contexts.at(size), seeds, stop);
-        std::vector<Candidate> out;
-        for (const PartialSchedule& s : finals) {
-            const double t = s.makespan();
-            out.push_back({s.toSchedule(), t, env.speedup(t)});
-        }
-        return out;
+        return candidatesOf(env, sampleTrajectories(net, env, contexts.at(size), seeds, stop));
     }
+
+private:
+    GflowNetPolicy& net;
+    const ScheduleEnv& env;
+    double sigma;
+    std::uint64_t seed;
+    int count, chunk;
+    std::map<std::int64_t, models::EncoderContext> contexts;   ///< per batch size: the full chunk and the last
+};
+
+/// Samples per chunk of the encode-once policy: about 16,000 op placements, so that the first
+/// chunk of a 1,000-op graph arrives within a fraction of a second. A function of the graph only.
+int readyChunkSize(int ops) { return std::clamp(16000 / std::max(ops, 1), 4, 64); }
+
+/// The encode-once policy: one encoder pass for the whole call, then plain C++ per sample.
+class ReadyJob : public ChunkJob {
+public:
+    ReadyJob(ReadyPolicy& net, const ScheduleEnv& e, double sigma, std::uint64_t sd, int c)
+        : env(e), times(e), seed(sd), count(c), chunk(readyChunkSize(e.ops())),
+          scorer(plainScorer(net->plainHead(net->encode(readyPolicyInput(e), sigma)))) {}
+    int chunks() const override { return (count + chunk - 1) / chunk; }
+    std::vector<Candidate> draw(int c, std::stop_token stop) const override {
+        std::vector<PartialSchedule> finals;
+        for (int i = c * chunk; i < std::min(count, (c + 1) * chunk); ++i) {
+            finals.push_back(drawReadySchedule(env, times, scorer, deriveSeed(seed, static_cast<std::uint64_t>(i)), stop));
+            if (!finals.back().complete()) return {};
+        }
+        return candidatesOf(env, finals);
+    }
+
+private:
+    const ScheduleEnv& env;
+    const GraphTimes times;
+    std::uint64_t seed;
+    int count, chunk;
+    const ActionScorer scorer;
 };
 
 /// Hands a chunk's samples on; false ends the run.
 using Deliver = std::function<bool(std::vector<Candidate>&&)>;
 
 /// Chunks one after another on the calling thread. The first is always drawn.
-void drawInOrder(const Job& job, std::stop_token stop, const Deliver& deliver) {
+void drawInOrder(const ChunkJob& job, std::stop_token stop, const Deliver& deliver) {
     for (int c = 0; c < job.chunks(); ++c) {
         if (c > 0 && stop.stop_requested()) return;
         std::vector<Candidate> part = job.draw(c, c > 0 ? stop : std::stop_token{});
@@ -113,7 +154,7 @@ private:
 
 /// One worker: chunks until none is left; after `halt`, the claimed ones come back empty at once
 /// (the first chunk is always drawn). Pinned to one math thread, like the caller.
-void drawChunks(const Job& job, ChunkBoard& board, std::stop_token halt) {
+void drawChunks(const ChunkJob& job, ChunkBoard& board, std::stop_token halt) {
     const torch::NoGradGuard noGrad;   // per thread, like the pin
     const models::MathThreads pin(1);
     for (int c; (c = board.claim()) < job.chunks();) {
@@ -129,7 +170,7 @@ void drawChunks(const Job& job, ChunkBoard& board, std::stop_token halt) {
 
 /// Chunks on `threads` workers; the calling thread delivers them in chunk order, so callbacks run
 /// there and the result is drawInOrder's.
-void drawInParallel(const Job& job, int threads, std::stop_token stop, const Deliver& deliver) {
+void drawInParallel(const ChunkJob& job, int threads, std::stop_token stop, const Deliver& deliver) {
     ChunkBoard board(job.chunks());
     std::stop_source halt;   // the caller's stop, or the caller done taking chunks
     const std::stop_callback relay(stop, [&] { halt.request_stop(); });
@@ -150,16 +191,22 @@ void drawInParallel(const Job& job, int threads, std::stop_token stop, const Del
 } // namespace
 
 struct GflowNetSampler::Impl {
-    GflowNetPolicy net{nullptr};
+    GflowNetPolicy perState{nullptr};   ///< one of the two
+    ReadyPolicy ready{nullptr};
 };
 
 GflowNetSampler::GflowNetSampler(const std::string& weightsPath) : m_impl(std::make_unique<Impl>()) {
-    m_impl->net = loadPolicy(weightsPath);
+    if (models::readWeightInfo(weightsPath).kind == kReadyWeightKind) m_impl->ready = loadReadyPolicy(weightsPath);
+    else m_impl->perState = loadPolicy(weightsPath);
 }
 
 GflowNetSampler::~GflowNetSampler() = default;
 
-std::string GflowNetSampler::trainedOn() const { return m_impl->net->config().trainedOn; }
+std::string GflowNetSampler::trainedOn() const {
+    return m_impl->ready ? m_impl->ready->config().trainedOn : m_impl->perState->config().trainedOn;
+}
+
+std::int64_t GflowNetSampler::encoderPasses() const { return m_impl->ready ? m_impl->ready->encoderPasses() : -1; }
 
 std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double temperature, int count, std::uint64_t seed,
                                                std::stop_token stop, const ChunkFn& onChunk, int threads) {
@@ -171,13 +218,15 @@ std::vector<Candidate> GflowNetSampler::sample(const Problem& problem, double te
     const torch::NoGradGuard noGrad;
     const models::MathThreads pin(1);   // the same samples whatever the thread settings
     const ScheduleEnv env(problem);
-    const Job job(m_impl->net, env, temperature, seed, count);
+    std::unique_ptr<ChunkJob> job;
+    if (m_impl->ready) job = std::make_unique<ReadyJob>(m_impl->ready, env, temperature, seed, count);
+    else job = std::make_unique<PerStateJob>(m_impl->perState, env, temperature, seed, count);
     const Deliver deliver = [&](std::vector<Candidate>&& part) {
         std::move(part.begin(), part.end(), std::back_inserter(out));
         return !onChunk || onChunk(out);
     };
-    if (threads > 1 && job.chunks() > 1) drawInParallel(job, threads, stop, deliver);
-    else drawInOrder(job, stop, deliver);
+    if (threads > 1 && job->chunks() > 1) drawInParallel(*job, threads, stop, deliver);
+    else drawInOrder(*job, stop, deliver);
     return out;
 }
 

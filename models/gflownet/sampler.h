@@ -33,7 +33,7 @@ struct Candidate {
 
 class GflowNetSampler {
 public:
-    /// Loads a `gflownet` weight file. Throws std::runtime_error naming the file and the fault.
+    /// Loads a `gflownet-ready` (encode-once) or `gflownet` (per-state) weight file. Throws std::runtime_error naming the file and the fault.
     explicit GflowNetSampler(const std::string& weightsPath);
     ~GflowNetSampler();
     GflowNetSampler(const GflowNetSampler&) = delete;
@@ -52,6 +52,8 @@ public:
                                   std::stop_token stop = {}, const ChunkFn& onChunk = {}, int threads = 1);
     /// The model card's "trained_on" text.
     std::string trainedOn() const;
+    /// Encoder passes so far of an encode-once model (one per sample() call); -1 for a per-state one.
+    std::int64_t encoderPasses() const;
 
 private:
     struct Impl;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Training of the GFlowNet scheduler (spec/gflownet.md §3.4): per update one graph (optionally a
-/// random sub-graph, §3.6) and one temperature, log sigma ~ U(log sigma_min, log sigma_max);
-/// B on-policy trajectories; the LV loss (Eq. 7-8) or TB with a learned log Z (§3.3); Adam;
-/// optional global-norm clipping (logged). Checkpoints (weights, Adam state, step) so that a run
-/// can resume; weights and a model card at `out`. Every random choice of step k derives from
-/// (seed, k), so a resumed run draws what an uninterrupted one would. Torch-free header.
+/// Training of the GFlowNet scheduler (Zhang et al., ICLR 2023, Sec. 3; docs/gflownet.md): per
+/// update one graph (optionally a random sub-graph) and one temperature, log sigma ~
+/// U(log sigma_min, log sigma_max); B on-policy trajectories; the log-partition variance loss
+/// (the paper's Eq. 7-8) or, for the per-state architecture, trajectory balance with a learned
+/// log Z. The loop (models/train/loop.h) validates at sigma 0.005 and ships the checkpoint whose
+/// best sample beats list-cp by the most (geometric mean over the validation graphs).
+/// Torch-free header.
 
 #include "core/dist/distoptions.h"
 
@@ -19,6 +20,8 @@
 namespace sl::gfn {
 
 struct GflowNetTrainConfig {
+    /// "ready": the encode-once policy (the default); "per-state": the paper's, re-encoding every state
+    std::string architecture = "ready";
     // data: one graph file, or generated families
     std::string graphFile;                      ///< single-graph mode when set
     std::vector<std::string> families{"er", "layered"};
@@ -26,6 +29,7 @@ struct GflowNetTrainConfig {
     int minDevices = 4, maxDevices = 4;
     int graphs = 256;                           ///< generated training graphs (seeds 1000000 + i)
     int validationGraphs = 8;                   ///< held-out graphs (seeds 2000000 + i)
+    std::vector<std::string> validationFiles;   ///< graph files validated on too (at maxDevices)
     int subgraphMin = 0, subgraphMax = 0;       ///< sub-graph window sizes, 0 = whole graphs
     // objective
     bool trajectoryBalance = false;             ///< --loss tb
@@ -42,6 +46,7 @@ struct GflowNetTrainConfig {
     int logEvery = 25;
     int checkpointEvery = 250;
     int evalSamples = 100;                      ///< samples per validation graph at sigma = 0.005
+    int hidden = 32;                            ///< the ready architecture's action MLP
     std::string out;
     bool resume = false;
     std::string initWeights;        ///< start from these weights (their architecture; a fresh Adam) unless resuming
@@ -59,6 +64,7 @@ struct GflowNetTrainReport {
     double validationMeanSpeedup = 0;    ///< at sigma 0.005 (mean of the samples, mean over graphs)
     double validationBestSpeedup = 0;    ///< best sample per graph, mean over graphs
     double validationListSpeedup = 0;    ///< list-cp on the same graphs
+    double validationTop1VsList = 0;     ///< geometric mean of best sample U / list-cp U (the shipped checkpoint's)
 };
 
 /// Trains; `log` gets the progress lines. Throws std::runtime_error / std::invalid_argument.

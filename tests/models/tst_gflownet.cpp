@@ -22,6 +22,7 @@
 
 #include <QTemporaryDir>
 
+#include "common/gflownetexact.h"
 #include "common/workedexample.h"
 
 #include <QTest>
@@ -77,41 +78,9 @@ ZetaStats zetaStats(GflowNetPolicy& net, const Problem& p, double sigma, int cou
     return s;
 }
 
-/// Every labelled terminal schedule (distinct chains), by DFS over forward actions.
-void enumerateTerminals(const ScheduleEnv& env, PartialSchedule& s, std::set<std::vector<std::vector<OpId>>>& seen,
-                        std::vector<double>& makespans) {
-    if (s.complete()) {
-        std::vector<std::vector<OpId>> chains;
-        for (int d = 0; d < env.devices(); ++d) chains.push_back(s.chain(d));
-        if (seen.insert(chains).second) makespans.push_back(s.makespan());
-        return;
-    }
-    for (OpId v : s.readyOps())
-        for (int d = 0; d < env.devices(); ++d) {
-            s.add(v, d);
-            enumerateTerminals(env, s, seen, makespans);
-            s.remove(v);
-        }
-}
-
-/// The number of labelled terminal schedules of `p` and the exact log Z = log sum_x R(x; sigma).
-struct ExactPartition {
-    size_t terminals = 0;
-    double logZ = 0;
-};
-ExactPartition exactPartition(const Problem& p, double sigma) {
-    const ScheduleEnv env(p);
-    PartialSchedule s(env);
-    std::set<std::vector<std::vector<OpId>>> seen;
-    std::vector<double> makespans;
-    enumerateTerminals(env, s, seen, makespans);
-    double z = 0;
-    for (double t : makespans) z += std::exp(env.logReward(t, sigma));
-    return {makespans.size(), std::log(z)};
-}
-
 GflowNetTrainConfig tinyTraining(const std::string& graphFile, int devices, const std::string& out) {
     GflowNetTrainConfig c;
+    c.architecture = "per-state";
     c.graphFile = graphFile;
     c.minDevices = c.maxDevices = devices;
     c.batch = 16;

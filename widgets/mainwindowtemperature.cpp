@@ -46,6 +46,13 @@ void MainWindow::connectTemperature() {
     });
     connect(m_temperature, &TemperaturePanel::sweepRequested, this, &MainWindow::startSweep);
     connect(m_temperature, &TemperaturePanel::failed, this, &MainWindow::showError);
+    connect(m_temperature, &TemperaturePanel::sweepUpdated, this, [this](std::shared_ptr<const Sweep> s) {
+        auto named = std::make_shared<Sweep>(*s);
+        if (m_doc) named->graphName = m_doc->displayName.toStdString();
+        const bool first = s->points.size() == 1;
+        m_sweepView->setSweep(std::move(named));
+        if (first) showTab(SweepTab);
+    });
     connect(m_temperature, &TemperaturePanel::sweepFinished, this, [this](std::shared_ptr<const Sweep> s) {
         auto named = std::make_shared<Sweep>(*s);
         if (m_doc) named->graphName = m_doc->displayName.toStdString();

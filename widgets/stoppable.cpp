@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/stoppable.h"
 
+#include <utility>
+
 namespace sl::gui {
 
 QThreadPool& stoppablePool() {
@@ -10,6 +12,16 @@ QThreadPool& stoppablePool() {
         return p;
     }();
     return *pool;
+}
+
+std::optional<std::any> StoppableControl::takePartial() {
+    const std::lock_guard lock(m_mutex);
+    return std::exchange(m_partial, std::nullopt);
+}
+
+void StoppableControl::sharePartial(std::any partial) {
+    const std::lock_guard lock(m_mutex);
+    m_partial = std::move(partial);
 }
 
 } // namespace sl::gui

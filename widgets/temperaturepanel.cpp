@@ -33,6 +33,8 @@ namespace sl::gui {
 
 namespace {
 
+const QString kGflowNet = QStringLiteral("gflownet");
+
 QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
 
 /// Every core: a sampler's samples do not depend on its thread count (core/optimizer/sampler.h).
@@ -40,12 +42,24 @@ int samplingThreads() { return static_cast<int>(std::clamp(std::thread::hardware
 
 QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
 
+/// Shares the speedups drawn so far with the GUI: the first batch at once, then at most every
+/// 100 ms (the histogram refines while the rest are drawn; copies stay rare on big runs).
+SampleProgressFn sharingProgress(const StoppableProgress& progress) {
+    return [&progress, last = std::optional<std::chrono::steady_clock::time_point>()](const SampleProgress& p) mutable {
+        progress(p.fraction);
+        const auto now = std::chrono::steady_clock::now();
+        if (p.speedups.empty() || (last && now - *last < std::chrono::milliseconds(100)) || p.fraction >= 1) return;
+        last = now;
+        progress.share(std::vector<double>(p.speedups.begin(), p.speedups.end()));
+    };
+}
+
 /// Samples one temperature and summarises it; runs on a worker.
 TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::string& samplerName, SampleRequest request,
-                             SweepOptions summary, int id, std::stop_token stop, const std::function<void(double)>& progress) {
+                             SweepOptions summary, int id, std::stop_token stop, const StoppableProgress& progress) {
     const auto begin = std::chrono::steady_clock::now();
     auto sampler = SamplerRegistry::instance().create(samplerName);
-    const SampleSet set = sampler->sample(*problem, request, stop, progress);
+    const SampleSet set = sampler->sample(*problem, request, stop, sharingProgress(progress));
     if (set.cancelled || set.schedules.empty()) throw std::runtime_error("stopped");
     TemperatureSample out;
     out.temperature = request.temperature;
@@ -166,6 +180,7 @@ QWidget* TemperaturePanel::buildSamplingBox() {
         onSamplerChanged();
         Q_EMIT settingsChosen();
     });
+    connect(m_sampler, &QComboBox::activated, this, [this] { m_samplerChosenHere = true; });
     connect(m_samples, &QSpinBox::valueChanged, this, [this] {
         resample();
         Q_EMIT settingsChosen();
@@ -233,13 +248,17 @@ void TemperaturePanel::setTarget(TargetModel target, std::uint64_t seed) {
 
 void TemperaturePanel::reloadSamplers() {
     const QString keep = sampler();
+    const bool hadGflowNet = m_sampler->findData(kGflowNet) >= 0;
     QSignalBlocker block(m_sampler);
     m_sampler->clear();
     for (const SamplerInfo& info : SamplerRegistry::instance().list()) {
         m_sampler->addItem(QString::fromStdString(info.name), QString::fromStdString(info.name));
         m_sampler->setItemData(m_sampler->count() - 1, QString::fromStdString(info.summary), Qt::ToolTipRole);
     }
+    // The GFlowNet is what the panel is for: it takes over as the neural module arrives, unless
+    // the user picked a sampler in this session.
     if (!m_pendingSampler.isEmpty() && setSampler(m_pendingSampler)) m_pendingSampler.clear();
+    else if (!hadGflowNet && !m_samplerChosenHere && setSampler(kGflowNet)) m_pendingSampler.clear();
     else if (!keep.isEmpty()) setSampler(keep);
     onSamplerChanged();
 }
@@ -335,7 +354,7 @@ void TemperaturePanel::resampleNow() {
     setBusy(tr("Sampling %1 schedules at σ = %2…").arg(QLocale().toString(request.count), sigmaText(request.temperature)));
     m_sampling = runStoppable(
         this,
-        [problem, name, request, summary, id](std::stop_token stop, const std::function<void(double)>& progress) {
+        [problem, name, request, summary, id](std::stop_token stop, const StoppableProgress& progress) {
             return sampleOnce(problem, name, request, summary, id, stop, progress);
         },
         [this, generation](Outcome<TemperatureSample> out) {
@@ -353,6 +372,15 @@ void TemperaturePanel::resampleNow() {
             }
             showSample(std::move(*out.value));
         });
+}
+
+void TemperaturePanel::showDrawn(const std::vector<double>& speedups) {
+    double sum = 0, best = 0;
+    for (double u : speedups) sum += u, best = std::max(best, u);
+    m_histogram->setValues(speedups, sum / static_cast<double>(speedups.size()), best);
+    m_status->setText(tr("Sampling at σ = %1… %2 of %3 drawn, best so far %4")
+                          .arg(sigmaText(temperature()), formatCount(static_cast<int>(speedups.size())),
+                               formatCount(m_samples->value()), times(best)));
 }
 
 void TemperaturePanel::showSample(TemperatureSample s) {
@@ -411,9 +439,21 @@ bool TemperaturePanel::startSweep() {
     setBusy(tr("Sweeping %1 temperatures × %2 samples…").arg(o.temperatures.size()).arg(QLocale().toString(o.samples)));
     m_sweeping = runStoppable(
         this,
-        [problem, name, o](std::stop_token stop, const std::function<void(double)>& progress) {
+        [problem, name, o](std::stop_token stop, const StoppableProgress& progress) {
             auto sampler = SamplerRegistry::instance().create(name);
-            auto sweep = std::make_shared<Sweep>(runSweep(*problem, name, *sampler, o, stop, [&](double f, const SweepPoint*) { progress(f); }));
+            Sweep sofar;   // the rows so far, shared as each temperature finishes
+            sofar.sampler = name;
+            sofar.ops = problem->g().opCount();
+            sofar.devices = problem->platform.deviceCount();
+            sofar.timeUnit = problem->g().timeUnit();
+            sofar.options = o;
+            sofar.cancelled = true;
+            auto sweep = std::make_shared<Sweep>(runSweep(*problem, name, *sampler, o, stop, [&](double f, const SweepPoint* done) {
+                progress(f);
+                if (!done) return;
+                sofar.points.push_back(*done);
+                progress.share(std::make_shared<const Sweep>(sofar));
+            }));
             return std::shared_ptr<const Sweep>(std::move(sweep));
         },
         [this](Outcome<std::shared_ptr<const Sweep>> out) {
@@ -446,6 +486,10 @@ void TemperaturePanel::cancel() {
 }
 
 void TemperaturePanel::pollProgress() {
+    if (m_sampling)
+        if (auto drawn = m_sampling->takePartial()) showDrawn(std::any_cast<const std::vector<double>&>(*drawn));
+    if (m_sweeping)
+        if (auto rows = m_sweeping->takePartial()) Q_EMIT sweepUpdated(std::any_cast<std::shared_ptr<const Sweep>>(*rows));
     // the sweep's progress wins the bar while it goes: it is the long one
     const auto& control = m_sweeping ? m_sweeping : m_sampling;
     if (!control) return;
@@ -474,8 +518,7 @@ void TemperaturePanel::saveSettings() const {
 void TemperaturePanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("temperature"));
-    // No GFlowNet by default: the panel samples every graph as it opens, and the GFlowNet's cost
-    // grows as ops³ (minutes for 1,000 samples at 100 ops, an hour for ResNet-50's 176).
+    // A remembered gflownet waits for the module; reloadSamplers() picks gflownet once it loads.
     const QString remembered = s.value(QStringLiteral("sampler")).toString();
     if (!setSampler(remembered)) m_pendingSampler = remembered;   // gflownet, registered once the module loads
     m_slider->setTemperature(s.value(QStringLiteral("sigma"), 0.005).toDouble());

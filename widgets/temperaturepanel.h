@@ -77,6 +77,8 @@ Q_SIGNALS:
     void keepRequested(const sl::gui::RunRecord& best);
     void sweepRequested();
     void sweepFinished(std::shared_ptr<const sl::Sweep> sweep);
+    /// The rows of a running sweep so far (each finished temperature adds one).
+    void sweepUpdated(std::shared_ptr<const sl::Sweep> sofar);
     void failed(const QString& title, const QString& message);
 
 protected:
@@ -88,6 +90,8 @@ private:
     void onSamplerChanged();
     void updateTemperatureLabel();
     void showSample(TemperatureSample s);
+    /// A running sample's histogram from the speedups drawn so far.
+    void showDrawn(const std::vector<double>& speedups);
     void pollProgress();
     void setBusy(const QString& text);
 
@@ -96,6 +100,7 @@ private:
     std::uint64_t m_targetSeed = 1;
     QComboBox* m_sampler;
     QString m_pendingSampler;   // remembered, not registered yet (gflownet): chosen once it is
+    bool m_samplerChosenHere = false;   // the user picked a sampler in the combo this session
     QLabel* m_sigma;
     QLabel* m_extrapolation;
     TemperatureSlider* m_slider;

@@ -4,6 +4,7 @@
 // equal number of cost-model evaluations and the priority sampler, under the candidate protocol
 // (§5.2), on the bundled example, on held-out generated graphs and on a WfCommons trace.
 #include "bench.h"
+#include "bench_gflownet_scale.h"
 #include "bench_gflownet_speed.h"
 #include "candidatetable.h"
 #include "command.h"
@@ -72,8 +73,9 @@ void printTargetOracleRow(const Workload& w, const BenchSetup& b) {
     printTargetOnlyRow("tabu on each target (sees it)", mean);
 }
 
-/// Each method on every problem with seeds 1..seeds; a row of means per method.
-void printWorkload(const Workload& w, const BenchSetup& b, const std::vector<MethodSpec>& methods) {
+/// Each method on every problem with seeds 1..seeds; a row of means per method; then the tabu
+/// oracle row unless `oracle` is false.
+void printWorkload(const Workload& w, const BenchSetup& b, const std::vector<MethodSpec>& methods, bool oracle = true) {
     std::printf("%s\n", w.title.c_str());
     printTableHeader(b.protocol.targets);
     for (const MethodSpec& method : methods) {
@@ -82,7 +84,7 @@ void printWorkload(const Workload& w, const BenchSetup& b, const std::vector<Met
             for (int s = 1; s <= b.seeds; ++s) runProtocol(method, p, b.protocol, static_cast<std::uint64_t>(s), t);
         printTableRow(method.label, t);
     }
-    printTargetOracleRow(w, b);
+    if (oracle) printTargetOracleRow(w, b);
     std::printf("\n");
 }
 
@@ -124,6 +126,39 @@ int runSpeed(Args& args, const BenchSetup& b, int samples) {
     return runGflowNetSpeedBench(p, s);
 }
 
+/// --only scale: seconds per 1,000 samples from 24 to 1,000 ops and on the ONNX models, then
+/// top-1, top-k and GED beside list-cp and both BRKGAs on held-out er, layered and nn graphs of
+/// 50, 200 and 1,000 ops.
+int runScale(const BenchSetup& b, int samples) {
+    ScaleSetup s;
+    s.samples = samples;
+    s.perStateWeights = b.exampleWeights;
+    std::vector<ScaleGraph> graphs;
+    for (int n : {24, 100, 200, 500, 1000})
+        graphs.push_back({"layered-gfn seed 7", onDevices(generateInstance("layered-gfn", n, 7).graph, b.devices)});
+    for (const char* onnx : {"light_squeezenet.onnx", "light_resnet50.onnx", "light_bvlc_alexnet.onnx"}) {
+        const fs::path path = fs::path(defaultDataDir()) / "onnx" / onnx;
+        if (fs::exists(path)) graphs.push_back({onnx, onDevices(loadGraph(path.string()).graph, b.devices)});
+    }
+    printGflowNetScaleSpeed(graphs, s);
+    const std::vector<MethodSpec> methods = [&] {
+        std::vector<MethodSpec> m;
+        for (const std::string& text : splitList(defaultMethods(false)))
+            if (text.find("priority-sampler") == std::string::npos && text.find("temperature=1") == std::string::npos)
+                m.push_back(parseMethodSpec(text));
+        return m;
+    }();
+    for (int n : {50, 200, 1000})
+        for (const std::string family : {"erdos-renyi-gfn", "layered-gfn", "nn"}) {
+            Workload w{family + ", " + std::to_string(b.graphs) + " held-out graphs of " + std::to_string(n) + " ops (seeds 1..)", {}};
+            for (int i = 1; i <= b.graphs; ++i)
+                w.problems.push_back(onDevices(generateInstance(family, n, static_cast<std::uint64_t>(i)).graph, b.devices));
+            printWorkload(w, b, methods, /*oracle=*/false);
+        }
+    printTableLegend();
+    return 0;
+}
+
 int runGflowNetBench(Args& args) {
     const bool quick = args.takeFlag("quick");
     BenchSetup b;
@@ -146,8 +181,8 @@ int runGflowNetBench(Args& args) {
     args.finish(1);
     if (b.devices < 1 || b.seeds < 1 || b.graphs < 1 || b.nodes < 2 || samples < 1 || b.protocol.topK < 1)
         throw UsageError("--devices, --seeds, --graphs, --samples and --top-k must be positive, --nodes at least 2");
-    if (only != "all" && only != "example" && only != "generated" && only != "trace")
-        throw UsageError("--only takes example, generated, trace, speed or all");
+    if (only != "all" && only != "example" && only != "generated" && only != "trace" && only != "scale")
+        throw UsageError("--only takes example, generated, trace, speed, scale or all");
     for (const std::string& m : splitList(methods)) b.methods.push_back(parseMethodSpec(m));
     // Equal budgets: BRKGA's evaluations and the samplers' draws are both `samples` (spec §6.2),
     // except for a method given its own (the paper's BRKGA).
@@ -161,6 +196,7 @@ int runGflowNetBench(Args& args) {
                 "budget aside), top %d by proxy speedup, means over seeds 1..%d; speedup = total work /\n"
                 "makespan (at most %d)\n\n",
                 b.devices, samples, b.protocol.topK, b.seeds, b.devices);
+    if (only == "scale") return runScale(b, samples);
     if (only == "all" || only == "example") {
         const LoadedGraph example = loadGraph(b.examplePath);
         printWorkload({"Table 1 analogue: the bundled example " + fs::path(b.examplePath).filename().string() + " (" +
@@ -192,7 +228,7 @@ int runGflowNetBench(Args& args) {
 }
 
 SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp, BRKGA, priority sampler",
-              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|speed|all] [--devices 4]\n"
+              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|speed|scale|all] [--devices 4]\n"
                           "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
                           "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
                           "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
@@ -211,7 +247,11 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
                           "seed, one 20-op graph per family.\n"
                           "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
-                          "temperature sweep of the example, with the conditional and the single-graph weights.\n\n") +
+                          "temperature sweep of the example, with the conditional and the single-graph weights.\n"
+                          "--only scale: seconds for --samples samples of layered-gfn graphs of 24 to 1,000 ops and\n"
+                          "of the ONNX models in tests/data (the shipped GFlowNet, the per-state one up to 100 ops,\n"
+                          "the priority sampler, list-cp), then the candidate tables on --graphs held-out\n"
+                          "erdos-renyi-gfn, layered-gfn and nn graphs of 50, 200 and 1,000 ops.\n\n") +
                   targetOptionsHelp(),
               {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 

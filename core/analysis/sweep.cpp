@@ -64,8 +64,8 @@ Sweep runSweep(const Problem& p, const std::string& samplerName, TemperatureSamp
         if (stop.stop_requested()) break;
         const SampleRequest request{.temperature = o.temperatures[i], .count = o.samples,
                                     .seed = deriveSeed(o.seed, i), .threads = o.threads};
-        auto inner = [&](double f) {
-            if (progress) progress((static_cast<double>(i) + 0.9 * f) / count, nullptr);
+        auto inner = [&](const SampleProgress& f) {
+            if (progress) progress((static_cast<double>(i) + 0.9 * f.fraction) / count, nullptr);
         };
         const SampleSet set = sampler.sample(p, request, stop, inner);
         if (set.cancelled || set.schedules.empty()) break;

@@ -61,7 +61,9 @@ public:
                 out.schedules[static_cast<size_t>(i)] = std::move(s);
                 done[static_cast<size_t>(i)] = 1;
             });
-            if (progress) progress(static_cast<double>(first + n) / r.count);
+            if (progress)
+                progress({static_cast<double>(first + n) / r.count,
+                          std::span<const double>(out.proxySpeedups.data(), static_cast<size_t>(first + n))});
         }
         if (out.cancelled) {   // keep the finished prefix only: a stopped set is still in sample order
             const auto kept = static_cast<size_t>(std::find(done.begin(), done.end(), 0) - done.begin());

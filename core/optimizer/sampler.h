@@ -11,7 +11,9 @@
 ///  - returns `count` schedules (fewer when stopped: `cancelled` set) with their proxy speedups,
 ///    in sample order; sample i depends on (seed, i) only, so the set is the same for any
 ///    `threads`;
-///  - calls `progress` (may be empty) with the share done, from the calling thread;
+///  - calls `progress` (may be empty) from the calling thread with the share done and the proxy
+///    speedups of the samples drawn so far (a prefix, in sample order), so that a view can refine
+///    while the rest are drawn;
 ///  - checks `stop` between samples; throws std::exception with a readable message on bad input.
 ///
 /// \code
@@ -28,6 +30,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -47,7 +50,11 @@ struct SampleSet {
     bool cancelled = false;
 };
 
-using SampleProgressFn = std::function<void(double fraction)>;
+struct SampleProgress {
+    double fraction = 0;                ///< share of the request drawn
+    std::span<const double> speedups;   ///< the drawn samples' proxy speedups (valid during the call)
+};
+using SampleProgressFn = std::function<void(const SampleProgress& progress)>;
 
 class TemperatureSampler {
 public:

@@ -22,6 +22,9 @@ models::FeatureSpec staticFeatureSpec() {
 }
 const int kReadyNodeFeatures = staticFeatureSpec().width() + 1;
 constexpr int kMaxHidden = 128;
+/// The linear head's starting weights over (delay, idle, empty, ahead, bound): list-cp's
+/// preference, the longest path ahead first on the device where it starts earliest.
+const std::vector<float> kPriorWeights{-8.0f, 0.0f, 0.0f, 8.0f, 0.0f};
 } // namespace
 
 std::string ReadyPolicyConfig::toJson() const {
@@ -87,7 +90,7 @@ struct PlainHead {
     int hidden = 0;
     std::vector<float> opHidden, opScore;   ///< [N, H], [N]
     std::vector<float> actionHidden;        ///< [C, H]: V transposed
-    std::vector<float> out, skip;           ///< [H], [C]: skip already times beta(sigma)
+    std::vector<float> out, skip;           ///< [H], [C]: already times beta(sigma), like opScore
 };
 
 ActionScorer plainScorer(std::shared_ptr<const PlainHead> head) {
@@ -115,22 +118,24 @@ ReadyPolicyImpl::ReadyPolicyImpl(const ReadyPolicyConfig& config) : m_config(con
     m_actionHidden = register_module("action_hidden", torch::nn::Linear(torch::nn::LinearOptions(kActionFeatures, h).bias(false)));
     m_out = register_module("out", torch::nn::Linear(torch::nn::LinearOptions(h, 1).bias(false)));
     m_skip = register_module("skip", torch::nn::Linear(torch::nn::LinearOptions(kActionFeatures, 1).bias(false)));
-    m_skipTemperature = register_parameter("skip_temperature", torch::tensor({0.0f, -0.5f}));
+    m_skipTemperature = register_parameter("skip_temperature", torch::tensor({-1.6f, -1.0f}));   // beta = 0.2 / sigma
     const torch::NoGradGuard noGrad;   // delay, idle, empty, ahead, bound (readyactions.h)
-    m_skip->weight.copy_(torch::tensor({-8.0f, -4.0f, 0.0f, 8.0f, -4.0f}).unsqueeze(0));
+    m_skip->weight.copy_(torch::tensor(kPriorWeights).unsqueeze(0));
+    m_opScore->weight.zero_();   // the learned terms start at 0: the untrained model is the prior
+    m_out->weight.zero_();
 }
 
 OpTerms ReadyPolicyImpl::encode(const models::EncoderInput& input, double sigma) {
     ++m_passes;
     const torch::Tensor h = m_encoder->forward(input, torch::full({1}, std::log(sigma), torch::kFloat));   // [N, d]
     const torch::Tensor beta = (m_skipTemperature[0] + m_skipTemperature[1] * std::log(sigma)).exp();
-    return {m_opHidden->forward(h), m_opScore->forward(h).squeeze(-1), beta};
+    return {m_opHidden->forward(h), m_opScore->forward(h).squeeze(-1) * beta, beta};
 }
 
 torch::Tensor ReadyPolicyImpl::logits(const OpTerms& terms, const torch::Tensor& ops, const torch::Tensor& features) {
     const torch::Tensor z = terms.hidden.index_select(0, ops) + m_actionHidden->forward(features);
-    return terms.score.index_select(0, ops) + m_out->forward(torch::relu(z)).squeeze(-1) +
-           m_skip->forward(features).squeeze(-1) * terms.skipScale;
+    return terms.score.index_select(0, ops) + (m_out->forward(torch::relu(z)).squeeze(-1) + m_skip->forward(features).squeeze(-1)) *
+           terms.skipScale;
 }
 
 std::shared_ptr<const PlainHead> ReadyPolicyImpl::plainHead(const OpTerms& terms) const {
@@ -143,7 +148,7 @@ std::shared_ptr<const PlainHead> ReadyPolicyImpl::plainHead(const OpTerms& terms
     head->opHidden = floats(terms.hidden);
     head->opScore = floats(terms.score);
     head->actionHidden = floats(m_actionHidden->weight.t());
-    head->out = floats(m_out->weight.squeeze(0));
+    head->out = floats(m_out->weight.squeeze(0) * terms.skipScale);
     head->skip = floats(m_skip->weight.squeeze(0) * terms.skipScale);
     return head;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/gflownet/temperaturesampler.h"
 
+#include "models/gflownet/readypolicy.h"
 #include "models/gflownet/sampler.h"
 
 #include "core/costmodel/target.h"
@@ -25,9 +26,11 @@ public:
         checkSampleRequest(request);
         const Problem proxy = proxyProblem(problem);
         GflowNetSampler& sampler = samplerFor(proxy);
+        std::vector<double> speedups;   // grows with each chunk: no copy of the drawn schedules
         const std::vector<Candidate> drawn = sampler.sample(
             proxy, request.temperature, request.count, request.seed, stop, [&](const std::vector<Candidate>& sofar) {
-                if (progress) progress(static_cast<double>(sofar.size()) / request.count);
+                for (size_t i = speedups.size(); i < sofar.size(); ++i) speedups.push_back(sofar[i].speedup);
+                if (progress) progress({static_cast<double>(sofar.size()) / request.count, speedups});
                 return true;
             }, request.threads);
         SampleSet out;
@@ -59,13 +62,31 @@ private:
     std::string m_weights;         ///< the file m_sampler holds
 };
 
+/// The temperatures the shipped weights were trained on (the card's range; the per-state model's
+/// 0.01-1 for older files).
+TemperatureRange shippedRange() {
+    try {
+        const std::string weights = defaultWeightsFor({});
+        if (!weights.empty()) {
+            const models::WeightFileInfo info = models::readWeightInfo(weights);
+            if (info.kind == kReadyWeightKind) {
+                const ReadyPolicyConfig c = ReadyPolicyConfig::fromJson(info.configJson);
+                return {c.sigmaMin, c.sigmaMax};
+            }
+        }
+    } catch (const std::exception&) {
+        // a damaged file: the sampler reports it when it is used
+    }
+    return {0.01, 1.0};
+}
+
 } // namespace
 
 void registerGflowNetSampler() {
     SamplerRegistry::instance().add(
         {.name = "gflownet",
          .summary = "GFlowNet scheduler (temperature-conditioned Topoformer policy, shipped weights)",
-         .trainedTemperatureRange = {0.01, 1.0}},
+         .trainedTemperatureRange = shippedRange()},
         [](const SamplerConfig& config) { return std::make_unique<GflowNetTemperatureSampler>(config.weights); });
 }
 

@@ -118,7 +118,7 @@ private Q_SLOTS:
         std::stop_source stop;
         int reports = 0;
         const SampleSet s = makeListGumbelSampler()->sample(p, {.temperature = 0.1, .count = 5000, .seed = 1, .threads = 2},
-                                                            stop.get_token(), [&](double) {
+                                                            stop.get_token(), [&](const SampleProgress&) {
                                                                 if (++reports == 2) stop.request_stop();
                                                             });
         QVERIFY(s.cancelled);

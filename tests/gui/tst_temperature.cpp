@@ -27,6 +27,11 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <span>
+#include <thread>
 #include <QAreaSeries>
 
 using namespace sl;
@@ -38,6 +43,32 @@ namespace {
 void registerTrainedSampler() {
     SamplerRegistry::instance().add({"test-trained", "list-gumbel trained on [0.01, 1] (test)", {0.01, 1}},
                                     [](const SamplerConfig&) { return makeListGumbelSampler(); });
+}
+
+/// A sampler that draws in chunks of 50 with a pause after each, sharing what it has drawn: a
+/// run long enough to be watched and cut short. Counts the runs that saw their stop.
+std::atomic<int> g_slowRunsStopped{0};
+class SlowSampler : public TemperatureSampler {
+public:
+    SampleSet sample(const Problem& p, const SampleRequest& r, std::stop_token stop, const SampleProgressFn& progress) override {
+        SampleSet all = makeListGumbelSampler()->sample(p, r, {}, {});
+        for (size_t done = 50; done <= all.proxySpeedups.size(); done += 50) {
+            if (stop.stop_requested()) {
+                ++g_slowRunsStopped;
+                all.schedules.resize(done - 50);
+                all.proxySpeedups.resize(done - 50);
+                all.cancelled = true;
+                return all;
+            }
+            if (progress) progress({static_cast<double>(done) / r.count, std::span<const double>(all.proxySpeedups.data(), done)});
+            std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        }
+        return all;
+    }
+};
+void registerSlowSampler() {
+    SamplerRegistry::instance().add({"test-slow", "list-gumbel, 50 samples per 150 ms (test)", {}},
+                                    [](const SamplerConfig&) { return std::make_unique<SlowSampler>(); });
 }
 
 bool opened(MainWindow& w) {
@@ -77,6 +108,30 @@ private Q_SLOTS:
         QSettings().clear();
         registerCoreOptimizers();
         registerTrainedSampler();
+        registerSlowSampler();
+    }
+
+    // The histogram fills while a run draws (well before its last chunk), and a second slider move
+    // stops the first run, whose samples never reach the panel. Catches a histogram fed only at the
+    // end, a stale run left drawing, a stale partial result drawn over the newer run's.
+    void samplesStreamInAndASecondMoveCancelsTheFirst() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(opened(w));
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->setSampleCount(500);   // 10 chunks, 1.5 s
+        panel->setSampler(QStringLiteral("test-slow"));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->isSampling(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->histogram()->total() > 0, 5000);
+        QVERIFY(panel->histogram()->total() < 500);   // drawn so far, shown before the run ends
+        QVERIFY(panel->isSampling());
+        const int stoppedBefore = g_slowRunsStopped;
+        panel->setTemperature(1.0);   // the second request: the first run is stopped
+        QTRY_VERIFY_WITH_TIMEOUT(g_slowRunsStopped == stoppedBefore + 1, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);
+        QCOMPARE(panel->current()->temperature, 1.0);
+        QCOMPARE(panel->histogram()->total(), 500);
     }
 
     // Catches: a stale sample landing after a newer one, the histogram not fed, the best sample

@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
-exec build/app/schedlab "${@:-resources/examples/resnet50.onnx}"
+exec build/app/schedlab "${@:-resources/examples/layered200.json}"

@@ -79,9 +79,9 @@ TemperaturePanel::TemperaturePanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(buildSamplingBox(), 1);
     layout->addWidget(buildSweepBox());
     m_debounce.setSingleShot(true);
-    m_debounce.setInterval(150);   // a drag re-samples once it pauses, not at every pixel
+    m_debounce.setInterval(80);   // a drag re-samples once it pauses, not at every pixel
     connect(&m_debounce, &QTimer::timeout, this, &TemperaturePanel::resampleNow);
-    m_poll.setInterval(66);
+    m_poll.setInterval(33);
     connect(&m_poll, &QTimer::timeout, this, &TemperaturePanel::pollProgress);
     reloadSamplers();
     m_slider->setTemperature(0.005);

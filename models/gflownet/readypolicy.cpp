@@ -23,8 +23,9 @@ models::FeatureSpec staticFeatureSpec() {
 const int kReadyNodeFeatures = staticFeatureSpec().width() + 1;
 constexpr int kMaxHidden = 128;
 /// The linear head's starting weights over (delay, idle, empty, ahead, bound): list-cp's
-/// preference, the longest path ahead first on the device where it starts earliest.
-const std::vector<float> kPriorWeights{-8.0f, 0.0f, 0.0f, 8.0f, 0.0f};
+/// non-delay rule, -40 start + 8 bottom level (bound = start + ahead): the action that starts
+/// first, the longest path ahead among those that start together.
+const std::vector<float> kPriorWeights{0.0f, 0.0f, 0.0f, 48.0f, -40.0f};
 } // namespace
 
 std::string ReadyPolicyConfig::toJson() const {
@@ -33,7 +34,7 @@ std::string ReadyPolicyConfig::toJson() const {
     j["node_features"] = staticFeatureSpec().describe() + ",devices";
     j["action_features"] = "delay,idle,empty,ahead,bound";
     j["hidden"] = hidden;
-    j["head"] = "s_i + w.ReLU(A h_i + b + V c) + exp(k0 + k1 log sigma) u.c; uniform P_B";
+    j["head"] = "exp(k0 + k1 log sigma + k2 log(n / m)) (s_i + w.ReLU(A h_i + b + V c) + u.c); uniform P_B";
     j["sigma_min"] = sigmaMin;
     j["sigma_max"] = sigmaMax;
     j["trained_on"] = trainedOn;
@@ -118,7 +119,8 @@ ReadyPolicyImpl::ReadyPolicyImpl(const ReadyPolicyConfig& config) : m_config(con
     m_actionHidden = register_module("action_hidden", torch::nn::Linear(torch::nn::LinearOptions(kActionFeatures, h).bias(false)));
     m_out = register_module("out", torch::nn::Linear(torch::nn::LinearOptions(h, 1).bias(false)));
     m_skip = register_module("skip", torch::nn::Linear(torch::nn::LinearOptions(kActionFeatures, 1).bias(false)));
-    m_skipTemperature = register_parameter("skip_temperature", torch::tensor({-1.6f, -1.0f}));   // beta = 0.2 / sigma
+    // beta = 0.04 / sigma at 15 ops per device (60-op graphs on 4 devices), in proportion to n / m
+    m_skipTemperature = register_parameter("skip_temperature", torch::tensor({std::log(0.04f / 15), -1.0f, 1.0f}));
     const torch::NoGradGuard noGrad;   // delay, idle, empty, ahead, bound (readyactions.h)
     m_skip->weight.copy_(torch::tensor(kPriorWeights).unsqueeze(0));
     m_opScore->weight.zero_();   // the learned terms start at 0: the untrained model is the prior
@@ -128,7 +130,13 @@ ReadyPolicyImpl::ReadyPolicyImpl(const ReadyPolicyConfig& config) : m_config(con
 OpTerms ReadyPolicyImpl::encode(const models::EncoderInput& input, double sigma) {
     ++m_passes;
     const torch::Tensor h = m_encoder->forward(input, torch::full({1}, std::log(sigma), torch::kFloat));   // [N, d]
-    const torch::Tensor beta = (m_skipTemperature[0] + m_skipTemperature[1] * std::log(sigma)).exp();
+    // n / m from the input (readyPolicyInput's last column is m / kDeviceSlots): the features are
+    // times over work / m, so a step's differences shrink as n / m grows; beta makes up for it
+    const double ops = static_cast<double>(input.x.size(-2));
+    const double devices = std::max(1.0, std::round(input.x.index({0, -1}).item<double>() * kDeviceSlots));
+    const torch::Tensor beta = (m_skipTemperature[0] + m_skipTemperature[1] * std::log(sigma) +
+                                m_skipTemperature[2] * std::log(std::max(ops / devices, 1.0)))
+                                   .exp();
     return {m_opHidden->forward(h), m_opScore->forward(h).squeeze(-1) * beta, beta};
 }
 

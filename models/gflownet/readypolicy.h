@@ -6,14 +6,16 @@
 /// features; each step then scores only the ready actions from their features
 /// (models/gflownet/readyactions.h):
 ///
-///     logit(i, d) = beta(sigma) (s_i + w . ReLU(a_i + V c_id) + u . c_id),
-///     a_i = A h_i + b,  s_i = q . h_i,  beta(sigma) = exp(k0 + k1 log sigma)
+///     logit(i, d) = beta (s_i + w . ReLU(a_i + V c_id) + u . c_id),
+///     a_i = A h_i + b,  s_i = q . h_i,  beta = exp(k0 + k1 log sigma + k2 log(n / m))
 ///
 /// h_i is op i's embedding, c_id the action's features. a_i, s_i and beta are computed once; a
 /// step costs one small MLP per changed action. beta is an inverse temperature: the score in the
-/// bracket is shared by every sigma, beta sharpens it as sigma falls (it starts as 0.2 / sigma). q and w
-/// start at 0 and u as a critical-path list scheduler's preference (the longest path ahead, on the
-/// device where it starts earliest), so the untrained model samples around list-cp at low sigma;
+/// bracket is shared by every sigma, beta sharpens it as sigma falls (it starts as 0.04 / sigma at
+/// 15 ops per device, in proportion to n / m: the features are times over work / m, so without it a
+/// bigger graph's choices would all look alike). q and w
+/// start at 0 and u as list-cp's non-delay rule (the action that starts first; among those, the
+/// longest path ahead), so the untrained model samples around list-cp at low sigma;
 /// training moves every weight, these included. The backward policy is uniform over the removable ops
 /// (Zhang et al., ICLR 2023, Sec. 3 lists it as a choice). Includes LibTorch: .cpp files in
 /// models/ only.

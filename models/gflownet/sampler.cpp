@@ -83,9 +83,9 @@ private:
     std::map<std::int64_t, models::EncoderContext> contexts;   ///< per batch size: the full chunk and the last
 };
 
-/// Samples per chunk of the encode-once policy: about 16,000 op placements, so that the first
+/// Samples per chunk of the encode-once policy: about 8,000 op placements, so that the first
 /// chunk of a 1,000-op graph arrives within a fraction of a second. A function of the graph only.
-int readyChunkSize(int ops) { return std::clamp(16000 / std::max(ops, 1), 4, 64); }
+int readyChunkSize(int ops) { return std::clamp(8000 / std::max(ops, 1), 4, 64); }
 
 /// The encode-once policy: one encoder pass for the whole call, then plain C++ per sample.
 class ReadyJob : public ChunkJob {

@@ -23,7 +23,7 @@ const char* const kHelp =
     "  --subgraph LO-HI               train on random sub-graphs of LO-HI ops (windows of a topological order)\n"
     "  --loss lv|tb                   log-partition variance (default) or trajectory balance with learned log Z (per-state)\n"
     "  --uniform-pb 1                 per-state: uniform backward policy instead of the learned one (ready: always)\n"
-    "  --sigma-min X --sigma-max X    temperature range, log-uniform (0.01, 1); --sigma X fixes it\n"
+    "  --sigma-min X --sigma-max X    temperature range, log-uniform (0.001, 1); --sigma X fixes it\n"
     "  --batch B --steps S --lr X --clip X   trajectories per update (32), updates (3000), Adam lr (1e-3), grad-norm clip (0 = off)\n"
     "  --width D --layers L --heads H --head-dim K --mlp M --film E   model size (64, 2, 1 per mask, 16, 128, 32)\n"
     "  --hidden H                     ready: width of the action MLP (32)\n"

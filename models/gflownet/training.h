@@ -34,7 +34,7 @@ struct GflowNetTrainConfig {
     // objective
     bool trajectoryBalance = false;             ///< --loss tb
     bool uniformBackward = false;
-    double sigmaMin = 0.01, sigmaMax = 1.0;
+    double sigmaMin = 0.001, sigmaMax = 1.0;   // the slider's range
     // optimisation
     int batch = 32;
     std::int64_t steps = 3000;

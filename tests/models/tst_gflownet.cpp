@@ -81,6 +81,8 @@ ZetaStats zetaStats(GflowNetPolicy& net, const Problem& p, double sigma, int cou
 GflowNetTrainConfig tinyTraining(const std::string& graphFile, int devices, const std::string& out) {
     GflowNetTrainConfig c;
     c.architecture = "per-state";
+    c.sigmaMin = 0.01;   // the range these tests were measured with
+    c.sigmaMax = 1.0;
     c.graphFile = graphFile;
     c.minDevices = c.maxDevices = devices;
     c.batch = 16;

@@ -13,9 +13,12 @@
 #include "core/costmodel/validator.h"
 #include "core/gflownet/environment.h"
 #include "core/generators/generators.h"
+#include "core/heuristics/evaluate.h"
+#include "core/heuristics/priorities.h"
 #include "core/io/graphio.h"
 #include "core/util/random.h"
 #include "models/encoder/maththreads.h"
+#include "models/weightformat.h"
 
 #include "common/gflownetexact.h"
 
@@ -217,7 +220,7 @@ private Q_SLOTS:
 
     // 4 independent ops on 2 devices have 120 labelled schedules and an exact log Z. Trained at
     // sigma 0.5, the on-policy mean zeta reaches log Z and std(zeta) shrinks; the untrained model
-    // (near-greedy: its linear head starts as list-cp's preference) is far from both. Catches a
+    // (on 2 ops per device its inverse temperature starts low: nearly uniform) is far from both. Catches a
     // loss of the wrong sign, a gradient that does not reach the weights, a log P_B or log R
     // that disagrees with the rollout.
     void trainingReachesTheExactPartition() {
@@ -249,13 +252,40 @@ private Q_SLOTS:
         QCOMPARE(trainGflowNet(c, [](const std::string&) {}).steps, std::int64_t{300});
         const auto [afterMean, afterStd] = zetaStats(c.out, p, sigma);
         qInfo("log Z %.4f; mean zeta %.4f -> %.4f; std(zeta) %.4f -> %.4f", logZ, beforeMean, afterMean, beforeStd, afterStd);
-        // Measured (log Z - mean zeta; std) before: 1.36, 1.11; after: 0.057, 0.293 (ATEN_CPU_CAPABILITY
-        // default), 0.071, 0.322 (avx2), 0.064, 0.319 (avx512), AMD EPYC Zen 4. The bounds sit 0.23
-        // and 0.38 beyond the worst; the untrained model fails both. (The std does not reach 0:
-        // the action features do not tell every state apart, so the fit has a floor.)
-        QVERIFY(std::abs(beforeMean - logZ) > 1.0 && beforeStd > 0.8);   // the untrained model does not pass
-        QVERIFY(std::abs(afterMean - logZ) < 0.3);
-        QVERIFY(afterStd < 0.7);
+        // Measured (log Z - mean zeta; std) before: 0.258, 0.693; after: 0.045, 0.299 (ATEN_CPU_CAPABILITY
+        // default and avx512), 0.060, 0.321 (avx2), AMD EPYC Zen 4. The bounds sit 0.09 and 0.18
+        // beyond the worst, and the untrained model fails both. (The std does not reach 0: the
+        // action features do not tell every state apart, so the fit has a floor.)
+        QVERIFY(std::abs(beforeMean - logZ) > 0.15 && beforeStd > 0.5);   // the untrained model does not pass
+        QVERIFY(std::abs(afterMean - logZ) < 0.15);
+        QVERIFY(afterStd < 0.5);
+    }
+
+    // The shipped model against list-cp on held-out graphs (ER and layered, 60 ops, 4 devices,
+    // seeds outside every training and validation set): the best of 1,000 samples at the default
+    // sigma must be at least list-cp's schedule in geometric mean, with no heuristic schedule
+    // among the samples. Catches shipped weights that lose to the heuristic they should beat.
+    void shippedModelBeatsListScheduling() {
+        const std::string weights = defaultWeightsFor({});
+        if (weights.empty() || models::readWeightInfo(weights).kind != kReadyWeightKind) QSKIP("no shipped encode-once weights");
+        GflowNetSampler sampler(weights);
+        double logRatio = 0;
+        int graphs = 0;
+        for (const char* family : {"erdos-renyi-gfn", "layered-gfn"})
+            for (std::uint64_t seed : {901, 902, 903}) {
+                const Problem p{generateInstance(family, 60, seed).graph, Platform::identical(4), {}};
+                double best = 0;
+                for (const Candidate& c : sampler.sample(p, 0.005, 1000, 1, {}, {}, 2)) best = std::max(best, c.speedup);
+                PriorityEvaluator list(p);
+                const double listSpeedup = ScheduleEnv(p).speedup(list.cost(criticalPathPriorities(p.g())));
+                logRatio += std::log(best / listSpeedup);
+                ++graphs;
+            }
+        const double ratio = std::exp(logRatio / graphs);
+        qInfo("best of 1,000 / list-cp, geometric mean over %d graphs: %.4f", graphs, ratio);
+        // Measured 1.0160 under ATEN_CPU_CAPABILITY default, avx2 and avx512 (AMD EPYC Zen 4): the
+        // encoder runs once, and its last-bit differences change no sample's best here.
+        QVERIFY(ratio >= 1.0);
     }
 
 private:

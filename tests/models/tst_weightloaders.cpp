@@ -4,6 +4,7 @@
 // encoder's parameter count, which that check relies on, against the module it describes.
 #include "models/encoder/encoder.h"
 #include "models/gflownet/policy.h"
+#include "models/gflownet/readypolicy.h"
 #include "models/prioritysampler/network.h"
 #include "models/regal/network.h"
 #include "models/topoformer/model.h"
@@ -118,6 +119,14 @@ private Q_SLOTS:
         QVERIFY(gfn::loadPolicy(path));   // the untouched file loads
         rewriteConfig(path, [](nlohmann::json& j) { inflateEncoder(j["encoder"]); });
         expectRefusedBeforeBuilding(path, [&] { gfn::loadPolicy(path); });
+    }
+
+    void gflownetReadyLoader() {
+        const std::string path = pathFor("gflownet-ready.slw");
+        gfn::saveReadyPolicy(gfn::ReadyPolicy(gfn::ReadyPolicyConfig::cpu()), path);
+        QVERIFY(gfn::loadReadyPolicy(path));   // the untouched file loads
+        rewriteConfig(path, [](nlohmann::json& j) { inflateEncoder(j["encoder"]); });
+        expectRefusedBeforeBuilding(path, [&] { gfn::loadReadyPolicy(path); });
     }
 
     void prioritySamplerLoader() {

@@ -20,12 +20,7 @@ namespace {
 
 PolicyConfig perStateConfig(const GflowNetTrainConfig& c, const std::string& data) {
     PolicyConfig pc = PolicyConfig::cpu();
-    pc.encoder.width = c.width;
-    pc.encoder.layers = c.layers;
-    pc.encoder.headsPerMask.fill(c.headsPerMask);
-    pc.encoder.headDim = c.headDim;
-    pc.encoder.mlpHidden = c.mlpHidden;
-    pc.encoder.filmDim = c.filmDim;
+    applyEncoderSize(c, pc.encoder);
     pc.trainedOn = data;
     return pc;
 }
@@ -36,9 +31,7 @@ GflowNetPolicy initialisedFrom(const std::string& file, const std::string& data)
     PolicyConfig pc = init->config();
     pc.trainedOn = initialisedText(file, data, pc.trainedOn);
     GflowNetPolicy net(pc);
-    const torch::NoGradGuard noGrad;
-    const std::vector<torch::Tensor> to = net->parameters(), from = init->parameters();
-    for (size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+    copyParameters(*net, *init);
     return net;
 }
 

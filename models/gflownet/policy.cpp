@@ -38,16 +38,22 @@ PolicyConfig PolicyConfig::fromJson(const std::string& json) {
     }
 }
 
+models::EncoderConfig cpuEncoderConfig(int inputWidth) {
+    models::EncoderConfig e;
+    e.inputWidth = inputWidth;
+    e.width = 64;
+    e.layers = 2;
+    e.headsPerMask.fill(1);
+    e.headDim = 16;
+    e.mlpHidden = 128;
+    e.filmDim = 32;
+    e.reluMlp = true;
+    return e;
+}
+
 PolicyConfig PolicyConfig::cpu() {
     PolicyConfig c;
-    c.encoder.inputWidth = kNodeFeatures;
-    c.encoder.width = 64;
-    c.encoder.layers = 2;
-    c.encoder.headsPerMask.fill(1);
-    c.encoder.headDim = 16;
-    c.encoder.mlpHidden = 128;
-    c.encoder.filmDim = 32;
-    c.encoder.reluMlp = true;
+    c.encoder = cpuEncoderConfig(kNodeFeatures);
     return c;
 }
 

@@ -33,6 +33,10 @@ struct PolicyConfig {
     static PolicyConfig cpu();
 };
 
+/// Both architectures' encoder (the paper's CPU size, §10.3): d 64, L 2, MLP 128, one head of
+/// width 16 per mask (7), e_sigma 32, ReLU MLP.
+models::EncoderConfig cpuEncoderConfig(int inputWidth);
+
 /// Tensors of a StateBatch (from_blob copies).
 struct StateTensors {
     torch::Tensor nodes;          ///< [B, N, F]

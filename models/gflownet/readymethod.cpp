@@ -17,12 +17,7 @@ namespace {
 
 ReadyPolicyConfig readyConfig(const GflowNetTrainConfig& c, const std::string& data) {
     ReadyPolicyConfig pc = ReadyPolicyConfig::cpu();
-    pc.encoder.width = c.width;
-    pc.encoder.layers = c.layers;
-    pc.encoder.headsPerMask.fill(c.headsPerMask);
-    pc.encoder.headDim = c.headDim;
-    pc.encoder.mlpHidden = c.mlpHidden;
-    pc.encoder.filmDim = c.filmDim;
+    applyEncoderSize(c, pc.encoder);
     pc.hidden = c.hidden;
     pc.sigmaMin = c.sigmaMin;
     pc.sigmaMax = c.sigmaMax;
@@ -37,9 +32,7 @@ ReadyPolicy initialisedFrom(const std::string& file, const GflowNetTrainConfig& 
     pc.sigmaMin = std::min(pc.sigmaMin, c.sigmaMin);
     pc.sigmaMax = std::max(pc.sigmaMax, c.sigmaMax);
     ReadyPolicy net(pc);
-    const torch::NoGradGuard noGrad;
-    const std::vector<torch::Tensor> to = net->parameters(), from = init->parameters();
-    for (size_t i = 0; i < to.size(); ++i) to[i].copy_(from[i]);
+    copyParameters(*net, *init);
     return net;
 }
 

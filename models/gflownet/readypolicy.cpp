@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/gflownet/readypolicy.h"
 
+#include "models/gflownet/policy.h"
 #include "models/gflownet/statefeatures.h"
 
 #include <nlohmann/json.hpp>
@@ -63,14 +64,7 @@ ReadyPolicyConfig ReadyPolicyConfig::fromJson(const std::string& json) {
 
 ReadyPolicyConfig ReadyPolicyConfig::cpu() {
     ReadyPolicyConfig c;
-    c.encoder.inputWidth = kReadyNodeFeatures;
-    c.encoder.width = 64;
-    c.encoder.layers = 2;
-    c.encoder.headsPerMask.fill(1);
-    c.encoder.headDim = 16;
-    c.encoder.mlpHidden = 128;
-    c.encoder.filmDim = 32;
-    c.encoder.reluMlp = true;
+    c.encoder = cpuEncoderConfig(kReadyNodeFeatures);
     return c;
 }
 

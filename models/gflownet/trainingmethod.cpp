@@ -141,6 +141,21 @@ models::ModelCard GflowNetMethod::card() const {
     return card;
 }
 
+void applyEncoderSize(const GflowNetTrainConfig& c, models::EncoderConfig& e) {
+    e.width = c.width;
+    e.layers = c.layers;
+    e.headsPerMask.fill(c.headsPerMask);
+    e.headDim = c.headDim;
+    e.mlpHidden = c.mlpHidden;
+    e.filmDim = c.filmDim;
+}
+
+void copyParameters(torch::nn::Module& to, const torch::nn::Module& from) {
+    const torch::NoGradGuard noGrad;
+    const std::vector<torch::Tensor> target = to.parameters(), source = from.parameters();
+    for (size_t i = 0; i < target.size(); ++i) target[i].copy_(source[i]);
+}
+
 std::string initialisedText(const std::string& file, const std::string& data, const std::string& before) {
     return data + "; initialised from " + std::filesystem::path(file).filename().string() + ", trained on " + before;
 }

@@ -61,5 +61,9 @@ std::unique_ptr<models::TrainingMethod> makeReadyMethod(const GflowNetTrainConfi
 
 /// "; initialised from FILE, trained on ...": the trained_on text of a model fine-tuned from `file`.
 std::string initialisedText(const std::string& file, const std::string& data, const std::string& before);
+/// The model-size options (--width, --layers, ...) on an encoder config.
+void applyEncoderSize(const GflowNetTrainConfig& c, models::EncoderConfig& e);
+/// Copies `from`'s parameters into `to` (the same architecture), without gradient.
+void copyParameters(torch::nn::Module& to, const torch::nn::Module& from);
 
 } // namespace sl::gfn

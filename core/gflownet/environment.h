@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The GFlowNet scheduling environment (spec/gflownet.md §1.2-1.4), torch-free.
+/// The GFlowNet scheduling environment (Zhang et al., ICLR 2023, Sec. 2.2-3), torch-free.
 ///
 ///  - a state is a partial schedule: one chain of ops per device, closed under predecessors;
 ///  - a forward action (op, device) appends a ready op (all predecessors scheduled) to the
-///    device's chain; its start time is final at once (spec §1.2, incremental property):
+///    device's chain; its start time is final at once (the proxy's Eq. 2, computed incrementally):
 ///        start = max(arrival of every input on that device, end of the device's current tail);
 ///  - a backward action removes a removable op: a chain tail none of whose successors is
 ///    scheduled. A state has at most m parents (one per chain tail).
@@ -44,9 +44,9 @@ public:
     double duration(OpId v, int device) const { return m_problem.g().durationOn(v, device); }
     /// Sum over ops of the shortest duration on an allowed device: sum of rho_i on identical devices.
     double work() const { return m_work; }
-    /// Proxy speedup U = work / makespan (spec §1.2); m (the ideal) when the makespan is 0.
+    /// Proxy speedup U = work / makespan (the paper's Sec. 2.3); m (the ideal) when the makespan is 0.
     double speedup(double makespan) const;
-    /// log R = (U - m) / sigma (spec §2.1, Eq. 9 of the paper).
+    /// log R = (U - m) / sigma (the paper's Sec. 3.2, "Reward temperature").
     double logReward(double makespan, double sigma) const;
 
 private:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Sub-graph training data (spec/gflownet.md §3.6 [R]): a contiguous window of a random
+/// Sub-graph training data (Zhang et al., ICLR 2023, Sec. 3.3; docs/gflownet.md): a contiguous window of a random
 /// topological order and the sub-DAG it induces (window kept local, every edge of the window kept).
 
 #include "core/costmodel/problem.h"

@@ -20,7 +20,7 @@ std::shared_ptr<Graph> erdosRenyi(int n, Rng& rng) {
     for (int i = 0; i < n; ++i) g->addOp({.name = "n" + std::to_string(i)});
     std::vector<int> rank(static_cast<size_t>(n));
     std::iota(rank.begin(), rank.end(), 0);
-    rng.shuffle(rank);   // each edge goes from the lower to the higher rank: a DAG (spec §7.2 [R])
+    rng.shuffle(rank);   // each edge goes from the lower to the higher rank: a DAG
     const double p = std::min(1.0, 6.0 / std::max(n, 1));
     for (int a = 0; a < n; ++a)
         for (int b = a + 1; b < n; ++b)

@@ -34,7 +34,7 @@ public:
         const double temperature = o.get("temperature", 0.005);
         if (!(temperature > 0)) throw std::invalid_argument("gflownet: --temperature must be positive");
         const int samples = static_cast<int>(o.budget > 0 ? o.budget : static_cast<std::int64_t>(o.get("samples", 1000)));
-        const int k = o.candidates > 0 ? o.candidates : 100;   // the protocol's k (spec §5.2)
+        const int k = o.candidates > 0 ? o.candidates : 100;   // the candidate protocol's k (docs/gflownet.md)
         GflowNetSampler sampler(weights);
         RunResult r;
         // The result is the sample of lowest cost: the best proxy makespan (earliest at ties), unless

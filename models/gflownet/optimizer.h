@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The `gflownet` optimizer (spec/gflownet.md §5.2): N samples from the temperature-conditioned
+/// The `gflownet` optimizer (docs/gflownet.md): N samples from the temperature-conditioned
 /// GFlowNet, ranked by proxy speedup; the best one is the result, the top-k summarised in the
 /// note. Torch-free header.
 

@@ -134,7 +134,7 @@ torch::Tensor LogZNetImpl::forward(const models::EncoderInput& masks, const torc
 
 namespace {
 torch::Tensor maskedLogSoftmax(const torch::Tensor& logits, const torch::Tensor& valid) {
-    // -inf on invalid actions, then log_softmax (never the log of a masked softmax, spec §1.4);
+    // -inf on invalid actions, then log_softmax (never the log of a masked softmax);
     // masked_fill's backward gives the masked entries a zero gradient.
     return torch::log_softmax(logits.masked_fill(valid.logical_not(), -std::numeric_limits<float>::infinity()), -1);
 }

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The GFlowNet policy (spec/gflownet.md §4): the shared Topoformer encoder (models/encoder) with
+/// The per-state GFlowNet policy (Zhang et al., ICLR 2023, Sec. 3.3): the shared Topoformer encoder (models/encoder) with
 /// the temperature FiLM, a forward head and a backward head, plus the TB ablation's log Z
 /// regressor. Includes LibTorch: include it from .cpp files in models/ only.
 ///
-/// Forward head [R, deviates from spec §4.5 so that one model serves any device count]: the
+/// Forward head [ours: one model serves any device count; docs/gflownet.md, "Deviations"]: the
 /// logit of (op i, device d) is Linear(d_model, 1)(ReLU(W h_i + V c_id + b)), with c_id the pair
 /// columns of statefeatures.h. The spec's head is d -> d -> m per op; this one is the same MLP
 /// with its first layer split into an op part (shared by the devices) and a device part, so it
 /// is equivariant under relabelling the devices and has no width tied to m.
-/// Backward head (spec §4.5): Linear(d, d) -> ReLU -> Linear(d, 1) per op.
+/// Backward head: Linear(d, d) -> ReLU -> Linear(d, 1) per op.
 
 #include "models/gflownet/statefeatures.h"
 
@@ -29,11 +29,11 @@ struct PolicyConfig {
     std::string trainedOn;   ///< free text for cards and default-weight choice, e.g. "layered 22 ops, m 4"
     std::string toJson() const;
     static PolicyConfig fromJson(const std::string& json);   ///< throws std::invalid_argument
-    /// Spec §10.3: d 64, L 2, MLP 128, one head of width 16 per mask (7), e_sigma 32, ReLU MLP.
+    /// cpuEncoderConfig(kNodeFeatures).
     static PolicyConfig cpu();
 };
 
-/// Both architectures' encoder (the paper's CPU size, §10.3): d 64, L 2, MLP 128, one head of
+/// Both architectures' encoder, sized for two CPU cores: d 64, L 2, MLP 128, one head of
 /// width 16 per mask (7), e_sigma 32, ReLU MLP.
 models::EncoderConfig cpuEncoderConfig(int inputWidth);
 
@@ -72,7 +72,7 @@ private:
 };
 TORCH_MODULE(GflowNetPolicy);
 
-/// TB ablation (spec §3.3): log Z(G, sigma) from a separate encoder on the empty state,
+/// TB ablation (the paper's Sec. 3.2 and App. B): log Z(G, sigma) from a separate encoder on the empty state,
 /// mean-pooled, then Linear(d, d) -> ReLU -> Linear(d, 1).
 class LogZNetImpl : public torch::nn::Module {
 public:
@@ -85,7 +85,7 @@ private:
 };
 TORCH_MODULE(LogZNet);
 
-/// Masked log-softmax over the flattened (op, device) actions: [B, N * m] (spec §1.4).
+/// Masked log-softmax over the flattened (op, device) actions: [B, N * m].
 torch::Tensor forwardLogProbs(const PolicyOutput& out, const StateTensors& states);
 /// Masked log-softmax over the removable ops: [B, N].
 torch::Tensor backwardLogProbs(const PolicyOutput& out, const StateTensors& states);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Batched on-policy rollouts (spec/gflownet.md §3.4): B trajectories of one graph advance
+/// Batched on-policy rollouts (Zhang et al., ICLR 2023, Sec. 3.2): B trajectories of one graph advance
 /// together, one encoder pass per step over [B, N, F]. The pass on s_t gives log P_F of the action
 /// taken in s_t and log P_B of the action that led to s_t (its reverse), so a trajectory of n
 /// actions costs n + 1 passes. Each trajectory draws from its own random stream (one seed each):
@@ -20,7 +20,7 @@ namespace sl::gfn {
 struct RolloutSpec {
     double sigma = 0.01;
     std::vector<std::uint64_t> seeds;   ///< one per trajectory
-    bool uniformBackward = false;       ///< P_B = 1 / #removable (spec §3.4 toggle)
+    bool uniformBackward = false;       ///< P_B = 1 / #removable (docs/gflownet.md)
 };
 
 struct Rollout {

@@ -28,7 +28,7 @@ namespace sl::gfn {
 struct Candidate {
     Schedule schedule;     ///< ops, order, transfers and makespan; memory values not scored
     double makespan = 0;   ///< proxy makespan (the problem's time clock in chain form)
-    double speedup = 0;    ///< U = work / makespan (spec §1.2)
+    double speedup = 0;    ///< U = work / makespan (the paper's Sec. 2.3)
 };
 
 class GflowNetSampler {

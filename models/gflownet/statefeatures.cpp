@@ -73,7 +73,7 @@ void encodeStates(const std::vector<PartialSchedule>& states, StateBatch& out) {
     double rhoMax = 0;
     for (double r : rho) rhoMax = std::max(rhoMax, r);
     if (rhoMax <= 0) rhoMax = 1;
-    const double timeScale = env.work() > 0 ? env.work() / m : 1.0;   // spec §4.1: tau / (sum rho / m)
+    const double timeScale = env.work() > 0 ? env.work() / m : 1.0;   // start times over the ideal makespan sum rho / m
     for (int i = 0; i < b; ++i) {
         const size_t row = static_cast<size_t>(i) * static_cast<size_t>(n);
         encodeOne(states[static_cast<size_t>(i)], rho, rhoMax, timeScale, out.nodes.data() + row * kNodeFeatures,

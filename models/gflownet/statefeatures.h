@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Inputs of the GFlowNet policy for a batch of states of one graph (spec/gflownet.md §4.1), as
+/// Inputs of the GFlowNet policy for a batch of states of one graph (docs/gflownet.md, the per-state features), as
 /// plain float arrays (torch-free).
 ///
 /// Node columns (kNodeFeatures): duration / max duration (clamped to >= 1e-6 of the max), start /

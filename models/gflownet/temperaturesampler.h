@@ -6,7 +6,7 @@
 
 namespace sl::gfn {
 
-/// Adds "gflownet" to sl::SamplerRegistry, trained on sigma in [0.01, 1] (spec §2.2). Idempotent.
+/// Adds "gflownet" to sl::SamplerRegistry, with the shipped weights' trained sigma range. Idempotent.
 void registerGflowNetSampler();
 
 } // namespace sl::gfn

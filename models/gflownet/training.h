@@ -39,7 +39,7 @@ struct GflowNetTrainConfig {
     int batch = 32;
     std::int64_t steps = 3000;
     double learningRate = 1e-3;
-    double clipNorm = 0;                        ///< 0 = off (spec §3.5)
+    double clipNorm = 0;                        ///< 0 = off (the paper does not clip)
     std::uint64_t seed = 1;
     int threads = 1;
     double timeLimit = 0;                       ///< seconds, 0 = none

@@ -89,6 +89,10 @@ private:
         m_secondsBefore = state.at("seconds").get<double>();
         m_report.bestStep = state.value("best_step", std::int64_t(-1));
         if (m_report.bestStep >= 0) m_report.bestScore = state.at("best_score").get<double>();
+        if (!m_method.bestStillComparable()) {
+            m_report.bestStep = -1;
+            m_report.bestScore = -std::numeric_limits<double>::infinity();
+        }
         m_log(formatText("resumed from %s at step %lld", (m_ckpt + ".json").c_str(), static_cast<long long>(m_step)));
     }
 

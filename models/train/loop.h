@@ -70,6 +70,9 @@ public:
     virtual ~TrainingMethod() = default;
     /// Loads the state saveCheckpoint() wrote (it may rebuild its modules); before parameters().
     virtual void restore(const std::string& checkpoint) = 0;
+    /// After restore(): false when the checkpoint's best validation no longer compares (the data
+    /// changed), so the next validation becomes the best.
+    virtual bool bestStillComparable() const { return true; }
     virtual void saveCheckpoint(const std::string& checkpoint) = 0;
     /// What Adam trains and the ranks keep identical.
     virtual std::vector<torch::Tensor> parameters() = 0;

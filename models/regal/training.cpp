@@ -8,11 +8,9 @@
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
 #include "models/encoder/encoder.h"
-#include "models/distributed/checkpoint.h"
-#include "models/distributed/dataparallel.h"
-#include "models/encoder/maththreads.h"
 #include "models/regal/network.h"
 #include "models/regal/sampling.h"
+#include "models/train/loop.h"
 #include "models/train/trainers.h"
 
 #include <nlohmann/json.hpp>
@@ -161,10 +159,97 @@ std::string describeData(const TrainConfig& c, std::size_t train, std::size_t va
                onnx.c_str(), c.data.devices, toString(c.data.objective).c_str());
 }
 
-/// Running means over one logging window.
-struct Window {
-    double reward = 0, improvement = 0, baselineError = 0, gradNorm = 0;
-    int graphs = 0, steps = 0, clipped = 0;
+/// REGAL's REINFORCE (Paliwal et al., ICLR 2020) as a method of the shared training loop: per
+/// step a batch of (graph, seed) picks, one sampled action set each, BRKGA with the learned key
+/// distributions against plain BRKGA at the same budget; a learned baseline. Validation: one
+/// sampled action set per held-out graph (fixed seed), in % better than plain BRKGA.
+class RegalMethod : public models::TrainingMethod {
+public:
+    RegalMethod(const TrainConfig& c, const models::LogFn& log) : m_c(c), m_pool(std::max(1, c.threads)) {
+        const auto t0 = std::chrono::steady_clock::now();
+        DatasetSpec valSpec = c.data;
+        valSpec.graphs = c.validationGraphs;
+        valSpec.onnxCopies = std::min(c.data.onnxCopies, 1);
+        m_train = prepare(makeDataset(c.data, Split::Training), 11, c, m_pool);
+        m_val = prepare(makeDataset(valSpec, Split::Validation), 12, c, m_pool);
+        if (m_train.empty()) throw std::invalid_argument("train regal: the training set is empty");
+        m_config = networkConfig(c);
+        m_config.trainedOn = describeData(c, m_train.size(), m_val.size());
+        log("data: " + m_config.trainedOn +
+            models::formatText(" (features in %.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+        m_policy = RegalPolicy(m_config);
+        m_baseline = RegalBaseline(m_config);
+    }
+
+    void restore(const std::string& ckpt) override {
+        models::loadWeights(*m_policy, ckpt + ".policy.slw", kWeightKind);
+        models::loadWeights(*m_baseline, ckpt + ".baseline.slw", "regal-baseline");
+    }
+    void saveCheckpoint(const std::string& ckpt) override {
+        models::saveWeights(*m_policy, ckpt + ".policy.slw", kWeightKind, m_config.toJson());
+        models::saveWeights(*m_baseline, ckpt + ".baseline.slw", "regal-baseline", m_config.toJson());
+    }
+    std::vector<torch::Tensor> parameters() override {
+        std::vector<torch::Tensor> params = m_policy->parameters();
+        for (auto& p : m_baseline->parameters()) params.push_back(p);
+        return params;
+    }
+    void saveModel(const std::string& path) override { savePolicy(m_policy, path); }
+
+    models::StepResult step(std::int64_t step, std::uint64_t seed) override {
+        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(step)));
+        const std::vector<std::pair<int, int>> picks = drawPicks(rng, m_c, m_train.size());
+        const GraphBatch batch = makeBatch(featuresOf(m_train, picks));
+        const PolicyOutput out = m_policy->forward(batch);
+        const std::vector<Actions> actions = chooseActions(out, batch, m_config, rng);
+        const std::vector<double> reward = rewards(m_train, picks, actions, m_c, m_pool);
+        const torch::Tensor r = torch::tensor(std::vector<float>(reward.begin(), reward.end()));
+        const torch::Tensor b = m_baseline->forward(batch);
+        const torch::Tensor logp = logProbability(out, batch, actions);
+        const torch::Tensor advantage = m_c.samplesPerGraph > 1 ? leaveOneOut(r, m_c.samplesPerGraph) : (r - b).detach();
+        double meanReward = 0;
+        for (double x : reward) meanReward += x / static_cast<double>(reward.size());
+        return {reinforceLoss(logp, r, b, advantage, m_c.baselineWeight),
+                {meanReward, 100 * (1 + meanReward), (r - b).abs().mean().item<double>()}};
+    }
+    std::string describeWindow(const std::vector<double>& m) const override {
+        return models::formatText("reward %.4f (%+.2f %% vs plain BRKGA)  |r - b| %.4f", m[0], m[1], m[2]);
+    }
+
+    models::Validation validate() override {
+        const regal::Validation v = regal::validate(m_policy, m_val, m_c, m_pool);
+        models::Validation out;
+        out.score = v.meanImprovement;
+        out.summary = models::formatText("REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)", v.meanImprovement,
+                                         100 * v.shareBetterOrEqual);
+        out.resultsJson = models::formatText(
+            "{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
+            "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
+            "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
+            m_val.size(), static_cast<long long>(m_c.budget), v.meanImprovement, v.shareBetterOrEqual, m_c.batch, m_c.samplesPerGraph,
+            m_c.learningRate, m_c.clipNorm, m_c.baselineWeight, static_cast<long long>(m_c.budget), m_c.seedsPerGraph, m_c.threads);
+        return out;
+    }
+    models::ModelCard card() const override {
+        models::ModelCard card;
+        card.model = "regal";
+        card.architecture = m_config.toJson();
+        std::string cols;
+        for (const auto& s : featureColumns(m_config.devices)) cols += (cols.empty() ? "" : ",") + s;
+        card.features = cols + models::formatText(" (feature run: plain BRKGA, %lld evaluations)", static_cast<long long>(m_c.featureBudget));
+        card.data = m_config.trainedOn;
+        card.notes = "Reward: -cost(REGAL) / cost(plain BRKGA), same graph, seed and budget. Validation: one sampled action "
+                     "set per graph (fixed seed), BRKGA with the learned Betas vs plain BRKGA at the training budget.";
+        return card;
+    }
+
+private:
+    const TrainConfig& m_c;
+    WorkerPool m_pool;
+    std::vector<Example> m_train, m_val;
+    NetworkConfig m_config;
+    RegalPolicy m_policy{nullptr};
+    RegalBaseline m_baseline{nullptr};
 };
 
 } // namespace
@@ -173,147 +258,32 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     if (c.out.empty()) throw std::invalid_argument("train regal: no output path (--out FILE)");
     if (c.batch < 1 || c.seedsPerGraph < 1 || c.budget < 1 || c.validationGraphs < 1)
         throw std::invalid_argument("train regal: --batch, --seeds-per-graph, --budget and --validation-graphs must be positive");
-    const models::MathThreads pin(1);   // graphs run in parallel instead; one thread keeps the sums reproducible
-    models::DataParallel dp(c.dist);   // the rendezvous first: a missing peer fails before any work
-    torch::manual_seed(c.seed);
-    const auto t0 = std::chrono::steady_clock::now();
-    WorkerPool pool(std::max(1, c.threads));
-
-    DatasetSpec valSpec = c.data;
-    valSpec.graphs = c.validationGraphs;
-    valSpec.onnxCopies = std::min(c.data.onnxCopies, 1);
-    std::vector<Example> train = prepare(makeDataset(c.data, Split::Training), 11, c, pool);
-    std::vector<Example> val = prepare(makeDataset(valSpec, Split::Validation), 12, c, pool);
-    if (train.empty()) throw std::invalid_argument("train regal: the training set is empty");
-    NetworkConfig nc = networkConfig(c);
-    nc.trainedOn = describeData(c, train.size(), val.size());
-    log("data: " + nc.trainedOn + models::formatText(" (features in %.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-
-    RegalPolicy policy(nc);
-    RegalBaseline baseline(nc);
-    std::vector<torch::Tensor> params = policy->parameters();
-    for (auto& p : baseline->parameters()) params.push_back(p);
-    torch::optim::Adam adam(params, torch::optim::AdamOptions(c.learningRate).betas({0.9, 0.999}).eps(1e-8));
-
-    const std::string ckpt = c.out + ".ckpt";
-    std::int64_t step = 0;
-    double secondsBefore = 0;
+    models::LoopSettings s;
+    s.method = "regal";
+    s.out = c.out;
+    s.steps = c.steps;
+    s.timeLimit = c.timeLimit;
+    s.logEvery = c.logEvery;
+    s.validateEvery = c.checkpointEvery;
+    s.learningRate = c.learningRate;
+    s.clipNorm = c.clipNorm;
+    s.resume = c.resume;
+    s.validateAtStart = true;   // the untrained policy's number is logged, never shipped
+    s.threads = 1;              // graphs run in parallel instead; one math thread keeps the sums reproducible
+    s.seed = c.seed;
+    s.command = c.command;
+    s.dist = c.dist;
+    const models::LoopReport loop = models::runTrainingLoop(
+        s, [&](models::DataParallel&) { return std::make_unique<RegalMethod>(c, log); }, log, stop);
     TrainReport report;
-    report.bestValidation = -std::numeric_limits<double>::infinity();
-    if (c.resume) {
-        if (!std::filesystem::exists(ckpt + ".json")) throw std::runtime_error("train regal: no checkpoint at '" + ckpt + ".json'");
-        std::ifstream in(ckpt + ".json");
-        const nlohmann::json st = nlohmann::json::parse(in);
-        step = st.at("step").get<std::int64_t>();
-        secondsBefore = st.at("seconds").get<double>();
-        report.bestStep = st.at("best_step").get<std::int64_t>();
-        if (report.bestStep > 0) report.bestValidation = st.at("best_validation").get<double>();   // step 0 is no model
-        models::loadWeights(*policy, ckpt + ".policy.slw", kWeightKind);
-        models::loadWeights(*baseline, ckpt + ".baseline.slw", "regal-baseline");
-        torch::load(adam, ckpt + ".adam");
-        log(models::formatText("resumed at step %lld", static_cast<long long>(step)));
+    report.steps = loop.steps;
+    report.seconds = loop.seconds;
+    if (!loop.firstWindow.empty()) {
+        report.firstReward = loop.firstWindow[0];
+        report.lastReward = loop.lastWindow[0];
     }
-    dp.requireSameStep(step);
-    dp.broadcastParameters(params);
-    const std::uint64_t seed = dp.seed(c.seed);   // this rank's picks and draws
-    if (dp.distributed())
-        log(models::formatText("data-parallel: %s; each rank picks its own graphs, so a step averages %d x %d graphs; rank 0 "
-                               "validates and writes", dp.options().describe().c_str(), dp.worldSize(), c.batch));
-    const auto seconds = [&] { return secondsBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-
-    const auto saveBest = [&](const Validation& v) {
-        savePolicy(policy, c.out);
-        models::ModelCard card;
-        card.model = "regal";
-        card.architecture = nc.toJson();
-        std::string cols;
-        for (const auto& s : featureColumns(nc.devices)) cols += (cols.empty() ? "" : ",") + s;
-        card.features = cols + models::formatText(" (feature run: plain BRKGA, %lld evaluations)", static_cast<long long>(c.featureBudget));
-        card.command = c.command;
-        card.data = nc.trainedOn;
-        card.steps = step;
-        card.seconds = seconds();
-        card.worldSize = dp.worldSize();
-        card.results = models::formatText("{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
-                           "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
-                           "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
-                           val.size(), static_cast<long long>(c.budget), v.meanImprovement, v.shareBetterOrEqual, c.batch, c.samplesPerGraph,
-                           c.learningRate, c.clipNorm, c.baselineWeight, static_cast<long long>(c.budget), c.seedsPerGraph, c.threads);
-        card.notes = "Reward: -cost(REGAL) / cost(plain BRKGA), same graph, seed and budget. Validation: one sampled action "
-                     "set per graph (fixed seed), BRKGA with the learned Betas vs plain BRKGA at the training budget.";
-        models::writeModelCard(card, c.out + ".card.json");
-    };
-    const auto checkpoint = [&] {
-        dp.requireIdenticalParameters(params);
-        if (!dp.isRoot()) return;
-        const Validation v = validate(policy, val, c, pool);
-        // The untrained policy's number is logged, never shipped as "the best model".
-        const bool best = step > 0 && v.meanImprovement > report.bestValidation;
-        if (best) {
-            report.bestValidation = v.meanImprovement;
-            report.bestStep = step;
-            saveBest(v);
-        }
-        models::saveWeights(*policy, ckpt + ".policy.slw", kWeightKind, nc.toJson());
-        models::saveWeights(*baseline, ckpt + ".baseline.slw", "regal-baseline", nc.toJson());
-        models::saveOptimizerState(adam, ckpt + ".adam");
-        nlohmann::json st{{"step", step}, {"seconds", seconds()}, {"best_validation", report.bestValidation}, {"best_step", report.bestStep}};
-        writeFileAtomically(ckpt + ".json", st.dump(2));
-        log(models::formatText("step %lld validation: REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)%s  %.0f s",
-                static_cast<long long>(step), v.meanImprovement, 100 * v.shareBetterOrEqual, best ? "  best so far, saved" : "",
-                seconds()));
-    };
-    if (step == 0) checkpoint();   // the untrained policy's number, for the card's curve
-
-    Window w;
-    bool firstWindow = true;
-    // Every rank stops at the same step: one rank's time limit or Ctrl-C stops all.
-    const auto stopping = [&] { return dp.anyStops(stop.stop_requested() || (c.timeLimit > 0 && seconds() >= c.timeLimit)); };
-    while (step < c.steps && !stopping()) {
-        Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(step)));
-        const std::vector<std::pair<int, int>> picks = drawPicks(rng, c, train.size());
-        const GraphBatch batch = makeBatch(featuresOf(train, picks));
-        const PolicyOutput out = policy->forward(batch);
-        const std::vector<Actions> actions = chooseActions(out, batch, nc, rng);
-        const std::vector<double> reward = rewards(train, picks, actions, c, pool);
-        const torch::Tensor r = torch::tensor(std::vector<float>(reward.begin(), reward.end()));
-        const torch::Tensor b = baseline->forward(batch);
-        const torch::Tensor logp = logProbability(out, batch, actions);
-        const torch::Tensor advantage = c.samplesPerGraph > 1 ? leaveOneOut(r, c.samplesPerGraph) : (r - b).detach();
-        const torch::Tensor loss = reinforceLoss(logp, r, b, advantage, c.baselineWeight);
-        adam.zero_grad();
-        loss.backward();
-        dp.averageGradients(params);
-        const double norm = torch::nn::utils::clip_grad_norm_(params, c.clipNorm);
-        adam.step();
-        ++step;
-
-        for (double x : reward) {
-            w.reward += x;
-            w.improvement += 100 * (1 + x);
-        }
-        w.baselineError += (r - b).abs().mean().item<double>();
-        w.gradNorm += norm;
-        w.clipped += norm > c.clipNorm;
-        w.graphs += static_cast<int>(picks.size());
-        ++w.steps;
-        if (step % c.logEvery == 0 || step == c.steps) {
-            const std::vector<double> m = dp.mean({w.reward, w.improvement, w.baselineError, w.gradNorm});
-            std::tie(w.reward, w.improvement, w.baselineError, w.gradNorm) = std::tie(m[0], m[1], m[2], m[3]);
-            const double meanReward = w.reward / w.graphs;
-            if (firstWindow) report.firstReward = meanReward;
-            firstWindow = false;
-            report.lastReward = meanReward;
-            log(models::formatText("step %lld  reward %.4f (%+.2f %% vs plain BRKGA)  |r - b| %.4f  grad norm %.3f (clipped %d)  %.2f s/step",
-                    static_cast<long long>(step), meanReward, w.improvement / w.graphs, w.baselineError / w.steps,
-                    w.gradNorm / w.steps, w.clipped, seconds() / static_cast<double>(std::max<std::int64_t>(1, step))));
-            w = Window{};
-        }
-        if (step % c.checkpointEvery == 0) checkpoint();
-    }
-    if (step % c.checkpointEvery != 0) checkpoint();
-    report.steps = step;
-    report.seconds = seconds();
+    report.bestValidation = loop.bestScore;
+    report.bestStep = std::max<std::int64_t>(0, loop.bestStep);
     return report;
 }
 

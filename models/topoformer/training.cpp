@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
-// REINFORCE with a greedy-rollout baseline for the Topoformer memory model (spec §4, §9.1).
+// REINFORCE with a greedy-rollout baseline for the Topoformer memory model (Gagrani et al., NeurIPS 2022).
 #include "models/topoformer/training.h"
 
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 
-#include "models/distributed/checkpoint.h"
-#include "models/distributed/dataparallel.h"
-#include "models/encoder/maththreads.h"
+#include "models/train/loop.h"
 
 #include "core/generators/generators.h"
 #include "core/heuristics/memoryorders.h"
@@ -27,6 +25,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <numeric>
 #include <stdexcept>
 
@@ -109,6 +108,142 @@ std::string fmt(const char* format, double x) {
     return buf;
 }
 
+/// REINFORCE with a greedy-rollout baseline (Gagrani et al., NeurIPS 2022; Kool et al.'s
+/// baseline) as a method of the shared training loop: fresh layered graphs per step, samples of
+/// the model's orders against the baseline's greedy order; each validation (every epoch, on
+/// every rank) replaces the baseline when the model is better on a paired test and decays the
+/// learning rate. Lower validation peaks are better, so the loop's score is their negation.
+class TopoformerMethod : public TrainingMethod {
+public:
+    TopoformerMethod(const TopoformerTrainConfig& c, const LogFn& log)
+        : m_c(c), m_config(topoformerModelConfig(c)), m_model(m_config), m_baseline(m_config), m_lr(c.learningRate) {
+        copyWeights(m_model, m_baseline);
+        for (int i = 0; i < c.validationGraphs; ++i) {   // a fixed validation set and the best classic order on each
+            GeneratedInstance inst = generateLayered(c.validationNodes, kValidationSeedBase + static_cast<std::uint64_t>(i));
+            m_classic.push_back(bestClassicPeak(*inst.graph));
+            m_validation.push_back({inst.graph, topoformerInput(*inst.graph, m_config)});
+        }
+        m_baselineVal = greedyPeaks(m_baseline, m_validation);
+        m_initialValidation = mean(m_baselineVal);
+        log("validation: " + std::to_string(c.validationGraphs) + " layered graphs of " + std::to_string(c.validationNodes) +
+            " ops; best classic order mean peak " + fmt("%.3f", mean(m_classic)) + "; baseline greedy " +
+            fmt("%.3f", m_initialValidation) + " (" + fmt("%+.2f", gapOf(m_baselineVal)) + "%)");
+    }
+    double initialValidation() const { return m_initialValidation; }
+
+    void restore(const std::string& ckpt) override {
+        const nlohmann::json st = nlohmann::json::parse(readFile(ckpt + ".topoformer.json"));
+        m_lr = st.at("lr").get<double>();
+        m_baselineUpdates = st.at("baseline_updates").get<int>();
+        loadWeights(*m_model, ckpt + ".model", kTopoformerKind);
+        loadWeights(*m_baseline, ckpt + ".baseline", kTopoformerKind);
+        m_baselineVal = greedyPeaks(m_baseline, m_validation);
+    }
+    void saveCheckpoint(const std::string& ckpt) override {
+        saveTopoformer(m_model, ckpt + ".model");
+        saveTopoformer(m_baseline, ckpt + ".baseline");
+        const nlohmann::json st{{"lr", m_lr}, {"baseline_updates", m_baselineUpdates}};
+        writeFileAtomically(ckpt + ".topoformer.json", st.dump(2) + "\n");
+    }
+    std::vector<at::Tensor> parameters() override { return m_model->parameters(); }
+    std::vector<at::Tensor> sharedState() override { return m_baseline->parameters(); }
+    std::optional<double> learningRate() const override { return m_lr; }
+    void saveModel(const std::string& path) override { saveTopoformer(m_model, path); }
+
+    StepResult step(std::int64_t step, std::uint64_t seed) override {
+        Rng rng(mix(seed, static_cast<std::uint64_t>(step)));
+        std::vector<Prepared> batch;
+        std::vector<EncoderInput> inputs;
+        for (int b = 0; b < m_c.batch; ++b) {
+            const int n = static_cast<int>(rng.integer(m_c.minNodes, m_c.maxNodes));
+            const std::uint64_t gseed =
+                kTrainSeedBase + (mix(mix(seed, static_cast<std::uint64_t>(step)), static_cast<std::uint64_t>(b)) % kTrainSeedBase);
+            GeneratedInstance inst = generateLayered(n, gseed);
+            batch.push_back({inst.graph, topoformerInput(*inst.graph, m_config, gseed)});
+            inputs.push_back(batch.back().input);
+        }
+        const EncoderInput in = batchInputs(inputs);
+        std::vector<double> base(static_cast<size_t>(m_c.batch));
+        {
+            at::NoGradGuard noGrad;
+            const at::Tensor yb = m_baseline->forward(in);
+            for (int b = 0; b < m_c.batch; ++b) {
+                const Graph& g = *batch[static_cast<size_t>(b)].graph;
+                base[static_cast<size_t>(b)] = orderPeak(g, greedyOrder(g, rowPriorities(yb[b], g.opCount())));
+            }
+        }
+        const at::Tensor y = m_model->forward(in);
+        std::vector<std::vector<SampledOrder>> samples(static_cast<size_t>(m_c.batch));
+        double costSum = 0;
+        for (int b = 0; b < m_c.batch; ++b) {
+            const Graph& g = *batch[static_cast<size_t>(b)].graph;
+            const std::vector<double> prio = rowPriorities(y[b], g.opCount());
+            for (int k = 0; k < m_c.samplesPerGraph; ++k) {
+                SampledOrder so;
+                so.order = sampleOrder(g, prio, rng, &so.ready);
+                so.cost = orderPeak(g, so.order);
+                costSum += so.cost / m_c.samplesPerGraph;
+                samples[static_cast<size_t>(b)].push_back(std::move(so));
+            }
+        }
+        return {reinforceLoss(y, samples, base, m_c.relativeAdvantage), {costSum / m_c.batch}};
+    }
+    std::string describeWindow(const std::vector<double>& m) const override { return "mean-cost " + fmt("%.3f", m[0]); }
+
+    Validation validate() override {
+        const std::vector<double> val = greedyPeaks(m_model, m_validation);
+        const double valMean = mean(val), gap = gapOf(val);
+        const bool updated = valMean < mean(m_baselineVal) && pairedPValue(val, m_baselineVal) < m_c.pValue;
+        if (updated) {
+            copyWeights(m_model, m_baseline);
+            m_baselineVal = val;
+            ++m_baselineUpdates;
+        }
+        m_lr *= m_c.lrDecay;
+        Validation v;
+        v.score = -valMean;
+        v.summary = "val-cost " + fmt("%.3f", valMean) + " (" + fmt("%+.2f", gap) + "% vs best classic)  baseline " +
+                    fmt("%.3f", mean(m_baselineVal)) + (updated ? " updated" : "") + "  lr " + fmt("%.2e", m_lr);
+        nlohmann::json r;
+        r["validation_mean_greedy_peak"] = valMean;
+        r["validation_gap_vs_best_classic_percent"] = gap;
+        r["validation_best_classic_mean_peak"] = mean(m_classic);
+        r["baseline_updates"] = m_baselineUpdates;
+        r["batch"] = m_c.batch;
+        r["samples_per_graph"] = m_c.samplesPerGraph;
+        r["learning_rate"] = m_c.learningRate;
+        v.resultsJson = r.dump();
+        return v;
+    }
+    ModelCard card() const override {
+        ModelCard card;
+        card.model = kTopoformerKind;
+        card.architecture = m_config.toJson();
+        card.features = m_config.features.describe();
+        card.data = "layered graphs (Gagrani et al., NeurIPS 2022; core/generators generateLayered), " +
+                    std::to_string(m_c.minNodes) + "-" + std::to_string(m_c.maxNodes) + " ops, fresh each step, seeds " +
+                    std::to_string(kTrainSeedBase) + " + mix(seed, step, i); validation " +
+                    std::to_string(m_c.validationGraphs) + " graphs of " + std::to_string(m_c.validationNodes) +
+                    " ops, seeds " + std::to_string(kValidationSeedBase) + " + i";
+        return card;
+    }
+
+private:
+    double gapOf(const std::vector<double>& peaks) const {
+        double s = 0;
+        for (size_t i = 0; i < peaks.size(); ++i) s += (peaks[i] - m_classic[i]) / m_classic[i];
+        return 100 * s / static_cast<double>(peaks.size());
+    }
+
+    const TopoformerTrainConfig& m_c;
+    TopoformerConfig m_config;
+    TopoformerModel m_model, m_baseline;
+    std::vector<Prepared> m_validation;
+    std::vector<double> m_classic, m_baselineVal;
+    double m_lr, m_initialValidation = 0;
+    int m_baselineUpdates = 0;
+};
+
 } // namespace
 
 TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std::function<void(const std::string&)>& log,
@@ -117,202 +252,39 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
     if (c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.batch < 1 || c.epochSteps < 1 || c.steps < 0 ||
         c.validationGraphs < 2 || c.validationNodes < 2)
         throw std::invalid_argument("train topoformer: bad sizes (nodes, batch, epoch steps, validation)");
-    const MathThreads pin(c.threads);   // LibTorch and OpenBLAS: results do not depend on the environment
-    DataParallel dp(c.dist);   // the rendezvous first: a missing peer fails before any work
-    const auto begin = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
-
-    const TopoformerConfig mc = topoformerModelConfig(c);
-    at::manual_seed(c.seed);
-    TopoformerModel model(mc);
-    TopoformerModel baseline(mc);
-    copyWeights(model, baseline);
-    torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(c.learningRate));
-
-    const std::string ckpt = c.out + ".ckpt";
-    std::int64_t step = 0;
-    double lr = c.learningRate, priorSeconds = 0, bestVal = kInfinity, bestGap = 0;
-    int baselineUpdates = 0;
-    if (c.resume) {
-        if (!std::filesystem::exists(ckpt + ".json"))
-            throw std::runtime_error("train topoformer: no checkpoint at '" + ckpt + ".json' to resume from");
-        const nlohmann::json st = nlohmann::json::parse(readFile(ckpt + ".json"));
-        step = st.at("step").get<std::int64_t>();
-        lr = st.at("lr").get<double>();
-        priorSeconds = st.at("seconds").get<double>();
-        bestVal = st.at("best_validation").get<double>();
-        bestGap = st.at("best_validation_gap").get<double>();
-        baselineUpdates = st.at("baseline_updates").get<int>();
-        loadWeights(*model, ckpt + ".model", kTopoformerKind);
-        loadWeights(*baseline, ckpt + ".baseline", kTopoformerKind);
-        torch::load(adam, ckpt + ".adam");
-        for (auto& group : adam.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-        log("resumed from " + ckpt + " at step " + std::to_string(step));
-    }
-
-    const std::vector<at::Tensor> params = model->parameters();
-    dp.requireSameStep(step);
-    dp.broadcastParameters(params);
-    dp.broadcastParameters(baseline->parameters());
-    const std::uint64_t seed = dp.seed(c.seed);   // this rank's batches
-    if (dp.distributed())
-        log("data-parallel: " + dp.options().describe() + "; each rank draws its own graphs, so a step averages " +
-            std::to_string(dp.worldSize()) + " x " + std::to_string(c.batch) + " graphs; every rank validates (the baseline "
-            "updates and the learning rate follow it), rank 0 writes");
-
+    if (c.resume && !std::filesystem::exists(c.out + ".ckpt.json"))
+        throw std::runtime_error("train topoformer: no checkpoint at '" + c.out + ".ckpt.json' to resume from");
+    LoopSettings s;
+    s.method = "topoformer";
+    s.out = c.out;
+    s.steps = c.steps;
+    s.timeLimit = c.timeLimit;
+    s.logEvery = s.validateEvery = c.epochSteps;
+    s.learningRate = c.learningRate;
+    s.clipNorm = c.clipNorm;
+    s.resume = c.resume;
+    s.validateOnEveryRank = true;   // the baseline and the learning rate follow validation
+    s.threads = c.threads;
+    s.seed = c.seed;
+    s.command = c.command;
+    s.dist = c.dist;
+    double initial = 0;
+    const LoopReport loop = runTrainingLoop(s, [&](DataParallel&) {
+        auto method = std::make_unique<TopoformerMethod>(c, log);
+        initial = method->initialValidation();
+        return method;
+    }, log, stop);
     TopoformerTrainReport report;
-    // Fixed validation set and the best classic order on each graph.
-    std::vector<Prepared> validation;
-    std::vector<double> classic;
-    for (int i = 0; i < c.validationGraphs; ++i) {
-        GeneratedInstance inst = generateLayered(c.validationNodes, kValidationSeedBase + static_cast<std::uint64_t>(i));
-        classic.push_back(bestClassicPeak(*inst.graph));
-        validation.push_back({inst.graph, topoformerInput(*inst.graph, mc)});
+    report.steps = loop.steps;
+    report.seconds = loop.seconds;
+    report.initialValidation = initial;
+    report.bestValidation = -loop.bestScore;
+    if (!loop.best.resultsJson.empty())
+        report.bestValidationGap = nlohmann::json::parse(loop.best.resultsJson).at("validation_gap_vs_best_classic_percent").get<double>();
+    if (!loop.firstWindow.empty()) {
+        report.firstMeanCost = loop.firstWindow[0];
+        report.lastMeanCost = loop.lastWindow[0];
     }
-    auto gapOf = [&](const std::vector<double>& peaks) {
-        double s = 0;
-        for (size_t i = 0; i < peaks.size(); ++i) s += (peaks[i] - classic[i]) / classic[i];
-        return 100 * s / static_cast<double>(peaks.size());
-    };
-    std::vector<double> baselineVal = greedyPeaks(baseline, validation);
-    report.initialValidation = mean(baselineVal);
-    log("validation: " + std::to_string(c.validationGraphs) + " layered graphs of " + std::to_string(c.validationNodes) +
-        " ops; best classic order mean peak " + fmt("%.3f", mean(classic)) + "; baseline greedy " +
-        fmt("%.3f", mean(baselineVal)) + " (" + fmt("%+.2f", gapOf(baselineVal)) + "%)");
-
-    double epochCost = 0, epochLoss = 0;
-    int epochCount = 0;
-    auto saveBest = [&](double val, double gap) {
-        if (!dp.isRoot()) return;
-        saveTopoformer(model, c.out);
-        ModelCard card;
-        card.model = kTopoformerKind;
-        card.architecture = mc.toJson();
-        card.features = mc.features.describe();
-        card.command = c.command;
-        card.data = "layered graphs (spec/topoformer.md §6.1, core/generators generateLayered), " +
-                    std::to_string(c.minNodes) + "-" + std::to_string(c.maxNodes) + " ops, fresh each step, seeds " +
-                    std::to_string(kTrainSeedBase) + " + mix(seed, step, i); validation " +
-                    std::to_string(c.validationGraphs) + " graphs of " + std::to_string(c.validationNodes) +
-                    " ops, seeds " + std::to_string(kValidationSeedBase) + " + i";
-        card.steps = step;
-        card.seconds = priorSeconds + elapsed();
-        card.worldSize = dp.worldSize();
-        nlohmann::json r;
-        r["validation_mean_greedy_peak"] = val;
-        r["validation_gap_vs_best_classic_percent"] = gap;
-        r["validation_best_classic_mean_peak"] = mean(classic);
-        r["baseline_updates"] = baselineUpdates;
-        r["batch"] = c.batch;
-        r["samples_per_graph"] = c.samplesPerGraph;
-        r["learning_rate"] = c.learningRate;
-        card.results = r.dump();
-        writeModelCard(card, c.out + ".card.json");
-    };
-
-    while (step < c.steps && !dp.anyStops(stop.stop_requested())) {
-        // ---- one REINFORCE step on a fresh batch ----
-        Rng rng(mix(seed, static_cast<std::uint64_t>(step)));
-        std::vector<Prepared> batch;
-        std::vector<EncoderInput> inputs;
-        for (int b = 0; b < c.batch; ++b) {
-            const int n = static_cast<int>(rng.integer(c.minNodes, c.maxNodes));
-            const std::uint64_t gseed = kTrainSeedBase + (mix(mix(seed, static_cast<std::uint64_t>(step)), static_cast<std::uint64_t>(b)) % kTrainSeedBase);
-            GeneratedInstance inst = generateLayered(n, gseed);
-            batch.push_back({inst.graph, topoformerInput(*inst.graph, mc, gseed)});
-            inputs.push_back(batch.back().input);
-        }
-        const EncoderInput in = batchInputs(inputs);
-        std::vector<double> base(static_cast<size_t>(c.batch));
-        {
-            at::NoGradGuard noGrad;
-            const at::Tensor yb = baseline->forward(in);
-            for (int b = 0; b < c.batch; ++b) {
-                const Graph& g = *batch[static_cast<size_t>(b)].graph;
-                base[static_cast<size_t>(b)] = orderPeak(g, greedyOrder(g, rowPriorities(yb[b], g.opCount())));
-            }
-        }
-        const at::Tensor y = model->forward(in);
-        std::vector<std::vector<SampledOrder>> samples(static_cast<size_t>(c.batch));
-        double costSum = 0;
-        for (int b = 0; b < c.batch; ++b) {
-            const Graph& g = *batch[static_cast<size_t>(b)].graph;
-            const std::vector<double> prio = rowPriorities(y[b], g.opCount());
-            for (int k = 0; k < c.samplesPerGraph; ++k) {
-                SampledOrder s;
-                s.order = sampleOrder(g, prio, rng, &s.ready);
-                s.cost = orderPeak(g, s.order);
-                costSum += s.cost / c.samplesPerGraph;
-                samples[static_cast<size_t>(b)].push_back(std::move(s));
-            }
-        }
-        const at::Tensor loss = reinforceLoss(y, samples, base, c.relativeAdvantage);
-        adam.zero_grad();
-        loss.backward();
-        dp.averageGradients(params);
-        torch::nn::utils::clip_grad_norm_(model->parameters(), c.clipNorm);
-        adam.step();
-        ++step;
-        epochCost += costSum / c.batch;
-        epochLoss += loss.item<double>();
-        ++epochCount;
-
-        // ---- epoch end: validation, baseline update, lr decay, checkpoint ----
-        if (step % c.epochSteps == 0 || step == c.steps) {
-            dp.requireIdenticalParameters(params);
-            const std::vector<double> epochMeans = dp.mean({epochCost, epochLoss});
-            epochCost = epochMeans[0];
-            epochLoss = epochMeans[1];
-            const std::vector<double> val = greedyPeaks(model, validation);
-            const double valMean = mean(val), gap = gapOf(val);
-            const double p = pairedPValue(val, baselineVal);
-            bool updated = false;
-            if (mean(val) < mean(baselineVal) && p < c.pValue) {
-                copyWeights(model, baseline);
-                baselineVal = val;
-                ++baselineUpdates;
-                updated = true;
-            }
-            if (valMean < bestVal) {
-                bestVal = valMean;
-                bestGap = gap;
-                saveBest(valMean, gap);
-            }
-            lr *= c.lrDecay;
-            for (auto& group : adam.param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
-            const double meanCost = epochCost / epochCount;
-            if (report.firstMeanCost == 0) report.firstMeanCost = meanCost;
-            report.lastMeanCost = meanCost;
-            log("step " + std::to_string(step) + "  loss " + fmt("%.4f", epochLoss / epochCount) + "  mean-cost " +
-                fmt("%.3f", meanCost) + "  val-cost " + fmt("%.3f", valMean) + " (" + fmt("%+.2f", gap) +
-                "% vs best classic)  baseline " + fmt("%.3f", mean(baselineVal)) + (updated ? " updated" : "") +
-                "  best " + fmt("%.3f", bestVal) + "  lr " + fmt("%.2e", lr) + "  " +
-                fmt("%.0f", priorSeconds + elapsed()) + " s");
-            epochCost = epochLoss = 0;
-            epochCount = 0;
-            if (dp.isRoot()) {   // checkpoint: model, baseline, Adam state and the counters
-                saveTopoformer(model, ckpt + ".model");
-                saveTopoformer(baseline, ckpt + ".baseline");
-                saveOptimizerState(adam, ckpt + ".adam");
-                nlohmann::json st;
-                st["step"] = step;
-                st["lr"] = lr;
-                st["seconds"] = priorSeconds + elapsed();
-                st["best_validation"] = bestVal;
-                st["best_validation_gap"] = bestGap;
-                st["baseline_updates"] = baselineUpdates;
-                writeFileAtomically(ckpt + ".json", st.dump(2) + "\n");
-            }
-            if (dp.anyStops(c.timeLimit > 0 && elapsed() >= c.timeLimit)) {
-                log("time limit reached");
-                break;
-            }
-        }
-    }
-    report.steps = step;
-    report.seconds = priorSeconds + elapsed();
-    report.bestValidation = bestVal;
-    report.bestValidationGap = bestGap;
     return report;
 }
 

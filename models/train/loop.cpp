@@ -44,10 +44,11 @@ public:
         m_adam = std::make_unique<torch::optim::Adam>(m_params, torch::optim::AdamOptions(m_s.learningRate));
         if (m_resumed) {
             torch::load(*m_adam, m_ckpt + ".adam");
-            for (auto& group : m_adam->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(m_s.learningRate);
+            setLearningRate();
         }
         m_dp.requireSameStep(m_step);
         m_dp.broadcastParameters(m_params);
+        if (const std::vector<torch::Tensor> shared = m_method.sharedState(); !shared.empty()) m_dp.broadcastParameters(shared);
         if (m_dp.distributed())
             m_log("data-parallel: " + m_dp.options().describe() + "; each rank draws its own batch, so a step averages " +
                   std::to_string(m_dp.worldSize()) + " batches; rank 0 validates and writes");
@@ -75,6 +76,12 @@ public:
     }
 
 private:
+    /// The method's rate if it sets one, else the settings'.
+    void setLearningRate() {
+        const double lr = m_method.learningRate().value_or(m_s.learningRate);
+        for (auto& group : m_adam->param_groups()) static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    }
+
     double seconds() const {
         return m_secondsBefore + std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
     }
@@ -123,9 +130,13 @@ private:
 
     void checkpoint() {
         m_dp.requireIdenticalParameters(m_params);
-        if (!m_dp.isRoot()) return;   // rank 0 validates and writes
-        const torch::NoGradGuard noGrad;
-        const Validation v = m_method.validate();
+        if (!m_dp.isRoot() && !m_s.validateOnEveryRank) return;   // rank 0 validates and writes
+        const Validation v = [&] {
+            const torch::NoGradGuard noGrad;
+            return m_method.validate();
+        }();
+        setLearningRate();
+        if (!m_dp.isRoot()) return;
         m_report.last = v;
         const bool best = v.score > m_report.bestScore || !std::filesystem::exists(m_s.out);
         if (best) {

@@ -26,6 +26,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ struct LoopSettings {
     double clipNorm = 0;            ///< global gradient-norm clip, 0 = off (the norm is still logged)
     bool resume = false;            ///< continue from out.ckpt.* if it exists
     bool validateAtStart = false;   ///< log the untrained model's validation (never shipped)
+    bool validateOnEveryRank = false;   ///< validation changes training state (a baseline, the rate)
     int threads = 1;                ///< LibTorch's and OpenBLAS's threads
     std::uint64_t seed = 1;
     std::string command;            ///< for the card
@@ -76,11 +78,16 @@ public:
     virtual void saveCheckpoint(const std::string& checkpoint) = 0;
     /// What Adam trains and the ranks keep identical.
     virtual std::vector<torch::Tensor> parameters() = 0;
+    /// Other tensors the ranks must share (rank 0's are broadcast at the start), e.g. a baseline.
+    virtual std::vector<torch::Tensor> sharedState() { return {}; }
+    /// The learning rate the method wants now (after a resume, after each validation), if it sets
+    /// its own (a decay); otherwise LoopSettings::learningRate.
+    virtual std::optional<double> learningRate() const { return std::nullopt; }
     /// The loss of step `step`; its random choices derive from (rankSeed, step).
     virtual StepResult step(std::int64_t step, std::uint64_t rankSeed) = 0;
     /// The progress line's middle part, from the window means of StepResult::stats.
     virtual std::string describeWindow(const std::vector<double>& means) const = 0;
-    /// Rank 0 only, without gradient.
+    /// Rank 0 only (every rank with LoopSettings::validateOnEveryRank), without gradient.
     virtual Validation validate() = 0;
     virtual void saveModel(const std::string& path) = 0;
     /// Model, architecture, features, data and notes (the loop fills the rest).

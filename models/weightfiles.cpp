@@ -15,11 +15,9 @@ std::string models::modelsDir() {
     if (const char* env = std::getenv("SCHEDLAB_MODELS_DIR"); env && *env) return env;
     if (const std::filesystem::path installed = installedDataDir(); !installed.empty() && std::filesystem::is_directory(installed / "models"))
         return (installed / "models").string();
-#ifdef SCHEDLAB_MODELS_DIR
-    return SCHEDLAB_MODELS_DIR;
-#else
+    if (const std::filesystem::path source = buildSourceTree("models/weights"); !source.empty())
+        return (source / "models" / "weights").string();
     return "models/weights";
-#endif
 }
 
 std::string gfn::defaultWeightsFor(const Problem&) {

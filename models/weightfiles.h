@@ -9,8 +9,8 @@
 namespace sl::models {
 
 /// Directory holding the shipped weights, the first of: $SCHEDLAB_MODELS_DIR; share/schedlab/models
-/// of an installed tree (next to the executable's bin/); the build-time SCHEDLAB_MODELS_DIR
-/// (models/weights in the source tree).
+/// of an installed tree (next to the executable's bin/); models/weights of the source tree a
+/// build-tree executable runs from (core/util/installpaths.h); ./models/weights.
 std::string modelsDir();
 
 } // namespace sl::models

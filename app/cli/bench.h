@@ -25,8 +25,9 @@ struct Bench {
 
 std::vector<Bench>& benches();
 
-/// Where the quality benches find their fixtures by default: tests/data of the source tree this
-/// binary was built from, else ./tests/data.
+/// Where the quality benches find their fixtures by default: tests/data of the source tree the
+/// build this binary runs from sits in (core/util/installpaths.h), else ./tests/data. An
+/// installed binary has neither: its benches take --data DIR.
 std::string defaultDataDir();
 
 struct BenchRegistrar {

@@ -7,6 +7,7 @@
 #include "shard.h"
 
 #include "core/dist/communicator.h"
+#include "core/util/installpaths.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -17,7 +18,7 @@ namespace sl::cli {
 
 std::string defaultDataDir() {
     namespace fs = std::filesystem;
-    if (fs::exists(SCHEDLAB_TEST_DATA_DIR)) return SCHEDLAB_TEST_DATA_DIR;
+    if (const fs::path source = buildSourceTree("tests/data"); !source.empty()) return (source / "tests" / "data").string();
     return (fs::path("tests") / "data").string();
 }
 

@@ -29,4 +29,10 @@ fs::path installedDataDir() { return existingFolder("../share/schedlab"); }
 
 fs::path installedLibDir() { return existingFolder("../lib/schedlab"); }
 
+fs::path buildSourceTree(const fs::path& relative) {
+    const fs::path root = existingFolder("../..");
+    std::error_code ec;
+    return !root.empty() && fs::exists(root / relative, ec) ? root : fs::path();
+}
+
 } // namespace sl

@@ -156,14 +156,15 @@ int ReadyActions::draw(double u) const {
     int last = -1;
     for (int i = 0; i < slots(); ++i)
         if (valid(i)) top = std::max(top, logit(i)), last = i;
+    m_weights.assign(static_cast<size_t>(slots()), 0.0);
     double total = 0;
     for (int i = 0; i < slots(); ++i)
-        if (valid(i)) total += std::exp(static_cast<double>(logit(i)) - top);
+        if (valid(i)) total += m_weights[static_cast<size_t>(i)] = std::exp(static_cast<double>(logit(i)) - top);
     const double target = u * total;
     double cum = 0;
     for (int i = 0; i < slots(); ++i) {
         if (!valid(i)) continue;
-        cum += std::exp(static_cast<double>(logit(i)) - top);
+        cum += m_weights[static_cast<size_t>(i)];
         if (cum > target) return i;
     }
     return last;

@@ -92,6 +92,7 @@ private:
     std::vector<ActionFeatures> m_features;  ///< [slot]
     std::vector<float> m_logit;              ///< [slot]
     std::vector<int> m_missing;              ///< unplaced predecessors per op
+    mutable std::vector<double> m_weights;   ///< draw()'s scratch: exp(logit - max) per slot
 };
 
 /// The features of every valid action of `state`, computed from scratch (the tests' reference):

@@ -21,21 +21,10 @@ GflowNetTrainReport trainGflowNet(const GflowNetTrainConfig& cfg, const std::fun
         throw std::invalid_argument("train gflownet: --architecture is ready or per-state");
     if (ready && cfg.trajectoryBalance)
         throw std::invalid_argument("train gflownet: the ready architecture trains with LV (a uniform P_B); TB needs --architecture per-state");
-    models::LoopSettings s;
-    s.method = "gflownet";
-    s.out = cfg.out;
-    s.steps = cfg.steps;
-    s.timeLimit = cfg.timeLimit;
+    models::LoopSettings s = models::loopSettings("gflownet", cfg);
     s.logEvery = cfg.logEvery;
     s.validateEvery = cfg.checkpointEvery;
-    s.learningRate = cfg.learningRate;
-    s.clipNorm = cfg.clipNorm;
-    s.resume = cfg.resume;
     s.validateAtStart = cfg.steps > 0;
-    s.threads = cfg.threads;
-    s.seed = cfg.seed;
-    s.command = cfg.command;
-    s.dist = cfg.dist;
     const models::LoopReport loop = models::runTrainingLoop(s, [&](models::DataParallel&) {
         TrainingSet data = makeTrainingSet(cfg);
         log("data: " + data.description);

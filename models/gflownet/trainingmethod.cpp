@@ -93,6 +93,9 @@ std::string GflowNetMethod::describeWindow(const std::vector<double>& m) const {
 }
 
 models::Validation GflowNetMethod::validate() {
+    if (m_listSpeedups.empty())
+        for (const Problem& p : m_data.validation)
+            m_listSpeedups.push_back(ScheduleEnv(p).speedup(PriorityEvaluator(p).cost(criticalPathPriorities(p.g()))));
     double mean = 0, best = 0, list = 0, logRatio = 0;
     std::string perGraph;
     for (size_t g = 0; g < m_data.validation.size(); ++g) {
@@ -102,8 +105,7 @@ models::Validation GflowNetMethod::validate() {
         const std::vector<double> u = sampleSpeedups(p, 0.005, seeds);
         double sum = 0, top = 0;
         for (double x : u) sum += x, top = std::max(top, x);
-        PriorityEvaluator ev(p);
-        const double listU = ScheduleEnv(p).speedup(ev.cost(criticalPathPriorities(p.g())));
+        const double listU = m_listSpeedups[g];
         mean += sum / static_cast<double>(u.size());
         best += top;
         list += listU;

@@ -54,6 +54,9 @@ protected:
 
     const GflowNetTrainConfig& m_c;
     TrainingSet m_data;
+
+private:
+    std::vector<double> m_listSpeedups;   ///< list-cp on each validation graph, computed at the first validation
 };
 
 std::unique_ptr<models::TrainingMethod> makePerStateMethod(const GflowNetTrainConfig& c, TrainingSet data);

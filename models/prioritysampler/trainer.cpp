@@ -222,19 +222,8 @@ TrainReport trainPrioritySampler(const TrainConfig& cfg, const std::function<voi
                                  std::stop_token stop) {
     if (cfg.out.empty()) throw std::runtime_error("train priority-sampler: no output path (--out FILE)");
     if (cfg.samples < 2) throw std::runtime_error("train priority-sampler: --samples must be at least 2");
-    models::LoopSettings s;
-    s.method = "priority-sampler";
-    s.out = cfg.out;
-    s.steps = cfg.steps;
-    s.timeLimit = cfg.timeLimit;
+    models::LoopSettings s = models::loopSettings("priority-sampler", cfg);
     s.logEvery = s.validateEvery = cfg.validateEvery;
-    s.learningRate = cfg.learningRate;
-    s.clipNorm = cfg.clipNorm;
-    s.resume = cfg.resume;
-    s.threads = cfg.threads;
-    s.seed = cfg.seed;
-    s.command = cfg.command;
-    s.dist = cfg.dist;
     const models::LoopReport loop = models::runTrainingLoop(
         s, [&](models::DataParallel&) { return std::make_unique<PrioritySamplerMethod>(cfg, log); }, log, stop);
     TrainReport report;

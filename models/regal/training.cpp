@@ -258,21 +258,11 @@ TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std:
     if (c.out.empty()) throw std::invalid_argument("train regal: no output path (--out FILE)");
     if (c.batch < 1 || c.seedsPerGraph < 1 || c.budget < 1 || c.validationGraphs < 1)
         throw std::invalid_argument("train regal: --batch, --seeds-per-graph, --budget and --validation-graphs must be positive");
-    models::LoopSettings s;
-    s.method = "regal";
-    s.out = c.out;
-    s.steps = c.steps;
-    s.timeLimit = c.timeLimit;
+    models::LoopSettings s = models::loopSettings("regal", c);
     s.logEvery = c.logEvery;
     s.validateEvery = c.checkpointEvery;
-    s.learningRate = c.learningRate;
-    s.clipNorm = c.clipNorm;
-    s.resume = c.resume;
     s.validateAtStart = true;   // the untrained policy's number is logged, never shipped
     s.threads = 1;              // graphs run in parallel instead; one math thread keeps the sums reproducible
-    s.seed = c.seed;
-    s.command = c.command;
-    s.dist = c.dist;
     const models::LoopReport loop = models::runTrainingLoop(
         s, [&](models::DataParallel&) { return std::make_unique<RegalMethod>(c, log); }, log, stop);
     TrainReport report;

@@ -29,7 +29,7 @@ const char* const kTrainHelp =
     "  --width D --layers L --heads H --head-dim K --mlp M   encoder size (default 64, 3, 2 per mask, 16, 64)\n"
     "  --seed S              seed (graphs, sampling, initial weights; default 1)\n"
     "  --threads T           torch threads (default 1: often fastest on two busy cores)\n"
-    "  --time-limit SEC      stop at the first epoch end after this many seconds\n"
+    "  --time-limit SEC      stop after the step in progress once this many seconds have passed\n"
     "  --resume 1            continue from FILE.ckpt.* (same options)\n";
 
 int runTrain(const TrainArgs& args) {

@@ -254,20 +254,9 @@ TopoformerTrainReport trainTopoformer(const TopoformerTrainConfig& c, const std:
         throw std::invalid_argument("train topoformer: bad sizes (nodes, batch, epoch steps, validation)");
     if (c.resume && !std::filesystem::exists(c.out + ".ckpt.json"))
         throw std::runtime_error("train topoformer: no checkpoint at '" + c.out + ".ckpt.json' to resume from");
-    LoopSettings s;
-    s.method = "topoformer";
-    s.out = c.out;
-    s.steps = c.steps;
-    s.timeLimit = c.timeLimit;
+    LoopSettings s = loopSettings("topoformer", c);
     s.logEvery = s.validateEvery = c.epochSteps;
-    s.learningRate = c.learningRate;
-    s.clipNorm = c.clipNorm;
-    s.resume = c.resume;
     s.validateOnEveryRank = true;   // the baseline and the learning rate follow validation
-    s.threads = c.threads;
-    s.seed = c.seed;
-    s.command = c.command;
-    s.dist = c.dist;
     double initial = 0;
     const LoopReport loop = runTrainingLoop(s, [&](DataParallel&) {
         auto method = std::make_unique<TopoformerMethod>(c, log);

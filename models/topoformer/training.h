@@ -36,7 +36,7 @@ struct TopoformerTrainConfig {
     double pValue = 0.05;                     ///< baseline replacement test
     std::uint64_t seed = 1;
     int threads = 1;
-    double timeLimit = 0;                     ///< seconds, 0 = none (stops after an epoch)
+    double timeLimit = 0;                     ///< seconds, 0 = none (stops after the step in progress)
     std::string out;                          ///< best weights; checkpoints at out + ".ckpt.*"
     bool resume = false;
     std::string command;                      ///< for the model card

@@ -55,6 +55,25 @@ struct LoopSettings {
     dist::DistOptions dist;         ///< data-parallel over these ranks (world size 1: alone)
 };
 
+/// The settings every trainer's config spells alike (out, steps, time limit, rate, clip, resume,
+/// threads, seed, command, ranks); the caller sets the cadence and anything of its own.
+template <typename Config>
+LoopSettings loopSettings(std::string method, const Config& c) {
+    LoopSettings s;
+    s.method = std::move(method);
+    s.out = c.out;
+    s.steps = c.steps;
+    s.timeLimit = c.timeLimit;
+    s.learningRate = c.learningRate;
+    s.clipNorm = c.clipNorm;
+    s.resume = c.resume;
+    s.threads = c.threads;
+    s.seed = c.seed;
+    s.command = c.command;
+    s.dist = c.dist;
+    return s;
+}
+
 /// One step's loss and the numbers its progress line averages.
 struct StepResult {
     torch::Tensor loss;

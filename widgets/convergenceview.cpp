@@ -2,7 +2,9 @@
 #include "widgets/convergenceview.h"
 
 #include "widgets/chartutil.h"
+#include "widgets/document.h"
 #include "widgets/palette.h"
+#include "widgets/schedulerecord.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -185,6 +187,16 @@ void ConvergenceView::showSingleRunNote(const std::vector<Progress>& history, co
                     : history.empty() && !title.isEmpty()   ? tr("No progress history: this schedule was sampled or opened, not optimized here.")
                                                             : QString());
     m_note->setVisible(!m_note->text().isEmpty());
+}
+
+void ConvergenceView::observe(const Document* doc) {
+    connect(doc, &Document::shownChanged, this, [this, doc] {
+        const std::optional<RunRecord>& r = doc->shown();
+        if (!r) return;   // the last curve stays until another run is shown
+        setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
+        setLowerBound(costBound(*r));
+        setHistory(r->name, r->result->history);
+    });
 }
 
 } // namespace sl::gui

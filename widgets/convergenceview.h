@@ -18,10 +18,15 @@ class QValueAxis;
 
 namespace sl::gui {
 
+class Document;
+
 class ConvergenceView : public QWidget {
     Q_OBJECT
 public:
     explicit ConvergenceView(QWidget* parent = nullptr);
+    /// Plots the run behind `doc`'s schedule on show whenever one is shown (a live run is fed
+    /// by the window through setHistory).
+    void observe(const Document* doc);
     void setHistory(const QString& title, const std::vector<Progress>& history);
     /// The unit the cost axis reads in: time for makespan, bytes for memory, plain for weighted.
     void setCostUnit(Objective objective, TimeUnit unit);

@@ -2,6 +2,7 @@
 #include "widgets/dagview.h"
 
 #include "widgets/dagitems.h"
+#include "widgets/document.h"
 #include "widgets/opdetails.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
@@ -468,6 +469,11 @@ QString DagView::tooltipFor(OpId v) const {
         tip += tr("<br>%1, %2 – %3").arg(device.toHtmlEscaped(), formatDuration(s.start, g.timeUnit()), formatDuration(s.end, g.timeUnit()));
     }
     return tip;
+}
+
+void DagView::observe(const Document* doc) {
+    connect(doc, &Document::graphChanged, this, [this, doc] { setGraph(doc->graph()->graph); });
+    connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
 }
 
 } // namespace sl::gui

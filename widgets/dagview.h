@@ -23,6 +23,8 @@ class QToolButton;
 
 namespace sl::gui {
 
+class Document;
+
 class OpSelection;
 class OpDetails;
 class DagGraphicsView;
@@ -36,6 +38,8 @@ public:
     ~DagView() override;
     void setGraph(std::shared_ptr<const Graph> g);
     void setRecord(const std::optional<RunRecord>& r);
+    /// Shows `doc`'s open graph and the schedule on show, following their changes.
+    void observe(const Document* doc);
     void setSelection(OpSelection* s);
     bool hasLayout() const { return m_layout != nullptr; }
     const DagLayout* layout() const { return m_layout.get(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/ganttview.h"
 
+#include "widgets/document.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
@@ -426,6 +427,10 @@ void GanttView::mouseDoubleClickEvent(QMouseEvent*) {
 
 void GanttView::leaveEvent(QEvent*) {
     if (m_selection) m_selection->setHovered(kNoOp);
+}
+
+void GanttView::observe(const Document* doc) {
+    connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
 }
 
 } // namespace sl::gui

@@ -15,6 +15,8 @@
 
 namespace sl::gui {
 
+class Document;
+
 class OpSelection;
 
 class GanttView : public QWidget {
@@ -24,6 +26,8 @@ public:
     explicit GanttView(QWidget* parent = nullptr);
 
     void setRecord(const std::optional<RunRecord>& r);
+    /// Draws `doc`'s schedule on show, following its changes.
+    void observe(const Document* doc);
     const std::optional<RunRecord>& record() const { return m_record; }
     void setSelection(OpSelection* selection);
     void setColourBy(ColourBy c);

@@ -2,32 +2,31 @@
 #include "widgets/graphloader.h"
 
 #include "core/generators/generators.h"
+#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 #include <stdexcept>
 
 namespace sl::gui {
 namespace {
 
-constexpr QLatin1String kTrainingSuffix("?training=");
-
-LoadedDocument generated(const QString& spec) {
-    const QStringList parts = spec.split(QLatin1Char(':'));   // generated:FAMILY:N:SEED
-    if (parts.size() != 4) throw std::runtime_error(spec.toStdString() + ": expected generated:FAMILY:N:SEED");
-    auto inst = generateInstance(parts[1].toStdString(), parts[2].toInt(), parts[3].toULongLong());
-    LoadedDocument doc;
-    doc.graph = inst.graph;
-    doc.platform = inst.platform;
-    doc.displayName = QStringLiteral("%1 (%2 ops, seed %3)").arg(parts[1], parts[2], parts[3]);
-    return doc;
+OpenGraph generated(const GraphOrigin& origin) {
+    auto inst = generateInstance(origin.family.toStdString(), origin.ops, origin.seed);
+    OpenGraph g;
+    g.graph = inst.graph;
+    g.platform = inst.platform;
+    g.displayName = QStringLiteral("%1 (%2 ops, seed %3)").arg(origin.family).arg(origin.ops).arg(origin.seed);
+    return g;
 }
 
-LoadedDocument loadFile(const QString& path, const QString& format) {
+OpenGraph fromFile(const QString& path, const QString& format) {
     const QFileInfo info(path);
     if (!info.exists()) throw std::runtime_error(path.toStdString() + ": no such file");
-    LoadedDocument doc;
     GraphFormat fmt = GraphFormat::Auto;
     if (!format.isEmpty()) {
         try {
@@ -37,19 +36,43 @@ LoadedDocument loadFile(const QString& path, const QString& format) {
         }
     }
     LoadedGraph lg = loadGraph(path.toStdString(), fmt);
-    doc.graph = lg.graph;
-    doc.platform = lg.platform;
-    for (const auto& w : lg.warnings) doc.warnings << QString::fromStdString(w);
-    doc.path = info.absoluteFilePath();
-    doc.displayName = info.fileName();
-    return doc;
+    OpenGraph g;
+    g.graph = lg.graph;
+    g.platform = lg.platform;
+    for (const auto& w : lg.warnings) g.warnings << QString::fromStdString(w);
+    g.path = info.absoluteFilePath();
+    g.displayName = info.fileName();
+    return g;
 }
 
-/// The document's graph replaced by its training step; the title says so.
-void makeTraining(LoadedDocument& doc, UpdateRule rule) {
-    doc.graph = std::make_shared<const Graph>(makeTrainingGraph(*doc.graph, {.rule = rule}));
-    doc.training = rule;
-    doc.displayName += QStringLiteral(" — training step, %1").arg(updateRuleTitle(rule));
+/// A bundled example copied to a temporary file: the format readers read real files.
+QString copyOfBundled(const QString& resource) {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/schedlab-examples");
+    QDir().mkpath(dir);
+    const QString copy = dir + QLatin1Char('/') + QFileInfo(resource).fileName();
+    QFile::remove(copy);
+    if (!QFile::copy(resource, copy)) throw std::runtime_error(resource.toStdString() + " is not in this build");
+    QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+    return copy;
+}
+
+OpenGraph underived(const GraphOrigin& origin, const QString& format) {
+    switch (origin.kind) {
+    case GraphOrigin::Kind::Generated: return generated(origin);
+    case GraphOrigin::Kind::Bundled: return fromFile(copyOfBundled(origin.path), format);
+    case GraphOrigin::Kind::File: break;
+    }
+    return fromFile(origin.path, format);
+}
+
+/// The graph replaced by its training step; the title says so.
+void deriveTrainingStep(OpenGraph& g, UpdateRule rule, const QString& name) {
+    try {
+        g.graph = std::make_shared<const Graph>(makeTrainingGraph(*g.graph, {.rule = rule}));
+    } catch (const GraphError& e) {
+        throw std::runtime_error(name.toStdString() + ": " + e.what());
+    }
+    g.displayName += QStringLiteral(" — training step, %1").arg(updateRuleTitle(rule));
 }
 
 } // namespace
@@ -59,34 +82,12 @@ QStringList knownFormats() {
             QStringLiteral("wfcommons"), QStringLiteral("onnx"), QStringLiteral("hlo")};
 }
 
-DocumentSource parseDocumentSource(const QString& source) {
-    const int at = source.lastIndexOf(kTrainingSuffix);
-    if (at < 0) return {source, std::nullopt};
-    const auto rule = parseUpdateRule(source.mid(at + kTrainingSuffix.size()).toStdString());
-    if (!rule) return {source, std::nullopt};
-    return {source.left(at), rule};
-}
-
-QString documentSource(const QString& path, std::optional<UpdateRule> training) {
-    if (!training) return path;
-    return path + kTrainingSuffix + QString::fromLatin1(updateRuleName(*training));
-}
-
-QString updateRuleTitle(UpdateRule rule) {
-    return rule == UpdateRule::Adam ? QStringLiteral("Adam") : QStringLiteral("SGD");
-}
-
-LoadedDocument loadDocument(const QString& source, const QString& format) {
-    const DocumentSource src = parseDocumentSource(source);
-    LoadedDocument doc = src.path.startsWith(QLatin1String("generated:")) ? generated(src.path) : loadFile(src.path, format);
-    doc.source = src.path;
-    if (!src.training) return doc;
-    try {
-        makeTraining(doc, *src.training);
-    } catch (const GraphError& e) {
-        throw std::runtime_error(src.path.toStdString() + ": " + e.what());
-    }
-    return doc;
+OpenGraph readGraph(const GraphOrigin& origin, const QString& format) {
+    OpenGraph g = underived(origin, format);
+    if (origin.training) deriveTrainingStep(g, *origin.training, g.path.isEmpty() ? g.displayName : g.path);
+    g.origin = origin;
+    g.fingerprint = graphFingerprint(*g.graph);
+    return g;
 }
 
 } // namespace sl::gui

@@ -1,46 +1,36 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Opening graph files for the explorer: every format through sl::loadGraph (core/io);
-// "generated:FAMILY:N:SEED" makes a generated instance. A source may end in "?training=sgd|adam":
-// then the document is its training step (core/graph/traininggraph.h), and the recent-files
-// list, which stores sources as they were opened, remembers the mode.
+// Reading a graph for the explorer from its origin: files in every format through sl::loadGraph
+// (core/io), bundled examples from the resources, generated instances (core/generators), and the
+// training step derived from any of them (core/graph/traininggraph.h). Runs on a worker thread.
+#include "widgets/graphorigin.h"
+
 #include "core/graph/graph.h"
-#include "core/graph/traininggraph.h"
 #include "core/platform/platform.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 
 namespace sl::gui {
 
-struct LoadedDocument {
+/// A graph as the explorer opened it.
+struct OpenGraph {
     std::shared_ptr<const Graph> graph;
-    std::optional<Platform> platform;
-    QString path;
+    std::uint64_t fingerprint = 0;       ///< results and schedules know their graph by it
+    GraphOrigin origin;
+    QString path;                        ///< the file read (absolute); empty for a generated graph
     QString displayName;
     QStringList warnings;
-    QString source;                       ///< the file or generated spec, without "?training="
-    std::optional<UpdateRule> training;   ///< set when the graph is a training step
+    std::optional<Platform> platform;    ///< the machine the file names, if any
 };
 
-/// A source split into the file (or generated spec) and the training mode of its suffix.
-struct DocumentSource {
-    QString path;
-    std::optional<UpdateRule> training;
-};
-/// "PATH?training=adam" -> {PATH, Adam}; no (or an unknown) suffix: {source, none}.
-DocumentSource parseDocumentSource(const QString& source);
-/// `path` with the "?training=" suffix of `training` (none: `path` as it is).
-QString documentSource(const QString& path, std::optional<UpdateRule> training);
-/// "SGD" / "Adam", for titles and menus.
-QString updateRuleTitle(UpdateRule rule);
-
-/// Throws std::exception with a message naming the file. `format` empty = by extension. `path`
-/// may carry a "?training=" suffix.
-LoadedDocument loadDocument(const QString& path, const QString& format = {});
+/// Throws std::exception with a message naming the file (or the generator). `format` empty = by
+/// the file's extension.
+OpenGraph readGraph(const GraphOrigin& origin, const QString& format = {});
 /// Formats the open dialog and --format accept.
 QStringList knownFormats();
 

@@ -6,8 +6,10 @@
 #include "widgets/convergenceview.h"
 #include "widgets/criticalpath.h"
 #include "widgets/dagview.h"
+#include "widgets/document.h"
 #include "widgets/exporter.h"
 #include "widgets/ganttview.h"
+#include "widgets/graphloader.h"
 #include "widgets/memoryview.h"
 #include "widgets/opselection.h"
 #include "widgets/platformpanel.h"
@@ -60,8 +62,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("SchedLab"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
+    m_document = new Document(this);
     m_selection = new OpSelection(this);
-    m_results = new ResultsModel(this);
+    connect(m_document, &Document::graphChanged, m_selection, &OpSelection::clear);   // before any view reads it
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
@@ -78,10 +81,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_sweepView, tr("Sweep"));
     setCentralWidget(m_tabs);
+    m_dag->observe(m_document);
+    m_gantt->observe(m_document);
+    m_memory->observe(m_document);
+    m_convergence->observe(m_document);
     m_dag->setSelection(m_selection);
     connect(m_dag, &DagView::fileDropped, this, [this](const QString& path) {   // as dropEvent: the view's viewport takes the drop
         if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
-        else openFileInBackground(m_trainingMenu->apply(path));
+        else openInBackground(m_trainingMenu->apply(GraphOrigin::file(path)));
     });
     m_gantt->setSelection(m_selection);
     m_memory->setSelection(m_selection);
@@ -97,11 +104,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addWidget(m_statusGraph, 1);
     statusBar()->addPermanentWidget(m_statusRuns);
     connect(m_selection, &OpSelection::currentChanged, this, [this](OpId v) {
-        if (!m_doc || v < 0 || v >= m_doc->graph->opCount()) return;
-        const Op& op = m_doc->graph->op(v);
+        const OpenGraph* open = openGraph();
+        if (!open || v < 0 || v >= open->graph->opCount()) return;
+        const Op& op = open->graph->op(v);
         statusBar()->showMessage(tr("Selected %1 (%2), duration %3").arg(QString::fromStdString(op.name), QString::fromStdString(op.type),
-                                                                        formatDuration(op.duration, m_doc->graph->timeUnit())), 8000);
+                                                                        formatDuration(op.duration, open->graph->timeUnit())), 8000);
     });
+    connect(m_document, &Document::graphChanged, this, &MainWindow::onGraphChanged);   // after the views: they are ready
+    connect(m_document, &Document::shownChanged, this, &MainWindow::updateStatus);
 
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
@@ -109,8 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_platform->restoreSettings();
     m_runPanel->restoreSettings();
     m_temperature->restoreSettings();
-    m_runPanel->setObjective(m_platform->objective().kind);
-    m_temperature->setTarget(m_platform->target(), 1);
+    syncMachine();
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
     connect(this, &MainWindow::sweepShown, this, &MainWindow::updateStatus);   // Save / Export Sweep become possible
@@ -144,7 +153,7 @@ void MainWindow::buildDocks() {
     m_resultsView = new QTableView;
     m_resultsView->setObjectName(QStringLiteral("resultsView"));
     m_sorted = new QSortFilterProxyModel(this);
-    m_sorted->setSourceModel(m_results);
+    m_sorted->setSourceModel(m_document->results());
     m_sorted->setSortRole(ResultsModel::SortRole);
     m_resultsView->setModel(m_sorted);
     m_resultsView->setSortingEnabled(true);
@@ -169,6 +178,9 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::BottomDockWidgetArea, resultsDock);
     m_temperature = new TemperaturePanel;
     m_temperature->setObjectName(QStringLiteral("temperaturePanel"));
+    m_platform->observe(m_document);
+    m_runPanel->observe(m_document);
+    m_temperature->observe(m_document);
     auto* temperatureDock = makeDock(tr("Temperature"), QStringLiteral("temperatureDock"), m_temperature, true);
     addDockWidget(Qt::RightDockWidgetArea, temperatureDock);
     resizeDocks({temperatureDock}, {400}, Qt::Horizontal);
@@ -176,14 +188,21 @@ void MainWindow::buildDocks() {
     resizeDocks({resultsDock}, {190}, Qt::Vertical);
     connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
-    connect(m_platform, &PlatformPanel::changed, this, [this] {
-        m_runPanel->setObjective(m_platform->objective().kind);
-        m_temperature->setTarget(m_platform->target(), 1);
-    });
+    connect(m_platform, &PlatformPanel::changed, this, &MainWindow::syncMachine);
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
 }
 
 void MainWindow::buildActions() {
+    buildFileMenu();
+    buildViewMenu();
+    buildRunMenu();
+    buildResultsActions();
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
+    help->addAction(tr("&About SchedLab"), this, [this] { QMessageBox::about(this, tr("About SchedLab"), aboutText()); });
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_trainingMenu = new TrainingMenu(this);
     m_openAction = file->addAction(tr("&Open…"), QKeySequence::Open, this, [this] {
@@ -195,7 +214,7 @@ void MainWindow::buildActions() {
             tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
         if (path.isEmpty()) return;
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
-        openFileInBackground(m_trainingMenu->apply(path));
+        openInBackground(m_trainingMenu->apply(GraphOrigin::file(path)));
     });
     m_openScheduleAction = file->addAction(tr("Open &Schedule…"), QKeySequence(tr("Ctrl+Shift+O")), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a schedule of the current graph"),
@@ -213,10 +232,18 @@ void MainWindow::buildActions() {
         openSweep(path);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    addOpenGraphMenus(file);
+    file->addSeparator();
+    buildSaveAndExportActions(file);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
+
+void MainWindow::addOpenGraphMenus(QMenu* file) {
     QMenu* examples = file->addMenu(tr("Open E&xample"));
-    for (const auto& [title, path] : bundledExamples()) {
-        const QString p = path;
-        examples->addAction(title, this, [this, p] { openFileInBackground(m_trainingMenu->apply(p)); });
+    for (const auto& [title, resource] : bundledExamples()) {
+        const QString r = resource;
+        examples->addAction(title, this, [this, r] { openInBackground(m_trainingMenu->apply(GraphOrigin::bundled(r))); });
     }
     QMenu* generate = file->addMenu(tr("&Generate"));
     for (const char* family : {"nn", "layered", "layered-typed", "erdos-renyi", "sbm", "jobshop"}) {
@@ -224,14 +251,16 @@ void MainWindow::buildActions() {
         generate->addAction(f + QStringLiteral("…"), this, [this, f] {
             bool ok = false;
             const int n = QInputDialog::getInt(this, tr("Generate %1").arg(f), tr("Operations"), 200, 4, 200000, 50, &ok);
-            if (ok) openFileInBackground(m_trainingMenu->apply(QStringLiteral("generated:%1:%2:1").arg(f).arg(n)));
+            if (ok) openInBackground(m_trainingMenu->apply(GraphOrigin::generated(f, n, 1)));
         });
     }
     file->addMenu(m_trainingMenu);
     connect(m_trainingMenu, &TrainingMenu::modeChosen, this, [this](std::optional<UpdateRule> mode) {
-        if (m_doc) openFileInBackground(documentSource(m_doc->source, mode));   // the shown graph in the new mode
+        if (openGraph()) openInBackground(openGraph()->origin.withTraining(mode));   // the shown graph in the new mode
     });
-    file->addSeparator();
+}
+
+void MainWindow::buildSaveAndExportActions(QMenu* file) {
     m_saveAction = file->addAction(tr("&Save Schedule…"), QKeySequence::Save, this, &MainWindow::saveSchedule);
     m_sweepFileActions << file->addAction(tr("Save S&weep…"), this, [this] {
         if (!m_sweepView->sweep()) return showError(tr("Nothing to save"), tr("Run a sweep first (Run ▸ Sweep temperatures)."));
@@ -247,9 +276,9 @@ void MainWindow::buildActions() {
     m_sweepFileActions << exportMenu->addAction(tr("S&weep as CSV…"), this, &MainWindow::exportSweepCsv);
     exportMenu->addSeparator();
     m_exportViewAction = exportMenu->addAction(tr("Current &view as PNG or SVG…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportView);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildViewMenu() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare"), tr("S&weep")};
     for (int i = 0; i < names.size(); ++i)
@@ -268,7 +297,9 @@ void MainWindow::buildActions() {
     connect(transfers, &QAction::toggled, m_gantt, &GanttView::setShowTransfers);
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildRunMenu() {
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_runAction = run->addAction(tr("&Run"), QKeySequence(Qt::Key_F5), this, &MainWindow::startRun);
     m_cancelAction = run->addAction(tr("&Cancel all runs"), QKeySequence(Qt::Key_Escape), this, &MainWindow::cancelAll);
@@ -278,7 +309,9 @@ void MainWindow::buildActions() {
                                  "chart quality against diversity (Ctrl+T)"));
     m_runAction->setToolTip(tr("Start a run of the Run panel's method (F5)"));
     m_cancelAction->setToolTip(tr("Stop every run, sampling and sweep; runs keep their best schedule (Esc)"));
+}
 
+void MainWindow::buildResultsActions() {   // the results table's context menu and keys
     auto* rename = new QAction(tr("Rename"), m_resultsView);
     rename->setShortcut(QKeySequence(Qt::Key_F2));
     rename->setShortcutContext(Qt::WidgetShortcut);
@@ -293,16 +326,12 @@ void MainWindow::buildActions() {
         QList<int> rows;
         for (const QModelIndex& i : m_resultsView->selectionModel()->selectedRows()) rows << m_sorted->mapToSource(i).row();
         std::sort(rows.begin(), rows.end(), std::greater<>());
-        for (int r : rows) m_results->removeRow(r);
+        for (int r : rows) m_document->results()->removeRow(r);
     });
     auto* save = new QAction(tr("Save schedule…"), m_resultsView);
     connect(save, &QAction::triggered, this, &MainWindow::saveSchedule);
     m_scheduleActions << save;
     m_resultsView->addActions({rename, remove, save});
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), this, &MainWindow::showShortcuts);
-    help->addAction(tr("&About SchedLab"), this, [this] { QMessageBox::about(this, tr("About SchedLab"), aboutText()); });
 }
 
 QList<QPair<QString, QString>> MainWindow::bundledExamples() {
@@ -312,11 +341,19 @@ QList<QPair<QString, QString>> MainWindow::bundledExamples() {
     return list;
 }
 
-bool MainWindow::openFile(const QString& path, const QString& format) {
+const OpenGraph* MainWindow::openGraph() const {
+    return m_document->graph();
+}
+
+ResultsModel* MainWindow::results() const {
+    return m_document->results();
+}
+
+bool MainWindow::open(const GraphOrigin& origin, const QString& format) {
     // Loading runs on a worker like any other; the local loop keeps the window painting meanwhile.
     bool ok = false, finished = false;
     QEventLoop loop;
-    openFileInBackground(path, format, [&](bool success) {
+    openInBackground(origin, format, [&](bool success) {
         ok = success;
         finished = true;
         loop.quit();
@@ -325,58 +362,37 @@ bool MainWindow::openFile(const QString& path, const QString& format) {
     return ok;
 }
 
-void MainWindow::openFileInBackground(const QString& pathIn, const QString& format, std::function<void(bool)> done) {
-    const DocumentSource source = parseDocumentSource(pathIn);   // a "?training=" suffix rides along
-    QString path = source.path;
-    if (path.startsWith(QLatin1String(":/"))) {   // bundled: the loaders read real files
-        const QString dir = QStandardPaths::writableLocation(QStandardPaths::TempLocation) + QStringLiteral("/schedlab-examples");
-        QDir().mkpath(dir);
-        const QString target = dir + QLatin1Char('/') + QFileInfo(path).fileName();
-        QFile::remove(target);
-        if (!QFile::copy(path, target)) {
-            showError(tr("Cannot open example"), tr("%1 is not in this build").arg(path));
-            if (done) done(false);
-            return;
-        }
-        QFile::setPermissions(target, QFile::ReadOwner | QFile::WriteOwner);
-        path = target;
-    }
-    path = documentSource(path, source.training);
+void MainWindow::openInBackground(const GraphOrigin& origin, const QString& format, std::function<void(bool)> done) {
     const int generation = ++m_loadGeneration;   // only the latest request lands
-    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(pathIn).fileName()));
+    const QString name = origin.kind == GraphOrigin::Kind::Generated ? origin.family : QFileInfo(origin.path).fileName();
+    statusBar()->showMessage(tr("Loading %1…").arg(name));
     QApplication::setOverrideCursor(Qt::BusyCursor);
     runInBackground(
-        this,
-        [path, format] {
-            LoadedDocument doc = loadDocument(path, format);
-            const std::uint64_t fingerprint = graphFingerprint(*doc.graph);   // results and schedules know their graph by it
-            return std::make_pair(std::move(doc), fingerprint);
-        },
-        [this, pathIn, generation, done = std::move(done)](Outcome<std::pair<LoadedDocument, std::uint64_t>> loaded) {
+        this, [origin, format] { return readGraph(origin, format); },
+        [this, name, generation, done = std::move(done)](Outcome<OpenGraph> loaded) {
             QApplication::restoreOverrideCursor();
             const bool current = generation == m_loadGeneration;
-            if (current && loaded.value) documentReady(std::move(loaded.value->first), pathIn, loaded.value->second);
-            else if (current) showError(tr("Cannot open %1").arg(QFileInfo(pathIn).fileName()), loaded.error);
+            if (current && loaded.value) m_document->setGraph(std::move(*loaded.value));
+            else if (current) showError(tr("Cannot open %1").arg(name), loaded.error);
             if (current) statusBar()->clearMessage();
             if (done) done(current && loaded.value);
         });
 }
 
-void MainWindow::documentReady(LoadedDocument doc, const QString& pathIn, std::uint64_t fingerprint) {
-    m_doc = std::move(doc);
-    rememberGraph(*m_doc, pathIn, fingerprint);
-    m_selection->clear();
-    m_platform->setFilePlatform(m_doc->platform);
-    m_dag->setGraph(m_doc->graph);
-    setWindowTitle(tr("%1 — SchedLab").arg(m_doc->displayName));
-    m_trainingMenu->setMode(m_doc->training);
+void MainWindow::onGraphChanged() {
+    const OpenGraph& open = *openGraph();
+    setWindowTitle(tr("%1 — SchedLab").arg(open.displayName));
+    m_trainingMenu->setMode(open.origin.training);
     watchDocumentFile();
-    addRecent(pathIn);   // bundled examples too: Open Recent lists them by title
-    if (!m_doc->warnings.isEmpty()) statusBar()->showMessage(m_doc->warnings.join(QStringLiteral("; ")), 10000);
+    addRecent(open.origin);   // bundled examples too: Open Recent lists them by title
+    if (!open.warnings.isEmpty()) statusBar()->showMessage(open.warnings.join(QStringLiteral("; ")), 10000);
     updateStatus();
-    m_temperature->resample();   // a hidden panel waits until it is shown
     showResultsOfThisGraph();
     Q_EMIT documentLoaded();
+}
+
+void MainWindow::syncMachine() {
+    m_document->setMachine({m_platform->platform(), m_platform->objective(), m_document->machine().target});
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {
@@ -388,53 +404,44 @@ void MainWindow::showError(const QString& title, const QString& message) {
     box->open();   // not exec(): the event loop (and any runs) keep going
 }
 
-void MainWindow::addRecent(const QString& path) {
+void MainWindow::addRecent(const GraphOrigin& origin) {
+    GraphOrigin remembered = origin;
+    if (origin.kind == GraphOrigin::Kind::File) remembered.path = QFileInfo(origin.path).absoluteFilePath();
     QSettings s;
-    QStringList recent = s.value(QStringLiteral("recentFiles")).toStringList();
-    const DocumentSource source = parseDocumentSource(path);
-    const bool asIs = source.path.startsWith(QLatin1String("generated:")) || source.path.startsWith(QLatin1String(":/"));
-    const QString abs = documentSource(asIs ? source.path : QFileInfo(source.path).absoluteFilePath(), source.training);
-    recent.removeAll(abs);
-    recent.prepend(abs);
+    QVariantList recent = s.value(QStringLiteral("recentGraphs")).toList();
+    recent.removeAll(remembered.toVariant());
+    recent.prepend(remembered.toVariant());
     while (recent.size() > 10) recent.removeLast();
-    s.setValue(QStringLiteral("recentFiles"), recent);
+    s.setValue(QStringLiteral("recentGraphs"), recent);
     rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& p : recent) m_recentMenu->addAction(recentTitle(p), this, [this, p] { openFileInBackground(p); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-std::shared_ptr<Problem> MainWindow::currentProblem() const {
-    auto problem = std::make_shared<Problem>();
-    problem->graph = m_doc->graph;
-    problem->platform = m_platform->platform();
-    problem->objective = m_platform->objective();
-    problem->check();
-    return problem;
+    for (const QVariant& v : QSettings().value(QStringLiteral("recentGraphs")).toList())
+        if (const auto origin = GraphOrigin::fromVariant(v.toMap()))
+            m_recentMenu->addAction(recentTitle(*origin), this, [this, o = *origin] { openInBackground(o); });
+    m_recentMenu->setEnabled(!m_recentMenu->isEmpty());
 }
 
 RunJob* MainWindow::startRun() {
     Q_ASSERT(QThread::currentThread() == thread());
-    if (!m_doc) {
+    if (!openGraph()) {
         showError(tr("Nothing to run"), tr("Open a graph first (File ▸ Open, or File ▸ Open Example)."));
         return nullptr;
     }
     const QString method = m_runPanel->method();
     std::shared_ptr<Problem> problem;
     try {
-        problem = currentProblem();
+        problem = m_document->problem();
         if (const QString why = m_runPanel->unavailableReason(method); !why.isEmpty()) throw std::runtime_error(why.toStdString());
     } catch (const std::exception& e) {
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;
     }
     auto* job = new RunJob(m_nextRunId++, problem, method, m_runPanel->options(), this);
-    job->setTarget(m_platform->target(), 1);
+    job->setTarget(m_document->machine().target, 1);
     m_jobs.append(job);
     m_watched = job;
     m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());
@@ -489,10 +496,10 @@ QWidget* MainWindow::currentViewWidget() const {
 }
 
 void MainWindow::updateStatus() {
-    if (m_doc) {
-        const Graph& g = *m_doc->graph;
+    if (const OpenGraph* open = openGraph()) {
+        const Graph& g = *open->graph;
         m_statusGraph->setText(tr("%1 — %2 ops, %3 edges, %4 tensors, total work %5")
-                                   .arg(m_doc->displayName)
+                                   .arg(open->displayName)
                                    .arg(g.opCount())
                                    .arg(g.edgeCount())
                                    .arg(g.tensorCount())
@@ -536,7 +543,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
         const QString path = urls.first().toLocalFile();
         if (path.endsWith(QLatin1String(".sweep.json"), Qt::CaseInsensitive)) openSweep(path);
         else
-            openFileInBackground(m_trainingMenu->apply(path));
+            openInBackground(m_trainingMenu->apply(GraphOrigin::file(path)));
         e->acceptProposedAction();
     }
 }

@@ -3,7 +3,7 @@
 // The explorer's main window: menus, docks (platform, run, results), the view tabs, the document
 // (current graph) and the runs in flight. Views never talk to each other: they share OpSelection.
 #include "widgets/exporter.h"
-#include "widgets/graphloader.h"
+#include "widgets/graphorigin.h"
 #include "widgets/types.h"
 
 #include <QMainWindow>
@@ -26,15 +26,18 @@ namespace sl::gui {
 class CompareView;
 class ConvergenceView;
 class DagView;
+class Document;
 class GanttView;
 class MemoryView;
 class OpSelection;
 class PlatformPanel;
 class ResultsModel;
+struct OpenGraph;
 class RunJob;
 class RunPanel;
 class SessionStore;
 struct OrphanSession;
+struct SessionGraph;
 class SweepView;
 class TemperaturePanel;
 class TrainingMenu;
@@ -46,14 +49,15 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    /// Opens a graph file ("generated:FAMILY:N:SEED" too; "?training=sgd|adam" at the end opens its
-    /// training step), loading it on a worker thread; emits
-    /// documentLoaded() when it lands. On failure shows an error dialog and keeps the current
-    /// document. If another open starts meanwhile, only the latest lands. `done` gets success.
-    void openFileInBackground(const QString& path, const QString& format = {}, std::function<void(bool)> done = {});
-    /// openFileInBackground() and wait for it (the window keeps painting): for the command line
-    /// and tests. Returns success.
-    bool openFile(const QString& path, const QString& format = {});
+    /// Opens the graph `origin` names, reading it on a worker thread; emits documentLoaded() when it
+    /// lands. On failure shows an error dialog and keeps the open graph. If another open starts
+    /// meanwhile, only the latest lands. `done` gets success. `format` empty: by the extension.
+    void openInBackground(const GraphOrigin& origin, const QString& format = {}, std::function<void(bool)> done = {});
+    /// openInBackground() and wait for it (the window keeps painting): for the command line and
+    /// tests. Returns success.
+    bool open(const GraphOrigin& origin, const QString& format = {});
+    /// open() of a plain file.
+    bool openFile(const QString& path, const QString& format = {}) { return open(GraphOrigin::file(path), format); }
     /// Reads a schedule JSON file for the current graph on a worker, re-validates it and adds it to
     /// the results. The schedule's own platform is set in the Platform panel when it differs; a
     /// schedule of another graph is refused naming both. Errors name the file. `done` gets success.
@@ -91,8 +95,11 @@ public:
     QWidget* currentViewWidget() const;
     static QList<QPair<QString, QString>> bundledExamples();   ///< {title, path}
 
-    const std::optional<LoadedDocument>& document() const { return m_doc; }
-    ResultsModel* results() const { return m_results; }
+    /// What the views observe: the open graph, the machine, the results, the schedule on show.
+    Document* document() const { return m_document; }
+    /// The open graph (null: none); document()->graph().
+    const OpenGraph* openGraph() const;
+    ResultsModel* results() const;
     QTableView* resultsView() const { return m_resultsView; }
     OpSelection* selection() const { return m_selection; }
     PlatformPanel* platformPanel() const { return m_platform; }
@@ -140,14 +147,21 @@ protected:
 
 private:
     void buildActions();
+    void buildFileMenu();
+    void addOpenGraphMenus(QMenu* file);   ///< examples, generators, training step
+    void buildSaveAndExportActions(QMenu* file);
+    void buildViewMenu();
+    void buildRunMenu();
+    void buildResultsActions();
     void buildDocks();
     void showError(const QString& title, const QString& message);
-    void documentReady(LoadedDocument doc, const QString& path, std::uint64_t fingerprint);
-    std::shared_ptr<Problem> currentProblem() const;   ///< throws when it cannot be scheduled
+    /// The window's own part of a graph opening (the views follow the document themselves).
+    void onGraphChanged();
+    /// The Platform panel's machine into the document.
+    void syncMachine();
     /// Stamps the record with its graph, adds the row and returns the stamped record.
     RunRecord addResult(RunRecord r);
     QWidget* buildResultsPane();
-    void rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint);
     // ---- keeping the user's work (mainwindowsession.cpp) ----
     void buildSessionKeeping();
     void watchDocumentFile();
@@ -156,14 +170,12 @@ private:
     void updateResultsNotice(const QString& refusal = {});
     /// Why the selected results cannot be saved or exported; empty when they can.
     QString exportRefusal() const;
-    bool ofShownGraph(const RunRecord& r) const;
     void updateActions();
     void forgetLaunchSettings();
-    QString recentTitle(const QString& source) const;
-    void addRecent(const QString& path);
+    QString recentTitle(const GraphOrigin& origin) const;
+    void addRecent(const GraphOrigin& origin);
     void rebuildRecentMenu();
     void onResultsSelectionChanged();
-    void showRecord(const std::optional<RunRecord>& r);
     void exportSchedule(int kind);
     void exportView();
     void saveSchedule();
@@ -176,22 +188,9 @@ private:
     void showShortcuts();
     std::optional<RunRecord> selectedRecord() const;
 
-    std::optional<LoadedDocument> m_doc;
-    std::uint64_t m_docFingerprint = 0;
-    /// Every graph opened this session, to title results and to switch back to a result's graph.
-    struct GraphTag {
-        std::uint64_t fingerprint = 0;
-        QString title, path, source;
-        QString opened;   // as it was opened (":/examples/…" too): what Open Recent stores
-        std::optional<UpdateRule> training;
-        std::optional<Platform> platform;
-        std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
-    };
-    std::vector<GraphTag> m_graphs;
-    /// The tag of the graph with this fingerprint, or null.
-    const GraphTag* graphTag(std::uint64_t fingerprint) const;
+    Document* m_document;
     /// Saves a finished result for a restore after a crash (mainwindowsession.cpp).
-    void autosave(const RunRecord& r, const GraphTag& graph);
+    void autosave(const RunRecord& r, const SessionGraph& graph);
     std::unique_ptr<SessionStore> m_session;
     inline static QString m_sessionRoot;
     QFileSystemWatcher* m_fileWatcher = nullptr;
@@ -207,7 +206,6 @@ private:
     QList<QAction*> m_scheduleActions;   // save and export a result: need one of the open graph
     QList<QAction*> m_sweepFileActions;  // save and export the sweep: need one shown
     OpSelection* m_selection;
-    ResultsModel* m_results;
     QSortFilterProxyModel* m_sorted;
     QTableView* m_resultsView;
     PlatformPanel* m_platform;

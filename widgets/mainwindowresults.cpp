@@ -8,6 +8,7 @@
 #include "widgets/compareview.h"
 #include "widgets/convergenceview.h"
 #include "widgets/dagview.h"
+#include "widgets/document.h"
 #include "widgets/ganttview.h"
 #include "widgets/memoryview.h"
 #include "widgets/platformpanel.h"
@@ -75,25 +76,17 @@ QWidget* MainWindow::buildResultsPane() {
         const auto rows = m_resultsView->selectionModel()->selectedRows();
         if (!rows.isEmpty()) switchToGraphOf(m_sorted->mapToSource(rows.first()).row());
     });
-    connect(m_results, &QAbstractItemModel::rowsInserted, this, [this] { updateResultsNotice(); });
-    connect(m_results, &QAbstractItemModel::rowsRemoved, this, [this] { updateResultsNotice(); });
+    connect(m_document->results(), &QAbstractItemModel::rowsInserted, this, [this] { updateResultsNotice(); });
+    connect(m_document->results(), &QAbstractItemModel::rowsRemoved, this, [this] { updateResultsNotice(); });
     setResultsScope(ResultsScope::ThisGraph);
     return pane;
-}
-
-void MainWindow::rememberGraph(const LoadedDocument& doc, const QString& opened, std::uint64_t fingerprint) {
-    m_docFingerprint = fingerprint;
-    // one tag per graph content, kept for the session (a few strings): results of an earlier load of
-    // the same file, holding their own copy of the graph, still find their title and their way back
-    std::erase_if(m_graphs, [&](const GraphTag& t) { return t.fingerprint == fingerprint; });
-    m_graphs.push_back({fingerprint, doc.displayName, doc.path, doc.source, opened, doc.training, doc.platform, doc.graph});
 }
 
 void MainWindow::setResultsScope(ResultsScope scope) {
     if (m_resultsScope->currentIndex() != static_cast<int>(scope)) return m_resultsScope->setCurrentIndex(static_cast<int>(scope));
     m_sorted->setFilterRole(ResultsModel::GraphRole);
-    const bool all = scope == ResultsScope::AllGraphs || !m_doc;
-    m_sorted->setFilterRegularExpression(all ? QString() : QStringLiteral("^%1$").arg(graphKey(m_docFingerprint)));
+    const bool all = scope == ResultsScope::AllGraphs || !openGraph();
+    m_sorted->setFilterRegularExpression(all ? QString() : QStringLiteral("^%1$").arg(graphKey(openGraph()->fingerprint)));
     m_resultsView->setColumnHidden(ResultsModel::Graph, !all);   // one graph: its name is the window title
     updateResultsNotice();
 }
@@ -112,33 +105,25 @@ void MainWindow::updateResultsNotice(const QString& refusal) {
     m_resultsNotice->setStyleSheet(refusal.isEmpty() ? QString() : QStringLiteral("color: #b35900; font-weight: 600"));
     if (!refusal.isEmpty()) return m_resultsNotice->setText(refusal);
     m_switchGraph->hide();
-    const int all = m_results->rowCount();
+    const ResultsModel& results = *m_document->results();
+    const OpenGraph* open = openGraph();
+    const int all = results.rowCount();
     int ofOpen = 0;
-    for (int row = 0; row < all; ++row) ofOpen += ofShownGraph(m_results->record(row));
-    const QString graphs = counted(m_results->graphCount(), tr("graph"), tr("graphs"));
-    QString text = m_doc ? tr("%1 of %2").arg(counted(ofOpen, tr("result"), tr("results")), m_doc->displayName) : tr("No graph open");
+    for (int row = 0; row < all; ++row) ofOpen += m_document->ofOpenGraph(results.record(row));
+    const QString graphs = counted(results.graphCount(), tr("graph"), tr("graphs"));
+    QString text = open ? tr("%1 of %2").arg(counted(ofOpen, tr("result"), tr("results")), open->displayName) : tr("No graph open");
     if (m_resultsScope->currentIndex() == static_cast<int>(ResultsScope::AllGraphs))
-        text = tr("%1 from %2").arg(counted(all, tr("result"), tr("results")), graphs) + (m_doc ? tr("; %1 of the open graph, %2").arg(ofOpen).arg(m_doc->displayName) : QString());
+        text = tr("%1 from %2").arg(counted(all, tr("result"), tr("results")), graphs) + (open ? tr("; %1 of the open graph, %2").arg(ofOpen).arg(open->displayName) : QString());
     else if (all > ofOpen)
         text += tr("; %1 in all, from %2").arg(all).arg(graphs);
     m_resultsNotice->setText(text);
 }
 
-bool MainWindow::ofShownGraph(const RunRecord& r) const {
-    if (!m_doc || !r.problem) return false;
-    return r.problem->graph == m_doc->graph || (r.graphFingerprint != 0 && r.graphFingerprint == m_docFingerprint);
-}
-
 RunRecord MainWindow::addResult(RunRecord r) {
-    const GraphTag* tag = nullptr;
-    for (const GraphTag& t : m_graphs)
-        if (t.graph.lock() == r.problem->graph) tag = &t;
-    r.graphFingerprint = tag ? tag->fingerprint : graphFingerprint(*r.problem->graph);
-    if (!tag) tag = graphTag(r.graphFingerprint);
-    r.graphTitle = tag ? tag->title : tr("unnamed graph");
-    m_results->add(r);
-    if (tag) autosave(r, *tag);   // a graph we could not reopen: nothing worth saving
-    const QModelIndex shown = m_sorted->mapFromSource(m_results->index(m_results->rowCount() - 1, 0));
+    r = m_document->addResult(std::move(r));
+    if (const SessionGraph* graph = m_document->sessionGraph(r.graphFingerprint)) autosave(r, *graph);   // else: nothing could reopen it
+    const ResultsModel& results = *m_document->results();
+    const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowCount() - 1, 0));
     if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
     return r;
 }
@@ -154,29 +139,29 @@ void MainWindow::selectResults(const QList<int>& rows) {
 std::optional<RunRecord> MainWindow::selectedRecord() const {
     const auto rows = m_resultsView->selectionModel()->selectedRows();
     if (rows.isEmpty()) return std::nullopt;
-    return m_results->record(m_sorted->mapToSource(rows.first()).row());
+    return m_document->results()->record(m_sorted->mapToSource(rows.first()).row());
 }
 
 void MainWindow::onResultsSelectionChanged() {
     const auto rows = m_resultsView->selectionModel()->selectedRows();
     std::vector<RunRecord> picked;
-    for (const QModelIndex& i : rows) picked.push_back(m_results->record(m_sorted->mapToSource(i).row()));
+    for (const QModelIndex& i : rows) picked.push_back(m_document->results()->record(m_sorted->mapToSource(i).row()));
     std::sort(picked.begin(), picked.end(), [](const RunRecord& a, const RunRecord& b) { return a.id < b.id; });
     m_switchGraph->setProperty("row", -1);
     m_switchGraph->setText({});
-    const auto foreign = std::find_if(picked.begin(), picked.end(), [this](const RunRecord& r) { return !ofShownGraph(r); });
+    const auto foreign = std::find_if(picked.begin(), picked.end(), [this](const RunRecord& r) { return !m_document->ofOpenGraph(r); });
     QString refusal;
     if (picked.size() == 2 && picked[0].graphFingerprint != picked[1].graphFingerprint) {
         refusal = tr("Compare needs two results of one graph: “%1” is of %2, “%3” of %4.")
                       .arg(picked[0].name, picked[0].graphTitle, picked[1].name, picked[1].graphTitle);
     } else if (foreign != picked.end()) {
         refusal = tr("“%1” was made for %2, not for the open graph (%3): it is not drawn here.")
-                      .arg(foreign->name, foreign->graphTitle, m_doc ? m_doc->displayName : tr("none"));
-        m_switchGraph->setProperty("row", m_results->rowOfId(foreign->id));
+                      .arg(foreign->name, foreign->graphTitle, openGraph() ? openGraph()->displayName : tr("none"));
+        m_switchGraph->setProperty("row", m_document->results()->rowOfId(foreign->id));
         m_switchGraph->setText(tr("Open %1 again").arg(foreign->graphTitle));
     }
     const bool drawable = !picked.empty() && refusal.isEmpty();
-    showRecord(drawable ? std::optional<RunRecord>(picked.front()) : std::nullopt);
+    m_document->show(drawable ? std::optional<RunRecord>(picked.front()) : std::nullopt);
     if (drawable && picked.size() == 2) {
         m_compare->setRecords(picked[0], picked[1]);
         m_tabs->setCurrentWidget(m_compare);
@@ -190,41 +175,14 @@ void MainWindow::onResultsSelectionChanged() {
     updateResultsNotice(refusal);
 }
 
-void MainWindow::showRecord(const std::optional<RunRecord>& record) {
-    // never another graph's schedule over the open graph (a late sample, a stale sweep point)
-    const std::optional<RunRecord> r = record && ofShownGraph(*record) ? record : std::nullopt;
-    m_gantt->setRecord(r);
-    m_memory->setRecord(r);
-    m_dag->setRecord(r);
-    if (r) m_convergence->setCostUnit(r->problem->objective.kind, r->problem->g().timeUnit());
-    if (r) m_convergence->setLowerBound(costBound(*r));
-    if (r) m_convergence->setHistory(r->name, r->result->history);
-    updateStatus();
-}
-
-const MainWindow::GraphTag* MainWindow::graphTag(std::uint64_t fingerprint) const {
-    for (const GraphTag& t : m_graphs)
-        if (t.fingerprint == fingerprint) return &t;
-    return nullptr;
-}
-
 void MainWindow::switchToGraphOf(int row) {
-    if (row < 0 || row >= m_results->rowCount()) return;
-    const RunRecord r = m_results->record(row);
-    const GraphTag* tag = graphTag(r.graphFingerprint);
-    if (!tag) return;
-    LoadedDocument doc;
-    doc.graph = r.problem->graph;   // the result keeps its graph alive: no file to read again
-    doc.platform = tag->platform;
-    doc.path = tag->path;
-    doc.displayName = tag->title;
-    doc.source = tag->source;
-    doc.training = tag->training;
-    const int id = r.id;
+    const ResultsModel& results = *m_document->results();
+    if (row < 0 || row >= results.rowCount()) return;
+    const RunRecord r = results.record(row);
+    if (!m_document->sessionGraph(r.graphFingerprint)) return;
     ++m_loadGeneration;   // an open still loading must not land over this one
-    const QString opened = tag->opened;   // a copy: documentReady replaces the tag
-    documentReady(std::move(doc), opened, r.graphFingerprint);
-    const QModelIndex shown = m_sorted->mapFromSource(m_results->index(m_results->rowOfId(id), 0));
+    m_document->reopenGraphOf(r);
+    const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowOfId(r.id), 0));
     if (shown.isValid()) selectResults({shown.row()});
 }
 
@@ -233,23 +191,23 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
         showError(tr("Cannot open the schedule"), message);
         if (done) done(false);
     };
-    if (!m_doc) return fail(tr("Open the graph the schedule belongs to first."));
+    if (!openGraph()) return fail(tr("Open the graph the schedule belongs to first."));
     std::shared_ptr<const Problem> problem;
     try {
-        problem = currentProblem();
+        problem = m_document->problem();
     } catch (const std::exception& e) {
         return fail(QString::fromUtf8(e.what()));
     }
-    const ShownGraph shown{m_doc->displayName, m_docFingerprint};
+    const ShownGraph shown{openGraph()->displayName, openGraph()->fingerprint};
     runInBackground(
-        this, [problem, path, shown, id = m_nextRunId++, target = m_platform->target()] { return openScheduleFile(path, *problem, shown, id, target); },
+        this, [problem, path, shown, id = m_nextRunId++, target = m_document->machine().target] { return openScheduleFile(path, *problem, shown, id, target); },
         [this, path, done = std::move(done)](Outcome<OpenedSchedule> opened) {
             if (!opened.value) {
                 showError(tr("Cannot open the schedule"), opened.error);
                 if (done) done(false);
                 return;
             }
-            if (opened.value->adopted && ofShownGraph(opened.value->record)) {
+            if (opened.value->adopted && m_document->ofOpenGraph(opened.value->record)) {
                 m_platform->adoptPlatform(*opened.value->adopted, QFileInfo(path).fileName());
                 statusBar()->showMessage(tr("The Platform panel now shows the schedule's machine: %1")
                                              .arg(counted(opened.value->adopted->deviceCount(), tr("device"), tr("devices"))),
@@ -262,12 +220,12 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
 
 QString MainWindow::exportRefusal() const {
     const auto rows = m_resultsView->selectionModel()->selectedRows();
-    if (!m_doc) return tr("Open a graph and select one of its results first.");
+    if (!openGraph()) return tr("Open a graph and select one of its results first.");
     if (rows.isEmpty()) return tr("Select a result of the open graph first.");
     if (rows.size() > 1) return tr("Select one result to save or export (%1 are selected).").arg(rows.size());
-    const RunRecord& r = m_results->record(m_sorted->mapToSource(rows.first()).row());
-    if (!ofShownGraph(r))
-        return tr("“%1” was made for %2, not for the open graph (%3). Open %2 again to save or export it.").arg(r.name, r.graphTitle, m_doc->displayName);
+    const RunRecord& r = m_document->results()->record(m_sorted->mapToSource(rows.first()).row());
+    if (!m_document->ofOpenGraph(r))
+        return tr("“%1” was made for %2, not for the open graph (%3). Open %2 again to save or export it.").arg(r.name, r.graphTitle, openGraph()->displayName);
     return {};
 }
 
@@ -323,21 +281,21 @@ void MainWindow::exportView() {
 
 void MainWindow::updateActions() {
     const QString noGraph = tr("Open a graph first (File ▸ Open, or File ▸ Open Example)");
-    m_runAction->setEnabled(m_doc.has_value());
-    m_runAction->setToolTip(m_doc ? tr("Start a run of the Run panel's method (F5)") : noGraph);
-    m_sweepAction->setEnabled(m_doc.has_value());
-    m_sweepAction->setToolTip(m_doc ? tr("Sample the graph at every temperature of the Temperature panel's sweep settings and "
+    const bool open = openGraph() != nullptr;
+    m_runAction->setEnabled(open);
+    m_runAction->setToolTip(open ? tr("Start a run of the Run panel's method (F5)") : noGraph);
+    m_sweepAction->setEnabled(open);
+    m_sweepAction->setToolTip(open ? tr("Sample the graph at every temperature of the Temperature panel's sweep settings and "
                                          "chart quality against diversity (Ctrl+T)")
                                     : noGraph);
     const bool sweep = m_sweepView->sweep() != nullptr;
-    m_exportViewAction->setEnabled(m_doc.has_value() || sweep);
+    m_exportViewAction->setEnabled(open || sweep);
     for (QAction* a : m_sweepFileActions) {
         a->setEnabled(sweep);
         a->setToolTip(sweep ? QString() : tr("Run a sweep (Run ▸ Sweep temperatures) or open one first"));
     }
-    m_openScheduleAction->setEnabled(m_doc.has_value());
-    m_openScheduleAction->setToolTip(m_doc ? tr("Open a schedule JSON of the open graph (Ctrl+Shift+O)") : tr("Open the schedule's graph first"));
-    m_runPanel->setGraphOpen(m_doc.has_value());
+    m_openScheduleAction->setEnabled(open);
+    m_openScheduleAction->setToolTip(open ? tr("Open a schedule JSON of the open graph (Ctrl+Shift+O)") : tr("Open the schedule's graph first"));
     const QString why = exportRefusal();
     for (QAction* a : m_scheduleActions) {
         a->setEnabled(why.isEmpty());
@@ -390,10 +348,13 @@ void MainWindow::forgetLaunchSettings() {
     }
 }
 
-QString MainWindow::recentTitle(const QString& source) const {
-    for (const auto& [title, path] : bundledExamples())
-        if (parseDocumentSource(source).path == path) return tr("Example: %1").arg(title) + (source == path ? QString() : tr(" (training step)"));
-    return source;
+QString MainWindow::recentTitle(const GraphOrigin& origin) const {
+    const QString step = origin.training ? tr(" (training step, %1)").arg(updateRuleTitle(*origin.training)) : QString();
+    if (origin.kind == GraphOrigin::Kind::Generated)
+        return tr("Generated: %1, %2 ops, seed %3").arg(origin.family).arg(origin.ops).arg(origin.seed) + step;
+    for (const auto& [title, resource] : bundledExamples())
+        if (origin.kind == GraphOrigin::Kind::Bundled && origin.path == resource) return tr("Example: %1").arg(title) + step;
+    return origin.path + step;
 }
 
 } // namespace sl::gui

@@ -3,6 +3,7 @@
 // kill (widgets/sessionstore.h), and the open graph's file watched for changes on disk.
 #include "widgets/mainwindow.h"
 
+#include "widgets/document.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/sessionstore.h"
 
@@ -21,12 +22,13 @@ namespace sl::gui {
 
 void MainWindow::buildSessionKeeping() {
     m_session = std::make_unique<SessionStore>(m_sessionRoot);
-    connect(m_results, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this](const QModelIndex&, int first, int last) {
-        for (int row = first; row <= last; ++row) m_session->forget(m_results->record(row).id);
+    const ResultsModel* results = m_document->results();
+    connect(results, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this, results](const QModelIndex&, int first, int last) {
+        for (int row = first; row <= last; ++row) m_session->forget(results->record(row).id);
     });
-    connect(m_results, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex& from, const QModelIndex& to) {
+    connect(results, &QAbstractItemModel::dataChanged, this, [this, results](const QModelIndex& from, const QModelIndex& to) {
         if (from.column() > ResultsModel::Name || to.column() < ResultsModel::Name) return;
-        for (int row = from.row(); row <= to.row(); ++row) m_session->rename(m_results->record(row).id, m_results->record(row).name);
+        for (int row = from.row(); row <= to.row(); ++row) m_session->rename(results->record(row).id, results->record(row).name);
     });
 
     m_fileWatcher = new QFileSystemWatcher(this);
@@ -42,29 +44,29 @@ void MainWindow::buildSessionKeeping() {
     statusBar()->addPermanentWidget(m_fileChanged);
     m_fileChanged->hide();
     connect(m_fileWatcher, &QFileSystemWatcher::fileChanged, this, [this, label](const QString& path) {
-        if (!m_doc || QFileInfo(path) != QFileInfo(m_doc->path)) return;
+        if (!openGraph() || QFileInfo(path) != QFileInfo(openGraph()->path)) return;
         label->setText(tr("%1 changed on disk").arg(QFileInfo(path).fileName()));
         m_fileChanged->show();
     });
     connect(reload, &QPushButton::clicked, this, [this] {
         m_fileChanged->hide();
-        if (const GraphTag* tag = graphTag(m_docFingerprint)) openFileInBackground(tag->opened);
+        if (openGraph()) openInBackground(openGraph()->origin);
     });
 }
 
 void MainWindow::watchDocumentFile() {
     m_fileChanged->hide();
     if (!m_fileWatcher->files().isEmpty()) m_fileWatcher->removePaths(m_fileWatcher->files());
-    if (m_doc && QFileInfo(m_doc->path).isFile()) m_fileWatcher->addPath(m_doc->path);
+    if (openGraph() && QFileInfo(openGraph()->path).isFile()) m_fileWatcher->addPath(openGraph()->path);
 }
 
 bool MainWindow::fileChangedOnDisk() const {
     return m_fileChanged && !m_fileChanged->isHidden();
 }
 
-void MainWindow::autosave(const RunRecord& r, const GraphTag& graph) {
+void MainWindow::autosave(const RunRecord& r, const SessionGraph& graph) {
     if (!r.result) return;
-    m_session->save({r.id, graph.opened.isEmpty() ? graph.path : graph.opened, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
+    m_session->save({r.id, graph.origin, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
 }
 
 SessionStore& MainWindow::sessionStore() const {
@@ -92,20 +94,21 @@ void MainWindow::offerSessionRestore() {
 
 int MainWindow::restoreSession(const OrphanSession& s) {
     // graph by graph, in the order they were first used: open it, then re-import its schedules
-    std::vector<QString> order;
-    std::map<QString, std::vector<SessionEntry>> byGraph;
+    std::vector<std::pair<GraphOrigin, std::vector<SessionEntry>>> byGraph;   // in first-use order
     for (const SessionEntry& e : s.entries) {
-        if (!byGraph.count(e.graphSource)) order.push_back(e.graphSource);
-        byGraph[e.graphSource].push_back(e);
+        auto graph = std::find_if(byGraph.begin(), byGraph.end(), [&](const auto& g) { return g.first == e.graph; });
+        if (graph == byGraph.end()) graph = byGraph.insert(byGraph.end(), {e.graph, {}});
+        graph->second.push_back(e);
     }
     int restored = 0;
     QStringList missing;
-    for (const QString& source : order) {
-        if (!openFile(source)) {
-            missing << source;
+    ResultsModel* results = m_document->results();
+    for (const auto& [origin, entries] : byGraph) {
+        if (!open(origin)) {
+            missing << entries.front().graphTitle;
             continue;
         }
-        for (const SessionEntry& e : byGraph[source]) {
+        for (const SessionEntry& e : entries) {
             QEventLoop wait;
             bool ok = false, finished = false;
             importSchedule(s.folder + QLatin1Char('/') + e.scheduleFile, [&](bool success) {
@@ -115,7 +118,7 @@ int MainWindow::restoreSession(const OrphanSession& s) {
             });
             if (!finished) wait.exec();   // the answer may come before exec(): it must not wait then
             if (!ok) continue;
-            m_results->setData(m_results->index(m_results->rowCount() - 1, ResultsModel::Name), e.name);
+            results->setData(results->index(results->rowCount() - 1, ResultsModel::Name), e.name);
             ++restored;
         }
     }

@@ -4,6 +4,7 @@
 #include "widgets/mainwindow.h"
 
 #include "widgets/background.h"
+#include "widgets/document.h"
 #include "widgets/exporter.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -22,10 +23,6 @@
 namespace sl::gui {
 
 void MainWindow::connectTemperature() {
-    m_temperature->setProblemSource([this]() -> std::shared_ptr<const Problem> {
-        if (!m_doc) throw std::runtime_error(tr("Open a graph to sample it").toStdString());
-        return currentProblem();
-    });
     // A selected result keeps the views: a sample that lands later (the one taken when the graph
     // opened, say) must not replace the run the results table shows as selected. Choosing a
     // temperature clears the selection, so its samples do show.
@@ -36,7 +33,7 @@ void MainWindow::connectTemperature() {
             statusBar()->showMessage(tr("Sampled %1 (makespan %2); the selected result stays in view").arg(r.name, makespan), 6000);
             return;
         }
-        showRecord(r);
+        m_document->show(r);
         statusBar()->showMessage(tr("Showing %1: makespan %2").arg(r.name, makespan), 6000);
         Q_EMIT scheduleShown(r);
     });
@@ -48,14 +45,14 @@ void MainWindow::connectTemperature() {
     connect(m_temperature, &TemperaturePanel::failed, this, &MainWindow::showError);
     connect(m_temperature, &TemperaturePanel::sweepUpdated, this, [this](std::shared_ptr<const Sweep> s) {
         auto named = std::make_shared<Sweep>(*s);
-        if (m_doc) named->graphName = m_doc->displayName.toStdString();
+        if (openGraph()) named->graphName = openGraph()->displayName.toStdString();
         const bool first = s->points.size() == 1;
         m_sweepView->setSweep(std::move(named));
         if (first) showTab(SweepTab);
     });
     connect(m_temperature, &TemperaturePanel::sweepFinished, this, [this](std::shared_ptr<const Sweep> s) {
         auto named = std::make_shared<Sweep>(*s);
-        if (m_doc) named->graphName = m_doc->displayName.toStdString();
+        if (openGraph()) named->graphName = openGraph()->displayName.toStdString();
         m_sweepView->setSweep(std::move(named));
         showTab(SweepTab);
         Q_EMIT sweepShown();
@@ -84,7 +81,7 @@ void MainWindow::connectTemperature() {
 }
 
 void MainWindow::startSweep() {
-    if (!m_doc) return showError(tr("Nothing to sweep"), tr("Open a graph first (File ▸ Open, or File ▸ Open Example)."));
+    if (!openGraph()) return showError(tr("Nothing to sweep"), tr("Open a graph first (File ▸ Open, or File ▸ Open Example)."));
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("temperatureDock"))) dock->show();   // its progress and ✕
     m_temperature->startSweep();
 }
@@ -94,13 +91,13 @@ void MainWindow::withSweepRecord(int index, std::function<void(const RunRecord&)
     if (!sweep || index < 0 || index >= static_cast<int>(sweep->points.size())) return;
     std::shared_ptr<const Problem> problem;
     try {
-        if (!m_doc) throw std::runtime_error("Open the graph the sweep was made on to see its schedules.");
-        problem = currentProblem();
+        if (!openGraph()) throw std::runtime_error("Open the graph the sweep was made on to see its schedules.");
+        problem = m_document->problem();
         checkSweepFits(*sweep, *problem);
     } catch (const std::exception& e) {
         return showError(tr("Cannot show the schedule"), QString::fromUtf8(e.what()));
     }
-    const TargetModel target = m_platform->target();
+    const TargetModel target = m_document->machine().target;
     runInBackground(
         this,
         [sweep, problem, index, target] {
@@ -117,7 +114,7 @@ void MainWindow::withSweepRecord(int index, std::function<void(const RunRecord&)
 
 void MainWindow::showSweepPoint(int index, bool jumpToGantt) {
     withSweepRecord(index, [this, jumpToGantt](const RunRecord& r) {
-        showRecord(r);
+        m_document->show(r);
         if (jumpToGantt) showTab(GanttTab);
         statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, formatPlain(r.schedule().makespan)), 8000);
         Q_EMIT scheduleShown(r);

@@ -3,6 +3,7 @@
 
 #include "core/costmodel/stepmemory.h"
 #include "widgets/chartutil.h"
+#include "widgets/document.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
@@ -299,6 +300,10 @@ void MemoryView::markSelected(OpId v) {
         pts = {QPointF(t, 0), QPointF(t, m_yMax)};
     }
     m_marker->replace(pts);
+}
+
+void MemoryView::observe(const Document* doc) {
+    connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
 }
 
 } // namespace sl::gui

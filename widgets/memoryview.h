@@ -18,6 +18,8 @@ class QLabel;
 
 namespace sl::gui {
 
+class Document;
+
 class OpSelection;
 class TimeChartView;
 
@@ -26,6 +28,8 @@ class MemoryView : public QWidget {
 public:
     explicit MemoryView(QWidget* parent = nullptr);
     void setRecord(const std::optional<RunRecord>& r);
+    /// Draws the memory of `doc`'s schedule on show, following its changes.
+    void observe(const Document* doc);
     void setSelection(OpSelection* s);
     int seriesCount() const;
     int liveAtPeakCount() const;

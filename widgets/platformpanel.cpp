@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/platformpanel.h"
 
+#include "widgets/document.h"
 #include "widgets/platformfile.h"
 
 #include <QCheckBox>
@@ -218,6 +219,10 @@ void PlatformPanel::restoreSettings() {
     m_weight->setValue(s.value(QStringLiteral("weight"), 0.5).toDouble());
     m_clock->setCurrentIndex(s.value(QStringLiteral("memoryClock"), 0).toInt());
     m_target->setCurrentIndex(s.value(QStringLiteral("target"), 0).toInt());
+}
+
+void PlatformPanel::observe(const Document* doc) {
+    connect(doc, &Document::graphChanged, this, [this, doc] { setFilePlatform(doc->graph()->platform); });
 }
 
 } // namespace sl::gui

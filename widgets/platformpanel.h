@@ -17,10 +17,14 @@ class QSpinBox;
 
 namespace sl::gui {
 
+class Document;
+
 class PlatformPanel : public QWidget {
     Q_OBJECT
 public:
     explicit PlatformPanel(QWidget* parent = nullptr);
+    /// Offers the machine `doc`'s open graph names (setFilePlatform) whenever a graph opens.
+    void observe(const Document* doc);
     /// The platform a file brought along (job-shop machines, generated families); empty: none.
     void setFilePlatform(const std::optional<Platform>& p);
     Platform platform() const;

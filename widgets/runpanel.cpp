@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/runpanel.h"
 
+#include "widgets/document.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/units.h"
@@ -331,6 +332,11 @@ void RunPanel::restoreSettings() {
     QSettings s;
     const QString remembered = s.value(QStringLiteral("run/method")).toString();
     if (!setMethod(remembered)) m_pendingMethod = remembered;   // a neural method, registered once the module loads
+}
+
+void RunPanel::observe(const Document* doc) {
+    connect(doc, &Document::graphChanged, this, [this] { setGraphOpen(true); });
+    connect(doc, &Document::machineChanged, this, [this, doc] { setObjective(doc->machine().objective.kind); });
 }
 
 } // namespace sl::gui

@@ -18,6 +18,8 @@ class QVBoxLayout;
 
 namespace sl::gui {
 
+class Document;
+
 class RunJob;
 
 class RunPanel : public QWidget {
@@ -31,6 +33,8 @@ public:
     void setObjective(Objective objective);
     /// Run stays disabled (its tooltip says why) until a graph is open.
     void setGraphOpen(bool open);
+    /// Follows `doc`: runs need an open graph, and their options depend on its objective.
+    void observe(const Document* doc);
     /// Empty when method `name` is registered and declares the current objective, else why it cannot run.
     QString unavailableReason(const QString& name) const;
     /// Current values of the generic and the method's own options.

@@ -31,13 +31,21 @@ bool processAlive(qint64 pid) {
 }
 
 QJsonObject toJson(const SessionEntry& e) {
-    return {{QStringLiteral("id"), e.id},           {QStringLiteral("graph"), e.graphSource}, {QStringLiteral("graph_title"), e.graphTitle},
-            {QStringLiteral("name"), e.name},       {QStringLiteral("method"), e.method},     {QStringLiteral("schedule"), e.scheduleFile}};
+    return {{QStringLiteral("id"), e.id},
+            {QStringLiteral("graph"), QJsonObject::fromVariantMap(e.graph.toVariant())},
+            {QStringLiteral("graph_title"), e.graphTitle},
+            {QStringLiteral("name"), e.name},
+            {QStringLiteral("method"), e.method},
+            {QStringLiteral("schedule"), e.scheduleFile}};
 }
 
-SessionEntry entryFrom(const QJsonObject& o) {
-    return {o.value(QStringLiteral("id")).toInt(), o.value(QStringLiteral("graph")).toString(), o.value(QStringLiteral("graph_title")).toString(),
-            o.value(QStringLiteral("name")).toString(), o.value(QStringLiteral("method")).toString(), o.value(QStringLiteral("schedule")).toString()};
+/// None when the entry's graph cannot be read back (an older or damaged index).
+std::optional<SessionEntry> entryFrom(const QJsonObject& o) {
+    const auto graph = GraphOrigin::fromVariant(o.value(QStringLiteral("graph")).toObject().toVariantMap());
+    if (!graph) return std::nullopt;
+    return SessionEntry{o.value(QStringLiteral("id")).toInt(), *graph, o.value(QStringLiteral("graph_title")).toString(),
+                        o.value(QStringLiteral("name")).toString(), o.value(QStringLiteral("method")).toString(),
+                        o.value(QStringLiteral("schedule")).toString()};
 }
 
 } // namespace
@@ -125,7 +133,8 @@ QList<OrphanSession> SessionStore::orphans(const QString& rootIn) {
         const QJsonObject doc = QJsonDocument::fromJson(index.readAll()).object();
         if (doc.value(QStringLiteral("format")).toString() != QLatin1String("schedlab-session")) continue;
         OrphanSession s{dir.filePath(), QDateTime::fromString(doc.value(QStringLiteral("saved")).toString(), Qt::ISODate), {}};
-        for (const QJsonValue& v : doc.value(QStringLiteral("results")).toArray()) s.entries.append(entryFrom(v.toObject()));
+        for (const QJsonValue& v : doc.value(QStringLiteral("results")).toArray())
+            if (auto entry = entryFrom(v.toObject())) s.entries.append(*entry);
         if (s.entries.isEmpty()) {
             remove(s);   // nothing to offer
             continue;

@@ -4,6 +4,8 @@
 // explorer owns one folder, <root>/<pid>: an index (JSON) and one schedule JSON per result, every
 // file written atomically on a thread of its own, in order. A clean exit removes the folder; a
 // folder whose process is gone is a session to offer back at the next start.
+#include "widgets/graphorigin.h"
+
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
@@ -20,7 +22,7 @@ namespace sl::gui {
 /// One saved result: enough to reopen its graph and re-import its schedule.
 struct SessionEntry {
     int id = 0;
-    QString graphSource;    ///< as the graph was opened (file, "generated:...", "?training=" suffix)
+    GraphOrigin graph;      ///< where the graph came from, to open it again
     QString graphTitle;
     QString name;
     QString method;

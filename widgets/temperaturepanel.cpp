@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "widgets/document.h"
 #include "widgets/histogramview.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/schedulerecord.h"
@@ -530,6 +531,15 @@ void TemperaturePanel::restoreSettings() {
     m_sweepSamples->setValue(s.value(QStringLiteral("sweepSamples"), 1000).toInt());
     m_sweepTopK->setValue(s.value(QStringLiteral("sweepTopK"), 100).toInt());
     m_debounce.stop();   // restoring is not a request
+}
+
+void TemperaturePanel::observe(const Document* doc) {
+    setProblemSource([doc]() -> std::shared_ptr<const Problem> {
+        if (!doc->graph()) throw std::runtime_error(tr("Open a graph to sample it").toStdString());
+        return doc->problem();
+    });
+    connect(doc, &Document::graphChanged, this, &TemperaturePanel::resample);   // a hidden panel waits until it is shown
+    connect(doc, &Document::machineChanged, this, [this, doc] { setTarget(doc->machine().target, 1); });
 }
 
 } // namespace sl::gui

@@ -26,6 +26,8 @@ class QToolButton;
 
 namespace sl::gui {
 
+class Document;
+
 class HistogramView;
 class TemperatureSlider;
 struct StoppableControl;
@@ -47,6 +49,9 @@ public:
 
     /// Where the panel gets the current problem (throws when there is none to sample).
     void setProblemSource(std::function<std::shared_ptr<const Problem>()> source);
+    /// Samples `doc`'s open graph on its machine: re-samples when a graph opens, reports on the
+    /// machine's target model.
+    void observe(const Document* doc);
     /// The target the single-temperature summary reports best-of-k on (Proxy: none).
     void setTarget(TargetModel target, std::uint64_t seed);
     void reloadSamplers();   ///< re-reads the sampler registry

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/trainingmenu.h"
 
-#include "widgets/graphloader.h"
-
 #include <QActionGroup>
 #include <QSettings>
 
@@ -42,10 +40,6 @@ TrainingMenu::TrainingMenu(QWidget* parent) : QMenu(tr("&Training Step"), parent
 void TrainingMenu::setMode(std::optional<UpdateRule> mode) {
     m_mode = mode;
     for (QAction* a : m_group->actions()) a->setChecked(a->data().toString() == key(mode));
-}
-
-QString TrainingMenu::apply(const QString& path) const {
-    return documentSource(parseDocumentSource(path).path, m_mode);
 }
 
 } // namespace sl::gui

@@ -3,7 +3,7 @@
 // File ▸ Training Step: None / SGD / Adam. The mode applies to what is opened next (Open,
 // examples, Generate, drops); a mode chosen from the menu is remembered in QSettings and, while a
 // graph is open, reopens it in that mode. The checkmark follows the document shown.
-#include "core/graph/traininggraph.h"
+#include "widgets/graphorigin.h"
 
 #include <QMenu>
 
@@ -21,8 +21,8 @@ public:
     std::optional<UpdateRule> mode() const { return m_mode; }
     /// Shows `mode` as checked and uses it for the next opens, without emitting modeChosen().
     void setMode(std::optional<UpdateRule> mode);
-    /// `path` (a file or generated spec, with or without a suffix) in the current mode.
-    QString apply(const QString& path) const;
+    /// `origin` in the current mode (its own training step, if any, is replaced).
+    GraphOrigin apply(const GraphOrigin& origin) const { return origin.withTraining(m_mode); }
 
 Q_SIGNALS:
     /// The user picked a mode from the menu.

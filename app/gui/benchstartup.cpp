@@ -4,6 +4,7 @@
 #include "app/gui/commandline.h"
 #include "widgets/dagview.h"
 #include "widgets/ganttview.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
@@ -164,7 +165,7 @@ int runStartupBenchmark(const CommandLine& cli) {
     openStalls.start();
     QElapsedTimer clock;
     clock.start();
-    if (!w.openFile(cli.file, cli.format)) {
+    if (!w.open(*cli.graph, cli.format)) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
         return 1;
     }
@@ -177,7 +178,7 @@ int runStartupBenchmark(const CommandLine& cli) {
     dag->repaint();   // the first paint of the laid-out scene
     const double firstPaint = clock.elapsed() / 1000.0;
     const double openStall = openStalls.stop();
-    const int ops = w.document()->graph->opCount();
+    const int ops = w.openGraph()->graph->opCount();
     const DagLayout* layout = w.dagView()->layout();
     table.add("ops", formatCount(ops));
     table.add("layout", layout && layout->usedGraphviz ? QStringLiteral("graphviz dot") : QStringLiteral("layered"));

@@ -7,7 +7,6 @@
 #include "core/optimizer/sampler.h"
 #include "core/plugin/neuralmodule.h"
 #include "widgets/dagview.h"
-#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -27,6 +26,21 @@ namespace sl::gui {
 namespace {
 const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
                           QStringLiteral("compare"), QStringLiteral("sweep")};
+
+/// FILE as typed fields: "generated:FAMILY:N:SEED" is a generator's instance, anything else a file.
+/// The one place a graph's name is read from a string; none (and `error` set) on a malformed one.
+std::optional<GraphOrigin> graphArgument(const QString& text, QString* error) {
+    if (!text.startsWith(QLatin1String("generated:"))) return GraphOrigin::file(text);
+    const QStringList parts = text.split(QLatin1Char(':'));
+    bool opsOk = false, seedOk = false;
+    const int ops = parts.value(2).toInt(&opsOk);
+    const std::uint64_t seed = parts.value(3).toULongLong(&seedOk);
+    if (parts.size() != 4 || parts[1].isEmpty() || !opsOk || ops <= 0 || !seedOk) {
+        *error = text + QStringLiteral(": expected generated:FAMILY:N:SEED (N > 0 ops, SEED a whole number)");
+        return std::nullopt;
+    }
+    return GraphOrigin::generated(parts[1], ops, seed);
+}
 } // namespace
 
 /// Registers the neural methods (loading their module) when the command line names or lists them:
@@ -88,16 +102,26 @@ bool CommandLine::parse(QCoreApplication& app) {
                   sweepPoint, bench, quitAfterPaint, select, colour});
     p.process(app);
     const QStringList pos = p.positionalArguments();
-    file = pos.value(0);
-    this->format = p.value(format);
-    this->training = p.value(training).toLower();
-    if (p.isSet(training) && !parseUpdateRule(this->training.toStdString())) {
-        std::fprintf(stderr, "schedlab: --training expects sgd or adam, got '%s'\n", qPrintable(p.value(training)));
-        return false;
+    if (!pos.isEmpty()) {
+        QString error;
+        graph = graphArgument(pos.first(), &error);
+        if (!graph) {
+            std::fprintf(stderr, "schedlab: %s\n", qPrintable(error));
+            return false;
+        }
     }
-    if (p.isSet(training) && file.isEmpty()) {
-        std::fprintf(stderr, "schedlab: --training needs a FILE\n");
-        return false;
+    this->format = p.value(format);
+    if (p.isSet(training)) {
+        const auto rule = parseUpdateRule(p.value(training).toLower().toStdString());
+        if (!rule) {
+            std::fprintf(stderr, "schedlab: --training expects sgd or adam, got '%s'\n", qPrintable(p.value(training)));
+            return false;
+        }
+        if (!graph) {
+            std::fprintf(stderr, "schedlab: --training needs a FILE\n");
+            return false;
+        }
+        graph = graph->withTraining(rule);
     }
     if (p.isSet(method)) this->methods = p.value(method).split(QLatin1Char(','), Qt::SkipEmptyParts);
     this->run = p.isSet(run);
@@ -132,7 +156,7 @@ bool CommandLine::parse(QCoreApplication& app) {
         }
         this->size = QSize(wh[0].toInt(), wh[1].toInt());
     }
-    if ((this->run || benchStartup) && file.isEmpty()) {
+    if ((this->run || benchStartup) && !graph) {
         std::fprintf(stderr, "schedlab: --run and --bench-startup need a FILE\n");
         return false;
     }
@@ -148,8 +172,7 @@ bool CommandLine::parse(QCoreApplication& app) {
 
 bool CommandLine::apply(MainWindow& w) {
     const bool headless = !screenshot.isEmpty();
-    const QString source = training.isEmpty() ? file : documentSource(file, parseUpdateRule(training.toStdString()));
-    if (!file.isEmpty() && !w.openFile(source, format)) {
+    if (graph && !w.open(*graph, format)) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));
         if (headless) return false;
     }

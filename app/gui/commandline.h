@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // `schedlab FILE [--format F] [--training sgd|adam] [--method M[,M2] --run] [--screenshot OUT.png [--size WxH]]`
+#include "widgets/graphorigin.h"
+
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class QCoreApplication;
 
@@ -12,9 +16,8 @@ namespace sl::gui {
 class MainWindow;
 
 struct CommandLine {
-    QString file;
+    std::optional<GraphOrigin> graph;   // FILE, read here into typed fields; none: no FILE given
     QString format;
-    QString training;   // "sgd" / "adam": open FILE as its training step
     QStringList methods;
     bool run = false;
     QStringList options;   // key=value, passed to the run panel

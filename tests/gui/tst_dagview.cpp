@@ -11,6 +11,7 @@
 #include "widgets/dagitems.h"
 #include "widgets/daglayout.h"
 #include "widgets/dagview.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/opdetails.h"
 #include "widgets/opselection.h"
@@ -106,7 +107,7 @@ private Q_SLOTS:
     void resnetNodesShowTheirOpType() {
         MainWindow w;
         QVERIFY(openAndLayOut(w, kResnet));
-        const Graph& g = *w.document()->graph;
+        const Graph& g = *w.openGraph()->graph;
         int convs = 0;
         for (OpId v = 0; v < g.opCount(); ++v) {
             const QStringList lines = w.dagView()->labelLines(v);
@@ -191,7 +192,7 @@ private Q_SLOTS:
         w.dagView()->zoomBy(4);
         w.dagView()->fit();
         const QRectF viewport = QRectF(w.dagView()->canvas()->rect());
-        const Graph& g = *w.document()->graph;
+        const Graph& g = *w.openGraph()->graph;
         int shown = 0;
         for (OpId v = 0; v < g.opCount(); ++v) {
             const QRectF r = w.dagView()->viewportRectOf(v);
@@ -218,8 +219,8 @@ private Q_SLOTS:
         QApplication::sendEvent(canvas, &drop);
         QVERIFY(drop.isAccepted());
         QVERIFY(loaded.count() == 1 || loaded.wait(10000));
-        QVERIFY(w.document());
-        QCOMPARE(w.document()->graph->opCount(), 176);
+        QVERIFY(w.openGraph());
+        QCOMPARE(w.openGraph()->graph->opCount(), 176);
     }
 
     // catches: no highlight, only out-edges, or neighbours not marked
@@ -253,7 +254,7 @@ private Q_SLOTS:
         QLineEdit* box = w.dagView()->findBox();
         QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
         QTRY_VERIFY(box->hasFocus());
-        const Graph& g = *w.document()->graph;
+        const Graph& g = *w.openGraph()->graph;
         std::vector<OpId> pools;   // by type: ResNet-50 has one MaxPool and one GlobalAveragePool
         for (OpId v = 0; v < g.opCount(); ++v)
             if (QString::fromStdString(g.op(v).type).contains(QStringLiteral("pool"), Qt::CaseInsensitive)) pools.push_back(v);
@@ -315,7 +316,7 @@ private Q_SLOTS:
     void detailsPanelShowsTheSelectedOp() {
         MainWindow w;
         QVERIFY(openAndLayOut(w, kResnet));
-        const Graph& g = *w.document()->graph;
+        const Graph& g = *w.openGraph()->graph;
         const OpId conv = g.successors(g.topologicalOrder().front()).empty() ? 1 : g.topologicalOrder().front();
         w.selection()->setCurrent(conv);
         OpDetails* details = w.dagView()->details();
@@ -351,7 +352,7 @@ private Q_SLOTS:
         QCOMPARE(elideAtWords(QStringLiteral("Conv"), fm, 110), QStringLiteral("Conv"));
     }
 
-    // Not a check: SCHEDLAB_DAG_BENCH=generated:layered:100000:1 prints open -> first paint, the
+    // Not a check: SCHEDLAB_DAG_BENCH=FILE prints open -> first paint, the
     // longest event-loop stall meanwhile and the zoom / pan step times (run under /usr/bin/time -v
     // for the peak memory).
     void scaleBenchmark() {
@@ -417,13 +418,13 @@ private Q_SLOTS:
         disconnect(&ticker, nullptr, nullptr, nullptr);
         connect(&ticker, &QTimer::timeout, [&] { bareStall = std::max(bareStall, tick.nsecsElapsed() / 1e6 - 5.0); tick.restart(); });
         ticker.start(5);
-        bare.setGraph(w.document()->graph);
+        bare.setGraph(w.openGraph()->graph);
         QVERIFY(QTest::qWaitFor([&] { return bare.hasLayout(); }, 60000));
         bare.canvas()->repaint();
         const double bareFirstPaint = bareClock.elapsed() / 1000.0;
         QApplication::processEvents();
         ticker.stop();
-        std::printf("ops %d, shown %d, layout %s in %.3f s\n", w.document()->graph->opCount(), w.dagView()->layout()->shownCount(),
+        std::printf("ops %d, shown %d, layout %s in %.3f s\n", w.openGraph()->graph->opCount(), w.dagView()->layout()->shownCount(),
                     w.dagView()->layout()->usedGraphviz ? "dot" : "layered", w.dagView()->layout()->seconds);
         std::printf("open -> first painted layout  %.3f s\n", firstPaint);
         std::printf("longest event-loop stall      %.1f ms\n", stall);

@@ -89,9 +89,10 @@ private Q_SLOTS:
         QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &drop);
         QVERIFY(loaded.count() == 1 || loaded.wait(10000));   // loading happens on a worker
-        QVERIFY(w.document());
-        QCOMPARE(w.document()->graph->opCount(), 36);
-        QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), path);
+        QVERIFY(w.openGraph());
+        QCOMPARE(w.openGraph()->graph->opCount(), 36);
+        QCOMPARE(GraphOrigin::fromVariant(QSettings().value(QStringLiteral("recentGraphs")).toList().value(0).toMap()),
+                 std::optional<GraphOrigin>(GraphOrigin::file(QFileInfo(path).absoluteFilePath())));
     }
 
     void openEachBundledExample_data() {
@@ -103,20 +104,20 @@ private Q_SLOTS:
         path.replace(QStringLiteral(":/examples"), QStringLiteral(EXAMPLES));
         MainWindow w;
         QVERIFY2(w.openFile(path), qPrintable(w.lastError()));
-        QVERIFY(w.document()->graph->opCount() > 0);
+        QVERIFY(w.openGraph()->graph->opCount() > 0);
         QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
-        QCOMPARE(static_cast<int>(w.dagView()->layout()->nodes.size()), w.document()->graph->opCount());
+        QCOMPARE(static_cast<int>(w.dagView()->layout()->nodes.size()), w.openGraph()->graph->opCount());
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         const RunRecord r = runToEnd(w);
         QVERIFY(r.result);
         QCOMPARE(w.results()->rowCount(), 1);
-        QCOMPARE(w.ganttView()->barCount(), w.document()->graph->opCount());
+        QCOMPARE(w.ganttView()->barCount(), w.openGraph()->graph->opCount());
         QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
         QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("1000")));
         const RunRecord b = runToEnd(w);
         QVERIFY(b.result);
         QCOMPARE(w.results()->rowCount(), 2);
-        QCOMPARE(static_cast<int>(b.schedule().ops.size()), w.document()->graph->opCount());
+        QCOMPARE(static_cast<int>(b.schedule().ops.size()), w.openGraph()->graph->opCount());
     }
 
     void genericOptionsCarryOverBetweenMethods() {
@@ -175,7 +176,7 @@ private Q_SLOTS:
     void runListCpAndBrkgaThenCompare() {
         MainWindow w;
         QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
-        QCOMPARE(w.document()->graph->opCount(), 36);
+        QCOMPARE(w.openGraph()->graph->opCount(), 36);
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         const RunRecord a = runToEnd(w);
         QVERIFY(a.result);
@@ -224,7 +225,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        QVERIFY(w.openFile(QStringLiteral("generated:layered:10000:1")));
+        QVERIFY(w.open(GraphOrigin::generated(QStringLiteral("layered"), 10000, 1)));
         w.platformPanel()->setDeviceCount(8);
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         QVERIFY(runToEnd(w).result);
@@ -258,7 +259,7 @@ private Q_SLOTS:
         // and back: a click on a DAG node selects it everywhere
         w.showTab(MainWindow::DagTab);
         const OpId other = 20;
-        w.dagView()->search(QString::fromStdString(w.document()->graph->op(other).name));
+        w.dagView()->search(QString::fromStdString(w.openGraph()->graph->op(other).name));
         QCOMPARE(w.selection()->current(), other);
         const QPoint p = w.dagView()->viewportPosOf(3);
         QTest::mousePress(w.dagView()->canvas(), Qt::LeftButton, {}, p);
@@ -269,7 +270,7 @@ private Q_SLOTS:
 
     void cancelStopsALongBrkgaRun() {
         MainWindow w;
-        QVERIFY(w.openFile(QStringLiteral("generated:layered:1000:3")));
+        QVERIFY(w.open(GraphOrigin::generated(QStringLiteral("layered"), 1000, 3)));
         w.platformPanel()->setDeviceCount(4);
         QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
         QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("1000000000")));
@@ -290,7 +291,7 @@ private Q_SLOTS:
 
     void severalRunsAtOnce() {
         MainWindow w;
-        QVERIFY(w.openFile(QStringLiteral("generated:layered:300:2")));
+        QVERIFY(w.open(GraphOrigin::generated(QStringLiteral("layered"), 300, 2)));
         w.platformPanel()->setDeviceCount(3);
         QSignalSpy finished(&w, &MainWindow::runFinished);
         w.runPanel()->setMethod(QStringLiteral("brkga"));
@@ -331,7 +332,7 @@ private Q_SLOTS:
         QMessageBox* box = nullptr;
         QTRY_VERIFY_WITH_TIMEOUT((box = w.findChild<QMessageBox*>(QStringLiteral("errorDialog"))) && box->isVisible(), 5000);
         box->close();   // auto-close, as a user would
-        QVERIFY(!w.document());
+        QVERIFY(!w.openGraph());
         QVERIFY(w.openFile(QStringLiteral(EXAMPLES "/ft06.txt")));
         w.runPanel()->setMethod(QStringLiteral("list-cp"));
         QVERIFY(runToEnd(w).result);
@@ -469,7 +470,7 @@ private Q_SLOTS:
         for (OpId v = 0; v < small->opCount(); ++v)
             for (OpId s : small->successors(v)) QVERIFY(dot.nodes[static_cast<size_t>(v)].center().y() < dot.nodes[static_cast<size_t>(s)].center().y());
         MainWindow w;
-        QVERIFY(w.openFile(QStringLiteral("generated:layered:%1:1").arg(kDotLimit + 500)));
+        QVERIFY(w.open(GraphOrigin::generated(QStringLiteral("layered"), kDotLimit + 500, 1)));
         QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
         QVERIFY(!w.dagView()->layout()->usedGraphviz);
         QVERIFY(w.dagView()->notice().contains(QStringLiteral("layered")));

@@ -14,6 +14,7 @@
 #include "widgets/convergenceview.h"
 #include "widgets/exporter.h"
 #include "widgets/ganttview.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -204,7 +205,7 @@ private Q_SLOTS:
         auto* button = w.findChild<QPushButton*>(QStringLiteral("switchGraphButton"));
         QVERIFY(button && button->isVisibleTo(&w));
         button->click();
-        QCOMPARE(w.document()->displayName, QStringLiteral("alpha.json"));
+        QCOMPARE(w.openGraph()->displayName, QStringLiteral("alpha.json"));
         QCOMPARE(w.ganttView()->barCount(), 30);
         QVERIFY(exportAndWait(w, ExportKind::ScheduleJson, out));
     }
@@ -237,7 +238,7 @@ private Q_SLOTS:
         const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(o.value(QStringLiteral("platform")).toObject().value(QStringLiteral("devices")).toArray().size(), 2);
         QCOMPARE(o.value(QStringLiteral("graph")).toObject().value(QStringLiteral("fingerprint")).toString(),
-                 QString::fromStdString(fingerprintText(graphFingerprint(*w.document()->graph))));
+                 QString::fromStdString(fingerprintText(graphFingerprint(*w.openGraph()->graph))));
 
         w.platformPanel()->setDeviceCount(5);
         QVERIFY2(importAndWait(w, json), qPrintable(w.lastError()));
@@ -364,12 +365,14 @@ private Q_SLOTS:
         QVERIFY2(!w.statusBar()->currentMessage().startsWith(QStringLiteral("Writing")), qPrintable(w.statusBar()->currentMessage()));
     }
 
-    // Examples opened from the menu are remembered by their bundled path and listed by title.
-    // Mutation caught: recentTitle() showing the raw ":/examples/…" path. (That documentReady
-    // records them is checked by hand: the test binary has no bundled resources to open.)
+    // Examples opened from the menu are remembered by their bundled path and listed by title; a
+    // damaged entry is left out. Mutation caught: recentTitle() showing the raw ":/examples/…" path.
+    // (That opening records them is checked by hand: the test binary has no bundled resources.)
     void openRecentListsExamplesByTitle() {
         const auto examples = MainWindow::bundledExamples();
-        QSettings().setValue(QStringLiteral("recentFiles"), QStringList{examples.first().second, m_graphA});
+        QSettings().setValue(QStringLiteral("recentGraphs"),
+                             QVariantList{GraphOrigin::bundled(examples.first().second).toVariant(), QVariantMap{{QStringLiteral("kind"), 7}},
+                                          GraphOrigin::file(m_graphA).toVariant()});
         MainWindow w;
         QStringList titles;
         for (QMenu* m : w.findChildren<QMenu*>())

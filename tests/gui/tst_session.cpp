@@ -5,6 +5,7 @@
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
+#include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
@@ -105,8 +106,8 @@ private Q_SLOTS:
 
         MainWindow w;
         QCOMPARE(w.restoreSession(orphans.front()), 1);
-        QVERIFY(w.document());
-        QCOMPARE(QFileInfo(w.document()->path).fileName(), QStringLiteral("crash.json"));
+        QVERIFY(w.openGraph());
+        QCOMPARE(QFileInfo(w.openGraph()->path).fileName(), QStringLiteral("crash.json"));
         QCOMPARE(w.results()->rowCount(), 1);
         QCOMPARE(w.results()->record(0).name, QStringLiteral("kept"));
         QCOMPARE(w.results()->record(0).schedule().makespan, makespan);   // re-timed by the cost model
@@ -118,7 +119,7 @@ private Q_SLOTS:
         const QString graph = writeGraph("changing.json", 20, 4);
         MainWindow w;
         QVERIFY(w.openFile(graph));
-        QCOMPARE(w.document()->graph->opCount(), 20);
+        QCOMPARE(w.openGraph()->graph->opCount(), 20);
         QVERIFY(!w.fileChangedOnDisk());
         saveGraphJson(*generateLayered(25, 5).graph, nullptr, graph.toStdString());
         QTRY_VERIFY_WITH_TIMEOUT(w.fileChangedOnDisk(), 10000);
@@ -127,7 +128,7 @@ private Q_SLOTS:
         QVERIFY(reload);
         reload->click();
         QTRY_VERIFY_WITH_TIMEOUT(loaded.count() > 0, 10000);   // a quick load may land within click()
-        QCOMPARE(w.document()->graph->opCount(), 25);
+        QCOMPARE(w.openGraph()->graph->opCount(), 25);
         QVERIFY(!w.fileChangedOnDisk());
     }
 

@@ -8,6 +8,7 @@
 #include "core/optimizer/sampler.h"
 #include "widgets/ganttview.h"
 #include "widgets/histogramview.h"
+#include "widgets/graphorigin.h"
 #include "widgets/mainwindow.h"
 #include "widgets/palette.h"
 #include "widgets/platformpanel.h"
@@ -72,7 +73,7 @@ void registerSlowSampler() {
 }
 
 bool opened(MainWindow& w) {
-    if (!w.openFile(QStringLiteral("generated:layered-gfn:40:5"))) return false;
+    if (!w.open(GraphOrigin::generated(QStringLiteral("layered-gfn"), 40, 5))) return false;
     w.platformPanel()->setDeviceCount(3);
     return true;
 }

@@ -7,6 +7,7 @@
 #include "widgets/compareview.h"
 #include "widgets/convergenceview.h"
 #include "widgets/ganttview.h"
+#include "widgets/graphorigin.h"
 #include "widgets/mainwindow.h"
 #include "widgets/memoryview.h"
 #include "widgets/palette.h"
@@ -36,9 +37,9 @@ void collectWarnings(QtMsgType type, const QMessageLogContext&, const QString& m
     if (type == QtWarningMsg && msg.contains(QLatin1String("invalid range"))) chartWarnings << msg;
 }
 
-/// Opens `path`, runs `method` to its end; the record, or an empty one on failure.
-RunRecord openAndRun(MainWindow& w, const QString& path, const QString& method) {
-    if (!w.openFile(path) || !w.runPanel()->setMethod(method)) return {};
+/// Opens `origin`, runs `method` to its end; the record, or an empty one on failure.
+RunRecord openAndRun(MainWindow& w, const GraphOrigin& origin, const QString& method) {
+    if (!w.open(origin) || !w.runPanel()->setMethod(method)) return {};
     QSignalSpy finished(&w, &MainWindow::runFinished);
     if (!w.startRun() || !finished.wait(60000)) return {};
     return finished.takeFirst().at(0).value<RunRecord>();
@@ -110,7 +111,7 @@ private Q_SLOTS:
     /// (formatNumber, QString::number) or in another scale.
     void resultsTableShowsUnits() {
         MainWindow w;
-        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
         QVERIFY(r.result);
         QVERIFY(r.problem->g().timeUnit() == TimeUnit::Microseconds);
         const double ms = r.schedule().makespan / 1000;   // the ONNX roofline is in microseconds
@@ -127,7 +128,7 @@ private Q_SLOTS:
         QVERIFY(!cell(w, 0, ResultsModel::Cost).contains(QLatin1Char('e')));
 
         MainWindow jobShop;
-        const RunRecord j = openAndRun(jobShop, QStringLiteral(EXAMPLES "/ft06.txt"), QStringLiteral("list-cp"));
+        const RunRecord j = openAndRun(jobShop, GraphOrigin::file(QStringLiteral(EXAMPLES "/ft06.txt")), QStringLiteral("list-cp"));
         QVERIFY(j.result);
         QCOMPARE(j.schedule().makespan, 61.0);   // list-cp on ft06 (schedlab-cli optimize says the same)
         QCOMPARE(cell(jobShop, 0, ResultsModel::Makespan), QStringLiteral("61.0 units"));
@@ -153,7 +154,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
         QVERIFY(r.result);
         w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
@@ -183,7 +184,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        const RunRecord r = openAndRun(w, QStringLiteral("generated:layered:10000:1"), QStringLiteral("list-cp"));
+        const RunRecord r = openAndRun(w, GraphOrigin::generated(QStringLiteral("layered"), 10000, 1), QStringLiteral("list-cp"));
         QVERIFY(r.result);
         w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
@@ -211,7 +212,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        const RunRecord r = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
         QVERIFY(r.result && r.memory);
         w.showTab(MainWindow::MemoryTab);
         MemoryView* m = w.memoryView();
@@ -272,7 +273,7 @@ private Q_SLOTS:
         MainWindow w;
         w.resize(1400, 900);
         w.show();
-        const RunRecord a = openAndRun(w, QStringLiteral(EXAMPLES "/resnet50.onnx"), QStringLiteral("list-cp"));
+        const RunRecord a = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
         QVERIFY(a.result);
         QVERIFY(w.runPanel()->setMethod(QStringLiteral("list-spt")));
         QSignalSpy finished(&w, &MainWindow::runFinished);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The explorer's document: the open graph (with its origin as typed fields), every graph opened
+// this session, the machine it is scheduled on, the results, and the schedule on show. Views
+// observe it: each connects to the signals of what it shows and reads the document back (see
+// observe() in DagView, GanttView, MemoryView, ConvergenceView, PlatformPanel, TemperaturePanel).
+// MainWindow wires views to it and changes it; it never hands a view its data.
+#include "widgets/graphloader.h"
+#include "widgets/types.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace sl::gui {
+
+class ResultsModel;
+
+/// A graph opened this session, remembered to title its results and to reopen it from them.
+struct SessionGraph {
+    std::uint64_t fingerprint = 0;
+    QString title;
+    QString path;
+    GraphOrigin origin;
+    std::optional<Platform> platform;
+    std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
+};
+
+/// The machine the Platform panel describes: what a schedule of the open graph is made for.
+struct Machine {
+    Platform platform;
+    ObjectiveSpec objective;
+    TargetModel target = TargetModel::Proxy;
+};
+
+class Document : public QObject {
+    Q_OBJECT
+public:
+    explicit Document(QObject* parent = nullptr);
+
+    /// The open graph; null while none is.
+    const OpenGraph* graph() const { return m_graph ? &*m_graph : nullptr; }
+    /// Makes `g` the open graph and remembers it for the session; a schedule on show that is not
+    /// of `g` leaves the views. Emits graphChanged() (then shownChanged() if the shown one left).
+    void setGraph(OpenGraph g);
+    /// The session's graph with this fingerprint, or null.
+    const SessionGraph* sessionGraph(std::uint64_t fingerprint) const;
+    /// Reopens a graph of this session from a result that keeps it alive (no file read); false
+    /// when the result's graph is not one of this session's.
+    bool reopenGraphOf(const RunRecord& r);
+
+    const Machine& machine() const { return m_machine; }
+    /// Emits machineChanged().
+    void setMachine(Machine m);
+    /// The open graph on the machine; throws std::exception when nothing is open or it cannot be
+    /// scheduled there (the message says why).
+    std::shared_ptr<Problem> problem() const;
+
+    ResultsModel* results() const { return m_results; }
+    /// Stamps `r` with its graph (fingerprint, title), adds it to the results and returns it.
+    RunRecord addResult(RunRecord r);
+    /// Whether `r` was made for the open graph (same graph object, or the same content).
+    bool ofOpenGraph(const RunRecord& r) const;
+
+    /// The schedule the views draw; none when nothing is selected. A record of another graph is
+    /// never shown over the open one: it shows nothing instead. Emits shownChanged().
+    void show(const std::optional<RunRecord>& r);
+    const std::optional<RunRecord>& shown() const { return m_shown; }
+
+Q_SIGNALS:
+    void graphChanged();
+    void machineChanged();
+    void shownChanged();
+
+private:
+    void remember(const OpenGraph& g);
+    /// The session's graph whose object is `graph`; null if none.
+    const SessionGraph* sessionGraphHolding(const std::shared_ptr<const Graph>& graph) const;
+
+    std::optional<OpenGraph> m_graph;
+    std::vector<SessionGraph> m_sessionGraphs;
+    Machine m_machine;
+    ResultsModel* m_results;
+    std::optional<RunRecord> m_shown;
+};
+
+} // namespace sl::gui

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A histogram of sampled values (Qt Charts): filled bins, the mean (dashed) and the best (solid)
-// marked. Used for the proxy speedups of one temperature (spec/gflownet.md §2.2, the paper's Fig. 3).
+// marked. Used for the proxy speedups of one temperature (the analogue of Fig. 3 in Zhang et al. 2023, "Robust Scheduling with GFlowNets"; docs/sweep.md).
 #include <QWidget>
 
 #include <vector>

@@ -29,7 +29,7 @@ public:
     void setFilePlatform(const std::optional<Platform>& p);
     Platform platform() const;
     ObjectiveSpec objective() const;
-    /// The target model runs are also scored on (spec/gflownet.md §5.1): proxy, noisy, bandwidth, latency.
+    /// The target model runs are also scored on (Zhang et al. 2023, §5.1 and App. E.3; docs/costmodel.md, 'Fixed device chains and target models'): proxy, noisy, bandwidth, latency.
     TargetModel target() const;
     void setTarget(TargetModel t);
     void setDeviceCount(int n);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The sweep view (spec/gflownet.md §9 "App display"): quality and diversity against σ on a log
+// The sweep view (docs/sweep.md): quality and diversity against σ on a log
 // axis, as three small multiples over the same σ range: proxy speedup (mean ± std band, top-1,
 // top-k mean), best-of-k per target model, and diversity (GED %, distinct schedules on a second
 // axis), each with its own y scale so no curve is flattened by another's range; the

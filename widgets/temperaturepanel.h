@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The Temperature dock (spec/gflownet.md §2.2 "App behavior"): a sampler, a log-scale σ slider
+// The Temperature dock (docs/gflownet.md, docs/explorer-tour.md): a sampler, a log-scale σ slider
 // (training range shaded), and for the current graph the histogram of N sampled proxy speedups,
 // top-1, mean, distinct schedules and the top-k diversity. Moving the slider re-samples in the
 // background after a short pause; a newer request stops the stale one. The best sample goes to

@@ -43,6 +43,51 @@ std::optional<GraphOrigin> graphArgument(const QString& text, QString* error) {
 }
 } // namespace
 
+/// The explorer's options, declared once (--help lists them in this order).
+struct CommandLineFlags {
+    const QCommandLineOption format{QStringLiteral("format"), QStringLiteral("Force the file format: json, dot, stg, jobshop, wfcommons, onnx, hlo."), QStringLiteral("F")};
+    const QCommandLineOption training{QStringLiteral("training"), QStringLiteral("Open FILE as its training step (forward, loss, backward, updates): sgd or adam."), QStringLiteral("RULE")};
+    const QCommandLineOption method{QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M")};
+    const QCommandLineOption run{QStringLiteral("run"), QStringLiteral("Start the run(s) right away.")};
+    const QCommandLineOption option{{QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE")};
+    const QCommandLineOption devices{QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N")};
+    const QCommandLineOption platformFile{QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE")};
+    const QCommandLineOption objective{QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ")};
+    const QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png")};
+    const QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH")};
+    const QCommandLineOption delay{QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS")};
+    const QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep."), QStringLiteral("NAME")};
+    const QCommandLineOption temperature{QStringLiteral("temperature"), QStringLiteral("Set the Temperature panel's sigma and sample the graph at it."), QStringLiteral("SIGMA")};
+    const QCommandLineOption sampler{QStringLiteral("sampler"), QStringLiteral("The Temperature panel's sampler (e.g. gflownet, list-gumbel)."), QStringLiteral("NAME")};
+    const QCommandLineOption sweep{QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K")};
+    const QCommandLineOption sweepFile{QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE")};
+    const QCommandLineOption sweepPoint{QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I")};
+    const QCommandLineOption quitAfterPaint{QStringLiteral("quit-after-paint"), QStringLiteral("Exit once the graph's layout has been painted (startup timing: 'schedlab-cli bench startup').")};
+    const QCommandLineOption bench{QStringLiteral("bench-startup"), QStringLiteral("Print a table: open to first painted layout, event-loop stalls, DAG and Gantt zoom/pan steps, peak memory (docs/gui.md, Scale).")};
+    const QCommandLineOption select{QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME")};
+    const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE")};
+    QList<QCommandLineOption> all() const {
+        return {format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
+                sweepPoint, bench, quitAfterPaint, select, colour};
+    }
+};
+
+static void describe(QCommandLineParser& p) {
+    QString methods;
+    for (const auto& info : OptimizerRegistry::instance().list()) methods += QString::fromStdString(info.name) + QLatin1Char(' ');
+    p.setApplicationDescription(QStringLiteral(
+        "SchedLab explorer: open a computation graph, run optimizers, compare schedules.\n\n"
+        "Examples:\n"
+        "  schedlab resources/examples/ft06.txt --method brkga --run\n"
+        "  schedlab model.onnx --devices 4 --method list-cp,brkga --run --screenshot out.png --view compare\n"
+        "  schedlab generated:layered:2000:1 --bench-startup\n"
+        "  schedlab resources/examples/resnet50.onnx --training adam --devices 2\n\n"
+        "Methods in this build: %1").arg(methods.trimmed()));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph file (ONNX, JSON, DOT, STG, job-shop, WfCommons, HLO), or generated:FAMILY:N:SEED"));
+}
+
 /// Registers the neural methods (loading their module) when the command line names or lists them:
 /// --help, or a method or sampler that is not a classic one.
 void loadNeuralMethodsIfNamed(const QStringList& arguments) {
@@ -61,46 +106,14 @@ void loadNeuralMethodsIfNamed(const QStringList& arguments) {
 bool CommandLine::parse(QCoreApplication& app) {
     loadNeuralMethodsIfNamed(app.arguments());
     QCommandLineParser p;
-    QString methods;
-    for (const auto& info : OptimizerRegistry::instance().list()) methods += QString::fromStdString(info.name) + QLatin1Char(' ');
-    p.setApplicationDescription(QStringLiteral(
-        "SchedLab explorer: open a computation graph, run optimizers, compare schedules.\n\n"
-        "Examples:\n"
-        "  schedlab resources/examples/ft06.txt --method brkga --run\n"
-        "  schedlab model.onnx --devices 4 --method list-cp,brkga --run --screenshot out.png --view compare\n"
-        "  schedlab generated:layered:2000:1 --bench-startup\n"
-        "  schedlab resources/examples/resnet50.onnx --training adam --devices 2\n\n"
-        "Methods in this build: %1").arg(methods.trimmed()));
-    p.addHelpOption();
-    p.addVersionOption();
-    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Graph file (ONNX, JSON, DOT, STG, job-shop, WfCommons, HLO), or generated:FAMILY:N:SEED"));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("Force the file format: json, dot, stg, jobshop, wfcommons, onnx, hlo."), QStringLiteral("F"));
-    const QCommandLineOption training(QStringLiteral("training"),
-                                      QStringLiteral("Open FILE as its training step (forward, loss, backward, updates): sgd or adam."),
-                                      QStringLiteral("RULE"));
-    const QCommandLineOption method(QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Start the run(s) right away."));
-    const QCommandLineOption option({QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE"));
-    const QCommandLineOption devices(QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N"));
-    const QCommandLineOption platformFile(QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE"));
-    const QCommandLineOption objective(QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH"));
-    const QCommandLineOption delay(QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS"));
-    const QCommandLineOption view(QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep."), QStringLiteral("NAME"));
-    const QCommandLineOption temperature(QStringLiteral("temperature"), QStringLiteral("Set the Temperature panel's sigma and sample the graph at it."), QStringLiteral("SIGMA"));
-    const QCommandLineOption sampler(QStringLiteral("sampler"), QStringLiteral("The Temperature panel's sampler (e.g. gflownet, list-gumbel)."), QStringLiteral("NAME"));
-    const QCommandLineOption sweep(QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K"));
-    const QCommandLineOption sweepFile(QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE"));
-    const QCommandLineOption sweepPoint(QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I"));
-    const QCommandLineOption quitAfterPaint(QStringLiteral("quit-after-paint"),
-                                            QStringLiteral("Exit once the graph's layout has been painted (startup timing: 'schedlab-cli bench startup')."));
-    const QCommandLineOption bench(QStringLiteral("bench-startup"), QStringLiteral("Print a table: open to first painted layout, event-loop stalls, DAG and Gantt zoom/pan steps, peak memory (docs/gui.md, Scale)."));
-    const QCommandLineOption select(QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME"));
-    const QCommandLineOption colour(QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE"));
-    p.addOptions({format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                  sweepPoint, bench, quitAfterPaint, select, colour});
+    describe(p);
+    const CommandLineFlags f;
+    p.addOptions(f.all());
     p.process(app);
+    return readGraph(p, f) && readSettings(p, f) && checkMethods();
+}
+
+bool CommandLine::readGraph(const QCommandLineParser& p, const CommandLineFlags& f) {
     const QStringList pos = p.positionalArguments();
     if (!pos.isEmpty()) {
         QString error;
@@ -110,11 +123,11 @@ bool CommandLine::parse(QCoreApplication& app) {
             return false;
         }
     }
-    this->format = p.value(format);
-    if (p.isSet(training)) {
-        const auto rule = parseUpdateRule(p.value(training).toLower().toStdString());
+    this->format = p.value(f.format);
+    if (p.isSet(f.training)) {
+        const auto rule = parseUpdateRule(p.value(f.training).toLower().toStdString());
         if (!rule) {
-            std::fprintf(stderr, "schedlab: --training expects sgd or adam, got '%s'\n", qPrintable(p.value(training)));
+            std::fprintf(stderr, "schedlab: --training expects sgd or adam, got '%s'\n", qPrintable(p.value(f.training)));
             return false;
         }
         if (!graph) {
@@ -123,33 +136,37 @@ bool CommandLine::parse(QCoreApplication& app) {
         }
         graph = graph->withTraining(rule);
     }
-    if (p.isSet(method)) this->methods = p.value(method).split(QLatin1Char(','), Qt::SkipEmptyParts);
-    this->run = p.isSet(run);
-    options = p.values(option);
-    this->devices = p.value(devices);
-    this->platform = p.value(platformFile);
-    this->objective = p.value(objective);
-    this->screenshot = p.value(screenshot);
-    this->view = p.value(view).toLower();
-    if (p.isSet(delay)) screenshotDelay = std::max(0, p.value(delay).toInt());
-    benchStartup = p.isSet(bench);
-    this->quitAfterPaint = p.isSet(quitAfterPaint);
-    this->temperature = p.value(temperature).toDouble();
-    this->sampler = p.value(sampler);
-    if (p.isSet(sweep)) this->sweep = p.value(sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(sweep);
-    this->sweepFile = p.value(sweepFile);
-    if (p.isSet(sweepPoint)) this->sweepPoint = p.value(sweepPoint).toInt();
-    this->select = p.value(select);
-    if (p.isSet(colour)) {
+    return true;
+}
+
+bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFlags& f) {
+    if (p.isSet(f.method)) this->methods = p.value(f.method).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    this->run = p.isSet(f.run);
+    options = p.values(f.option);
+    this->devices = p.value(f.devices);
+    this->platform = p.value(f.platformFile);
+    this->objective = p.value(f.objective);
+    this->screenshot = p.value(f.screenshot);
+    this->view = p.value(f.view).toLower();
+    if (p.isSet(f.delay)) screenshotDelay = std::max(0, p.value(f.delay).toInt());
+    benchStartup = p.isSet(f.bench);
+    this->quitAfterPaint = p.isSet(f.quitAfterPaint);
+    this->temperature = p.value(f.temperature).toDouble();
+    this->sampler = p.value(f.sampler);
+    if (p.isSet(f.sweep)) this->sweep = p.value(f.sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(f.sweep);
+    this->sweepFile = p.value(f.sweepFile);
+    if (p.isSet(f.sweepPoint)) this->sweepPoint = p.value(f.sweepPoint).toInt();
+    this->select = p.value(f.select);
+    if (p.isSet(f.colour)) {
         colourBy = QStringList{QStringLiteral("auto"), QStringLiteral("category"), QStringLiteral("device"), QStringLiteral("order"), QStringLiteral("start"),
-                               QStringLiteral("memory")}.indexOf(p.value(colour).toLower());
+                               QStringLiteral("memory")}.indexOf(p.value(f.colour).toLower());
         if (colourBy < 0) {
             std::fprintf(stderr, "schedlab: --colour-by expects auto, category, device, order, start or memory\n");
             return false;
         }
     }
-    if (p.isSet(size)) {
-        const QStringList wh = p.value(size).split(QLatin1Char('x'));
+    if (p.isSet(f.size)) {
+        const QStringList wh = p.value(f.size).split(QLatin1Char('x'));
         if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
             std::fprintf(stderr, "schedlab: --size expects WxH, e.g. 1600x1000\n");
             return false;
@@ -160,6 +177,10 @@ bool CommandLine::parse(QCoreApplication& app) {
         std::fprintf(stderr, "schedlab: --run and --bench-startup need a FILE\n");
         return false;
     }
+    return true;
+}
+
+bool CommandLine::checkMethods() const {
     for (const QString& m : this->methods)
         if (!OptimizerRegistry::instance().find(m.toStdString())) {
             const neural::ModuleStatus& neuralStatus = neural::ensureNeuralMethods();

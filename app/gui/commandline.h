@@ -9,11 +9,13 @@
 
 #include <optional>
 
+class QCommandLineParser;
 class QCoreApplication;
 
 namespace sl::gui {
 
 class MainWindow;
+struct CommandLineFlags;
 
 struct CommandLine {
     std::optional<GraphOrigin> graph;   // FILE, read here into typed fields; none: no FILE given
@@ -47,6 +49,9 @@ struct CommandLine {
     bool apply(MainWindow& w);
 
 private:
+    bool readGraph(const QCommandLineParser& p, const CommandLineFlags& f);     ///< FILE, --format, --training
+    bool readSettings(const QCommandLineParser& p, const CommandLineFlags& f);  ///< every other flag
+    bool checkMethods() const;   ///< --method names registered methods (loading the neural module if needed)
     bool applySettings(MainWindow& w);    ///< platform, objective, options, runs, panels, view
     bool startScreenshot(MainWindow& w);  ///< --screenshot: shoot once everything settled, then quit
     void quitOnFirstLayoutPaint(MainWindow& w);

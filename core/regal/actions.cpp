@@ -12,7 +12,7 @@ BetaShape dequantizeBeta(int m, int v, int k) {
     if (k < 1 || m < 0 || m >= k || v < 0 || v >= k)
         throw std::invalid_argument("REGAL action out of range: m = " + std::to_string(m) + ", v = " + std::to_string(v) +
                                     ", k = " + std::to_string(k));
-    // Closed form of the method of moments: alpha + beta = (k - v) / (v + 1) (spec §4.6).
+    // App. A.2's method of moments in closed form: alpha + beta = (k - v) / (v + 1).
     const double concentration = static_cast<double>(k - v) / (v + 1);
     const double mu = static_cast<double>(m + 1) / (k + 1);
     return {mu * concentration, (1 - mu) * concentration};
@@ -63,7 +63,7 @@ brkga::Distributions geneDistributions(const RegalLayout& layout, const Actions&
     GeneShapes s = geneShapes(layout, actions, learned, defaultRho);
     brkga::Distributions d;
     d.mutant = brkga::perGeneBeta(std::move(s.alpha), std::move(s.beta));
-    d.initial = d.mutant;   // R §3.2: the initial population is drawn from the learned Betas too
+    d.initial = d.mutant;   // Paliwal et al. 2020, §3.2: the initial population is drawn from D too
     if (!actions.eliteBias.empty()) d.rho = std::move(s.rho);
     return d;
 }

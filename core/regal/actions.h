@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REGAL's per-op actions and what BRKGA makes of them (spec/regal.md §4.5-4.7).
+/// REGAL's per-op actions and what BRKGA makes of them (Paliwal et al., "REGAL: Transfer Learning
+/// for Fast Optimization of Computation Graphs", ICLR 2020, "R" below: §3.2, §3.3 "Actions",
+/// App. A.2).
 ///
 /// For each op and each of its d + 1 learned keys (d device affinities, then the scheduling
 /// priority) the policy picks two integers in [0, k): a quantised mean m and a quantised variance v.
@@ -43,7 +45,7 @@ struct Actions {
     void check() const;
 };
 
-/// Which key types the policy steers (spec/regal.md §4.12; the best model: placement + scheduling).
+/// Which key types the policy steers (R §5.3, Table 3; the best model: placement + scheduling).
 struct LearnedKeys {
     bool placement = true;
     bool scheduling = true;

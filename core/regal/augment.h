@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// R A.1's data augmentation: a copy of a graph whose every tensor size is multiplied by its own
-/// U(lo, hi) draw (one draw per tensor per copy), rounded to whole bytes; zero stays zero, so
-/// control dependencies remain control dependencies. Ops, names and structure are unchanged.
+/// The data augmentation of Paliwal et al. (ICLR 2020, App. A.1): a copy of a graph whose every
+/// tensor size is multiplied by its own U(lo, hi) draw (one draw per tensor per copy), rounded to
+/// whole bytes; zero stays zero, so control dependencies remain control dependencies. Ops, names
+/// and structure are unchanged.
 
 #include "core/graph/graph.h"
 

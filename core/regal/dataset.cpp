@@ -70,7 +70,8 @@ std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split) {
         const std::string stem = std::filesystem::path(file).filename().string();
         for (int c = 0; c < spec.onnxCopies; ++c) {
             const std::uint64_t seed = base + 100000 + static_cast<std::uint64_t>(c);
-            // Copy 0 of the held-out split is the model itself; the rest carry R A.1's noise.
+            // Copy 0 of the held-out split is the model itself; the rest carry the noise of Paliwal et al.
+            // 2020, App. A.1.
             const bool original = split == Split::HeldOut && c == 0;
             const Graph g = original ? *loaded.graph : perturbTensorSizes(*loaded.graph, deriveSeed(seed, fnv1a64(stem, kNameHashBasis)));
             std::string name = stem + " #" + std::to_string(c);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The graphs REGAL trains, validates and is benchmarked on (issue 11; spec/regal.md §6): training
-/// steps (core/graph/traininggraph.h) of generated network-like graphs and augmented copies of real
-/// ONNX models (R A.1's tensor-size noise), each on `devices` identical devices with the
-/// peak-memory objective by default. Training, validation and held-out graphs come from disjoint
-/// seed ranges (3,000,000 + i, 4,000,000 + i, 5,000,000 + i), so the benchmark's graphs are never
-/// trained on. Seeded and reproducible; torch-free (the trainer and `bench regal` share it).
+/// The graphs REGAL trains, validates and is benchmarked on (docs/regal.md, 'Training'; the paper's
+/// TensorFlow graphs are not public): training steps (core/graph/traininggraph.h) of generated
+/// network-like graphs and augmented copies of real ONNX models (the tensor-size noise of Paliwal
+/// et al., ICLR 2020, App. A.1), each on `devices` identical devices with the peak-memory objective
+/// by default. Training, validation and held-out graphs come from disjoint seed ranges
+/// (3,000,000 + i, 4,000,000 + i, 5,000,000 + i), so the benchmark's graphs are never trained on.
+/// Seeded and reproducible; torch-free (the trainer and `bench regal` share it).
 
 #include "core/costmodel/problem.h"
 

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REGAL's graph features (spec/regal.md §4.2-4.3): the attributed multigraph the policy reads.
+/// REGAL's graph features (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of
+/// Computation Graphs", ICLR 2020, "R" below: §3.3, App. A.1; "W" is the workshop version, Paliwal
+/// et al., "Zero-Shot Learning for Fast Optimization of Computation Graphs", §2.1): the attributed
+/// multigraph the policy reads. How the feature run is summarised and normalised is ours:
+/// docs/regal.md, 'Choices where the papers are silent'.
 ///
 /// Node columns (width 6 + d), memory columns divided by the graph's largest memory value
 /// (tensor sizes, per-op input / output sums, parameter bytes):

@@ -10,7 +10,7 @@
 
 namespace sl::models {
 
-inline constexpr int kMaskCount = 7;   ///< the seven pair sets of spec/topoformer.md §2.2
+inline constexpr int kMaskCount = 7;   ///< the seven pair sets of Gagrani et al. 2022, §4.1
 
 /// Sizes of the encoder. headsPerMask[k] = 0 drops mask k (ablations).
 struct EncoderConfig {
@@ -21,17 +21,19 @@ struct EncoderConfig {
     int headDim = 16;      ///< d_k = d_v
     int mlpHidden = 64;    ///< eq. 5 MLP hidden width
     bool finalNorm = true; ///< LayerNorm after the last layer
-    /// Temperature FiLM (spec/gflownet.md §4.3), off when 0: e = ReLU(lin_b(ReLU(lin_a(log sigma))))
+    /// Temperature FiLM (Zhang et al. 2023, §3.3 eq. 9, App. D eqs. 29-30), off when 0:
+    /// e = ReLU(lin_b(ReLU(lin_a(log sigma))))
     /// of this width, shared by the layers; each layer's first MLP linear becomes
     /// lin_scale(e) * mlp1(h) + lin_shift(e) (identity at initialisation).
     int filmDim = 0;
-    bool reluMlp = false;  ///< ReLU in the MLP (GFlowNet, spec §4.2) instead of GELU
+    bool reluMlp = false;  ///< ReLU in the MLP (Zhang et al. 2023, App. D eq. 28) instead of GELU
 
     int totalHeads() const;
     /// Values in the module's parameters (TopoformerEncoderImpl's constructor, counted without
     /// building it): what a weight file must hold at least before a model is built from it.
     std::int64_t parameterCount() const;
-    /// The CPU preset of spec §9.1: d 64, 3 layers, 2 heads per mask, d_k 16, MLP 64.
+    /// Our CPU preset (docs/topoformer.md, 'Choices where the paper is silent'): d 64, 3 layers,
+    /// 2 heads per mask, d_k 16, MLP 64.
     static EncoderConfig cpuSmall(int inputWidth);
     std::string toJson() const;                        ///< one-line JSON object
     static EncoderConfig fromJson(const std::string& json);   ///< throws std::invalid_argument

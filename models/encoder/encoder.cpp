@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The masked multi-head Topoformer encoder (spec/topoformer.md §2.3) and its input tensors.
+// The masked multi-head Topoformer encoder (Gagrani et al. 2022, §4.1 eqs. 4-5, App. C.2) and its
+// input tensors.
 #include "models/encoder/encoder.h"
 
 #include <nlohmann/json.hpp>
@@ -153,7 +154,8 @@ TopoformerEncoderImpl::TopoformerEncoderImpl(const EncoderConfig& config) : m_co
         if (config.filmDim > 0) {
             layer.filmScale = register_module(p + "film_scale", torch::nn::Linear(config.filmDim, config.mlpHidden));
             layer.filmShift = register_module(p + "film_shift", torch::nn::Linear(config.filmDim, config.mlpHidden));
-            // Identity at initialisation (spec §4.3 [R]): scale 1, shift 0, whatever the temperature.
+            // Identity at initialisation (scale 1, shift 0, whatever the temperature): the GFlowNet paper
+            // does not say how FiLM starts (docs/gflownet.md, 'Choices where the paper is silent').
             torch::NoGradGuard noGrad;
             layer.filmScale->weight.zero_();
             layer.filmScale->bias.fill_(1);

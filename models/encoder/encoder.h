@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The shared Topoformer encoder (spec/topoformer.md §2): node input features, the seven attention
+/// The shared Topoformer encoder (Gagrani et al., "Neural Topological Ordering for Computation
+/// Graphs", NeurIPS 2022, §4.1, App. C.2, C.5): node input features, the seven attention
 /// masks derived from the DAG, and the masked multi-head transformer that turns them into one
 /// embedding per op. Used by the Topoformer memory-order decoder (models/topoformer/) and the
 /// one-shot priority sampler (models/prioritysampler/).
 ///
 /// Pipeline (features and masks are plain C++, no torch; only the module and EncoderInput use torch):
 /// \code
-///   sl::models::FeatureSpec spec;                        // spec §2.1 columns + Laplacian PE
+///   sl::models::FeatureSpec spec;                        // the paper's App. C.5 columns + Laplacian PE
 ///   spec.durations = true; spec.machineTypes = 3;        // extra columns for makespan models
 ///   sl::models::NodeFeatures f = sl::models::buildFeatures(graph, spec);
 ///   sl::models::GraphMasks m = sl::models::buildMasks(graph);
@@ -23,7 +24,8 @@
 /// Mask convention: set k holds ordered pairs (u, v), u != v, read as an edge u -> v. In attention
 /// the receiver v attends to the sender u (row v, column u). The seven sets partition all ordered
 /// pairs of distinct ops. An op with no key in a set gets a zero message from that set's heads
-/// (finite -1e9 bias times a "row has a key" indicator: no NaN gradients in LibTorch 1.13).
+/// (finite -1e9 bias times a "row has a key" indicator: no NaN gradients in LibTorch 1.13). The
+/// paper states neither the direction nor the empty rows: docs/topoformer.md, 'Choices where the paper is silent'.
 
 #include "core/graph/graph.h"
 #include "models/encoder/config.h"
@@ -45,7 +47,7 @@
 namespace sl::models {
 
 // ------------------------------------------------------------------------------------------------
-// Node features (spec §2.1)
+// Node features (Gagrani et al. 2022, App. C.5)
 // ------------------------------------------------------------------------------------------------
 
 /// Which columns buildFeatures() produces, in this order:
@@ -87,14 +89,14 @@ void checkEncoderSize(const Graph& g);
 
 /// Builds the features of a finalized graph. `extra`, when spec.extraColumns > 0, is row-major
 /// [opCount x extraColumns] and is max-normalised per column like the base columns.
-/// `peSignSeed` != 0 flips the sign of each Laplacian eigenvector at random (training only,
-/// spec §2.1); 0 gives the deterministic sign (largest-magnitude entry positive).
+/// `peSignSeed` != 0 flips the sign of each Laplacian eigenvector at random (training only; see
+/// docs/topoformer.md, 'Choices where the paper is silent'); 0 gives the deterministic sign (largest-magnitude entry positive).
 /// Throws std::invalid_argument if `extra` has the wrong size.
 NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra = nullptr,
                            std::uint64_t peSignSeed = 0);
 
 // ------------------------------------------------------------------------------------------------
-// The seven masks (spec §2.2)
+// The seven masks (Gagrani et al. 2022, §4.1)
 // ------------------------------------------------------------------------------------------------
 
 enum class MaskKind : int {
@@ -123,7 +125,7 @@ struct GraphMasks {
 GraphMasks buildMasks(const Graph& g);
 
 // ------------------------------------------------------------------------------------------------
-// The encoder module (spec §2.3)
+// The encoder module (Gagrani et al. 2022, §4.1 eqs. 4-5, App. C.2)
 // ------------------------------------------------------------------------------------------------
 
 /// Tensors for one graph (or a padded batch, see batchInputs()). float32, CPU.
@@ -175,7 +177,7 @@ private:
         torch::nn::Linear qkv{nullptr}, out{nullptr}, mlp1{nullptr}, mlp2{nullptr};
         torch::nn::Linear filmScale{nullptr}, filmShift{nullptr};   ///< FiLM models only
     };
-    /// e_sigma [B, filmDim] (spec Eq. 29).
+    /// e_sigma [B, filmDim] (Zhang et al. 2023, "Robust Scheduling with GFlowNets", App. D eq. 29).
     torch::Tensor temperatureEmbedding(const torch::Tensor& logSigma, std::int64_t batch);
     EncoderConfig m_config;
     torch::nn::Linear m_embed{nullptr};

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Node input features of the Topoformer encoder (spec/topoformer.md §2.1).
+// Node input features of the Topoformer encoder (Gagrani et al. 2022, App. C.5). How hops are
+// counted with many sources and sinks and how the Laplacian PE is built are our choices:
+// docs/topoformer.md, 'Choices where the paper is silent'.
 #include "models/encoder/encoder.h"
 #include "models/encoder/maththreads.h"
 

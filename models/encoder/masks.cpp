@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The seven attention masks of the Topoformer encoder (spec/topoformer.md §2.2): transitive
+// The seven attention masks of the Topoformer encoder (Gagrani et al. 2022, §4.1): transitive
 // closure and reduction with bitsets.
 #include "models/encoder/encoder.h"
 

@@ -7,9 +7,10 @@
 ///
 /// Forward head [ours: one model serves any device count; docs/gflownet.md, "Deviations"]: the
 /// logit of (op i, device d) is Linear(d_model, 1)(ReLU(W h_i + V c_id + b)), with c_id the pair
-/// columns of statefeatures.h. The spec's head is d -> d -> m per op; this one is the same MLP
-/// with its first layer split into an op part (shared by the devices) and a device part, so it
-/// is equivariant under relabelling the devices and has no width tied to m.
+/// columns of statefeatures.h. A head d -> d -> m per op (the paper gives no head sizes) would tie
+/// a model to one m; this one is the same MLP with its first layer split into an op part (shared
+/// by the devices) and a device part, so it is equivariant under relabelling the devices and has
+/// no width tied to m.
 /// Backward head: Linear(d, d) -> ReLU -> Linear(d, 1) per op.
 
 #include "models/gflownet/statefeatures.h"

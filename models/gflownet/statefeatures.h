@@ -6,9 +6,9 @@
 ///
 /// Node columns (kNodeFeatures): duration / max duration (clamped to >= 1e-6 of the max), start /
 /// (work / m) or -1 when unscheduled, device one-hot over kDeviceSlots slots (devices >= 7 share
-/// the last; zero when unscheduled), ready, removable, scheduled, and [R] m / kDeviceSlots (one
-/// model serves several device counts).
-/// Pair columns per (op, device) (kPairFeatures, [R], zero unless the op is ready and may run
+/// the last; zero when unscheduled), ready, removable, scheduled (Zhang et al. 2023, App. E.1), and,
+/// our addition, m / kDeviceSlots (one model serves several device counts).
+/// Pair columns per (op, device) (kPairFeatures, our addition, zero unless the op is ready and may run
 /// there): the device's tail end, the start the op would get there, that start minus the op's
 /// earliest start over devices, and 1 if the device is still empty; times / (work / m).
 

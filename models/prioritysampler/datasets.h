@@ -5,8 +5,8 @@
 /// test graphs are never seen in training:
 ///   train       seeds 1,000,000 + i      validation  2,000,000 + i
 ///   bench       seeds 3,000,000 + i      test        4,000,000 + i
-/// Tasks: "layered-typed" (spec/priority-sampling.md §6.3; nodes drawn per instance in
-/// [minNodes, maxNodes] from the instance's own stream) and "jobshop" (jobs x machines, §6.1).
+/// Tasks: "layered-typed" (Jeon et al. 2023, App. C.3; nodes drawn per instance in
+/// [minNodes, maxNodes] from the instance's own stream) and "jobshop" (jobs x machines, App. C.1).
 /// Torch-free.
 
 #include "core/costmodel/problem.h"

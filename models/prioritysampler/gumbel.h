@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Gumbel-Top-k sampling of priority orders from per-op logits (spec/priority-sampling.md §3.2).
+/// Gumbel-Top-k sampling of priority orders from per-op logits (Jeon et al. 2023, §2.3 eqs. 3-4,
+/// §3.2 eq. 7).
 ///
 /// Sample i of a seed draws its noise from its own stream, Rng(deriveSeed(seed, i)), one Gumbel
 /// per op in op-id order, so a sample is the same whichever thread draws it. The perturbed logits

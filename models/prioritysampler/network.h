@@ -2,7 +2,8 @@
 #pragma once
 /// \file
 /// The priority sampler's network: the shared Topoformer encoder (models/encoder) followed by the
-/// logit head Linear(d, d) -> ReLU -> Linear(d, 1) (spec/priority-sampling.md §3.1, §3.4), plus
+/// logit head Linear(d, d) -> ReLU -> Linear(d, 1) (Jeon et al. 2023, §3.2; App. F.2 takes the sizes
+/// of Gagrani et al. 2022, App. C.2; no logit standardisation, §3.3), plus
 /// graph preparation (features, masks), weight files and inference. Includes LibTorch: include it
 /// from .cpp files in models/ only.
 
@@ -32,7 +33,7 @@ struct SamplerConfig {
 /// The network a training run of `train` builds (its task, width, layers and heads).
 SamplerConfig samplerConfig(const TrainConfig& train);
 
-/// Feature columns (spec §3.5): duration and bottom level, one-hot machine type, in/out degree,
+/// Feature columns (App. F.3): duration and bottom level, one-hot machine type, in/out degree,
 /// our four extra columns (features.h), and the 20-dimensional Laplacian PE.
 models::FeatureSpec featureSpec(int typeSlots);
 

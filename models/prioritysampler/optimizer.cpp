@@ -47,7 +47,7 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/// The candidate protocol's share (spec/gflownet.md §5.2): the `o.candidates` cheapest samples,
+/// The candidate protocol's share (Zhang et al. 2023, §5, "Candidate sampler"): the `o.candidates` cheapest samples,
 /// ties to the earlier sample, rebuilt from their noise streams.
 void keepTopSamples(SampleScorer& scorer, std::span<const double> logits, const SampleBatch& batch,
                     const RunOptions& o, RunResult& r) {
@@ -78,7 +78,7 @@ public:
         PrioritySamplerNet net = loadSampler(weights);
         double prepareSeconds = 0;
         std::vector<double> logits = inferLogits(net, p, &prepareSeconds);
-        // Inference-only temperature (an extension, spec §3.2 [REC]; the paper samples at T = 1).
+        // Inference-only temperature (our extension; the paper has none, i.e. samples at T = 1).
         const double temperature = o.get("temperature", 1.0);
         if (temperature <= 0) throw std::invalid_argument("priority-sampler: --temperature must be positive");
         if (temperature != 1.0)

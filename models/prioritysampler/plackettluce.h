@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Batched Plackett-Luce log-probability of sampled orders (spec/priority-sampling.md §3.2), the
+/// Batched Plackett-Luce log-probability of sampled orders (Jeon et al. 2023, §3.3 eq. 10), the
 /// differentiable part of the training loss. Includes LibTorch: models/ .cpp files only.
 
 #include <ATen/core/Tensor.h>

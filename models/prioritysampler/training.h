@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Training of the priority sampler (spec/priority-sampling.md §4, Algorithm 1): one graph per
+/// Training of the priority sampler (Jeon et al., ICLR 2023, §3.3, Algorithm 1; App. F.1-F.2): one graph per
 /// update, N Gumbel samples list-scheduled through the cost model, makespans standardised across
 /// the samples of the graph (eq. 13), REINFORCE on the Plackett-Luce log-probability plus the
 /// logit-norm penalty c_logits * mean(l^2) (eq. 12), Adam. Checkpoints every `validateEvery` steps

@@ -153,7 +153,8 @@ RegalBaselineImpl::RegalBaselineImpl(const NetworkConfig& config) {
     m_gnn = register_module("gnn", RegalGnn(config));
     m_perNode = register_module("per_node", Mlp(config.state, config.state, config.state));
     m_readout = register_module("readout", Mlp(config.state, config.state, 1));
-    // Rewards are near -1 (REGAL ~ BRKGA): start there (spec §4.9's optional choice).
+    // Rewards are near -1 (REGAL ~ BRKGA): start there (our choice: docs/regal.md, 'Choices where the
+    // papers are silent').
     torch::NoGradGuard noGrad;
     for (auto& p : m_readout->named_parameters())
         if (p.key() == "second.bias") p.value().fill_(-1.0);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REGAL's networks (spec/regal.md §4.4-4.5, §4.9). Includes LibTorch: models/ only.
+/// REGAL's networks (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of Computation
+/// Graphs", ICLR 2020, "R" below: §3.3 eqs. 1-6, §3.4 eq. 9, App. A.5; "W" is the workshop version,
+/// Paliwal et al., "Zero-Shot Learning for Fast Optimization of Computation Graphs"). Includes
+/// LibTorch: models/ only.
 ///
 ///  - RegalGnn: h_v = MLP_n(x_v), h_e = MLP_e(x_e); T rounds of
 ///      m_e  = MLP_msg ([h_src, h_dst, h_e])  (to the edge's target)
@@ -34,7 +37,8 @@ struct NetworkConfig {
     int nodeFeatures = 8;   ///< GraphFeatures::widthFor(devices)
     int state = 32;         ///< R A.5
     int rounds = 16;        ///< T, R A.5
-    int k = 2;              ///< quantisation levels of m and v (spec §4.6's inference)
+    /// Quantisation levels of m and v. R states none; 2 is inferred from R §5.1 (docs/regal.md, 'Choices where the papers are silent').
+    int k = 2;
     bool meanAggregation = true;
     bool eliteBias = false; ///< R Table 3: the best model learns none
     bool learnsPlacement = true, learnsScheduling = true;   ///< which heads training steered

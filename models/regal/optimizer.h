@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The `regal` optimizer (spec/regal.md §4.11) and `schedlab-cli train regal`. Torch-free header.
+/// The `regal` optimizer (Paliwal et al., ICLR 2020; docs/regal.md, 'What runs') and
+/// `schedlab-cli train regal`. Torch-free header.
 ///
 /// Weights: --weights FILE, else models/weights/regal-<objective>.slw (peak memory: the paper's
 /// task; makespan: the workshop paper's running-time task). The model fixes the device count.

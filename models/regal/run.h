@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REGAL at test time (spec/regal.md §4.11): a uniform BRKGA feature run (400 evaluations), the
+/// REGAL at test time (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of
+/// Computation Graphs", ICLR 2020, "R" below; the 400 + rest split is its App. A.1, the order of
+/// the steps ours: docs/regal.md, 'What runs'): a uniform BRKGA feature run (400 evaluations), the
 /// policy's forward pass, one draw of the actions (or their argmax), then BRKGA with the learned
 /// Betas for the rest of the budget; the result is the best over all evaluations. Includes
 /// LibTorch: models/ only.
@@ -24,7 +26,7 @@ struct RunConfig {
     int threads = 1;
     bool greedy = false;                 ///< argmax actions instead of a draw
     bool symmetry = true;
-    /// Our addition (off in the paper, spec §4.11): the learned run starts from the feature run's
+    /// Our addition (the paper restarts): the learned run starts from the feature run's
     /// elites instead of discarding its 400 evaluations.
     bool warmStart = false;
     LearnedKeys learned;                 ///< which key types follow the policy

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// From the policy's logits to REGAL actions and back (spec/regal.md §4.5): one categorical
+/// From the policy's logits to REGAL actions and back (Paliwal et al., ICLR 2020, §3.3 "Actions",
+/// App. A.2): one categorical
 /// draw per (op, head) with our portable sl::Rng (the same seed gives the same actions on any
 /// machine and thread count), or the argmax (greedy); log p(y | G) per graph; REINFORCE's loss.
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REINFORCE training of REGAL (spec/regal.md §4.8-4.10), `schedlab-cli train regal`.
+/// REINFORCE training of REGAL (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of
+/// Computation Graphs", ICLR 2020, "R" below: §3.3 "Reward", §3.4 eqs. 7-9, App. A.5),
+/// `schedlab-cli train regal`. The loss's reduction, the stop-gradient and the single optimiser are
+/// ours: docs/regal.md, 'Choices where the papers are silent'.
 ///
 /// Per step: B graphs drawn uniformly with replacement from the training set, each with one of
 /// `seedsPerGraph` BRKGA seeds; one policy forward over their disjoint union; one action draw per
@@ -37,9 +40,9 @@ struct TrainConfig {
     // optimisation (R A.5: Adam 1e-4, clip 10, batch 4, lambda 1e-4)
     std::int64_t steps = 2000;
     int batch = 4;
-    /// Action draws per graph in a step (our addition; the paper: 1). With S > 1 the draws of a
-    /// graph share its BRKGA seed and each one's advantage is its reward minus the mean of the
-    /// others' (leave-one-out), instead of minus the baseline network's prediction.
+    /// Action draws per graph in a step (our addition; 1 is R §3.4's plain REINFORCE). With S > 1
+    /// the draws of a graph share its BRKGA seed and each one's advantage is its reward minus the
+    /// mean of the others' (leave-one-out), instead of minus the baseline network's prediction.
     int samplesPerGraph = 1;
     double learningRate = 1e-4;
     double clipNorm = 10;

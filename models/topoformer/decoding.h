@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Decoding topological orders from per-op priorities (spec/topoformer.md §3.2-3.3), plain C++:
+/// Decoding topological orders from per-op priorities (Gagrani et al. 2022, §4.2), plain C++:
 /// greedy (list scheduling by priority), sequential sampling from the Plackett-Luce model
 /// restricted to the ready set (eq. 8), and beam search with state collapsing. Every order
 /// returned is a topological order of all ops. Peak memory comes from sl::StepMemory.
@@ -44,7 +44,8 @@ DecodeResult bestOfSamples(const Graph& g, std::span<const double> priority, int
 
 /// Beam search of width `width`: expand every entry by every ready op, keep the lowest partial
 /// peak among candidates with the same op set (ties: higher log-prob), then the `width` most
-/// probable; return the final entry with the lowest peak (spec §3.3 item 3, §9 #26).
+/// probable; return the final entry with the lowest peak (the paper's §4.2, decoding method 3; the
+/// order of collapse and truncation, the ties and the final pick are ours: docs/topoformer.md, 'Choices where the paper is silent').
 DecodeResult beamSearch(const Graph& g, std::span<const double> priority, int width, bool keepOutputs = false);
 
 /// Peak memory of an order with the step clock (single device).

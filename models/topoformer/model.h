@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The Topoformer memory-order model (spec/topoformer.md §2-3.1): the shared encoder followed by
-/// the priority MLP (Linear -> ReLU -> Linear) and the per-graph normalisation of eq. 17,
-/// y~ = alpha * (y - mean) / (std + 1e-8). Weight files are of kind "topoformer-memory".
+/// The Topoformer memory-order model (Gagrani et al. 2022, §4.1-4.2, App. C.2): the shared encoder
+/// followed by the priority MLP of eq. 7 (Linear -> ReLU -> Linear) and the per-graph normalisation
+/// of eq. 17, y~ = alpha * (y - mean) / (std + 1e-8) with the population std (the paper gives
+/// neither; docs/topoformer.md, 'Choices where the paper is silent'). Weight files are of kind "topoformer-memory".
 
 #include "models/encoder/encoder.h"
 #include "models/topoformer/training.h"
@@ -18,7 +19,7 @@ inline constexpr const char* kTopoformerKind = "topoformer-memory";
 inline constexpr const char* kTopoformerWeightsFile = "topoformer-memory.slw";
 
 struct TopoformerConfig {
-    FeatureSpec features;   ///< spec §2.1: memory, degrees, hops, PE 20
+    FeatureSpec features;   ///< App. C.5: memory, degrees, hops, PE 20
     EncoderConfig encoder = EncoderConfig::cpuSmall(FeatureSpec{}.width());
     double alpha = 5;       ///< eq. 17
 
@@ -67,7 +68,7 @@ struct SampledOrder {
     double cost = 0;
 };
 
-/// REINFORCE's surrogate loss on one batch (Gagrani et al., Topoformer, §4): the mean over every
+/// REINFORCE's surrogate loss on one batch (Gagrani et al. 2022, §4.3 eq. 9): the mean over every
 /// sample of log p(order) times its advantage, cost minus its graph's baseline (divided by the
 /// baseline when `relative`). `priorities` is [B, N] with row b for graph b, `samples[b]` its
 /// orders. Minimising the loss makes orders cheaper than their baseline likelier.

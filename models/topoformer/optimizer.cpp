@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The `topoformer` optimizer: one encoder pass gives op priorities, then greedy, best-of-K
-// sampling or beam search decodes single-device orders (spec/topoformer.md §3); by default the
+// sampling or beam search decodes single-device orders (Gagrani et al. 2022, §4.2); by default the
 // classic memory orders are scored beside the decoded order and the lowest peak is kept.
 #include "models/topoformer/optimizer.h"
 

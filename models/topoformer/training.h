@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REINFORCE training of the Topoformer memory model (spec/topoformer.md §4, CPU preset §9.1):
+/// REINFORCE training of the Topoformer memory model (Gagrani et al. 2022, §4.3 eqs. 9-10, App. C.1,
+/// C.4; our CPU settings and the baseline test are in docs/topoformer.md, 'Choices where the paper is silent'):
 /// batches of freshly generated layered graphs, one sampled order per graph, a greedy-rollout
 /// baseline from a frozen copy that is replaced when the trained model is better on a fixed
 /// validation set (mean greedy peak lower and a one-sided paired t-test p < 0.05), Adam with lr
@@ -27,7 +28,7 @@ struct TopoformerTrainConfig {
     // optimisation
     std::int64_t steps = 2000;
     int batch = 8;
-    int samplesPerGraph = 1;                  ///< sampled orders per graph (the paper: 1)
+    int samplesPerGraph = 1;                  ///< sampled orders per graph (the paper does not say)
     int epochSteps = 25;                      ///< steps per epoch (200 graphs)
     double learningRate = 3e-4;
     double lrDecay = 0.996;                   ///< per epoch

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// REGAL's torch-free parts: the Beta dequantisation against spec/regal.md §4.6's table and its
-// 6 / 6 / 4 placement-preference check, the actions' layout over the chromosome, the learned
+// REGAL's torch-free parts: the Beta dequantisation of Paliwal et al. (ICLR 2020, App. A.2) against
+// the k = 2 table of docs/regal.md and the 6 / 6 / 4 split of placement preferences the paper
+// reports (§5.1), the actions' layout over the chromosome, the learned
 // distributions reaching BRKGA, the features (independent of op names, hand-checked static
 // columns), the augmentation and the dataset's reproducibility.
 #include "core/brkga/beta.h"
@@ -22,7 +23,7 @@ using namespace sl::regal;
 
 namespace {
 
-/// spec/regal.md §2.6's four ops: op1 -> t1 (4) -> op2, op3; op2 -> t2 (2), op3 -> t3 (3) -> op4 -> t4 (1).
+/// Four ops: op1 -> t1 (4) -> op2, op3; op2 -> t2 (2), op3 -> t3 (3) -> op4 -> t4 (1).
 std::shared_ptr<Graph> diamond() {
     auto g = std::make_shared<Graph>();
     const OpId a = g->addOp({.name = "op1", .duration = 1});
@@ -53,8 +54,8 @@ Actions uniformActions(int ops, int devices, std::uint8_t m, std::uint8_t v) {
 class TestRegal : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void dequantizationMatchesTheSpecTable() {
-        // spec/regal.md §4.6, k = 2: (m, v) -> (alpha, beta).
+    void dequantizationMatchesTheK2Table() {
+        // App. A.2 with k = 2 (docs/regal.md, 'Choices where the papers are silent'): (m, v) -> (alpha, beta).
         const struct { int m, v; double alpha, beta; } table[] = {
             {0, 0, 2.0 / 3, 4.0 / 3}, {0, 1, 1.0 / 6, 1.0 / 3}, {1, 0, 4.0 / 3, 2.0 / 3}, {1, 1, 1.0 / 3, 1.0 / 6}};
         for (const auto& row : table) {
@@ -62,7 +63,7 @@ private Q_SLOTS:
             QCOMPARE_LE(std::abs(b.alpha - row.alpha), 1e-12);
             QCOMPARE_LE(std::abs(b.beta - row.beta), 1e-12);
         }
-        // The moments R A.2 defines, for a larger k: mean (m+1)/(k+1), variance mu(1-mu)(v+1)/(k+1).
+        // The moments App. A.2 defines, for a larger k: mean (m+1)/(k+1), variance mu(1-mu)(v+1)/(k+1).
         const int k = 5;
         for (int m = 0; m < k; ++m)
             for (int v = 0; v < k; ++v) {
@@ -79,8 +80,9 @@ private Q_SLOTS:
     }
 
     void sixteenPlacementActionsSplitSixSixFour() {
-        // spec §4.6 [CHECK]: of the 16 (m, v) pairs of two affinity keys, 6 prefer device 0, 6
-        // device 1 and 4 (identical distributions) neither.
+        // The paper (§5.1) reports 16 placement actions: 6 prefer one device, 6 the other, 4 neither.
+        // With k = 2 the 16 (m, v) pairs of two affinity keys split the same way: 6 prefer device 0,
+        // 6 device 1 and 4 (identical distributions) neither.
         int first = 0, second = 0, none = 0;
         Rng rng(7);
         for (int a = 0; a < 4; ++a)

@@ -91,7 +91,7 @@ private Q_SLOTS:
         checkPartition(*generateLayered(130, 9).graph);   // more than two 64-bit words per row
     }
 
-    void featuresFollowTheSpec() {
+    void featuresAreTheDocumentedColumns() {
         const auto g = smallGraph();
         FeatureSpec spec;
         QCOMPARE(spec.width(), 28);
@@ -315,7 +315,7 @@ private Q_SLOTS:
     }
 
     /// Damaged and crafted weight files: each fails with one line naming the file and the fault,
-    /// before anything big is allocated (issue 15).
+    /// before anything big is allocated.
     void hostileWeightFiles() {
         const std::string dir = (QDir::tempPath() + "/tst_encoder_hostile").toStdString();
         std::filesystem::create_directories(dir);

@@ -3,7 +3,7 @@
 // reward of the rollouts, masked log-probabilities, FiLM identity at initialisation, sampler
 // validity and reproducibility, and training that works: a short run raises the mean sampled
 // speedup and lowers std(zeta) against the same untrained model (paired, fixed seeds), and on 4
-// independent ops / 2 devices (120 schedules, spec §10.2) mean zeta approaches the exact log Z.
+// independent ops / 2 devices (120 schedules, enumerated) mean zeta approaches the exact log Z.
 #include "models/gflownet/loss.h"
 #include "models/gflownet/policy.h"
 #include "models/gflownet/rollout.h"
@@ -51,7 +51,8 @@ Problem independentOps(const std::vector<double>& durations, int devices) {
     return p;
 }
 
-/// Spec §1.2's worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
+/// The worked example of the proxy's eq. 2 (Zhang et al. 2023, §2.2; docs/gflownet.md, 'The per-state
+/// architecture as implemented'; tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
 Problem workedExample() { return reference::gflownetWorkedExample(); }
 
 std::vector<std::uint64_t> seeds(int count, std::uint64_t base) {
@@ -341,9 +342,9 @@ private Q_SLOTS:
         }
     }
 
-    // The shipped single-graph model on its graph (spec §2.2, Fig. 3): at sigma = 0.005 the samples
-    // are better on average and less diverse than at sigma = 1. Untrained weights fail it: FiLM
-    // starts as the identity, so sigma changes nothing until training teaches it to.
+    // The shipped single-graph model on its graph (Zhang et al. 2023, §5.2, Fig. 3): at sigma = 0.005
+    // the samples are better on average and less diverse than at sigma = 1. Untrained weights fail
+    // it: FiLM starts as the identity, so sigma changes nothing until training teaches it to.
     void shippedModelTradesQualityForDiversity() {
         namespace fs = std::filesystem;
         const fs::path weights = fs::path(sl::models::modelsDir()) / "gflownet-layered24.slw";
@@ -407,7 +408,7 @@ private Q_SLOTS:
         }
     }
 
-    // Spec §10.2: 4 independent ops on 2 devices have 4! * C(5, 1) = 120 labelled schedules; the
+    // 4 independent ops on 2 labelled devices have 4! * C(5, 1) = 120 schedules; the
     // exact log Z = log sum_x exp((U(x) - 2) / sigma). Trained at that sigma only, the mean zeta
     // approaches log Z and std(zeta) shrinks; the untrained model is far from both (checked).
     void tinyExactCheck() {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The one-shot neural priority sampler (spec/priority-sampling.md): sampling, log-probabilities,
+// The one-shot neural priority sampler (Jeon et al., ICLR 2023; docs/priority-sampler.md): sampling, log-probabilities,
 // validity through the cost model, reproducibility, a training signal and the shipped weights.
 #include "models/prioritysampler/datasets.h"
 #include "models/prioritysampler/gumbel.h"

@@ -67,7 +67,8 @@ void allOrders(const Graph& g, std::vector<OpId>& prefix, std::vector<int>& deg,
     }
 }
 
-/// Step-clock peak from its definition (spec §1.2), independent of StepMemory: at step t, the
+/// Step-clock peak from its definition (Gagrani et al. 2022, §3.2 eqs. 1-3, read as in
+/// docs/topoformer.md, 'Choices where the paper is silent'), independent of StepMemory: at step t, the
 /// tensors made before t and still read at or after t, plus op t's outputs and parameters.
 double definitionPeak(const Graph& g, const std::vector<OpId>& order) {
     std::vector<int> pos(static_cast<size_t>(g.opCount()));
@@ -180,7 +181,8 @@ class TestTopoformer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void peaksComeFromTheStepClock() {
-        // spec §1.2: two chains A1 -> A2, B1 -> B2 with m = 5, 1.
+        // Two chains A1 -> A2, B1 -> B2 with m = 5, 1 (the worked example of docs/topoformer.md,
+        // 'Choices where the paper is silent').
         Graph g;
         OpId a1 = g.addOp({.name = "A1"}), a2 = g.addOp({.name = "A2"});
         OpId b1 = g.addOp({.name = "B1"}), b2 = g.addOp({.name = "B2"});
@@ -240,7 +242,7 @@ private Q_SLOTS:
     }
 
     void logProbIsPlackettLuce() {
-        // a -> c, b isolated, equal priorities: P(a, c, b) = 1/2 * 1/2 = 1/4 (spec §3.2).
+        // a -> c, b isolated, equal priorities: P(a, c, b) = 1/2 * 1/2 = 1/4 (eq. 8 of Gagrani et al. 2022).
         Graph g;
         OpId a = g.addOp({.name = "a"}), b = g.addOp({.name = "b"}), c = g.addOp({.name = "c"});
         g.addEdge(a, c);

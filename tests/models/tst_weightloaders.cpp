@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Every model's loader checks a weight file's configuration against what the file stores before it
-// builds the model (issue 15): a small crafted file must not make it allocate gigabytes. Also the
+// builds the model: a small crafted file must not make it allocate gigabytes. Also the
 // encoder's parameter count, which that check relies on, against the module it describes.
 #include "models/encoder/encoder.h"
 #include "models/gflownet/policy.h"

@@ -2,6 +2,7 @@
 #include "widgets/dagview.h"
 
 #include "widgets/dagitems.h"
+#include "widgets/dagoverview.h"
 #include "widgets/document.h"
 #include "widgets/opdetails.h"
 #include "widgets/opselection.h"
@@ -123,8 +124,15 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_view = new DagGraphicsView(m_scene, this);
     m_details = new OpDetails(this);
     m_details->setMinimumWidth(220);
+    m_overview = new DagOverview(m_view, this);
+    auto* canvas = new QWidget(this);   // the graph, and beside it the strip that finds one's way in it
+    auto* canvasRow = new QHBoxLayout(canvas);
+    canvasRow->setContentsMargins(0, 0, 0, 0);
+    canvasRow->setSpacing(0);
+    canvasRow->addWidget(m_view, 1);
+    canvasRow->addWidget(m_overview);
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_view);
+    split->addWidget(canvas);
     split->addWidget(m_details);
     split->setStretchFactor(0, 1);
     split->setSizes({900, 260});
@@ -284,7 +292,7 @@ void DagView::buildScene() {
         m_notice->show();
     }
     recolour();
-    fit();
+    showOpening();
     if (m_selection) onCurrentChanged(m_selection->current());
 }
 
@@ -312,6 +320,7 @@ void DagView::recolour() {
     updateLegend();
     if (!m_nodes) return;
     m_nodes->setFills(m_colouring.fill);
+    m_overview->setNodes(m_layout->nodes, m_colouring.fill, m_layout->bounds);
     m_nodes->setPositions(record ? orderPositions(*m_graph, *record) : std::vector<int>{});
 }
 
@@ -364,6 +373,23 @@ void DagView::fit() {
     m_view->setTransform(QTransform::fromScale(scale, scale));
     m_view->centerOn(scene.center());
     m_view->minScale = std::min(0.01, scale / 2);   // the wheel may go out as far as fit and beyond
+}
+
+void DagView::showOpening() {
+    fit();
+    if (m_view->transform().m11() >= kReadableScale) return;   // the whole graph reads: keep it whole
+    m_view->setTransform(QTransform::fromScale(kReadableScale, kReadableScale));
+    // the first row at the top, centred, as Netron opens a model at its inputs
+    QRectF firstRow;
+    for (const QRectF& r : m_layout->nodes)
+        if (!r.isNull() && (firstRow.isNull() || r.top() < firstRow.top() - 1)) firstRow = r;
+        else if (!r.isNull() && r.top() <= firstRow.top() + 1) firstRow |= r;
+    const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+    m_view->centerOn(QPointF(firstRow.center().x(), firstRow.top() - 24 + shown.height() / 2));
+}
+
+double DagView::scale() const {
+    return m_view->transform().m11();
 }
 
 void DagView::zoomBy(double factor) {

@@ -28,6 +28,7 @@ class Document;
 class OpSelection;
 class OpDetails;
 class DagGraphicsView;
+class DagOverview;
 class DagNodesItem;
 class DagEdgesItem;
 
@@ -46,6 +47,13 @@ public:
     QString notice() const;
     /// Shows every node (Ctrl+0).
     void fit();
+    /// How a graph opens: whole if its labels read at that zoom, else at kReadableScale with its
+    /// first row (the sources) at the top.
+    void showOpening();
+    /// The zoom at which the smallest label font is at least 9 px tall (6.5 pt at 96 dpi is 8.7 px).
+    static constexpr double kReadableScale = 1.1;
+    double scale() const;   ///< the view's zoom (1: a scene point is a pixel)
+    DagOverview* overview() const { return m_overview; }
     /// Selects the first op whose name is `text`, else whose name or type contains it
     /// (case-insensitive); false if none. `zoomIn`: zoom in to readable labels if zoomed out.
     bool search(const QString& text, bool zoomIn = false);
@@ -108,6 +116,7 @@ private:
     int m_generation = 0;
     std::unique_ptr<DagLayout> m_layout;
     QGraphicsScene* m_scene;
+    DagOverview* m_overview;
     DagGraphicsView* m_view;
     OpDetails* m_details;
     QLabel* m_notice;

@@ -215,13 +215,22 @@ QString GanttView::tickLabel(double t) const {
     return formatTick(t, a.scale, a.step);
 }
 
+QString GanttView::barLabel(const Op& op) {
+    const QString type = QString::fromStdString(op.type), name = QString::fromStdString(op.name);
+    if (type.isEmpty() || name == type) return name;
+    if (name.isEmpty() || name.startsWith(type + QLatin1Char('_'))) return type;   // "Conv_6": the importer's name for an unnamed node
+    return type + QLatin1Char(' ') + name;
+}
+
 void GanttView::paintAxis(QPainter& p, const Axis& axis) {
+    m_drawnTicks.clear();
     p.fillRect(QRectF(0, 0, width(), kAxisHeight), palette().window());
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(QPointF(0, kAxisHeight - 0.5), QPointF(width(), kAxisHeight - 0.5));
     const QFontMetrics fm(font());
     p.setPen(palette().color(QPalette::Text));
     const double legendLeft = m_record->criticalPath.empty() ? width() : width() - fm.horizontalAdvance(tr("critical path")) - 34;
+    double lastRight = -1e9;   // a label that would touch the previous one is left out: ticks never collide
     for (double t : axis.ticks) {
         const double x = m_map.toX(t);
         const QString label = formatTick(t, axis.scale, axis.step);
@@ -229,7 +238,10 @@ void GanttView::paintAxis(QPainter& p, const Axis& axis) {
         p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 1));
         const double half = fm.horizontalAdvance(label) / 2.0 + 2;
         const double left = std::max<double>(kLabelWidth + 2, x - half);   // never under the label column
+        if (left < lastRight + 6) continue;
         p.drawText(QRectF(left, 2, 2 * half, kAxisHeight - 8), Qt::AlignHCenter | Qt::AlignVCenter, label);
+        lastRight = left + 2 * half;
+        m_drawnTicks.push_back({left, lastRight});
     }
     p.fillRect(QRectF(0, 0, kLabelWidth, kAxisHeight), palette().window());
     p.drawText(QRectF(6, 2, kLabelWidth - 8, kAxisHeight - 6), Qt::AlignLeft | Qt::AlignVCenter, tr("time"));
@@ -318,8 +330,8 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
         }
         if (r.width() > 40 && r.height() >= fm.height()) {
             p.setPen(palette::textOn(fill));
-            const QString name = QString::fromStdString(g.op(it->op).name);
-            p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, static_cast<int>(r.width() - 7)));
+            p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       fm.elidedText(barLabel(g.op(it->op)), Qt::ElideRight, static_cast<int>(r.width() - 7)));
         }
     }
     for (int sub = 0; sub < lane.subRows; ++sub) {

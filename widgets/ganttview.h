@@ -45,6 +45,11 @@ public:
     QString tooltipFor(OpId v) const;
     /// The axis label at time `t`, as painted ("10 ms").
     QString tickLabel(double t) const;
+    /// The time labels of the last paint, as [left, right] in pixels, left to right (tests: they never overlap).
+    const std::vector<std::pair<double, double>>& drawnTicks() const { return m_drawnTicks; }
+    /// A bar's text: the op type, then its name when it has one of its own ("Conv conv1/7x7_s2"),
+    /// so that an unnamed node still says what it is.
+    static QString barLabel(const Op& op);
 
     QSize sizeHint() const override { return {800, 300}; }
     QSize minimumSizeHint() const override { return {200, 80}; }
@@ -86,6 +91,7 @@ private:
     QRectF laneRect(int lane) const;
     QColor colourOf(OpId v) const;
     void paintAxis(QPainter& p, const Axis& axis);
+    std::vector<std::pair<double, double>> m_drawnTicks;
     void paintLane(QPainter& p, int lane, const Axis& axis);
     void paintTransfers(QPainter& p);
     void emitRange();

@@ -381,6 +381,7 @@ void MainWindow::openInBackground(const GraphOrigin& origin, const QString& form
 
 void MainWindow::onGraphChanged() {
     const OpenGraph& open = *openGraph();
+    m_samplesWanted = false;   // a graph opens as itself, not as some sample's schedule
     setWindowTitle(tr("%1 — SchedLab").arg(open.displayName));
     m_trainingMenu->setMode(open.origin.training);
     watchDocumentFile();
@@ -437,6 +438,7 @@ RunJob* MainWindow::startRun() {
         problem = m_document->problem();
         if (const QString why = m_runPanel->unavailableReason(method); !why.isEmpty()) throw std::runtime_error(why.toStdString());
     } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot run %1: %2").arg(method, QString::fromUtf8(e.what())), 15000);   // said where the eye is, too
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;
     }

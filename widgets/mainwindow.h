@@ -219,6 +219,7 @@ private:
     SweepView* m_sweepView;
     TemperaturePanel* m_temperature = nullptr;
     bool m_neuralLoadStarted = false;
+    bool m_samplesWanted = false;   // the user moved the temperature (since the graph opened): samples go to the views
     QAction* m_sweepAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;

@@ -26,11 +26,20 @@ void MainWindow::connectTemperature() {
     // A selected result keeps the views: a sample that lands later (the one taken when the graph
     // opened, say) must not replace the run the results table shows as selected. Choosing a
     // temperature clears the selection, so its samples do show.
-    connect(m_temperature, &TemperaturePanel::settingsChosen, this, [this] { m_resultsView->clearSelection(); });
+    // Samples taken on their own (when a graph opens, when the neural module arrives) wait in the
+    // panel: the views show the graph as it is until the user asks for a schedule.
+    connect(m_temperature, &TemperaturePanel::settingsChosen, this, [this] {
+        m_samplesWanted = true;
+        m_resultsView->clearSelection();
+    });
     connect(m_temperature, &TemperaturePanel::sampled, this, [this](const RunRecord& r) {
         const QString makespan = formatDuration(r.schedule().makespan, r.problem->g().timeUnit());
         if (selectedRecord()) {
             statusBar()->showMessage(tr("Sampled %1 (makespan %2); the selected result stays in view").arg(r.name, makespan), 6000);
+            return;
+        }
+        if (!m_samplesWanted) {
+            statusBar()->showMessage(tr("Sampled %1 (makespan %2): move the temperature slider to see samples in the views").arg(r.name, makespan), 6000);
             return;
         }
         m_document->show(r);

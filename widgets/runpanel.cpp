@@ -75,6 +75,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
     m_method = new QComboBox(this);
     m_method->setObjectName(QStringLiteral("methodCombo"));
     m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("runSummary"));
     m_summary->setWordWrap(true);
     m_summary->setStyleSheet(QStringLiteral("color: palette(dark)"));
     m_formHost = new QWidget(this);
@@ -144,6 +145,11 @@ void RunPanel::setObjective(Objective objective) {
     updateAvailability();
 }
 
+void RunPanel::setDeviceCount(int devices) {
+    m_deviceCount = devices;
+    updateAvailability();
+}
+
 void RunPanel::setGraphOpen(bool open) {
     m_graphOpen = open;
     updateAvailability();
@@ -152,6 +158,13 @@ void RunPanel::setGraphOpen(bool open) {
 QString RunPanel::unavailableReason(const QString& name) const {
     const OptimizerInfo* info = OptimizerRegistry::instance().find(name.toStdString());
     if (!info) return tr("unknown method '%1'").arg(name);
+    const bool ownWeights = name == method() && m_weights && !m_weights->text().isEmpty();   // they may fit another count
+    if (info->devices > 0 && m_deviceCount > 0 && info->devices != m_deviceCount && !ownWeights)
+        return tr("%1's shipped weights place ops on %2 devices and the platform has %3: set Devices to %2 in the Platform panel, "
+                  "or give weights trained for %3 devices")
+            .arg(name)
+            .arg(info->devices)
+            .arg(m_deviceCount);
     if (std::find(info->objectives.begin(), info->objectives.end(), m_objective) != info->objectives.end()) return {};
     QStringList names;
     for (const Objective o : info->objectives) names << QString::fromStdString(toString(o));
@@ -225,6 +238,7 @@ void RunPanel::addWeightsRow(const QString& kept) {
     m_weights->setPlaceholderText(tr("shipped weights"));
     m_weights->setToolTip(tr("A weight file (.slw) trained with 'schedlab-cli train'; empty: the weights shipped in models/weights"));
     m_weights->setClearButtonEnabled(true);
+    connect(m_weights, &QLineEdit::textChanged, this, &RunPanel::updateAvailability);   // own weights may fit another device count
     auto* browse = new QToolButton(row);
     browse->setText(tr("…"));
     browse->setToolTip(tr("Choose a weight file"));
@@ -336,7 +350,10 @@ void RunPanel::restoreSettings() {
 
 void RunPanel::observe(const Document* doc) {
     connect(doc, &Document::graphChanged, this, [this] { setGraphOpen(true); });
-    connect(doc, &Document::machineChanged, this, [this, doc] { setObjective(doc->machine().objective.kind); });
+    connect(doc, &Document::machineChanged, this, [this, doc] {
+        m_deviceCount = doc->machine().platform.deviceCount();
+        setObjective(doc->machine().objective.kind);
+    });
 }
 
 } // namespace sl::gui

@@ -31,11 +31,14 @@ public:
     bool setMethod(const QString& name);
     /// The objective chosen in the Platform panel: only the methods that declare it can run.
     void setObjective(Objective objective);
+    /// The platform's device count: a method whose shipped weights need another count cannot run.
+    void setDeviceCount(int devices);
     /// Run stays disabled (its tooltip says why) until a graph is open.
     void setGraphOpen(bool open);
     /// Follows `doc`: runs need an open graph, and their options depend on its objective.
     void observe(const Document* doc);
-    /// Empty when method `name` is registered and declares the current objective, else why it cannot run.
+    /// Empty when method `name` is registered, declares the current objective and fits the
+    /// platform's device count, else a sentence saying why it cannot run and what to change.
     QString unavailableReason(const QString& name) const;
     /// Current values of the generic and the method's own options.
     RunOptions options() const;
@@ -68,6 +71,7 @@ private:
     QVBoxLayout* m_jobs;
     QLabel* m_idle;
     Objective m_objective = Objective::Makespan;
+    int m_deviceCount = 0;   // 0: not known yet (no machine set)
     QString m_pendingMethod;   // remembered, not registered yet (a neural method): chosen once it is
 };
 

@@ -175,13 +175,14 @@ QWidget* TemperaturePanel::buildSamplingBox() {
     connect(m_slider, &TemperatureSlider::temperatureChanged, this, [this] {
         updateTemperatureLabel();
         resample();
+    });
+    // settingsChosen() means a person asked: a drag, a key or a click, not a restore or a range change
+    connect(m_slider, &QAbstractSlider::actionTriggered, this, &TemperaturePanel::settingsChosen);
+    connect(m_sampler, &QComboBox::currentIndexChanged, this, &TemperaturePanel::onSamplerChanged);
+    connect(m_sampler, &QComboBox::activated, this, [this] {
+        m_samplerChosenHere = true;
         Q_EMIT settingsChosen();
     });
-    connect(m_sampler, &QComboBox::currentIndexChanged, this, [this] {
-        onSamplerChanged();
-        Q_EMIT settingsChosen();
-    });
-    connect(m_sampler, &QComboBox::activated, this, [this] { m_samplerChosenHere = true; });
     connect(m_samples, &QSpinBox::valueChanged, this, [this] {
         resample();
         Q_EMIT settingsChosen();
@@ -289,6 +290,7 @@ double TemperaturePanel::temperature() const {
 
 void TemperaturePanel::setTemperature(double t) {
     m_slider->setTemperature(t);
+    Q_EMIT settingsChosen();
 }
 
 void TemperaturePanel::setSampleCount(int n) {

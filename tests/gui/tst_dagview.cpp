@@ -10,13 +10,18 @@
 #include "widgets/dagcolouring.h"
 #include "widgets/dagitems.h"
 #include "widgets/daglayout.h"
+#include "widgets/dagoverview.h"
 #include "widgets/dagview.h"
+#include "widgets/document.h"
+#include "widgets/ganttview.h"
 #include "widgets/graphloader.h"
 #include "widgets/mainwindow.h"
 #include "widgets/opdetails.h"
 #include "widgets/opselection.h"
+#include "widgets/palette.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
+#include "widgets/temperaturepanel.h"
 
 #include <QApplication>
 #include <QLabel>
@@ -101,6 +106,49 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("tst_dagview"));
         QSettings().clear();
         registerCoreOptimizers();
+    }
+
+    // A real model opens as a reader wants it (as `schedlab resources/examples/resnet50.onnx`
+    // does): zoomed so the smallest label font is at least 9 px, the inputs at the top, their op
+    // types painted; no schedule in any view and colours by op category, although the Temperature
+    // dock has sampled it meanwhile. Mutations caught: opening fitted (27 x 8 px boxes, no labels),
+    // labels not painted at the opening zoom, the dock's sample drawn over the graph, device colours.
+    void aRealModelOpensReadableAndUnscheduled() {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndLayOut(w, QStringLiteral(SCHEDLAB_TEST_DATA "/../../resources/examples/resnet50.onnx")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.temperaturePanel()->current().has_value(), 30000);   // the dock's sample landed
+        DagView* dag = w.dagView();
+        const double smallestLabelPx = 6.5 / 72.0 * dag->canvas()->logicalDpiY() * dag->scale();
+        QVERIFY2(smallestLabelPx >= 9.0, qPrintable(QString::number(smallestLabelPx)));
+        const Graph& g = *w.openGraph()->graph;
+        const OpId input = 0;   // ResNet-50's stem convolution: the first row
+        QCOMPARE(QString::fromStdString(g.op(input).type), QStringLiteral("Conv"));
+        QCOMPARE(dag->labelLines(input).value(0), QStringLiteral("Conv"));
+        const QRectF box = dag->viewportRectOf(input);
+        QVERIFY2(QRectF(dag->canvas()->rect()).contains(box) && box.top() < 80, "the inputs open at the top");
+        // the label is painted: the node's text colour covers part of its box (pixels, not state)
+        const QImage shot = dag->canvas()->grab().toImage();
+        const QColor text = palette::textOn(dag->fillOf(input));
+        int textPixels = 0;
+        for (int y = static_cast<int>(box.top()) + 3; y < static_cast<int>(box.bottom()) - 3; ++y)
+            for (int x = static_cast<int>(box.left()) + 6; x < static_cast<int>(box.right()) - 6; ++x) {
+                const QColor c = shot.pixelColor(x * shot.width() / dag->canvas()->width(), y * shot.height() / dag->canvas()->height());
+                textPixels += std::abs(c.lightness() - text.lightness()) < 40;
+            }
+        QVERIFY2(textPixels > 40, qPrintable(QString::number(textPixels)));
+        // nothing scheduled: no record in the views, the colours and legend by op category
+        QVERIFY(!w.ganttView()->record());
+        QVERIFY(!w.document()->shown());
+        QCOMPARE(dag->shownColouring(), DagColourBy::Category);
+        QVERIFY2(!dag->legendText().contains(QStringLiteral("dev0")), qPrintable(dag->legendText()));
+        QCOMPARE(dag->fillOf(input), categoryColour(OpCategory::Convolution));
+        // a tall graph gets its overview strip; Fit shows all of it and the strip goes
+        QVERIFY(dag->overview()->isVisible());
+        dag->fit();
+        QTRY_VERIFY(!dag->overview()->isVisible());
     }
 
     // catches: nodes labelled by name (n12) or the badge lost after a run

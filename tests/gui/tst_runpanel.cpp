@@ -4,7 +4,9 @@
 #include "core/optimizer/optimizer.h"
 #include "widgets/runpanel.h"
 
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QtTest>
 
 using namespace sl;
@@ -17,9 +19,18 @@ public:
     RunResult run(const Problem&, const RunOptions&, const ProgressFn&, std::stop_token) override { return {}; }
 };
 
-void addMethod(const char* name, const char* family) {
-    OptimizerRegistry::instance().add({.name = name, .summary = name, .family = family, .objectives = {Objective::Makespan}},
-                                      [] { return std::make_unique<NoOptimizer>(); });
+void addMethod(const char* name, const char* family, int devices = 0) {
+    OptimizerRegistry::instance().add(
+        {.name = name, .summary = name, .family = family, .objectives = {Objective::Makespan}, .devices = devices},
+        [] { return std::make_unique<NoOptimizer>(); });
+}
+
+/// A platform setting method `info` cannot run on: {objective, device count}; none if it runs on any.
+std::optional<std::pair<Objective, int>> unsupportedSetting(const OptimizerInfo& info) {
+    if (info.devices > 0) return std::pair{info.objectives.front(), info.devices + 4};
+    for (const Objective o : {Objective::Makespan, Objective::Memory, Objective::Weighted})
+        if (std::find(info.objectives.begin(), info.objectives.end(), o) == info.objectives.end()) return std::pair{o, 4};
+    return std::nullopt;
 }
 
 } // namespace
@@ -33,6 +44,38 @@ private Q_SLOTS:
         addMethod("test-neural", "neural");
         addMethod("test-neural-2", "neural");
         addMethod("test-heuristic", "heuristic");
+        addMethod("test-two-devices", "neural", 2);   // as REGAL's shipped weights: two devices only
+        registerCoreOptimizers();
+    }
+
+    /// Every registered method, on a platform it cannot run on, says why in the panel before Run
+    /// is pressed, and Run is off. Mutations caught: the device-count check dropped (the REGAL case:
+    /// no run and no word), a reason left out of the summary line, Run left enabled.
+    void everyRefusalIsShownInThePanel() {
+        RunPanel panel;
+        panel.reloadMethods();
+        panel.setGraphOpen(true);
+        auto* summary = panel.findChild<QLabel*>(QStringLiteral("runSummary"));
+        auto* run = panel.findChild<QPushButton*>(QStringLiteral("runButton"));
+        QVERIFY(summary && run);
+        int refused = 0;
+        for (const OptimizerInfo& info : OptimizerRegistry::instance().list()) {
+            const auto setting = unsupportedSetting(info);
+            if (!setting) continue;   // it runs on any platform and objective
+            QVERIFY(panel.setMethod(QString::fromStdString(info.name)));
+            panel.setDeviceCount(setting->second);
+            panel.setObjective(setting->first);
+            const QString why = panel.unavailableReason(QString::fromStdString(info.name));
+            QVERIFY2(!why.isEmpty(), info.name.c_str());
+            QVERIFY2(why.contains(QString::fromStdString(info.name)), qPrintable(why));   // it names the method
+            QCOMPARE(summary->text(), why);
+            QVERIFY2(!run->isEnabled() && run->toolTip() == why, info.name.c_str());
+            ++refused;
+            panel.setDeviceCount(info.devices > 0 ? info.devices : 4);   // and on one it supports, Run comes back
+            panel.setObjective(info.objectives.front());
+            QVERIFY2(run->isEnabled(), info.name.c_str());
+        }
+        QVERIFY(refused >= 3);   // the memory orders, exact-makespan's objective, the two-device method
     }
 
     /// Mutations caught: the row on every method (or none), the path dropped from the options, the

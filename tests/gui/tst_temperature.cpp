@@ -149,8 +149,8 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);   // the load's own sample, if any
         shown.clear();
         // two quick moves: the debounce and the stale-run cancel leave exactly one result, the last
-        panel->slider()->setValue(panel->slider()->maximum() / 2);
-        panel->slider()->setValue(panel->slider()->maximum());   // σ = 1
+        panel->slider()->triggerAction(QAbstractSlider::SliderPageStepAdd);   // as a click beside the handle
+        panel->slider()->triggerAction(QAbstractSlider::SliderToMaximum);    // as the End key: σ = 1
         QVERIFY(shown.wait(10000));
         QTest::qWait(300);
         QCOMPARE(shown.count(), 1);

@@ -177,6 +177,35 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(QStringLiteral("(duration %1)").arg(formatDuration(so.end - so.start, TimeUnit::Microseconds))), qPrintable(tip));
     }
 
+    /// Time labels never touch, at any width and zoom; a bar says its op type, and its name when
+    /// the node has one of its own. Mutations caught: ticks drawn without the overlap check
+    /// ("0.0 ms0.5 ms" on a narrow Gantt), bars labelled by bare names ("n6").
+    void ganttTicksNeverCollideAndBarsSayTheirType() {
+        QCOMPARE(GanttView::barLabel({.name = "n6", .type = "Conv"}), QStringLiteral("Conv n6"));
+        QCOMPARE(GanttView::barLabel({.name = "Conv_6", .type = "Conv"}), QStringLiteral("Conv"));   // the importer's name for an unnamed node
+        QCOMPARE(GanttView::barLabel({.name = "Relu", .type = "Relu"}), QStringLiteral("Relu"));
+        QCOMPARE(GanttView::barLabel({.name = "t3", .type = ""}), QStringLiteral("t3"));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        w.showTab(MainWindow::GanttTab);
+        GanttView* g = w.ganttView();
+        int checked = 0;
+        for (int width = 260; width <= 1400; width += 53)
+            for (const double end : {1.0, 37.0, 2000.0, 9999.0, 123456.0}) {
+                g->resize(width, 300);
+                g->setTimeRange(0, end);
+                g->grab();   // paints: the drawn ticks are recorded
+                const auto& ticks = g->drawnTicks();
+                for (size_t i = 1; i < ticks.size(); ++i)
+                    QVERIFY2(ticks[i].first >= ticks[i - 1].second, qPrintable(QStringLiteral("width %1, end %2").arg(width).arg(end)));
+                checked += ticks.size() >= 2;
+            }
+        QVERIFY(checked > 20);   // most settings show several labels
+    }
+
     /// The fault: zoomed out on a 10k-op schedule, merged sub-pixel bars crept right of
     /// the makespan. Mutation caught: a merged band or critical stripe that advances a pixel per
     /// bar (the old paintedTo logic), or fit() ranging past the makespan differently.

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/dagoverview.h"
+
+#include <QGraphicsView>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollBar>
+
+#include <algorithm>
+
+namespace sl::gui {
+namespace {
+constexpr int kWidth = 64;    // px: thin enough to leave the graph its room
+constexpr int kMargin = 4;
+} // namespace
+
+DagOverview::DagOverview(QGraphicsView* view, QWidget* parent) : QWidget(parent), m_view(view) {
+    setObjectName(QStringLiteral("dagOverview"));
+    setFixedWidth(kWidth);
+    setCursor(Qt::PointingHandCursor);
+    setToolTip(tr("The whole graph; the frame is what the view shows. Click or drag to move there."));
+    for (QScrollBar* bar : {view->horizontalScrollBar(), view->verticalScrollBar()}) {
+        connect(bar, &QScrollBar::valueChanged, this, &DagOverview::followView);
+        connect(bar, &QScrollBar::rangeChanged, this, &DagOverview::followView);   // zooms change the ranges
+    }
+    hide();
+}
+
+void DagOverview::setNodes(const std::vector<QRectF>& nodes, const std::vector<QRgb>& fills, const QRectF& bounds) {
+    m_nodes = nodes;
+    m_fills = fills;
+    m_bounds = bounds;
+    redraw();
+    followView();
+}
+
+QRectF DagOverview::placed() const {
+    if (m_bounds.isEmpty()) return {};
+    const QRectF room = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const double s = std::min(room.width() / m_bounds.width(), room.height() / m_bounds.height());
+    const QSizeF size = m_bounds.size() * s;
+    return QRectF(room.left() + (room.width() - size.width()) / 2, room.top(), size.width(), size.height());   // top-aligned: sources first
+}
+
+void DagOverview::redraw() {
+    m_image = QImage(size() * devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
+    m_image.setDevicePixelRatio(devicePixelRatioF());
+    m_image.fill(Qt::transparent);
+    const QRectF to = placed();
+    if (to.isEmpty() || m_nodes.empty()) return update();
+    QPainter p(&m_image);
+    const double s = to.width() / m_bounds.width();
+    for (size_t v = 0; v < m_nodes.size(); ++v) {
+        const QRectF& r = m_nodes[v];
+        if (r.isNull()) continue;
+        const QRectF mini(to.left() + (r.left() - m_bounds.left()) * s, to.top() + (r.top() - m_bounds.top()) * s,
+                          std::max(1.0, r.width() * s), std::max(1.0, r.height() * s));
+        p.fillRect(mini, QColor::fromRgb(v < m_fills.size() ? m_fills[v] : 0xff8a93a0));
+    }
+    update();
+}
+
+QRectF DagOverview::frame() const {
+    if (!m_view || m_bounds.isEmpty()) return {};
+    const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect().intersected(m_bounds);
+    const QRectF to = placed();
+    const double s = to.width() / m_bounds.width();
+    return QRectF(to.left() + (shown.left() - m_bounds.left()) * s, to.top() + (shown.top() - m_bounds.top()) * s, shown.width() * s,
+                  shown.height() * s);
+}
+
+void DagOverview::followView() {
+    if (!m_view || m_bounds.isEmpty()) return hide();
+    const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
+    setVisible(!shown.contains(m_bounds));   // the whole graph in view: nothing to find one's way in
+    update();
+}
+
+void DagOverview::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), QColor(0xf1, 0xf2, 0xf4));
+    p.drawImage(QPointF(0, 0), m_image);
+    const QRectF f = frame();
+    if (f.isEmpty()) return;
+    p.setPen(QPen(QColor(0x1f, 0x6f, 0xd1), 1.5));
+    p.setBrush(QColor(0x1f, 0x6f, 0xd1, 40));
+    p.drawRect(f.united(QRectF(f.center() - QPointF(2, 2), QSizeF(4, 4))));   // never thinner than 4 px
+}
+
+void DagOverview::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    redraw();
+}
+
+void DagOverview::centreViewAt(QPointF stripPos) {
+    const QRectF to = placed();
+    if (!m_view || to.isEmpty()) return;
+    const double s = to.width() / m_bounds.width();
+    m_view->centerOn(QPointF(m_bounds.left() + (stripPos.x() - to.left()) / s, m_bounds.top() + (stripPos.y() - to.top()) / s));
+}
+
+void DagOverview::mousePressEvent(QMouseEvent* e) {
+    centreViewAt(e->position());
+}
+
+void DagOverview::mouseMoveEvent(QMouseEvent* e) {
+    if (e->buttons() & Qt::LeftButton) centreViewAt(e->position());
+}
+
+} // namespace sl::gui

@@ -482,6 +482,17 @@ bool TemperaturePanel::startSweep() {
     return true;
 }
 
+void TemperaturePanel::sampleOnOpen(int ops) {
+    cancel();
+    m_current.reset();   // the last graph's numbers are not this one's
+    m_histogram->setValues({}, 0, 0);
+    m_stats->clear();
+    m_keep->setEnabled(false);
+    if (static_cast<double>(ops) * m_samples->value() <= kAutoSampleWork) return resample();   // a hidden panel waits until it is shown
+    m_status->setText(tr("%1 ops: move σ to sample this graph (%2 samples of a graph this size take a while)")
+                          .arg(formatCount(ops), formatCount(m_samples->value())));
+}
+
 void TemperaturePanel::cancel() {
     m_debounce.stop();
     if (m_sampling) m_sampling->stop.request_stop();
@@ -540,7 +551,7 @@ void TemperaturePanel::observe(const Document* doc) {
         if (!doc->graph()) throw std::runtime_error(tr("Open a graph to sample it").toStdString());
         return doc->problem();
     });
-    connect(doc, &Document::graphChanged, this, &TemperaturePanel::resample);   // a hidden panel waits until it is shown
+    connect(doc, &Document::graphChanged, this, [this, doc] { sampleOnOpen(doc->graph()->graph->opCount()); });
     connect(doc, &Document::machineChanged, this, [this, doc] { setTarget(doc->machine().target, 1); });
 }
 

@@ -64,6 +64,12 @@ public:
     /// Re-samples after the debounce pause (a hidden panel waits until it is shown) / at once.
     void resample();
     void resampleNow();
+    /// A graph opened: the last graph's sample goes, and the panel samples the new one by itself
+    /// when that is cheap (ops x samples <= kAutoSampleWork), else waits for the user to ask.
+    void sampleOnOpen(int ops);
+    /// Op-samples drawn unasked: a few seconds on two cores; the sampler keeps every schedule, so
+    /// this bounds the memory too (1,000 samples of a 100,000-op graph would hold 100 M ops).
+    static constexpr double kAutoSampleWork = 5e6;
     bool isSampling() const { return static_cast<bool>(m_sampling); }
     bool isSweeping() const { return static_cast<bool>(m_sweeping); }
     /// Starts a sweep with the panel's settings; false (and failed()) without a problem.

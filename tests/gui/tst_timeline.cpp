@@ -45,6 +45,15 @@ RunRecord openAndRun(MainWindow& w, const GraphOrigin& origin, const QString& me
     return finished.takeFirst().at(0).value<RunRecord>();
 }
 
+/// ResNet-50's list-cp schedule in the Gantt tab of `w` (shown, 1400 x 900); its record.
+RunRecord ganttOfResnet(MainWindow& w) {
+    w.resize(1400, 900);
+    w.show();
+    const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
+    w.showTab(MainWindow::GanttTab);
+    return r;
+}
+
 QString cell(MainWindow& w, int row, int column) {
     return w.results()->data(w.results()->index(row, column)).toString();
 }
@@ -152,11 +161,8 @@ private Q_SLOTS:
     /// Mutation caught: axis labels as bare numbers ("5000") or tooltips without units.
     void ganttAxisAndTooltipCarryUnits() {
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
+        const RunRecord r = ganttOfResnet(w);
         QVERIFY(r.result);
-        w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
         QTRY_VERIFY(g->isVisible() && g->width() > 600);
         g->setTimeRange(0, 20000);   // 0..20 ms in microseconds
@@ -186,11 +192,8 @@ private Q_SLOTS:
         QCOMPARE(GanttView::barLabel({.name = "Relu", .type = "Relu"}), QStringLiteral("Relu"));
         QCOMPARE(GanttView::barLabel({.name = "t3", .type = ""}), QStringLiteral("t3"));
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/resnet50.onnx")), QStringLiteral("list-cp"));
+        const RunRecord r = ganttOfResnet(w);
         QVERIFY(r.result);
-        w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
         int checked = 0;
         for (int width = 260; width <= 1400; width += 53)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// How different a set of schedules is (spec/gflownet.md §9): pairwise distances between two
-/// schedules, their mean over all unordered pairs of a set, and the number of distinct schedules.
+/// How different a set of schedules is (Zhang et al., ICLR 2023, §5 "Metrics" and App. E.2):
+/// pairwise distances between two schedules, their mean over all unordered pairs of a set, and the
+/// number of distinct schedules. Our readings of the paper's one-line definitions are in
+/// docs/diversity.md, "Choices where the paper is silent".
 ///
 ///  - GED: the chain graphs as unlabelled edge sets (u -> v iff u immediately precedes v on some
 ///    device), 100 · |A^x − A^y| / (|E_x| + |E_y|), in [0, 100]; or over the mean edge count,
-///    in [0, 200] (the paper's "total number of edges" is ambiguous, spec §9);
+///    in [0, 200] (the paper's "total number of edges" is ambiguous);
 ///  - d_inv: ‖τ^x − τ^y‖₂ over the start times in op-id order (invariant to device labels);
 ///  - d_sen: the same over the start times concatenated with κ · one-hot(device) (sensitive to
 ///    device labels): sqrt(d_inv² + 2κ² · #ops on different devices).
@@ -22,7 +24,7 @@
 namespace sl {
 
 enum class GedDenominator {
-    EdgeSum,    ///< |E_x| + |E_y|: GED in [0, 100] (default, spec §9 [R])
+    EdgeSum,    ///< |E_x| + |E_y|: GED in [0, 100] (default; fits the paper's values)
     EdgeMean,   ///< (|E_x| + |E_y|) / 2: GED in [0, 200]
 };
 

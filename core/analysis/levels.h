@@ -18,7 +18,8 @@ double meanDuration(const Op& op);
 double minDuration(const Graph& g, const Platform& platform, OpId v);
 
 /// Bottom level: the op's own duration plus the longest path (by duration) to a sink, with
-/// `durations[v]` per op. This is the list-cp priority (spec/priority-sampling.md §5.1).
+/// `durations[v]` per op. This is the list-cp priority (Jeon et al. 2023, App. D; inclusive of the
+/// op itself: docs/heuristics.md, "Choices where the papers are silent").
 std::vector<double> bottomLevels(const Graph& g, const std::vector<double>& durations);
 /// Bottom levels over mean durations.
 std::vector<double> bottomLevels(const Graph& g);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The temperature sweep (spec/gflownet.md §2.2 "App behavior", §9 "App display"): for each σ of a
+/// The temperature sweep (our tool, after the GFlowNet paper's Fig. 3, Zhang et al. 2023, §5.2;
+/// docs/sweep.md, "What the paper gives and what is ours"): for each σ of a
 /// list, draw N schedules from a TemperatureSampler, keep the top k by proxy speedup and report
 ///  - mean, standard deviation and top-1 of the proxy speedup U over the N samples, the top-k mean;
 ///  - distinct schedules over the N samples, exact and up to device relabelling;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Beta(alpha, beta) variates for generalized BRKGA (spec/regal.md §3.7): X / (X + Y) with X, Y
-/// gamma variates (Marsaglia-Tsang; shapes below 1 boosted by U^(1/a)), computed in log space so
-/// that shapes as small as 1/6 never give 0/0. Portable: only sl::Rng's own formulas are used.
+/// Beta(alpha, beta) variates for generalized BRKGA (REGAL, Paliwal et al. 2020, §3.2): X / (X + Y)
+/// with X, Y gamma variates (Marsaglia-Tsang; shapes below 1 boosted by U^(1/a)), computed in log
+/// space so that shapes as small as 1/6 never give 0/0 (docs/brkga.md, "Choices where the papers
+/// are silent"). Portable: only sl::Rng's own formulas are used.
 
 #include "core/util/random.h"
 
@@ -27,7 +28,7 @@ void fillBeta(std::span<double> keys, double alpha, double beta, Rng& rng);
 /// at the 4,097 probabilities i / 4096 and linear in between, so each of the 4,096 slices holds
 /// exactly its 1/4096 of the mass. One uniform draw, a lookup and a lerp per variate: what makes
 /// REGAL's learned mutants cost no more than uniform ones (the papers' +17 % time was unoptimised
-/// Beta sampling, spec/regal.md §3.7). Building a table costs a few milliseconds: shared() keeps
+/// Beta sampling: REGAL §4.3.1, Table 2). Building a table costs a few milliseconds: shared() keeps
 /// one per shape for the whole process.
 class BetaQuantiles {
 public:
@@ -43,7 +44,7 @@ private:
 };
 
 /// A sampler for Distributions::mutant / ::initial drawing gene i from Beta(alpha[i], beta[i]):
-/// REGAL's learned per-gene distributions (spec/regal.md §3.6). alpha[i] = beta[i] = 1 is uniform;
+/// REGAL's learned per-gene distributions (REGAL §3.2 and A.2). alpha[i] = beta[i] = 1 is uniform;
 /// other genes use one BetaQuantiles table per distinct (alpha, beta) pair.
 /// Throws std::invalid_argument when the sizes differ or a shape is not positive.
 std::function<void(std::span<double>, Rng&)> perGeneBeta(std::vector<double> alpha, std::vector<double> beta);

@@ -210,7 +210,8 @@ void Engine::State::decodeBatch(Batch batch, std::span<const Chromosome> warmSta
     promoteNextGeneration();
 }
 
-/// The queued items the budget still pays for: children first, then mutants (spec/regal.md §3.3).
+/// The queued items the budget still pays for: children first, then mutants (docs/brkga.md,
+/// "Choices where the papers are silent").
 std::int64_t Engine::State::affordable() const {
     const auto queued = static_cast<std::int64_t>(items.size());
     if (limits.budget <= 0) return queued;

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// A biased random-key genetic algorithm (BRKGA, Gonçalves & Resende 2011; spec/regal.md §3),
+/// A biased random-key genetic algorithm (BRKGA, Gonçalves & Resende 2011; as REGAL uses it,
+/// Paliwal et al., ICLR 2020, §3.2),
 /// minimising the cost a decoder assigns to a vector of keys in [0, 1].
 ///
 /// Each generation keeps the `elites` best chromosomes unchanged (their cost is cached, not
 /// re-evaluated), adds population - elites - mutants children of a uniform elite x non-elite pair
 /// (biased uniform crossover: gene i from the elite with probability rho_i) and `mutants` fresh
 /// samples of the mutant distribution. Extras: several populations with elite exchange, restarts
-/// on stall, warm start, exact evaluation budget (spec/regal.md §3.3: a budget that ends mid-
-/// generation evaluates children then mutants in order, then stops).
+/// on stall, warm start, exact evaluation budget (a budget that ends mid-generation evaluates
+/// children then mutants in order, then stops: docs/brkga.md, "Choices where the papers are
+/// silent").
 ///
 /// The API follows BRKGA-MP-IPR: run() for a whole run, or the steps it is made of —
 /// initialize(), then evolve() (one generation), restart(), exchangeElite(), reading status() and
@@ -72,7 +74,7 @@ struct Params {
     void check() const;
 };
 
-/// Pluggable distributions (spec/regal.md §3.6): REGAL passes per-gene Betas and rho_i here.
+/// Pluggable distributions (generalized BRKGA, REGAL §3.2): REGAL passes per-gene Betas and rho_i here.
 struct Distributions {
     /// Fills a fresh chromosome (mutants). Empty: i.i.d. Uniform[0, 1).
     std::function<void(std::span<double> keys, Rng& rng)> mutant;
@@ -178,7 +180,7 @@ public:
     const Chromosome& best() const;   ///< best chromosome ever seen, as stored after decoding
     /// Up to `k` chromosomes of the current population(s) with a finite cost, cheapest first (ties:
     /// lower population, then the population's ranking); e.g. the final population's top k
-    /// (spec/gflownet.md §5.2). Copies k x genes keys.
+    /// (the GFlowNet paper's candidates, Zhang et al. 2023, §5). Copies k x genes keys.
     std::vector<Chromosome> ranked(int k) const;
     double bestCost() const;          ///< +inf before anything decoded to a finite cost
     std::int64_t evaluations() const;

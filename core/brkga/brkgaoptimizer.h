@@ -6,7 +6,7 @@
 ///  - `brkga-order`: priorities only (sl::OrderDecoder), devices chosen by the list scheduler;
 ///    warm-started by default with the critical-path (list-cp) priorities;
 ///  - `brkga-chains`: a priority and a device key per op (sl::ChainDecoder), the GFlowNet paper's
-///    baseline in the GFlowNet's action space (spec/gflownet.md §6.2); makespan only.
+///    baseline in the GFlowNet's action space (Zhang et al. 2023, §5; docs/brkga.md); makespan only.
 /// Options (RunOptions::values, declared by optionSpecs()): population, elites, mutants, rho,
 /// populations, exchange-interval, exchange-count, restart-stall, stall, alpha and beta (one
 /// Beta distribution for all mutant and initial keys; 1, 1 = uniform), and symmetry (brkga) or

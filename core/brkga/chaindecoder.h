@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The chain decoder of `brkga-chains`: the GFlowNet paper's BRKGA baseline as spec/gflownet.md
-/// §6.2 recommends it, decoding into exactly the GFlowNet's action space (§1.3).
+/// The chain decoder of `brkga-chains`: the GFlowNet paper's BRKGA baseline (Zhang et al., ICLR
+/// 2023, §5; the paper gives no encoding, ours is in docs/brkga.md, "Choices where the papers are
+/// silent"), decoding into exactly the GFlowNet's action space (the paper's §2.3).
 ///
 /// Chromosome: 2n keys, a priority k_i at i and a device key g_i at n + i. Decoding repeatedly
 /// takes the ready op of highest k_i (ties: the smaller id) and appends it to the chain of device

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The REGAL chromosome and decoder (spec/regal.md §3.4-3.5): keys -> placement, transfers and a
-/// total order over ops and transfers -> the cost model.
+/// The REGAL chromosome and decoder (Paliwal et al., ICLR 2020, §3.2.1; symmetry breaking A.1):
+/// keys -> placement, transfers and a total order over ops and transfers -> the cost model. The
+/// tie rules and the index layout are ours (docs/brkga.md, "Choices where the papers are silent").
 ///
 /// Layout (d devices, n ops, T tensors), n(d+1) + Td keys:
 ///  - affinity (op j, device q) at j*d + q; priority of op j at n*d + j;

@@ -2,7 +2,8 @@
 #pragma once
 /// \file
 /// The time clock for a schedule whose per-device order is fixed: every op starts as early as its
-/// device chain and its inputs allow (spec/gflownet.md §1.2 Eq. 2, with §5.1's transfer delays).
+/// device chain and its inputs allow (Zhang et al. 2023, §2.2, Eq. 2, plus the transfer delays of
+/// the target models, core/costmodel/target.h).
 ///
 /// This is how a schedule found on one problem (the proxy) is timed on another (a target model,
 /// core/costmodel/target.h): its placement and per-device order are kept, its times are not. It

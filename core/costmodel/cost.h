@@ -47,7 +47,8 @@ public:
 
     /// `peak` and `devicePeaks` are on clock(); pass 0 / {} for what the cost does not need.
     ///  - makespan: the makespan, or with a device over its capacity an upper bound on any makespan
-    ///    times (1 + relative excess), so every feasible schedule is cheaper (spec/regal.md §2.4);
+    ///    times (1 + relative excess), so every feasible schedule is cheaper (docs/costmodel.md,
+    ///    "Capacity penalty");
     ///  - memory: the peak;
     ///  - weighted: (1 - w) · makespan / makespan bound + w · peak / memory bound.
     double operator()(double makespan, double peak, std::span<const double> devicePeaks) const;

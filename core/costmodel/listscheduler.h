@@ -3,7 +3,8 @@
 /// \file
 /// The time clock of the cost model: non-delay list scheduling of prioritised ops on a platform.
 ///
-/// Algorithm (spec/priority-sampling.md §2.2, generalised to devices and transfers):
+/// Algorithm (Jeon et al., ICLR 2023, §2.2, Steps 1-4, generalised to devices and transfers; the
+/// reading of Step 3 is in docs/costmodel.md, "Choices where the papers are silent"):
 ///  - an op is *ready* once all its predecessors have finished;
 ///  - at each decision time t, ready ops are scanned in priority order (higher key first, ties to
 ///    the smaller op id); each one starts at t on a device of its machine type (or its fixed

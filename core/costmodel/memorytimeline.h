@@ -3,7 +3,7 @@
 /// \file
 /// Memory over time (the time clock) of a timed schedule, per device.
 ///
-/// Residency rules (the time-clock reading of spec/regal.md §2.2):
+/// Residency rules (the time-clock reading of REGAL's memory model, Paliwal et al. 2020, §3.1):
 ///  - an output tensor is allocated on its producer's device when the producer starts and freed
 ///    when the last of its local consumers and outgoing transfers ends; an output nobody reads
 ///    is freed when its producer ends;

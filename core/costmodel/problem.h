@@ -24,7 +24,7 @@ struct ObjectiveSpec {
     /// For Weighted: cost = (1-w) * makespan / makespanScale + w * peak / memoryScale.
     double memoryWeight = 0.5;
     /// Makespan runs: a schedule over a device's memory capacity costs more than any feasible one
-    /// (spec/regal.md §2.4).
+    /// (the REGAL workshop paper's App. A.2; docs/costmodel.md, "Capacity penalty").
     bool enforceMemoryCapacity = true;
     /// The clock of "peak memory" in the cost (memory and weighted objectives, capacity penalty).
     MemoryClock memoryClock = MemoryClock::Step;

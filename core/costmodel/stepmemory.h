@@ -2,7 +2,8 @@
 #pragma once
 /// \file
 /// The step clock of the cost model: peak memory of a total order, one op (or transfer) per step,
-/// exactly as REGAL (spec/regal.md §2.2) and Topoformer (spec/topoformer.md §1.2) define it.
+/// as REGAL (Paliwal et al., ICLR 2020, §3.1) and Topoformer (Gagrani et al., NeurIPS 2022, §3.2,
+/// eqs. 1-3) define it; where their wording leaves a choice, see docs/costmodel.md, "Step clock".
 ///
 /// At the step of op j on device q, q holds every tensor still live there (including j's inputs)
 /// plus j's outputs and parameter bytes; after the step, parameters are dropped, inputs whose

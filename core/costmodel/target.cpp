@@ -28,7 +28,8 @@ TargetModel targetModelFromString(const std::string& s) {
 }
 
 TransferDelay targetDelay(TargetModel m, double meanDuration) {
-    // spec §5.1: calibrated so that list scheduling keeps the paper's target / proxy ratios.
+    // Calibrated so that list scheduling keeps the target / proxy ratios of the GFlowNet paper's
+    // Table 1 (docs/costmodel.md, "Target models").
     if (m == TargetModel::Bandwidth) return {8 * meanDuration, 0.1 * meanDuration};
     if (m == TargetModel::Latency) return {0.1 * meanDuration, 2 * meanDuration};
     return {};

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Target cost models (spec/gflownet.md §5.1): deliberately misspecified stand-ins for real
-/// hardware, against which schedules found on the proxy are judged.
+/// Target cost models (Zhang et al., "Robust Scheduling with GFlowNets", ICLR 2023, §5.1 and
+/// App. E.3): deliberately misspecified stand-ins for real hardware, against which schedules found
+/// on the proxy are judged. The paper gives no noise model and no a, b: ours are in
+/// docs/costmodel.md, "Choices where the papers are silent", "Target models".
 ///
-///  - Proxy:     the time clock with zero-cost transfers (spec §1.2), durations as profiled;
+///  - Proxy:     the time clock with zero-cost transfers (the paper's §2.2), durations as profiled;
 ///  - Noisy:     the proxy with every duration multiplied by exp(eps), eps ~ N(0, 0.5^2), drawn
 ///               once per graph from a seed (a systematic profiling error, not fresh noise);
 ///  - Bandwidth: the proxy plus a transfer delay a·mem + b on every cross-device edge, a = 8 ρ̄ per
@@ -13,10 +15,10 @@
 ///
 /// The delay is the platform's interconnect (latency b, bandwidth unit/a bytes per time unit), so
 /// targets are ordinary Problems and every schedule is timed by the one clock
-/// (core/costmodel/chaintiming.h). The unit of memory: our graphs carry bytes, the spec's
-/// calibration has mem ~ U(0, 1) (mean 1/2), so one unit is twice the graph's mean positive tensor
-/// bytes. Every input tensor produced on another device pays its delay, zero-byte ones b (the
-/// spec's recursion charges every cross-device edge); parallel tensors of one edge are separate,
+/// (core/costmodel/chaintiming.h). The unit of memory: our graphs carry bytes, the calibration
+/// assumed mem ~ U(0, 1) (mean 1/2), so one unit is twice the graph's mean positive tensor
+/// bytes. Every input tensor produced on another device pays its delay, zero-byte ones b (a
+/// control dependency is a cross-device edge too); parallel tensors of one edge are separate,
 /// contention-free transfers (the list scheduler's rule), so the edge waits for the largest.
 ///
 /// \code
@@ -46,7 +48,8 @@ struct TransferDelay {
     double b = 0;
 };
 
-/// spec §5.1's calibrated delay for a graph of mean duration `meanDuration`; {0, 0} for Proxy and Noisy.
+/// The calibrated delay (docs/costmodel.md, "Target models") for a graph of mean duration
+/// `meanDuration`; {0, 0} for Proxy and Noisy.
 TransferDelay targetDelay(TargetModel m, double meanDuration);
 /// Bytes in one unit of memory: 2 x the mean of the positive tensor sizes (0 if there are none).
 double memoryUnitBytes(const Graph& g);
@@ -58,7 +61,7 @@ inline constexpr double kNoisySigma = 0.5;
 /// exp(sigma · z_i), z_i standard normal, drawn in op order from sl::Rng(seed).
 std::shared_ptr<Graph> noisyGraph(const Graph& g, std::uint64_t seed, double sigma = kNoisySigma);
 
-/// `p` with zero-cost transfers: the clock optimizers see (spec §1.2).
+/// `p` with zero-cost transfers: the clock optimizers see (the GFlowNet paper's proxy, §2.2).
 Problem proxyProblem(const Problem& p);
 /// `p`'s target under `m`: the proxy with the model's durations and interconnect. `seed` only
 /// matters for Noisy.

@@ -75,14 +75,9 @@ struct HeapEntry {
 
 bool has(const std::uint64_t* set, OpId v) { return (set[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
 
-} // namespace
-
-ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
-                                     const std::function<void(std::int64_t, double)>& progress) {
-    const auto begin = std::chrono::steady_clock::now();
-    const int n = g.opCount();
+/// The incumbent: the best of the memory heuristics (the first one wins ties).
+ExactMemoryResult bestHeuristicOrder(const Graph& g) {
     ExactMemoryResult result;
-    // Incumbent: the best memory heuristic.
     StepMemory mem(g, 1);
     for (auto* rule : {&xlaListOrder, &dfsOrder, &postOrder, &bfsOrder}) {
         std::vector<OpId> order = rule(g);
@@ -92,120 +87,189 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
             result.peak = peak;
         }
     }
+    return result;
+}
+
+/// The best-first search over op sets. Each stored set has its partial peak (`cost`), the bytes
+/// live after it (`live`) and the step that reached it at that cost (`parent`, `action`).
+class MemorySearch {
+public:
+    /// `result` holds the incumbent; `floor` is a lower bound on the optimum; the time limit counts from `begin`.
+    MemorySearch(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
+                 const std::function<void(std::int64_t, double)>& progress, ExactMemoryResult& result, double floor,
+                 std::chrono::steady_clock::time_point begin)
+        : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
+          m_progress(progress), m_result(result), m_begin(begin), m_store(m_words),
+          m_scratch(static_cast<size_t>(m_words), 0), m_lowerBound(floor),
+          // Expansions cost O(V + E): on large graphs check the clock and the stop token every time.
+          m_checkMask(m_n + g.edgeCount() > 4096 ? 0 : 255) {
+        countReaders();
+        m_store.insert(m_scratch.data());
+        m_cost.push_back(0);
+        m_live.push_back(0);
+        m_parent.push_back(-1);
+        m_action.push_back(kNoOp);
+        m_heap.push({0, 0, 0});
+    }
+
+    void run() {
+        while (!m_heap.empty()) {
+            const HeapEntry top = m_heap.top();
+            m_heap.pop();
+            if (top.cost > m_cost[static_cast<size_t>(top.state)]) continue;   // stale entry
+            if (top.cost >= m_result.peak) break;   // nothing cheaper than the incumbent is left
+            m_lowerBound = std::max(m_lowerBound, top.cost);
+            if (top.size == m_n) {
+                m_result.order = orderTo(top.state);
+                m_result.peak = top.cost;
+                break;
+            }
+            if (outOfBudget()) break;
+            expand(top);
+        }
+        m_result.states = static_cast<std::int64_t>(m_store.size());
+    }
+
+private:
+    /// Distinct consumer ops of every tensor (as StepMemory counts them: through inputs()), and
+    /// each op's outputs nobody reads, freed at once.
+    void countReaders() {
+        m_readers.resize(static_cast<size_t>(m_g.tensorCount()));
+        for (OpId v = 0; v < m_n; ++v)
+            for (TensorId t : m_g.inputs(v)) m_readers[static_cast<size_t>(t)].push_back(v);
+        m_deadOutputs.assign(static_cast<size_t>(m_n), 0);
+        for (OpId v = 0; v < m_n; ++v)
+            for (TensorId t : m_g.outputs(v))
+                if (m_readers[static_cast<size_t>(t)].empty())
+                    m_deadOutputs[static_cast<size_t>(v)] += m_g.tensor(t).bytes;
+    }
+
+    std::vector<OpId> orderTo(std::int32_t state) const {
+        std::vector<OpId> order;
+        for (std::int32_t s = state; m_parent[static_cast<size_t>(s)] >= 0; s = m_parent[static_cast<size_t>(s)])
+            order.push_back(m_action[static_cast<size_t>(s)]);
+        std::reverse(order.begin(), order.end());
+        return order;
+    }
+
+    void giveUp(const std::string& why) {
+        std::ostringstream s;
+        s << why << " after " << m_store.size() << " states; returning the best heuristic order (peak " << m_result.peak
+          << ", lower bound " << m_lowerBound << ")";
+        m_result.note = s.str();
+    }
+
+    /// Counts the expansion; true (with the note set) when cancelled, out of time or out of states.
+    bool outOfBudget() {
+        if ((++m_result.expanded & m_checkMask) == 0) {
+            if (m_stop.stop_requested()) {
+                m_result.cancelled = true;
+                giveUp("cancelled");
+                return true;
+            }
+            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_begin).count();
+            if (m_limits.timeLimit > 0 && secs >= m_limits.timeLimit) {
+                giveUp("time limit reached");
+                return true;
+            }
+            if (m_progress && (m_result.expanded & (m_checkMask == 0 ? 63 : 4095)) == 0)
+                m_progress(m_result.expanded, m_result.peak);
+        }
+        if (static_cast<std::int64_t>(m_store.size()) >= m_limits.maxStates) {
+            giveUp("state limit reached");
+            return true;
+        }
+        return false;
+    }
+
+    bool ready(OpId v) const {
+        for (OpId q : m_g.predecessors(v))
+            if (!has(m_scratch.data(), q)) return false;
+        return true;
+    }
+
+    /// Live bytes after the step of `v` (already in m_scratch) from `baseLive` before it.
+    double liveAfter(OpId v, double baseLive) const {
+        double after = baseLive + m_g.outputBytes(v) - m_deadOutputs[static_cast<size_t>(v)];
+        for (TensorId t : m_g.inputs(v)) {
+            bool last = true;
+            for (OpId c : m_readers[static_cast<size_t>(t)])
+                if (!has(m_scratch.data(), c)) {
+                    last = false;
+                    break;
+                }
+            if (last) after -= m_g.tensor(t).bytes;
+        }
+        return after;
+    }
+
+    /// Stores the set in m_scratch reached from `top` by `v` at partial peak `next`, or lowers its cost.
+    void relax(const HeapEntry& top, OpId v, double next, double after) {
+        std::int32_t i = m_store.find(m_scratch.data());
+        if (i < 0) {
+            i = m_store.insert(m_scratch.data());
+            m_cost.push_back(next);
+            m_live.push_back(after);
+            m_parent.push_back(top.state);
+            m_action.push_back(v);
+            m_heap.push({next, top.size + 1, i});
+        } else if (next < m_cost[static_cast<size_t>(i)]) {
+            m_cost[static_cast<size_t>(i)] = next;
+            m_parent[static_cast<size_t>(i)] = top.state;
+            m_action[static_cast<size_t>(i)] = v;
+            m_heap.push({next, top.size + 1, i});
+        }
+    }
+
+    /// Every ready op appended to `top`'s set, unless that reaches the incumbent's peak.
+    void expand(const HeapEntry& top) {
+        const std::uint64_t* bits = m_store.bits(top.state);
+        std::copy(bits, bits + m_words, m_scratch.begin());
+        const double baseLive = m_live[static_cast<size_t>(top.state)];
+        for (OpId v = 0; v < m_n; ++v) {
+            if (has(m_scratch.data(), v) || !ready(v)) continue;
+            const double step = baseLive + m_g.outputBytes(v) + m_g.op(v).paramBytes;
+            const double next = std::max(top.cost, step);
+            if (next >= m_result.peak) continue;
+            m_scratch[static_cast<size_t>(v) >> 6] |= std::uint64_t{1} << (v & 63);
+            relax(top, v, next, liveAfter(v, baseLive));
+            m_scratch[static_cast<size_t>(v) >> 6] &= ~(std::uint64_t{1} << (v & 63));
+        }
+    }
+
+    const Graph& m_g;
+    const int m_n;
+    const int m_words;
+    const ExactMemoryLimits& m_limits;
+    const std::stop_token m_stop;
+    const std::function<void(std::int64_t, double)>& m_progress;
+    ExactMemoryResult& m_result;
+    const std::chrono::steady_clock::time_point m_begin;
+    std::vector<std::vector<OpId>> m_readers;
+    std::vector<double> m_deadOutputs;
+    StateStore m_store;
+    std::vector<double> m_cost, m_live;
+    std::vector<std::int32_t> m_parent;
+    std::vector<OpId> m_action;
+    std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> m_heap;
+    std::vector<std::uint64_t> m_scratch;
+    double m_lowerBound;
+    const std::int64_t m_checkMask;
+};
+
+} // namespace
+
+ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
+                                     const std::function<void(std::int64_t, double)>& progress) {
+    const auto begin = std::chrono::steady_clock::now();
+    ExactMemoryResult result = bestHeuristicOrder(g);
     const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search
-    if (n == 0 || result.peak <= floor) {
+    if (g.opCount() == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
         return result;
     }
-
-    // Distinct consumer ops of every tensor (as StepMemory counts them: through inputs()).
-    std::vector<std::vector<OpId>> readers(static_cast<size_t>(g.tensorCount()));
-    for (OpId v = 0; v < n; ++v)
-        for (TensorId t : g.inputs(v)) readers[static_cast<size_t>(t)].push_back(v);
-    std::vector<double> deadOutputs(static_cast<size_t>(n), 0);   // outputs nobody reads, freed at once
-    for (OpId v = 0; v < n; ++v)
-        for (TensorId t : g.outputs(v))
-            if (readers[static_cast<size_t>(t)].empty()) deadOutputs[static_cast<size_t>(v)] += g.tensor(t).bytes;
-
-    const int words = (n + 63) / 64;
-    StateStore store(words);
-    std::vector<double> cost, live;
-    std::vector<std::int32_t> parent;
-    std::vector<OpId> action;
-    std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> heap;
-    std::vector<std::uint64_t> scratch(static_cast<size_t>(words), 0);
-    store.insert(scratch.data());
-    cost.push_back(0);
-    live.push_back(0);
-    parent.push_back(-1);
-    action.push_back(kNoOp);
-    heap.push({0, 0, 0});
-
-    double lowerBound = floor;
-    // Expansions cost O(V + E): on large graphs check the clock and the stop token every time.
-    const std::int64_t checkMask = n + g.edgeCount() > 4096 ? 0 : 255;
-    auto giveUp = [&](const std::string& why) {
-        std::ostringstream s;
-        s << why << " after " << store.size() << " states; returning the best heuristic order (peak " << result.peak
-          << ", lower bound " << lowerBound << ")";
-        result.note = s.str();
-    };
-    while (!heap.empty()) {
-        const HeapEntry top = heap.top();
-        heap.pop();
-        if (top.cost > cost[static_cast<size_t>(top.state)]) continue;   // stale entry
-        if (top.cost >= result.peak) break;   // nothing cheaper than the incumbent is left
-        lowerBound = std::max(lowerBound, top.cost);
-        if (top.size == n) {
-            std::vector<OpId> order;
-            for (std::int32_t s = top.state; parent[static_cast<size_t>(s)] >= 0; s = parent[static_cast<size_t>(s)])
-                order.push_back(action[static_cast<size_t>(s)]);
-            std::reverse(order.begin(), order.end());
-            result.order = std::move(order);
-            result.peak = top.cost;
-            break;
-        }
-        if ((++result.expanded & checkMask) == 0) {
-            if (stop.stop_requested()) {
-                result.cancelled = true;
-                giveUp("cancelled");
-                break;
-            }
-            const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-            if (limits.timeLimit > 0 && secs >= limits.timeLimit) {
-                giveUp("time limit reached");
-                break;
-            }
-            if (progress && (result.expanded & (checkMask == 0 ? 63 : 4095)) == 0) progress(result.expanded, result.peak);
-        }
-        if (static_cast<std::int64_t>(store.size()) >= limits.maxStates) {
-            giveUp("state limit reached");
-            break;
-        }
-        const std::uint64_t* bits = store.bits(top.state);
-        std::copy(bits, bits + words, scratch.begin());
-        const double baseLive = live[static_cast<size_t>(top.state)];
-        for (OpId v = 0; v < n; ++v) {
-            if (has(scratch.data(), v)) continue;
-            bool ready = true;
-            for (OpId q : g.predecessors(v))
-                if (!has(scratch.data(), q)) {
-                    ready = false;
-                    break;
-                }
-            if (!ready) continue;
-            const double step = baseLive + g.outputBytes(v) + g.op(v).paramBytes;
-            const double next = std::max(top.cost, step);
-            if (next >= result.peak) continue;
-            scratch[static_cast<size_t>(v) >> 6] |= std::uint64_t{1} << (v & 63);
-            double after = baseLive + g.outputBytes(v) - deadOutputs[static_cast<size_t>(v)];
-            for (TensorId t : g.inputs(v)) {
-                bool last = true;
-                for (OpId c : readers[static_cast<size_t>(t)])
-                    if (!has(scratch.data(), c)) {
-                        last = false;
-                        break;
-                    }
-                if (last) after -= g.tensor(t).bytes;
-            }
-            std::int32_t i = store.find(scratch.data());
-            if (i < 0) {
-                i = store.insert(scratch.data());
-                cost.push_back(next);
-                live.push_back(after);
-                parent.push_back(top.state);
-                action.push_back(v);
-                heap.push({next, top.size + 1, i});
-            } else if (next < cost[static_cast<size_t>(i)]) {
-                cost[static_cast<size_t>(i)] = next;
-                parent[static_cast<size_t>(i)] = top.state;
-                action[static_cast<size_t>(i)] = v;
-                heap.push({next, top.size + 1, i});
-            }
-            scratch[static_cast<size_t>(v) >> 6] &= ~(std::uint64_t{1} << (v & 63));
-        }
-    }
-    result.states = static_cast<std::int64_t>(store.size());
+    MemorySearch search(g, limits, std::move(stop), progress, result, floor, begin);
+    search.run();
     result.optimal = result.note.empty();
     return result;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Minimum step-clock peak memory of a single-device total order (spec/topoformer.md §1.3, §5.1):
-/// a best-first search over the sets of scheduled ops (the down-sets / antichains of the DAG).
+/// Minimum step-clock peak memory of a single-device total order (Topoformer's objective, Gagrani
+/// et al. 2022, §3.2): a best-first search over the sets of scheduled ops (the down-sets of the
+/// DAG; the state of the paper's DP baselines, App. C.3; docs/heuristics.md, "Choices where the
+/// papers are silent").
 ///
 /// The memory live after a prefix depends only on its op set X, and the partial peak never
 /// decreases along a path, so a Dijkstra-like search by partial peak (ties: larger sets first)

@@ -14,7 +14,8 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-/// Topoformer's GMM "projected on to the positive reals" by max(x, 0) (spec/topoformer.md §6.1 E).
+/// Topoformer's GMM "projected on to the positive reals" (Gagrani et al. 2022, App. A, eq. 16) by
+/// max(x, 0) (docs/costmodel.md, "Generated instances").
 double sampleGmm(Rng& rng) {
     static constexpr double w[] = {0.3, 0.3, 0.3, 0.1}, mu[] = {0.5, 1, 3, 5}, sd[] = {0.5, 1, 1, 1};
     double u = rng.uniform();
@@ -25,8 +26,9 @@ double sampleGmm(Rng& rng) {
 
 long roundHalfAway(double x) { return std::lround(x); }
 
-/// The layer structure and edges of spec/topoformer.md §6.1 steps A-D. Node ids are in creation
-/// order (a topological order); returns the layer of each node and the set of edges.
+/// The layer structure and edges of Topoformer's layered graphs (Gagrani et al. 2022, App. A:
+/// eqs. 11-14, Algorithms 1-3). Node ids are in creation order (a topological order); returns the
+/// layer of each node and the set of edges.
 struct LayeredShape {
     std::vector<std::vector<int>> layers;
     std::vector<std::pair<int, int>> edges;   ///< sorted and distinct, as a std::set would hold them (4M edges at 100k ops)
@@ -53,7 +55,7 @@ LayeredShape layeredShape(int n, Rng& rng) {
         made += count;
         s.layers.push_back(std::move(layer));
     }
-    // Step C: adjacent layers.
+    // Edges between adjacent layers (Algorithm 2, eq. 13).
     for (size_t l = 0; l + 1 < s.layers.size(); ++l) {
         const auto& a = s.layers[l];
         const auto& b = s.layers[l + 1];
@@ -87,7 +89,7 @@ LayeredShape layeredShape(int n, Rng& rng) {
         }
     }
     sortUnique(s.edges);
-    // Step D: skip connections.
+    // Skip connections (Algorithm 3, eq. 14).
     const int L = static_cast<int>(s.layers.size());
     if (L >= 3) {
         const auto skips = static_cast<long>(std::ceil(double(s.edges.size()) * rhoS / (1 - rhoS)));
@@ -113,7 +115,7 @@ void addOutputTensors(Graph& g, const std::vector<std::vector<int>>& succ, const
     }
 }
 
-/// The (1, 1, 4) platform of spec/priority-sampling.md §1.3: one device of type 0, one of type 1 and
+/// The (1, 1, 4) platform of Jeon et al. 2023, App. B: one device of type 0, one of type 1 and
 /// four unit-capacity devices of type 2 (equivalent to one of capacity 4 when demands are 1, but
 /// shows one Gantt lane per thread).
 Platform typedPlatform() {
@@ -129,7 +131,7 @@ int sampleMachineType(Rng& rng) {
     return u < 1.0 / 6 ? 0 : (u < 2.0 / 6 ? 1 : 2);
 }
 
-/// Durations (eq. 17 of spec/priority-sampling.md §6.3), memory and machine types per node.
+/// Durations (Jeon et al. 2023, App. C.3, eq. 17), memory and machine types (eq. 18) per node.
 GeneratedInstance typedFromEdges(int n, const std::vector<std::pair<int, int>>& edges, Rng& rng,
                                  const std::string& typePrefix) {
     auto g = std::make_shared<Graph>();
@@ -154,7 +156,8 @@ void checkSize(int nodes, int lo, int hi) {
                                     ", got " + std::to_string(nodes));
 }
 
-/// Random DAG from an undirected edge list: orient by a random permutation (spec §6.4 [REC]).
+/// Random DAG from an undirected edge list: orient by a random permutation (the papers leave the
+/// procedure open: docs/costmodel.md, "Generated instances").
 std::vector<std::pair<int, int>> orientRandomly(int n, std::vector<std::pair<int, int>> undirected, Rng& rng) {
     std::vector<int> rank(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) rank[static_cast<size_t>(i)] = i;
@@ -164,8 +167,9 @@ std::vector<std::pair<int, int>> orientRandomly(int n, std::vector<std::pair<int
     return undirected;
 }
 
-/// spec/gflownet.md §7.2: durations U(0, 1] (kept positive, §4.1), one output tensor per op of
-/// U(0, 1) MiB (the whole-byte stand-in for mem ~ U(0, 1), §5.1), four identical devices.
+/// The GFlowNet test families (Zhang et al. 2023, App. E.5): durations U(0, 1] (kept positive),
+/// one output tensor per op of U(0, 1) MiB (the whole-byte stand-in for the target models'
+/// mem ~ U(0, 1)), four identical devices (docs/costmodel.md, "Generated instances").
 GeneratedInstance uniformFromEdges(int n, const std::vector<std::pair<int, int>>& edges, Rng& rng) {
     auto g = std::make_shared<Graph>();
     std::vector<double> bytes(static_cast<size_t>(n));
@@ -316,7 +320,8 @@ GeneratedInstance generateLayered(int nodes, std::uint64_t seed) {
     LayeredShape shape = layeredShape(nodes, rng);
     auto g = std::make_shared<Graph>();
     std::vector<double> bytes(static_cast<size_t>(nodes));
-    // Step E: one output size and one parameter size per layer; durations as eq. 17 of 004.
+    // One output size and one parameter size per layer (Gagrani et al., App. A); durations as
+    // Jeon et al.'s eq. 17 (App. C.3).
     for (size_t l = 0; l < shape.layers.size(); ++l) {
         const double m = sampleGmm(rng), p = sampleGmm(rng);
         for (int v : shape.layers[l]) {

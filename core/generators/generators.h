@@ -2,15 +2,17 @@
 #pragma once
 /// \file
 /// Random instance generators, all seeded and reproducible (std::mt19937_64; same seed, same graph).
-///  - layered:       Topoformer's layered graphs (spec/topoformer.md §6.1), memory sizes on tensors
+/// What the papers leave open is decided in docs/costmodel.md, "Generated instances".
+///  - layered:       Topoformer's layered graphs (Gagrani et al. 2022, App. A, Algorithms 1-3),
+///                   memory sizes on tensors
 ///  - layered-typed: the same with machine types {0,1,2} and a (1, 1, 4)-capacity platform
-///                   (spec/priority-sampling.md §6.3)
-///  - erdos-renyi, sbm: random DAGs (spec/priority-sampling.md §6.4), machine types as layered-typed
-///  - jobshop:       random N_j x N_m job-shop (Taillard-style; spec/priority-sampling.md §6.1);
+///                   (Jeon et al. 2023, App. B and C.3)
+///  - erdos-renyi, sbm: random DAGs (Jeon et al. 2023, App. C.3), machine types as layered-typed
+///  - jobshop:       random N_j x N_m job-shop (Jeon et al. 2023, App. C.1);
 ///                   `nodes` = number of operations, rounded to jobs x machines
-///  - the GFlowNet test families (spec/gflownet.md §7.2): durations U(0, 1], one output tensor per
-///    op of U(0, 1) MiB, four identical devices; the undirected families oriented by a random
-///    permutation:
+///  - the GFlowNet test families (Zhang et al. 2023, App. E.5): durations U(0, 1], one output
+///    tensor per op of U(0, 1) MiB, four identical devices; the undirected families oriented by a
+///    random permutation:
 ///      layered-gfn      the layered shape above (durations and sizes per op, not per-layer GMM)
 ///      erdos-renyi-gfn  p = 0.12 (erdos-renyi above is the priority sampler's p = 0.05, typed)
 ///      sbm-gfn          4 blocks, p_in = 0.4, p_out = 0.05

@@ -10,7 +10,8 @@
 ///  - a backward action removes a removable op: a chain tail none of whose successors is
 ///    scheduled. A state has at most m parents (one per chain tail).
 /// With identical devices and free transfers this is the paper's proxy (Eq. 1-3). On other
-/// platforms [R] an op may only go on a device of its machine type, runs for its duration there,
+/// platforms (our extension: docs/costmodel.md, "The GFlowNet environment on other platforms") an
+/// op may only go on a device of its machine type, runs for its duration there,
 /// and an input from another device arrives `link.transferTime(bytes)` after its producer ends,
 /// exactly as sl::validateSchedule reads a schedule.
 ///

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// HEFT (Topcuoglu, Hariri, Wu 2002; spec/formats-and-prior-art.md §6): ops by decreasing upward
+/// HEFT (Topcuoglu, Hariri, Wu, IEEE TPDS 13(3), 2002): ops by decreasing upward
 /// rank over mean costs, each placed on the device of its machine type with the earliest finish
 /// time, inserted into the first idle gap that fits (insertion-based). Each device runs one op at a
 /// time. Communication between devices costs link.transferTime(bytes) per input tensor.
-/// Topcuoglu's 10-task, 3-processor example gives makespan 80 (tests/core/tst_heuristics.cpp).
+/// Topcuoglu's 10-task, 3-processor example gives makespan 80 (docs/heuristics.md, "Choices where
+/// the papers are silent"; tests/core/tst_heuristics.cpp).
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Single-device total orders meant to keep the step-clock peak memory low
-/// (spec/topoformer.md §5.1, spec/formats-and-prior-art.md §5). Every function returns a
+/// Single-device total orders meant to keep the step-clock peak memory low: Topoformer's
+/// depth/breadth-first sequencing baselines (Gagrani et al. 2022, §5) and XLA's memory schedulers
+/// (docs/heuristics.md, "Choices where the papers are silent"). Every function returns a
 /// topological order of all ops of a finalized graph and is deterministic; O(V + E) unless noted.
 
 #include "core/graph/graph.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Static priority rules for list scheduling (spec/priority-sampling.md §5.1). Each returns one key
-/// per op, higher = scheduled earlier when ready. Ties are broken deterministically by the
-/// secondary key CP (larger first), then by op id (smaller first): the keys are ranks n..1.
+/// Static priority rules for list scheduling (Jeon et al., ICLR 2023, App. D). Each returns one key
+/// per op, higher = scheduled earlier when ready. The paper gives no tie rule; ours (secondary key
+/// CP, larger first, then op id, smaller first: the keys are ranks n..1) is in docs/heuristics.md,
+/// "Choices where the papers are silent".
 
 #include "core/graph/graph.h"
 

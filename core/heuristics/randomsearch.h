@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Random best-of-K (spec/priority-sampling.md §5.5, spec/topoformer.md §5.1 item 2): K random
-/// priority vectors through the list scheduler, or K random topological orders (Kahn's algorithm
-/// with a uniform choice among ready ops) on the step clock; keeps the cheapest under the
+/// Random best-of-K: K random priority vectors through the list scheduler (our baseline), or K
+/// random topological orders (Topoformer's "random order", Gagrani et al. 2022, §5: Kahn's
+/// algorithm with a uniform choice among ready ops, docs/heuristics.md, "Choices where the papers
+/// are silent") on the step clock; keeps the cheapest under the
 /// problem's objective. Sample i uses the stream deriveSeed(seed, i), so results are reproducible.
 
 #include "core/graph/graph.h"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// XLA HLO text modules, the subset of spec/formats-and-prior-art.md §1.5: the ENTRY computation's
-// instructions `[ROOT ]%name = <shape> <opcode>(<operands>)[, attr=value]*`, one per line. Called
-// computations (to_apply=, calls=, ...) are opaque parts of their caller. Every instruction
+// XLA HLO text modules, the subset of docs/formats.md ("XLA HLO text", "Format details we rely
+// on"): the ENTRY computation's instructions, one per line:
+//   [ROOT ]%name = <shape> <opcode>(<operands>)[, attr=value]*
+// Called computations (to_apply=, calls=, ...) are opaque parts of their caller. Every instruction
 // except `parameter` and `constant` is an op named by the instruction name (without '%');
 // parameters and constants are inputs/weights: their bytes count as parameter bytes of the ops
 // that read them. Each op's output is one tensor of its shape's bytes (`tuple` and

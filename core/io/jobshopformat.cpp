@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Job-shop standard text format (spec/formats-and-prior-art.md §1.2): "jobs machines", then one
-// line per job of `machine duration` pairs, machines 0-based. Ops j<job>_o<k>, a chain per job,
-// machine type = machine; the platform has one device of capacity 1 per machine.
+// Job-shop standard text format (docs/formats.md, "Job-shop" and "Format details we rely on"):
+// "jobs machines", then one line per job of `machine duration` pairs, machines 0-based. Ops
+// j<job>_o<k>, a chain per job, machine type = machine; the platform has one device of capacity 1
+// per machine.
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
 

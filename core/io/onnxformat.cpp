@@ -157,9 +157,8 @@ double estimateFlops(const onnx::NodeProto& n, const std::vector<const ValueInfo
     return outElems;   // element-wise (Add, Mul, Relu, ...) and anything else: one FLOP per output element
 }
 
-} // namespace
-
-LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
+/// The model's protobuf, refused when it cannot hold a graph we read.
+onnx::ModelProto parseModel(std::string_view bytes, const std::string& source) {
     if (bytes.size() > static_cast<std::size_t>(INT_MAX)) fail(source, "larger than protobuf's 2 GiB limit");
     onnx::ModelProto model;
     if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
@@ -167,8 +166,191 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
     if (!model.has_graph() || model.graph().node_size() == 0) fail(source, "the ONNX model has no graph nodes (truncated file?)");
     if (model.graph().node_size() > limits().ops)
         fail(source, std::to_string(model.graph().node_size()) + " nodes is more than this reader accepts");
+    return model;
+}
+
+/// With libonnx's (limited) data propagation for shape computations. Node-level inference
+/// failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.
+void inferShapes(onnx::ModelProto& model, const std::string& source) {
+    try {
+        const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*data_propagation=*/true);
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+        fail(source, std::string("ONNX shape inference failed: ") + e.what());
+    }
+}
+
+std::string nodeName(const onnx::NodeProto& n, int index) {
+    return n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+}
+
+/// One ONNX graph (after shape inference) becoming a SchedLab graph, step by step.
+class OnnxGraphBuilder {
+public:
+    OnnxGraphBuilder(const onnx::GraphProto& graph, const Reader& r, std::unordered_map<std::string, ValueInfo>& info,
+                     const std::unordered_set<std::string>& initializers)
+        : m_graph(graph), m_source(r.source), m_info(info), m_initializers(initializers), m_nodeCount(graph.node_size()),
+          m_opOfNode(static_cast<std::size_t>(m_nodeCount), kNoOp) {
+        for (int i = 0; i < m_nodeCount; ++i)
+            for (const std::string& o : graph.node(i).output())
+                if (!o.empty()) m_producerNode[o] = i;
+        for (const auto& v : graph.input()) m_graphInputs.insert(v.name());
+        for (const auto& v : graph.output()) m_graphOutputs.insert(v.name());
+        m_g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations
+    }
+
+    std::shared_ptr<Graph> build() {
+        addOps(weightNodes());
+        collectReaders();
+        addTensors();
+        addInitializerBytes();
+        estimateDurations();
+        finalizeGraph(*m_g, m_source);
+        return m_g;
+    }
+
+    int unknownShapes() const { return m_unknownShapes; }
+    int renamed() const { return m_renamed; }
+
+private:
+    /// Constant, or ConstantOfShape whose inputs are all initializers.
+    std::vector<bool> weightNodes() const {
+        std::vector<bool> weight(static_cast<std::size_t>(m_nodeCount), false);
+        for (int i = 0; i < m_nodeCount; ++i) {
+            const auto& n = m_graph.node(i);
+            if (n.op_type() == "Constant") weight[static_cast<std::size_t>(i)] = true;
+            if (n.op_type() == "ConstantOfShape")
+                weight[static_cast<std::size_t>(i)] = std::all_of(n.input().begin(), n.input().end(),
+                                                                  [&](const std::string& s) { return s.empty() || m_initializers.count(s); });
+        }
+        return weight;
+    }
+
+    /// One op per node that is not a weight maker, with a name no other op has.
+    void addOps(const std::vector<bool>& weightNode) {
+        std::unordered_set<std::string> usedNames;
+        for (int i = 0; i < m_nodeCount; ++i) {
+            if (weightNode[static_cast<std::size_t>(i)]) continue;
+            const auto& n = m_graph.node(i);
+            std::string name = nodeName(n, i);
+            if (usedNames.count(name)) {
+                while (usedNames.count(name)) name += "_" + std::to_string(i);
+                ++m_renamed;
+            }
+            usedNames.insert(name);
+            m_opOfNode[static_cast<std::size_t>(i)] = m_g->addOp({.name = name, .type = n.op_type()});
+        }
+        if (m_g->opCount() == 0) fail(m_source, "the ONNX graph has only constant nodes");
+    }
+
+    /// The ops reading each value; a read of a value nobody provides is refused.
+    void collectReaders() {
+        for (int i = 0; i < m_nodeCount; ++i) {
+            const OpId v = m_opOfNode[static_cast<std::size_t>(i)];
+            const auto& n = m_graph.node(i);
+            for (const std::string& in : n.input()) {
+                if (in.empty()) continue;   // omitted optional input
+                if (!m_producerNode.count(in) && !m_initializers.count(in) && !m_graphInputs.count(in))
+                    fail(m_source, "node '" + nodeName(n, i) + "' reads '" + in +
+                                       "', which no node, graph input or initializer provides (truncated or corrupt file?)");
+                if (v == kNoOp) continue;
+                auto& list = m_readers[in];
+                if (list.empty() || list.back() != v) list.push_back(v);
+            }
+        }
+    }
+
+    /// Shape of a value, or nullptr (counted once per name) when it has none.
+    const ValueInfo* sizeOf(const std::string& name) {
+        auto it = m_info.find(name);
+        if (it == m_info.end() || it->second.elements < 0) {
+            if (m_countedUnknown.insert(name).second) ++m_unknownShapes;
+            return nullptr;
+        }
+        return &it->second;
+    }
+
+    /// Tensors: every output of an op node that an op reads or that is a graph output. A weight
+    /// node's outputs are parameter bytes of each reader instead.
+    void addTensors() {
+        m_inBytes.assign(static_cast<std::size_t>(m_g->opCount()), 0.0);
+        for (int i = 0; i < m_nodeCount; ++i) {
+            const OpId v = m_opOfNode[static_cast<std::size_t>(i)];
+            for (const std::string& o : m_graph.node(i).output()) {
+                if (o.empty()) continue;
+                auto it = m_readers.find(o);
+                const bool read = it != m_readers.end() && !it->second.empty();
+                if (!read && !m_graphOutputs.count(o)) continue;
+                const ValueInfo* size = sizeOf(o);
+                const double b = size ? size->bytes : 0.0;
+                if (v == kNoOp) {
+                    if (read)
+                        for (OpId c : it->second) m_g->mutableOp(c).paramBytes += b;
+                    continue;
+                }
+                const TensorId t = m_g->addTensor(o, v, b);
+                if (read)
+                    for (OpId c : it->second) {
+                        m_g->addConsumer(t, c);
+                        m_inBytes[static_cast<std::size_t>(c)] += b;
+                    }
+            }
+        }
+    }
+
+    /// Initializers are parameter bytes of the ops reading them. Shape inputs of weight makers
+    /// (the "__SHAPE" tensors) are read only by weight nodes: not counted.
+    void addInitializerBytes() {
+        for (const std::string& init : m_initializers) {
+            auto it = m_readers.find(init);
+            if (it == m_readers.end()) continue;
+            for (OpId c : it->second) m_g->mutableOp(c).paramBytes += m_info[init].bytes;
+        }
+    }
+
+    /// Durations: roofline estimate on the nominal device.
+    void estimateDurations() {
+        for (int i = 0; i < m_nodeCount; ++i) {
+            const OpId v = m_opOfNode[static_cast<std::size_t>(i)];
+            if (v == kNoOp) continue;
+            const auto& n = m_graph.node(i);
+            std::vector<const ValueInfo*> in;
+            for (const std::string& s : n.input()) {
+                auto it = m_info.find(s);
+                in.push_back(s.empty() || it == m_info.end() || it->second.elements < 0 ? nullptr : &it->second);
+            }
+            ValueInfo outInfo;
+            if (n.output_size() > 0)
+                if (auto it = m_info.find(n.output(0)); it != m_info.end()) outInfo = it->second;
+            const double flops = estimateFlops(n, in, outInfo);
+            double moved = m_inBytes[static_cast<std::size_t>(v)] + m_g->op(v).paramBytes;
+            for (const std::string& o : n.output())
+                if (auto it = m_info.find(o); it != m_info.end() && it->second.elements >= 0) moved += it->second.bytes;
+            m_g->mutableOp(v).duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+        }
+    }
+
+    const onnx::GraphProto& m_graph;
+    const std::string& m_source;
+    std::unordered_map<std::string, ValueInfo>& m_info;
+    const std::unordered_set<std::string>& m_initializers;
+    const int m_nodeCount;
+    std::unordered_map<std::string, int> m_producerNode;
+    std::unordered_set<std::string> m_graphInputs, m_graphOutputs;
+    std::shared_ptr<Graph> m_g = std::make_shared<Graph>();
+    std::vector<OpId> m_opOfNode;
+    std::unordered_map<std::string, std::vector<OpId>> m_readers;
+    std::vector<double> m_inBytes;
+    std::unordered_set<std::string> m_countedUnknown;
+    int m_unknownShapes = 0;
+    int m_renamed = 0;
+};
+
+} // namespace
+
+LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
+    onnx::ModelProto model = parseModel(bytes, source);
     const Reader r{source};
-    LoadedGraph out;
 
     // Sizes from the file itself first: a 10^12-element initializer or declared input is refused
     // before shape inference does any work on it.
@@ -182,14 +364,7 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
         if (!initializers.count(v.name())) info[v.name()] = r.fromType(v.type(), v.name());
 
     checkBeforeShapeInference(model.graph(), source);
-    try {
-        // With libonnx's (limited) data propagation for shape computations. Node-level inference
-        // failures do not throw (error_mode 0): those tensors keep an unknown shape and a warning.
-        const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*data_propagation=*/true);
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
-    } catch (const std::exception& e) {
-        fail(source, std::string("ONNX shape inference failed: ") + e.what());
-    }
+    inferShapes(model, source);
     const onnx::GraphProto& graph = model.graph();
     int symbolic = 0;
     for (const auto* list : {&graph.value_info(), &graph.output()})
@@ -199,127 +374,13 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
                 symbolic += info[v.name()].symbolic;
             }
 
-    // Who produces what: graph inputs, initializers, nodes.
-    const int nodeCount = graph.node_size();
-    std::unordered_map<std::string, int> producerNode;
-    for (int i = 0; i < nodeCount; ++i)
-        for (const std::string& o : graph.node(i).output())
-            if (!o.empty()) producerNode[o] = i;
-    std::unordered_set<std::string> graphInputs;
-    for (const auto& v : graph.input()) graphInputs.insert(v.name());
-
-    // Weight nodes: Constant, or ConstantOfShape whose inputs are all initializers.
-    std::vector<bool> weightNode(static_cast<std::size_t>(nodeCount), false);
-    for (int i = 0; i < nodeCount; ++i) {
-        const auto& n = graph.node(i);
-        if (n.op_type() == "Constant") weightNode[static_cast<std::size_t>(i)] = true;
-        if (n.op_type() == "ConstantOfShape")
-            weightNode[static_cast<std::size_t>(i)] = std::all_of(n.input().begin(), n.input().end(),
-                                                                  [&](const std::string& s) { return s.empty() || initializers.count(s); });
-    }
-
-    auto g = std::make_shared<Graph>();
-    g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations
-    std::vector<OpId> opOfNode(static_cast<std::size_t>(nodeCount), kNoOp);
-    std::unordered_set<std::string> usedNames;
-    int renamed = 0;
-    for (int i = 0; i < nodeCount; ++i) {
-        if (weightNode[static_cast<std::size_t>(i)]) continue;
-        const auto& n = graph.node(i);
-        std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
-        if (usedNames.count(name)) {
-            while (usedNames.count(name)) name += "_" + std::to_string(i);
-            ++renamed;
-        }
-        usedNames.insert(name);
-        opOfNode[static_cast<std::size_t>(i)] = g->addOp({.name = name, .type = n.op_type()});
-    }
-    if (g->opCount() == 0) fail(source, "the ONNX graph has only constant nodes");
-
-    int unknownShapes = 0;
-    std::unordered_set<std::string> countedUnknown;
-    auto sizeOf = [&](const std::string& name) -> const ValueInfo* {
-        auto it = info.find(name);
-        if (it == info.end() || it->second.elements < 0) {
-            if (countedUnknown.insert(name).second) ++unknownShapes;
-            return nullptr;
-        }
-        return &it->second;
-    };
-
-    // Tensors: every output of an op node that an op reads or that is a graph output.
-    std::unordered_set<std::string> graphOutputs;
-    for (const auto& v : graph.output()) graphOutputs.insert(v.name());
-    std::unordered_map<std::string, std::vector<OpId>> readers;
-    for (int i = 0; i < nodeCount; ++i) {
-        const OpId v = opOfNode[static_cast<std::size_t>(i)];
-        const auto& n = graph.node(i);
-        for (const std::string& in : n.input()) {
-            if (in.empty()) continue;   // omitted optional input
-            if (!producerNode.count(in) && !initializers.count(in) && !graphInputs.count(in))
-                fail(source, "node '" + (n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name()) + "' reads '" + in +
-                                 "', which no node, graph input or initializer provides (truncated or corrupt file?)");
-            if (v == kNoOp) continue;
-            auto& list = readers[in];
-            if (list.empty() || list.back() != v) list.push_back(v);
-        }
-    }
-    std::vector<double> inBytes(static_cast<std::size_t>(g->opCount()), 0.0);
-    for (int i = 0; i < nodeCount; ++i) {
-        const OpId v = opOfNode[static_cast<std::size_t>(i)];
-        for (const std::string& o : graph.node(i).output()) {
-            if (o.empty()) continue;
-            auto it = readers.find(o);
-            const bool read = it != readers.end() && !it->second.empty();
-            if (!read && !graphOutputs.count(o)) continue;
-            const ValueInfo* size = sizeOf(o);
-            const double b = size ? size->bytes : 0.0;
-            if (v == kNoOp) {   // a weight: parameter bytes of each reader
-                if (read)
-                    for (OpId c : it->second) g->mutableOp(c).paramBytes += b;
-                continue;
-            }
-            const TensorId t = g->addTensor(o, v, b);
-            if (read)
-                for (OpId c : it->second) {
-                    g->addConsumer(t, c);
-                    inBytes[static_cast<std::size_t>(c)] += b;
-                }
-        }
-    }
-    for (const std::string& init : initializers) {
-        auto it = readers.find(init);
-        if (it == readers.end()) continue;
-        // Shape inputs of weight makers (the "__SHAPE" tensors) are read only by weight nodes: not counted.
-        for (OpId c : it->second) g->mutableOp(c).paramBytes += info[init].bytes;
-    }
-
-    // Durations: roofline estimate on the nominal device.
-    for (int i = 0; i < nodeCount; ++i) {
-        const OpId v = opOfNode[static_cast<std::size_t>(i)];
-        if (v == kNoOp) continue;
-        const auto& n = graph.node(i);
-        std::vector<const ValueInfo*> in;
-        for (const std::string& s : n.input()) {
-            auto it = info.find(s);
-            in.push_back(s.empty() || it == info.end() || it->second.elements < 0 ? nullptr : &it->second);
-        }
-        ValueInfo outInfo;
-        if (n.output_size() > 0)
-            if (auto it = info.find(n.output(0)); it != info.end()) outInfo = it->second;
-        const double flops = estimateFlops(n, in, outInfo);
-        double moved = inBytes[static_cast<std::size_t>(v)] + g->op(v).paramBytes;
-        for (const std::string& o : n.output())
-            if (auto it = info.find(o); it != info.end() && it->second.elements >= 0) moved += it->second.bytes;
-        g->mutableOp(v).duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
-    }
-
-    finalizeGraph(*g, source);
-    out.graph = std::move(g);
-    if (unknownShapes > 0)
-        out.warnings.push_back(std::to_string(unknownShapes) + " tensors have no inferred shape; 0 bytes used");
+    OnnxGraphBuilder builder(graph, r, info, initializers);
+    LoadedGraph out;
+    out.graph = builder.build();
+    if (builder.unknownShapes() > 0)
+        out.warnings.push_back(std::to_string(builder.unknownShapes()) + " tensors have no inferred shape; 0 bytes used");
     if (symbolic > 0) out.warnings.push_back(std::to_string(symbolic) + " tensors have symbolic dimensions; 1 used for each");
-    if (renamed > 0) out.warnings.push_back(std::to_string(renamed) + " nodes had duplicate names; \"_<index>\" appended");
+    if (builder.renamed() > 0) out.warnings.push_back(std::to_string(builder.renamed()) + " nodes had duplicate names; \"_<index>\" appended");
     return out;
 }
 

@@ -131,13 +131,12 @@ void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& pa
     writeFileAtomically(path, scheduleToJson(p, s));
 }
 
-Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::string& sourceName) {
-    const Reader r(sourceName);
-    const Graph& g = p.g();
-    const int deviceCount = p.platform.deviceCount();
-    json j;
+namespace {
+
+/// The JSON document, or a fault naming what is wrong with the text.
+json parseDocument(const Reader& r, std::string_view text) {
     try {
-        j = json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         std::string why = e.what();
         if (auto at = why.find("] "); at != std::string::npos) why.erase(0, at + 2);   // drop "[json.exception...]"
@@ -145,6 +144,10 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
     } catch (const json::out_of_range& e) {   // a number beyond a double: not a parse_error
         r.fail("not valid JSON: " + io_detail::jsonOutOfRangeReason(e));
     }
+}
+
+/// An object of our format, in a version this build reads.
+void checkHeader(const Reader& r, const json& j) {
     if (!j.is_object()) r.fail("a schedule file is a JSON object with \"ops\" and \"order\"");
     if (auto it = j.find("format"); it != j.end() && (!it->is_string() || it->get<std::string>() != kFormat))
         r.fail("not a SchedLab schedule (\"format\" is " + it->dump() + ", expected \"" + kFormat + "\")");
@@ -153,18 +156,21 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
         if (it->get<std::int64_t>() > kVersion)
             r.fail("schedule version " + it->dump() + " is newer than this SchedLab reads (" + std::to_string(kVersion) + ")");
     }
+}
 
-    Schedule s;
-    s.ops.assign(static_cast<size_t>(g.opCount()), ScheduledOp{});
-    if (auto it = j.find("devices"); it != j.end()) {
-        const json& names = r.array(*it, "\"devices\"");
-        for (size_t d = 0; d < names.size(); ++d) r.string(names[d], "\"devices\"[" + std::to_string(d) + "]");
-        if (names.size() > static_cast<size_t>(deviceCount))
-            r.fail("the schedule uses " + std::to_string(names.size()) + " devices, the platform has " +
-                   std::to_string(deviceCount) + " (use --devices or --platform to match)");
-    }
+/// "devices": names, no more of them than the platform has.
+void checkDevices(const Reader& r, const json& j, int deviceCount) {
+    auto it = j.find("devices");
+    if (it == j.end()) return;
+    const json& names = r.array(*it, "\"devices\"");
+    for (size_t d = 0; d < names.size(); ++d) r.string(names[d], "\"devices\"[" + std::to_string(d) + "]");
+    if (names.size() > static_cast<size_t>(deviceCount))
+        r.fail("the schedule uses " + std::to_string(names.size()) + " devices, the platform has " +
+               std::to_string(deviceCount) + " (use --devices or --platform to match)");
+}
 
-    // ops: one entry per op of the graph
+/// "ops": one entry per op of the graph, into s.ops.
+void readOps(const Reader& r, const json& j, const Graph& g, int deviceCount, Schedule& s) {
     std::vector<char> seen(static_cast<size_t>(g.opCount()), 0);
     const json& ops = r.array(r.field(j, "ops", "the file"), "\"ops\"");
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -188,61 +194,76 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
             r.fail("\"ops\" has no entry for op " + quoted(g.op(v).name) +
                    (missing > 1 ? " (and " + std::to_string(missing - 1) + " other ops)" : std::string()));
         }
+}
 
-    // order: every op once; derived from the start times when absent
-    if (auto it = j.find("order"); it != j.end()) {
-        const json& order = r.array(*it, "\"order\"");
-        std::fill(seen.begin(), seen.end(), 0);
-        s.order.reserve(order.size());
-        for (size_t i = 0; i < order.size(); ++i) {
-            const std::string name = r.string(order[i], "\"order\"[" + std::to_string(i) + "]");
-            const OpId v = g.findOp(name);
-            if (v == kNoOp) r.fail("\"order\"[" + std::to_string(i) + "]: unknown op " + quoted(name) + " (not in the graph)");
-            if (seen[static_cast<size_t>(v)]) r.fail("op " + quoted(name) + " appears twice in \"order\"");
-            seen[static_cast<size_t>(v)] = 1;
-            s.order.push_back(v);
-        }
-        for (OpId v = 0; v < g.opCount(); ++v)
-            if (!seen[static_cast<size_t>(v)]) r.fail("\"order\" does not contain op " + quoted(g.op(v).name));
-    } else {
+/// "order": every op once; derived from the start times when absent.
+void readOrder(const Reader& r, const json& j, const Problem& p, Schedule& s) {
+    const Graph& g = p.g();
+    auto it = j.find("order");
+    if (it == j.end()) {
         s.order = scheduleformat::rowOrder(p, s);
+        return;
     }
+    const json& order = r.array(*it, "\"order\"");
+    std::vector<char> seen(static_cast<size_t>(g.opCount()), 0);
+    s.order.reserve(order.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        const std::string name = r.string(order[i], "\"order\"[" + std::to_string(i) + "]");
+        const OpId v = g.findOp(name);
+        if (v == kNoOp) r.fail("\"order\"[" + std::to_string(i) + "]: unknown op " + quoted(name) + " (not in the graph)");
+        if (seen[static_cast<size_t>(v)]) r.fail("op " + quoted(name) + " appears twice in \"order\"");
+        seen[static_cast<size_t>(v)] = 1;
+        s.order.push_back(v);
+    }
+    for (OpId v = 0; v < g.opCount(); ++v)
+        if (!seen[static_cast<size_t>(v)]) r.fail("\"order\" does not contain op " + quoted(g.op(v).name));
+}
 
-    // transfers: as written, else the ones the placement implies
-    if (auto it = j.find("transfers"); it != j.end()) {
-        const json& transfers = r.array(*it, "\"transfers\"");
-        std::unordered_multimap<std::string_view, TensorId> byName;
-        byName.reserve(static_cast<size_t>(g.tensorCount()));
-        for (TensorId t = 0; t < g.tensorCount(); ++t) byName.emplace(g.tensor(t).name, t);
-        for (size_t i = 0; i < transfers.size(); ++i) {
-            const std::string where = "\"transfers\"[" + std::to_string(i) + "]";
-            const json& e = transfers[i];
-            if (!e.is_object()) r.fail(where + " must be an object {\"tensor\", \"from\", \"to\", \"start\", \"end\"}");
-            ScheduledTransfer t;
-            const std::string name = r.string(r.field(e, "tensor", where), where + ".tensor");
-            t.from = r.device(r.field(e, "from", where), where, "from", deviceCount);
-            t.to = r.device(r.field(e, "to", where), where, "to", deviceCount);
-            t.start = r.number(r.field(e, "start", where), where + ".start");
-            t.end = r.number(r.field(e, "end", where), where + ".end");
-            if (auto st = e.find("step"); st != e.end()) {
-                if (!st->is_number_integer() || st->get<std::int64_t>() < 0 || st->get<std::int64_t>() > (1 << 30))
-                    r.fail(where + ".step must be a non-negative integer (the transfer's position in the step sequence), not " + st->dump());
-                t.step = st->get<int>();
-            }
-            auto [b, end] = byName.equal_range(name);
-            if (b == end) r.fail(where + ": unknown tensor " + quoted(name) + " (not in the graph)");
-            t.tensor = b->second;
-            for (auto c = b; c != end; ++c)   // same-named tensors: the one produced on `from`
-                if (s.ops[static_cast<size_t>(g.tensor(c->second).producer)].device == t.from) {
-                    t.tensor = c->second;
-                    break;
-                }
-            s.transfers.push_back(t);
+/// One entry of "transfers"; among same-named tensors, the one produced on `from`.
+ScheduledTransfer readTransfer(const Reader& r, const json& e, const std::string& where, const Graph& g, int deviceCount,
+                               const std::unordered_multimap<std::string_view, TensorId>& byName, const Schedule& s) {
+    if (!e.is_object()) r.fail(where + " must be an object {\"tensor\", \"from\", \"to\", \"start\", \"end\"}");
+    ScheduledTransfer t;
+    const std::string name = r.string(r.field(e, "tensor", where), where + ".tensor");
+    t.from = r.device(r.field(e, "from", where), where, "from", deviceCount);
+    t.to = r.device(r.field(e, "to", where), where, "to", deviceCount);
+    t.start = r.number(r.field(e, "start", where), where + ".start");
+    t.end = r.number(r.field(e, "end", where), where + ".end");
+    if (auto st = e.find("step"); st != e.end()) {
+        if (!st->is_number_integer() || st->get<std::int64_t>() < 0 || st->get<std::int64_t>() > (1 << 30))
+            r.fail(where + ".step must be a non-negative integer (the transfer's position in the step sequence), not " + st->dump());
+        t.step = st->get<int>();
+    }
+    auto [b, end] = byName.equal_range(name);
+    if (b == end) r.fail(where + ": unknown tensor " + quoted(name) + " (not in the graph)");
+    t.tensor = b->second;
+    for (auto c = b; c != end; ++c)
+        if (s.ops[static_cast<size_t>(g.tensor(c->second).producer)].device == t.from) {
+            t.tensor = c->second;
+            break;
         }
-    } else {
-        s.transfers = impliedTransfers(p, s);
-    }
+    return t;
+}
 
+/// "transfers": as written, else the ones the placement implies.
+void readTransfers(const Reader& r, const json& j, const Problem& p, Schedule& s) {
+    auto it = j.find("transfers");
+    if (it == j.end()) {
+        s.transfers = impliedTransfers(p, s);
+        return;
+    }
+    const Graph& g = p.g();
+    const json& transfers = r.array(*it, "\"transfers\"");
+    std::unordered_multimap<std::string_view, TensorId> byName;
+    byName.reserve(static_cast<size_t>(g.tensorCount()));
+    for (TensorId t = 0; t < g.tensorCount(); ++t) byName.emplace(g.tensor(t).name, t);
+    for (size_t i = 0; i < transfers.size(); ++i)
+        s.transfers.push_back(readTransfer(r, transfers[i], "\"transfers\"[" + std::to_string(i) + "]", g,
+                                           p.platform.deviceCount(), byName, s));
+}
+
+/// "memory_clock", "method" and "seed".
+void readProvenance(const Reader& r, const json& j, Schedule& s) {
     if (auto it = j.find("memory_clock"); it != j.end()) {
         const std::string clock = r.string(*it, "\"memory_clock\"");
         if (clock != "time" && clock != "step")
@@ -254,14 +275,35 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
         if (!it->is_number_unsigned()) r.fail("\"seed\" must be a non-negative integer, not " + it->dump());
         s.seed = it->get<std::uint64_t>();
     }
-    // The objective values in the file are not trusted: sl::scoreSchedule recomputes them once
-    // the schedule is validated. They must still be numbers: anything else is a corrupt file.
+}
+
+/// The objective values in the file are not trusted: sl::scoreSchedule recomputes them once the
+/// schedule is validated. They must still be numbers: anything else is a corrupt file.
+void checkReportedValues(const Reader& r, const json& j) {
     for (const char* key : {"makespan", "peak_memory_bytes", "peak_memory_step_bytes", "peak_memory_time_bytes"})
         if (auto it = j.find(key); it != j.end()) r.number(*it, "\"" + std::string(key) + "\"");
     if (auto it = j.find("device_peak_memory_bytes"); it != j.end()) {
         const json& peaks = r.array(*it, "\"device_peak_memory_bytes\"");
         for (size_t d = 0; d < peaks.size(); ++d) r.number(peaks[d], "\"device_peak_memory_bytes\"[" + std::to_string(d) + "]");
     }
+}
+
+} // namespace
+
+Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::string& sourceName) {
+    const Reader r(sourceName);
+    const int deviceCount = p.platform.deviceCount();
+    const json j = parseDocument(r, text);
+    checkHeader(r, j);
+
+    Schedule s;
+    s.ops.assign(static_cast<size_t>(p.g().opCount()), ScheduledOp{});
+    checkDevices(r, j, deviceCount);
+    readOps(r, j, p.g(), deviceCount, s);
+    readOrder(r, j, p, s);
+    readTransfers(r, j, p, s);
+    readProvenance(r, j, s);
+    checkReportedValues(r, j);
     return s;
 }
 

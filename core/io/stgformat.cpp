@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Standard Task Graph Set (spec/formats-and-prior-art.md §1.1). The header count is unreliable
-// (some files exclude the two dummy tasks, some include them), so records are read as a token
-// stream - id, time, k, then k predecessors - until the first line starting with '#'. Ops are
-// named by the task number as written; edges carry zero bytes (the STG model has no
+// Standard Task Graph Set (docs/formats.md, "STG" and "Format details we rely on"). The header
+// count is unreliable (some files exclude the two dummy tasks, some include them), so records are
+// read as a token stream - id, time, k, then k predecessors - until the first line starting with
+// '#'. Ops are named by the task number as written; edges carry zero bytes (the STG model has no
 // communication cost).
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"

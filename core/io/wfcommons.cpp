@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// WfCommons workflow instances (spec/formats-and-prior-art.md §1.3), schema 1.4 (flat: tasks
-// under "workflow", parents/children by task name, files inline) and 1.5+ (workflow.specification
-// + workflow.execution, parents/children by task id, files by id). One op per task, named by its
-// id; duration = runtimeInSeconds. One tensor per file a task writes and some of its children
-// read (bytes = sizeInBytes, consumers = those children); a parent -> child edge that carries no
-// file becomes a zero-byte control tensor. Files read but written by no task (workflow inputs)
-// count as parameter bytes of the tasks that read them.
+// WfCommons workflow instances (docs/formats.md, "WfCommons" and "Format details we rely on"),
+// schema 1.4 (flat: tasks under "workflow", parents/children by task name, files inline) and 1.5+
+// (workflow.specification + workflow.execution, parents/children by task id, files by id). One op
+// per task, named by its id; duration = runtimeInSeconds. One tensor per file a task writes and
+// some of its children read (bytes = sizeInBytes, consumers = those children); a parent -> child
+// edge that carries no file becomes a zero-byte control tensor. Files read but written by no task
+// (workflow inputs) count as parameter bytes of the tasks that read them.
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// The candidate protocol of spec/gflownet.md §5.2, shared by every method: rank the candidate
-/// schedules by proxy speedup, keep the top k (ties: earlier candidate first), evaluate each on
-/// the target models and report the best of k there, with the proxy top-1, the proxy top-k mean
-/// and the diversity of the kept set (spec §9).
+/// The candidate protocol of the GFlowNet paper (Zhang et al., ICLR 2023, Fig. 1 and §5 "Candidate
+/// sampler"), shared by every method: rank the candidate schedules by proxy speedup, keep the top
+/// k (ties: earlier candidate first, our choice), evaluate each on the target models and report
+/// the best of k there, with the proxy top-1, the proxy top-k mean and the diversity of the kept
+/// set (the paper's §5 "Metrics"; docs/diversity.md).
 ///
 /// Candidates come from RunResult::candidates (RunOptions::candidates asks a method for them):
 /// BRKGA's final population, the priority sampler's samples, a one-shot method's schedule.

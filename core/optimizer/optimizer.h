@@ -51,7 +51,7 @@ struct RunOptions {
     double timeLimit = 0;         ///< seconds; 0 = none
     int threads = 1;
     /// > 0: also return up to this many of the run's best schedules in RunResult::candidates
-    /// (spec/gflownet.md §5.2's candidate protocol); 0 keeps the run cheap.
+    /// (the GFlowNet paper's candidate protocol, core/optimizer/candidates.h); 0 keeps the run cheap.
     int candidates = 0;
     std::map<std::string, double> values;        ///< declared options by key (numbers, bools as 0/1)
     std::map<std::string, std::string> strings;  ///< Choice options and free-form ones

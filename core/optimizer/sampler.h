@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Temperature-conditioned samplers (spec/gflownet.md §2.2): draw N schedules of a graph at a
+/// Temperature-conditioned samplers (Zhang et al., ICLR 2023, §3.3): draw N schedules of a graph at a
 /// reward temperature σ. Low σ concentrates on the best schedules, high σ spreads out; the
 /// explorer's Temperature panel and the sweep (core/analysis/sweep.h) read them through this
 /// interface only, so a sampler may live in models/ (the GFlowNet) without the UI seeing torch.
 ///
 /// Contract of TemperatureSampler::sample():
-///  - samples on the proxy of the problem (sl::proxyProblem: free transfers, spec §1.2);
+///  - samples on the proxy of the problem (sl::proxyProblem: free transfers, the paper's §2.2);
 ///  - returns `count` schedules (fewer when stopped: `cancelled` set) with their proxy speedups,
 ///    in sample order; sample i depends on (seed, i) only, so the set is the same for any
 ///    `threads`;

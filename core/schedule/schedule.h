@@ -14,7 +14,8 @@ namespace sl {
 
 /// Which of the cost model's two memory clocks a cost reads peak memory from (docs/costmodel.md):
 ///  - Step: the papers' clock, one op or transfer per step of the schedule's total order
-///    (spec/regal.md §2.2, spec/topoformer.md §1.2); the default everywhere;
+///    (REGAL, Paliwal et al. 2020, §3.1; Topoformer, Gagrani et al. 2022, §3.2); the default
+///    everywhere;
 ///  - Time: memory over time of the timed schedule, as the memory view draws it.
 enum class MemoryClock { Step, Time };
 std::string toString(MemoryClock c);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Independent re-implementations of the cost model's memory clocks, written straight from their
-// definitions (docs/costmodel.md, spec/regal.md §2.2) with none of core/costmodel's code: slow
-// (steps x tensors x devices), obviously right, for checking the fast ones. Plus the random
-// problem generator the property tests share.
+// definitions (docs/costmodel.md; REGAL's §3.1, Paliwal et al. 2020) with none of core/costmodel's
+// code: slow (steps x tensors x devices), obviously right, for checking the fast ones. Plus the
+// random problem generator the property tests share.
 
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// spec/gflownet.md §1.2's worked example, shared by the tests of the target models and of the
-// candidate protocol: rho = (2, 1, 3, 1) for ops o1-o4 (ids 0-3), edges 1 -> 3, 2 -> 3, 2 -> 4,
-// two devices. o1 sends 3 bytes to o3; o2 sends one 1-byte tensor to o3 and o4 (the mean positive
-// tensor size is 2, so one memory unit of the target models is 4 bytes).
+// The GFlowNet worked example of docs/costmodel.md ("Worked examples"; built on Zhang et al. 2023,
+// §2.2, Eqs. 1-3), shared by the tests of the target models and of the candidate protocol: rho =
+// (2, 1, 3, 1) for ops o1-o4 (ids 0-3), edges 1 -> 3, 2 -> 3, 2 -> 4, two devices. o1 sends 3 bytes
+// to o3; o2 sends one 1-byte tensor to o3 and o4 (the mean positive tensor size is 2, so one memory
+// unit of the target models is 4 bytes).
 
 #include "core/costmodel/problem.h"
 

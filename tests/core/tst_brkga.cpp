@@ -136,9 +136,9 @@ private Q_SLOTS:
         QVERIFY(other.best != one.best);   // the seed matters
     }
 
-    // Runs recorded with the engine before its split into steps (issue 9): the refactor and the
-    // speed work must not change a single bit. Catches any change of the random streams, the
-    // crossover, the ranking's tie order, elitism, budget accounting, restarts or exchanges.
+    // Runs recorded with the engine before its split into steps: the refactor and the speed work
+    // must not change a single bit. Catches any change of the random streams, the crossover, the
+    // ranking's tie order, elitism, budget accounting, restarts or exchanges.
     void resultsMatchRecordedRuns_data() {
         QTest::addColumn<QString>("config");
         QTest::addColumn<double>("bestCost");
@@ -328,7 +328,8 @@ private Q_SLOTS:
     void betaVariatesHaveTheRightMoments_data() {
         QTest::addColumn<double>("alpha");
         QTest::addColumn<double>("beta");
-        // spec/regal.md §4.6, k = 2: the four Betas REGAL uses, plus uniform and a peaked one.
+        // The four Betas of REGAL's dequantization with k = 2 (Paliwal et al. 2020, A.2), plus
+        // uniform and a peaked one.
         QTest::newRow("2/3, 4/3") << 2.0 / 3 << 4.0 / 3;
         QTest::newRow("1/6, 1/3") << 1.0 / 6 << 1.0 / 3;
         QTest::newRow("4/3, 2/3") << 4.0 / 3 << 2.0 / 3;
@@ -356,8 +357,9 @@ private Q_SLOTS:
     }
 
     void tabulatedBetaFollowsTheExactCdf() {
-        // REGAL's smallest shapes (spec §4.6: 1/6 and 1/3) and a skewed one: the empirical CDF of
-        // table draws against Boost's regularised incomplete beta, and the knots are the quantiles.
+        // REGAL's smallest shapes (A.2 with k = 2: 1/6 and 1/3) and a skewed one: the empirical
+        // CDF of table draws against Boost's regularised incomplete beta, and the knots are the
+        // quantiles.
         const double shapes[][2] = {{1.0 / 6, 1.0 / 3}, {1.0 / 3, 1.0 / 6}, {4.0 / 3, 2.0 / 3}, {5, 1}};
         for (const auto& s : shapes) {
             const BetaQuantiles table(s[0], s[1]);

@@ -18,7 +18,8 @@ using namespace sl;
 
 namespace {
 
-/// spec/regal.md §2.6: op1 -> t1(4) -> op2, op3; op2 -> t2(2) -> op4; op3 -> t3(3) -> op4; op4 -> t4(1).
+/// The REGAL-model example of docs/costmodel.md ("Worked examples"): op1 -> t1(4) -> op2, op3;
+/// op2 -> t2(2) -> op4; op3 -> t3(3) -> op4; op4 -> t4(1).
 std::shared_ptr<Graph> workedExample() {
     auto g = std::make_shared<Graph>();
     const OpId o1 = g->addOp({.name = "op1", .duration = 1});

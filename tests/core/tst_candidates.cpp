@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The candidate protocol (spec/gflownet.md §5.2) on spec §1.2's worked example, whose target
-// makespans tst_targetmodel checks by hand; and the methods that fill RunResult::candidates.
+// The candidate protocol (Zhang et al. 2023, Fig. 1 and §5) on the worked example of
+// docs/costmodel.md, whose target makespans tst_targetmodel checks by hand; and the methods that
+// fill RunResult::candidates.
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"

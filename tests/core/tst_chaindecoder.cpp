@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The chain decoder of `brkga-chains` (spec/gflownet.md §6.2): hand-checked chromosomes (priority
+// The chain decoder of `brkga-chains` (docs/brkga.md): hand-checked chromosomes (priority
 // order, the device-key slots, machine types), every GFlowNet terminal state of a small graph
 // reached by some chromosome, the cost equal to sl::scoreSchedule to the bit on random graphs and
 // platforms (with and without memory in the cost), and the optimizer reaching the brute-force
@@ -124,10 +124,10 @@ private Q_SLOTS:
         QCOMPARE(t.ops[2].device, 0);   // gpu slot 0 of 2
     }
 
-    // spec §6.2: the chromosome reaches every schedule of the GFlowNet's action space. For each of
-    // the terminal states of a 5-op graph on 2 devices, keys made from one trajectory that builds
-    // it (priorities falling along the trajectory, device keys at slot centres) decode to exactly
-    // its chains. Catches placement by earliest start instead of by key, and a wrong slot map.
+    // The chromosome reaches every schedule of the GFlowNet's action space (Zhang et al. 2023,
+    // §2.3; docs/brkga.md, "Choices where the papers are silent"). For each of the terminal states
+    // of a 5-op graph on 2 devices, keys made from one trajectory that builds it (priorities
+    // falling along the trajectory, device keys at slot centres) decode to exactly its chains. Catches placement by earliest start instead of by key, and a wrong slot map.
     void reachesEveryTerminalState() {
         const Problem p = onDevices(graphOf({1, 2, 1, 3, 1}, {{0, 2}, {1, 2}, {2, 4}}), 2);
         const gfn::ScheduleEnv env(p);

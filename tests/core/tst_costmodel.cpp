@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The cost model on hand-checked cases: spec/regal.md §2.6 and spec/topoformer.md §1.2.
+// The cost model on hand-checked cases: REGAL's model (Paliwal et al. 2020, §3.1) and Topoformer's
+// (Gagrani et al. 2022, §3.2), on the examples of docs/costmodel.md, "Worked examples".
 #include "core/costmodel/inputedges.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/stepmemory.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Diversity metrics (spec/gflownet.md §9) on hand-made schedules of 4 unit-length ops, values
-// computed by hand.
+// Diversity metrics (Zhang et al. 2023, App. E.2, read as docs/diversity.md says) on hand-made
+// schedules of 4 unit-length ops, values computed by hand.
 #include "core/analysis/diversity.h"
 
 #include <QTest>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // exact-memory against brute force over every topological order of small random graphs, with the
-// step-clock peak recomputed here from its definition (spec/topoformer.md §1.2).
+// step-clock peak recomputed here from its definition (Gagrani et al. 2022, §3.2, eqs. 1-3 and
+// App. A eq. 15; docs/costmodel.md, "Step clock").
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/exactmemory.h"

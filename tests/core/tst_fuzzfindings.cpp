@@ -205,8 +205,9 @@ private Q_SLOTS:
         }
     }
 
-    // The same rank, reached through other nodes (issue 15): the check above saw only a declared
-    // shape input, so libonnx inferred these lengths and built the rank.
+    // The same rank, reached through other nodes (docs/reliability.md, "Fuzzing", fuzz_onnx): the
+    // check above saw only a declared shape input, so libonnx inferred these lengths and built the
+    // rank.
     void onnxLongShapeInputThroughNodesRefused_data() {
         QTest::addColumn<std::string>("model");
         QTest::addColumn<QString>("message");
@@ -241,7 +242,7 @@ private Q_SLOTS:
             << QStringLiteral("node 'y' (Reshape): its shape input 'r' can have");
     }
 
-    // What inference builds without a shape input (issue 15's remaining ONNX gaps): a rank that
+    // What inference builds without a shape input (the remaining ONNX gaps): a rank that
     // grows node by node, a shape attribute, an op outside the bound table, a subgraph. Each read
     // before, libonnx building ranks of a thousand and more (millions, with longer inputs).
     void onnxInferredRankRefused_data() {

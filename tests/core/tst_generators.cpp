@@ -55,8 +55,9 @@ private Q_SLOTS:
         a.platform.checkCompatible(*a.graph);   // throws if the family's platform cannot run it
     }
 
-    // spec/topoformer.md §6.1 [CHECK] table: N=500 has 22-33 layers and ~2,533 edges (2,274-3,124).
-    void layeredMatchesSpecStatistics() {
+    // The reference statistics of Topoformer's layered graphs (docs/costmodel.md, "Generated
+    // instances"): N=500 has 22-33 layers and ~2,533 edges (2,274-3,124).
+    void layeredMatchesReferenceStatistics() {
         double edges = 0;
         int sources = 0;
         for (std::uint64_t seed = 1; seed <= 10; ++seed) {
@@ -97,8 +98,9 @@ private Q_SLOTS:
         }
     }
 
-    // spec/gflownet.md §7.2 families: durations U(0, 1] (positive), whole bytes up to 1 MiB, four
-    // identical devices, acyclic (every edge forward in a topological order).
+    // The GFlowNet test families (Zhang et al. 2023, App. E.5; docs/costmodel.md, "Generated
+    // instances"): durations U(0, 1] (positive), whole bytes up to 1 MiB, four identical devices,
+    // acyclic (every edge forward in a topological order).
     void gflownetFamiliesAreUniformAndAcyclic_data() {
         QTest::addColumn<QString>("family");
         for (const char* f : {"layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert"})

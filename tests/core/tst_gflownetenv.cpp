@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The GFlowNet environment (core/gflownet): the worked example of spec/gflownet.md §1.2 (all three
-// rows, by hand), the masks and removability of §1.3, remove-then-re-add identity, at most m
-// parents per state, and on random graphs and platforms: every sampled terminal is a valid
-// schedule whose cost-model makespan and start times equal the incremental ones to the bit, and
-// which equal an independent replay of Eq. 2 and the list scheduler's own times.
+// The GFlowNet environment (core/gflownet): the worked example of docs/costmodel.md ("Worked
+// examples": all three rows, by hand), the forward masks and backward removability of Zhang et al.
+// 2023 (§2.3, App. E.1), remove-then-re-add identity, at most m parents per state, and on random
+// graphs and platforms: every sampled terminal is a valid schedule whose cost-model makespan and
+// start times equal the incremental ones to the bit, and which equal an independent replay of Eq. 2
+// and the list scheduler's own times.
 #include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/validator.h"
@@ -25,10 +26,10 @@ namespace {
 
 bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-/// Spec §1.2's worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
+/// The worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
 Problem workedExample() { return reference::gflownetWorkedExample(); }
 
-/// Appends chains (device d gets chains[d], ops 1-based as in the spec) in a valid interleaving:
+/// Appends chains (device d gets chains[d], ops 1-based as in docs/costmodel.md) in a valid interleaving:
 /// repeatedly the first chain whose head is ready.
 PartialSchedule build(const ScheduleEnv& env, std::vector<std::vector<int>> chains) {
     PartialSchedule s(env);
@@ -121,8 +122,10 @@ private Q_SLOTS:
         QCOMPARE(s.startIf(3, 1), 3.0);   // after op 2 (ends 3), on a free device
     }
 
-    // Spec §1.3: masks at s0 and removability in {d1 = [1, 3], d2 = [2]}. Catches a mask that allows
-    // an op with an unscheduled predecessor, or removes a tail whose successor is scheduled.
+    // Masks at s0 and removability in {d1 = [1, 3], d2 = [2]} (a forward action needs every
+    // predecessor scheduled, §2.3; a backward one removes a chain tail whose successors are not
+    // scheduled). Catches a mask that allows an op with an unscheduled predecessor, or removes a
+    // tail whose successor is scheduled.
     void masksAndRemovability() {
         const Problem p = workedExample();
         const ScheduleEnv env(p);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Classic schedulers on hand-checked cases: HEFT on Topcuoglu's example (spec/formats-and-prior-art.md
-// §6.4), CP / MOPNR / SPT priorities (spec/priority-sampling.md §5.1), memory orders and bounds
-// (spec/topoformer.md §1.2).
+// Classic schedulers on hand-checked cases: HEFT on Topcuoglu et al.'s (2002) example, CP / MOPNR
+// / SPT priorities (Jeon et al. 2023, App. D; docs/heuristics.md, "Choices where the papers are
+// silent"), memory orders and bounds (Topoformer's memory model, Gagrani et al. 2022, §3.2).
 #include "core/analysis/bounds.h"
 #include "core/analysis/levels.h"
 #include "core/costmodel/stepmemory.h"
@@ -60,7 +60,8 @@ Problem onDevices(std::shared_ptr<Graph> g, int devices) {
     return p;
 }
 
-/// Two chains A1 -> A2, B1 -> B2 with m(A1) = m(B1) = 5, m(A2) = m(B2) = 1 (spec/topoformer.md §1.2).
+/// Two chains A1 -> A2, B1 -> B2 with m(A1) = m(B1) = 5, m(A2) = m(B2) = 1: orders A1 A2 B1 B2 and
+/// A1 B1 A2 B2 peak at 6 and 11 under Topoformer's eqs. 1-3.
 std::shared_ptr<Graph> twoChains() {
     auto g = std::make_shared<Graph>();
     for (const char* n : {"A1", "A2", "B1", "B2"}) g->addOp({.name = n, .duration = 1});

@@ -200,7 +200,7 @@ private Q_SLOTS:
         const LoadedGraph lg = loadGraph(kData + "/jobshop/" + name.toStdString() + ".txt");
         QCOMPARE(lg.graph->opCount(), ops);
         lg.platform->checkCompatible(*lg.graph);
-        // each job visits each machine once (spec §1.2 [CHECK])
+        // each job visits each machine once (docs/formats.md, "Format details we rely on")
         const int machines = lg.platform->deviceCount();
         for (int j = 0; j * machines < ops; ++j) {
             std::set<int> seen;
@@ -237,7 +237,7 @@ private Q_SLOTS:
         if (m.hasMatch()) QCOMPARE(longestPath(g), m.captured(1).toDouble());
         if (file == QLatin1String("rand0000.stg")) {
             QVERIFY(m.hasMatch());
-            QCOMPARE(longestPath(g), 55.0);   // spec §1.1: rand0000's CP length
+            QCOMPARE(longestPath(g), 55.0);   // rand0000's footer: "CP Length : 55"
             QCOMPARE(g.op(1).duration, 9.0);  // "1  9  1  0"
             QCOMPARE(g.predecessors(1).size(), size_t(1));
             QCOMPARE(g.predecessors(1)[0], 0);
@@ -362,7 +362,7 @@ private Q_SLOTS:
     // ---------------- ONNX ----------------
     void onnxModels_data() {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("ops");   // nodes minus the ConstantOfShape weight makers (spec §1.4)
+        QTest::addColumn<int>("ops");   // nodes minus the ConstantOfShape weight makers (docs/formats.md, ONNX)
         QTest::addColumn<QString>("lastType");
         QTest::newRow("alexnet") << "light_bvlc_alexnet.onnx" << 40 - 16 << "Softmax";
         QTest::newRow("squeezenet") << "light_squeezenet.onnx" << 105 - 39 << "Softmax";

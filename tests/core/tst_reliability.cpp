@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Hostile inputs and outputs (issue 15): the limits in one place, the DOT pre-scan, cgraph's
-// recursion on a huge fan-out, the atomic writer on links, devices and folders, and OutputSet's
-// all-or-nothing commit.
+// Hostile inputs and outputs (docs/reliability.md): the limits in one place, the DOT pre-scan,
+// cgraph's recursion on a huge fan-out, the atomic writer on links, devices and folders, and
+// OutputSet's all-or-nothing commit.
 #include "core/graph/graph.h"
 #include "core/heuristics/heft.h"
 #include "core/io/graphio.h"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Chain timing and the target models (spec/gflownet.md §1.2, §5.1) on hand-checked cases, and
-// re-timing a list schedule's own chains gives back its times (one clock, two paths).
+// Chain timing and the target models (Zhang et al. 2023, §2.2 and §5.1; docs/costmodel.md) on
+// hand-checked cases, and re-timing a list schedule's own chains gives back its times (one clock,
+// two paths).
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/target.h"
@@ -18,7 +19,7 @@ namespace {
 
 Problem workedExample() { return reference::gflownetWorkedExample(); }
 
-// The three schedules of spec §1.2's table, as chains of op ids.
+// The three schedules of the worked example (docs/costmodel.md, "Worked examples"), as chains of op ids.
 const DeviceChains kA = {{0, 2}, {1, 3}};   // d1 = [1, 3], d2 = [2, 4]
 const DeviceChains kB = {{1, 2}, {0, 3}};   // d1 = [2, 3], d2 = [1, 4]
 const DeviceChains kC = {{0, 1, 3}, {2}};   // d1 = [1, 2, 4], d2 = [3]
@@ -83,7 +84,8 @@ private Q_SLOTS:
         QVERIFY(near(chainMakespan(t, kOne), 7));
     }
 
-    // Every cross-device edge pays b, zero-byte (control) tensors too (spec §5.1's recursion).
+    // Every cross-device edge pays b, zero-byte (control) tensors too (docs/costmodel.md, "Target
+    // models").
     // Without any positive bytes the bandwidth term vanishes. Catches: skipping zero-byte inputs.
     void zeroByteTensorsPayTheLatency() {
         auto g = std::make_shared<Graph>();
@@ -146,7 +148,8 @@ private Q_SLOTS:
         QVERIFY(speedup(p, a) < 1.4);   // the costly link itself does slow it down
     }
 
-    // spec §1.2: 1 <= U <= m for every schedule on the proxy (a chain covers [0, T] without gaps).
+    // 1 <= U <= m for every schedule on the proxy: the GFlowNet paper bounds U by the device count
+    // (§5), and U >= 1 because a chain of ops covers [0, T] without gaps.
     void proxySpeedupIsBetweenOneAndTheDeviceCount() {
         for (std::uint64_t seed = 1; seed <= 200; ++seed) {
             reference::Case c = reference::randomCase(seed);

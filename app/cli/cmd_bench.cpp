@@ -1,79 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "bench.h"
+// `schedlab-cli bench NAME ...`: the benchmarks are a library of their own (app/bench); this
+// command is the CLI's one door into it (app/bench/benchcommand.h).
 #include "command.h"
-#include "distargs.h"
-#include "interrupt.h"
-#include "neural.h"
-#include "shard.h"
 
-#include "core/dist/communicator.h"
-#include "core/util/installpaths.h"
-
-#include <algorithm>
-#include <filesystem>
-#include <iostream>
-#include <stdexcept>
+#include "app/bench/benchcommand.h"
 
 namespace sl::cli {
-
-std::string defaultDataDir() {
-    namespace fs = std::filesystem;
-    if (const fs::path source = buildSourceTree("tests/data"); !source.empty()) return (source / "tests" / "data").string();
-    return (fs::path("tests") / "data").string();
-}
-
-std::vector<Bench>& benches() {
-    static std::vector<Bench> list;
-    return list;
-}
-
 namespace {
 
-std::string benchList() {
-    auto list = benches();
-    std::sort(list.begin(), list.end(), [](auto& a, auto& b) { return a.name < b.name; });
-    std::string out;
-    for (const Bench& b : list)
-        out += "  " + b.name + std::string(b.name.size() < 18 ? 18 - b.name.size() : 1, ' ') + b.summary +
-               (b.shardable ? " [ranks]" : "") + "\n";
-    return out;
-}
-
-int runBench(Args& args) {
-    const std::string name = args.positional(0, "benchmark name (one of:\n" + benchList() + ")");
-    const auto& list = benches();
-    auto it = std::find_if(list.begin(), list.end(), [&](const Bench& b) { return b.name == name; });
-    if (it == list.end()) throw UsageError("unknown benchmark '" + name + "'; one of:\n" + benchList());
-    if (it->needsNeuralMethods && !loadNeuralMethods().available)
-        throw std::runtime_error("bench " + name + " needs the neural methods" + neuralUnavailableNote());
-    const dist::DistOptions d = takeDistOptions(args);
-    if (!d.distributed()) return it->run(args);
-    if (!it->shardable)
-        throw UsageError("bench " + name + " measures time on one machine and does not split over ranks: run it with one rank");
-    quietUnlessRoot(d);   // only rank 0's table reaches stdout
-    // Ctrl-C or SIGTERM ends this rank at once, in the rendezvous or between items, and its
-    // peers are told (the work takes no stop token, so no step to finish first).
-    const InterruptStop interrupt({SIGINT, SIGTERM}, /*polled=*/false);
-    const std::unique_ptr<dist::Communicator> comm = dist::connect(d);
-    const Args pristine = args;   // each pass parses its own copy
-    return runSharded([&] {
-        Args a = pristine;
-        return it->run(a);
-    }, *comm);
-}
-
-std::string benchHelp() {
-    return "Usage: schedlab-cli bench NAME [OPTIONS]\n"
-           "Runs a benchmark and prints its table. 'schedlab-cli bench NAME --help' lists its options;\n"
-           "'--quick' runs every benchmark on a few small instances, in seconds (a smoke test, not numbers).\n"
-           "Build Release for meaningful numbers (scripts/setup.sh does).\n\n"
-           "Distributed: the quality benchmarks marked [ranks] split their runs over the ranks of a\n"
-           "distributed run and rank 0 prints the one-process table (scripts/launch-local.sh N starts\n"
-           "N ranks here; docs/distributed.md):\n" + std::string(dist::distFlagsHelp()) + "\n"
-           "Benchmarks:\n" + benchList();
-}
-
-SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)", &benchHelp, {"quick"}, &runBench});
+SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)", &benchCommandHelp, {"quick"},
+                &runBenchCommand, /*needsNeuralMethods=*/false, &benchHelp});
 
 } // namespace
 } // namespace sl::cli

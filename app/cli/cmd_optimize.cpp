@@ -130,8 +130,8 @@ void checkTargetRun(const Problem& p, const TargetArgs& targets) {
                          "interconnect has a latency or a finite bandwidth");
 }
 
-/// spec/gflownet.md §5.2: the top k candidates by proxy speedup, the best of them on each target,
-/// and their diversity.
+/// The candidate protocol (Zhang et al. 2023, §5 "Candidate sampler", Fig. 1): the top k
+/// candidates by proxy speedup, the best of them on each target, and their diversity.
 void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs& targets, int topK) {
     if (targets.models.empty()) return;
     const CandidateOptions o{.topK = topK, .targets = targets.models, .targetSeed = targets.seed};
@@ -248,7 +248,7 @@ std::string optimizeHelp() {
                        "  --weights FILE        weight file of a neural method (default: its shipped weights)\n") +
            problemOptionsHelp() + targetOptionsHelp() +
            "  --top-k K             with --target: the candidates kept by proxy speedup and judged on\n"
-           "                        the targets (default 100; spec/gflownet.md §5.2): BRKGA's final\n"
+           "                        the targets (default 100, as in Zhang et al. 2023, §5): BRKGA's final\n"
            "                        population, priority-sampler's samples, other methods' one schedule.\n"
            "                        Prints proxy top-1 and top-k mean, each target's best of k and the\n"
            "                        top k's diversity (GED, d_inv, d_sen, distinct schedules). Needs\n"

@@ -115,8 +115,8 @@ std::string sweepHelp() {
     for (const SamplerInfo& i : SamplerRegistry::instance().list()) samplers += "                        " + i.name + ": " + i.summary + "\n";
     return "Usage: schedlab-cli sweep GRAPH [--sampler S] [--temperatures N|a,b,c] [--samples N] [--top-k K]\n"
            "         [--target all] [--out sweep.json] [--csv sweep.csv] [problem options]\n"
-           "The temperature sweep (docs/sweep.md, spec/gflownet.md §2.2, §9): at each temperature sigma,\n"
-           "draw N schedules from the sampler on the proxy (free transfers), keep the top k by proxy\n"
+           "The temperature sweep (docs/sweep.md; Zhang et al. 2023, §3.3, App. E.2): at each temperature\n"
+           "sigma, draw N schedules from the sampler on the proxy (free transfers), keep the top k by proxy\n"
            "speedup U, and print mean, std and top-1 of U, the top-k mean, distinct schedules (exact and\n"
            "up to device relabelling), GED / d_inv / d_sen over the top k and the best of k on each target.\n\n"
            "Options:\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli tune`: grid search of BRKGA hyper-parameters over a set of graphs (the papers'
-// "Tuned BRKGA", spec/regal.md §5.5), scored by the mean % improvement over BRKGA 5K defaults.
+// "Tuned BRKGA", Paliwal et al. 2020, §4.2), scored by the mean % improvement over BRKGA 5K
+// defaults.
 #include "brkga_fixtures.h"
 #include "command.h"
 #include "problemargs.h"
@@ -43,7 +44,8 @@ struct Setting {
     }
 };
 
-/// full: spec/regal.md §5.5, 3^4 x 2^3 = 648 settings. quick: 24 settings around the defaults.
+/// full: as many settings as REGAL's grid (Paliwal et al. 2020, §4.2), 3^4 x 2^3 = 648, the values
+/// ours (docs/brkga.md). quick: 24 settings around the defaults.
 std::vector<Setting> grid(const std::string& name) {
     std::vector<Setting> out;
     if (name == "full") {
@@ -184,9 +186,10 @@ SL_CLI_COMMAND({"tune", "grid-search BRKGA hyper-parameters over a set of graphs
                 "and ranks the settings by their mean % improvement over BRKGA with the papers' defaults\n"
                 "(population 100, 10 elites, 10 mutants, rho 0.7, uniform keys) at the same budget and seeds.\n"
                 "Grids: quick = rho {0.6,0.7,0.8} x population {50,100} x elite fraction {0.1,0.2} x\n"
-                "populations {1,2} (24 settings); full = spec/regal.md §5.5: rho {0.6,0.7,0.8} x Beta alpha\n"
-                "{0.5,1,2} x beta {0.5,1,2} x population {50,100,200} x elite fraction {0.1,0.2} x mutant\n"
-                "fraction {0.1,0.2} x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n"
+                "populations {1,2} (24 settings); full = as many as REGAL's grid (Paliwal et al. 2020, §4.2;\n"
+                "the values are ours, docs/brkga.md): rho {0.6,0.7,0.8} x Beta alpha {0.5,1,2} x beta\n"
+                "{0.5,1,2} x population {50,100,200} x elite fraction {0.1,0.2} x mutant fraction {0.1,0.2}\n"
+                "x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n"
                 "--training sgd|adam tunes on the graphs' training steps (docs/training-graphs.md).\n",
                 {}, &runTune});
 

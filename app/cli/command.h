@@ -7,6 +7,7 @@
 #include "args.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct Command {
     /// Loads the neural module (app/cli/neural.h) before its help and its run: the command lists
     /// or runs neural methods whatever its arguments.
     bool needsNeuralMethods = false;
+    /// For a command that runs named items (`bench NAME`): `COMMAND NAME --help` prints
+    /// itemHelp(NAME) when that has a value, before any method is registered or module loaded.
+    std::function<std::optional<std::string>(const std::string&)> itemHelp;
 };
 
 std::vector<Command>& commands();

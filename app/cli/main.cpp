@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 // schedlab-cli: headless access to every SchedLab optimizer, importer and benchmark.
-#include "bench.h"
 #include "command.h"
 #include "neural.h"
 
@@ -11,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 
 namespace sl::cli {
 
@@ -99,13 +99,11 @@ int main(int argc, char** argv) {
     }
     const bool wantsHelp = std::find(rest.begin(), rest.end(), "--help") != rest.end() ||
                            std::find(rest.begin(), rest.end(), "-h") != rest.end();
-    if (wantsHelp && name == "bench" && !rest.empty() && rest[0] != "--help" && rest[0] != "-h") {
-        for (const Bench& b : benches())
-            if (b.name == rest[0]) {
-                std::cout << b.help;
-                return 0;
-            }
-    }
+    if (wantsHelp && it->itemHelp && !rest.empty() && rest[0] != "--help" && rest[0] != "-h")
+        if (const std::optional<std::string> help = it->itemHelp(rest[0])) {
+            std::cout << *help;
+            return 0;
+        }
     sl::registerCoreOptimizers();   // the neural methods come with their module, when a command needs them
     if (it->needsNeuralMethods) loadNeuralMethods();
     if (wantsHelp && name == "train" && !rest.empty() && rest[0].rfind('-', 0) != 0)

@@ -143,7 +143,7 @@ TargetArgs takeTargets(Args& args) {
 }
 
 const char* targetOptionsHelp() {
-    return "  --target T            also judge the schedule on target models (spec/gflownet.md §5.1):\n"
+    return "  --target T            also judge the schedule on target models (Zhang et al. 2023, §5.1):\n"
            "                        noisy (durations x exp(N(0, 0.5^2)) per op), bandwidth (transfer\n"
            "                        delay 8 x mean duration per memory unit + 0.1 x mean), latency\n"
            "                        (0.1 x mean per unit + 2 x mean), proxy (free transfers); a\n"

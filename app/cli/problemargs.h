@@ -65,7 +65,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
 /// The help lines for the options above, to paste into a command's --help.
 const char* problemOptionsHelp();
 
-/// The target models of spec/gflownet.md §5.1 a command reports against:
+/// The target models a command reports against (Zhang et al. 2023, §5.1; docs/costmodel.md):
 ///   --target noisy|bandwidth|latency|proxy (a comma-separated list, or all)  --target-seed S
 struct TargetArgs {
     std::vector<TargetModel> models;   ///< empty: no --target given

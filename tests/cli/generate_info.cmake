@@ -35,7 +35,9 @@ foreach(method list-cp list-mopnr list-spt heft)
   endif()
 endforeach()
 
-# every family the issue names: generated, read back by info, scheduled on its own platform
+# every family of the papers' generators (Gagrani et al. 2022's layered graphs; Jeon et al. 2023's
+# layered-typed, Erdős-Rényi, SBM and job-shop): generated, read back by info, scheduled on its own
+# platform
 foreach(family layered layered-typed erdos-renyi sbm jobshop)
   run_cli(0 generate ${family} --nodes 40 --seed 2 --out ${OUT}/${family}.json)
   run_cli(0 info ${OUT}/${family}.json --json)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Hostile options and outputs (issue 15): thread and device counts out of range, the limits knob,
+# Hostile options and outputs (docs/reliability.md): thread and device counts out of range, the limits knob,
 # outputs written all or none, links kept, a stopped run that keeps the existing schedule.
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-# --target (spec/gflownet.md §5): evaluate prints hand-checked speedups of spec §1.2's worked example
-# on the targets; optimize runs the candidate protocol and agrees with evaluate; bad uses exit 2.
+# --target (Zhang et al. 2023, §5; docs/costmodel.md): evaluate prints hand-checked speedups of a
+# worked example on the targets; optimize runs the candidate protocol and agrees with evaluate; bad
+# uses exit 2.
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
 

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench topoformer`: the Topoformer memory orders against the classic memory orders,
-// random best-of-100 and the exact DP, in the shape of the paper's Table 1 (spec/topoformer.md §7),
+// random best-of-100 and the exact DP, in the shape of Gagrani et al. 2022's Table 1 (§5.1),
 // on held-out layered graphs, the ONNX models, and the training graphs (forward, loss, gradients,
 // SGD/Adam updates) of the ONNX models and of held-out network-like ("nn") graphs.
 #include "bench.h"
-#include "command.h"
 
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
@@ -78,6 +77,25 @@ Outcome runOne(const Method& m, const std::shared_ptr<Graph>& g) {
 
 bool isClassic(const std::string& name) { return name.rfind("mem-", 0) == 0; }
 
+/// Every method's outcome on one graph, by label.
+using Row = std::map<std::string, Outcome>;
+
+Row runRow(const std::vector<Method>& ms, const std::shared_ptr<Graph>& g) {
+    Row row;
+    for (const Method& m : ms) row[m.label] = runOne(m, g);
+    return row;
+}
+
+/// The lowest peak of the classic memory orders in `row`.
+double bestClassicPeak(const Row& row, const std::vector<Method>& ms) {
+    double classic = kInfinity;
+    for (const Method& m : ms)
+        if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
+    return classic;
+}
+
+bool exactProvedOptimal(const Row& row) { return row.count("exact-memory") && row.at("exact-memory").optimal; }
+
 /// One column group per graph set: mean % gap to the reference and seconds per graph.
 struct Column {
     std::string title;
@@ -93,25 +111,20 @@ Column runSet(const std::string& title, const std::vector<std::shared_ptr<Graph>
     Column col;
     col.title = title;
     col.graphs = static_cast<int>(graphs.size());
-    std::vector<std::map<std::string, Outcome>> results;
+    std::vector<Row> results;
     for (const auto& g : graphs) {
-        std::map<std::string, Outcome> row;
-        for (const Method& m : ms) row[m.label] = runOne(m, g);
-        results.push_back(std::move(row));
+        results.push_back(runRow(ms, g));
         std::fprintf(stderr, ".");
     }
     std::fprintf(stderr, "\n");
     bool exactAll = !graphs.empty();
-    for (const auto& row : results) {
-        auto it = row.find("exact-memory");
-        if (it == row.end() || !it->second.optimal) exactAll = false;
-        else ++col.exactOptimal;
+    for (const Row& row : results) {
+        if (exactProvedOptimal(row)) ++col.exactOptimal;
+        else exactAll = false;
     }
     col.reference = exactAll ? "exact optimum" : "best classic order";
-    for (const auto& row : results) {
-        double classic = kInfinity;
-        for (const Method& m : ms)
-            if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
+    for (const Row& row : results) {
+        const double classic = bestClassicPeak(row, ms);
         const double ref = exactAll ? row.at("exact-memory").peak : classic;
         for (const Method& m : ms) {
             const Outcome& o = row.at(m.label);
@@ -171,14 +184,12 @@ void runOnnxTable(const fs::path& data, const std::vector<Method>& all) {
     std::printf("%-22s", "method");
     for (const auto& f : files) std::printf(" | %-24s", f.stem().string().c_str());
     std::printf("\n");
-    std::vector<std::map<std::string, Outcome>> rows;
+    std::vector<Row> rows;
     std::vector<std::shared_ptr<Graph>> graphs;
     for (const auto& f : files) {
         const auto g = loadGraph(f.string()).graph;
         graphs.push_back(g);
-        std::map<std::string, Outcome> row;
-        for (const Method& m : all) row[m.label] = runOne(m, g);
-        rows.push_back(std::move(row));
+        rows.push_back(runRow(all, g));
     }
     for (const Method& m : all) {
         std::printf("%-22s", m.label.c_str());
@@ -208,14 +219,15 @@ struct TrainingSpec {
     double exactTime = 10;
 };
 
-/// Per method and graph: peak and seconds; per method over the nn graphs: the gap to the best
-/// classic order, beats and worse counts.
-void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, UpdateRule rule) {
-    const std::string ruleName(updateRuleName(rule));
-    struct ModelColumn {
-        std::string title;
-        std::shared_ptr<Graph> g;
-    };
+/// One column of the training tables: the training graph of one ONNX model.
+struct ModelColumn {
+    std::string title;
+    std::shared_ptr<Graph> g;
+};
+
+/// The training graphs of `spec.models` under `rule`; a model that does not load is skipped (said
+/// on stderr).
+std::vector<ModelColumn> modelTrainingGraphs(const TrainingSpec& spec, UpdateRule rule) {
     std::vector<ModelColumn> cols;
     for (const fs::path& f : spec.models) {
         try {
@@ -225,7 +237,12 @@ void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, U
             std::fprintf(stderr, "%s: skipped (%s)\n", f.string().c_str(), e.what());
         }
     }
-    // The held-out nn graphs: sizes spread evenly over [minNodes, maxNodes], seeds 7000000 + i.
+    return cols;
+}
+
+/// The training graphs of the held-out nn graphs: sizes spread evenly over [minNodes, maxNodes],
+/// seeds 7000000 + i.
+std::vector<std::shared_ptr<Graph>> nnTrainingGraphs(const TrainingSpec& spec, UpdateRule rule) {
     std::vector<std::shared_ptr<Graph>> nn;
     for (int i = 0; i < spec.generated; ++i) {
         const int n = spec.generated == 1 ? spec.minNodes
@@ -233,65 +250,88 @@ void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, U
         const auto forward = generateNetworkLike(n, 7000000 + static_cast<std::uint64_t>(i)).graph;
         nn.push_back(std::make_shared<Graph>(makeTrainingGraph(*forward, {.rule = rule})));
     }
-    std::vector<std::map<std::string, Outcome>> modelRows;
-    for (const ModelColumn& c : cols) {
-        std::map<std::string, Outcome> row;
-        for (const Method& m : ms) row[m.label] = runOne(m, c.g);
-        modelRows.push_back(std::move(row));
-        std::fprintf(stderr, ".");
-    }
-    std::map<std::string, double> gap, nnSeconds;
-    std::map<std::string, int> beats, worse, nnWorse;
-    for (const Method& m : ms)
-        gap[m.label] = nnSeconds[m.label] = beats[m.label] = worse[m.label] = nnWorse[m.label] = 0;
-    int exactProven = 0, modelsProven = 0;
+    return nn;
+}
+
+/// Per method over the nn graphs: the mean % gap to the best classic order, the mean seconds, the
+/// graphs below every classic order (beats) and above the best one (worse).
+struct NnTally {
+    std::map<std::string, double> gap, seconds;
+    std::map<std::string, int> beats, worse;
+    int exactProven = 0;   ///< graphs exact-memory proved optimal
+};
+
+NnTally runNnGraphs(const std::vector<std::shared_ptr<Graph>>& nn, const std::vector<Method>& ms) {
+    NnTally t;
+    for (const Method& m : ms) t.gap[m.label] = t.seconds[m.label] = t.beats[m.label] = t.worse[m.label] = 0;
     for (const auto& g : nn) {
-        std::map<std::string, Outcome> row;
-        for (const Method& m : ms) row[m.label] = runOne(m, g);
-        double classic = kInfinity;
-        for (const Method& m : ms)
-            if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
+        const Row row = runRow(ms, g);
+        const double classic = bestClassicPeak(row, ms);
         for (const Method& m : ms) {
             const Outcome& o = row.at(m.label);
-            gap[m.label] += 100.0 * (o.peak - classic) / classic / static_cast<double>(nn.size());
-            nnSeconds[m.label] += o.seconds / static_cast<double>(nn.size());
-            beats[m.label] += o.peak < classic - 1e-9 * classic;
-            nnWorse[m.label] += o.peak > classic + 1e-9 * classic;
+            t.gap[m.label] += 100.0 * (o.peak - classic) / classic / static_cast<double>(nn.size());
+            t.seconds[m.label] += o.seconds / static_cast<double>(nn.size());
+            t.beats[m.label] += o.peak < classic - 1e-9 * classic;
+            t.worse[m.label] += o.peak > classic + 1e-9 * classic;
         }
-        if (row.count("exact-memory") && row.at("exact-memory").optimal) ++exactProven;
+        if (exactProvedOptimal(row)) ++t.exactProven;
         std::fprintf(stderr, ".");
     }
     std::fprintf(stderr, "\n");
-    for (const auto& row : modelRows) {
-        double classic = kInfinity;
-        for (const Method& m : ms)
-            if (isClassic(m.name)) classic = std::min(classic, row.at(m.label).peak);
-        for (const Method& m : ms) worse[m.label] += row.at(m.label).peak > classic + 1e-9 * classic;
-        if (row.count("exact-memory") && row.at("exact-memory").optimal) ++modelsProven;
-    }
+    return t;
+}
 
+/// The models' side of the table: per method the models where it is above the best classic order,
+/// and the models exact-memory proved optimal.
+struct ModelTally {
+    std::map<std::string, int> worse;
+    int exactProven = 0;
+};
+
+ModelTally tallyModels(const std::vector<Row>& rows, const std::vector<Method>& ms) {
+    ModelTally t;
+    for (const Method& m : ms) t.worse[m.label] = 0;
+    for (const Row& row : rows) {
+        const double classic = bestClassicPeak(row, ms);
+        for (const Method& m : ms) t.worse[m.label] += row.at(m.label).peak > classic + 1e-9 * classic;
+        if (exactProvedOptimal(row)) ++t.exactProven;
+    }
+    return t;
+}
+
+/// The heading and one row per method: each model's peak MB and seconds, then the nn graphs' gap,
+/// beats and seconds per graph.
+void printTrainingRows(const std::string& ruleName, const std::vector<ModelColumn>& cols, const std::vector<Row>& modelRows,
+                       std::size_t nnGraphs, const NnTally& nn, const std::vector<Method>& ms) {
     std::printf("\nTraining graphs, %s (forward, loss, gradient ops, %s updates; core/graph/traininggraph.h), "
                 "single device, step-clock peak memory in MB (10^6 bytes) / seconds\n",
                 ruleName.c_str(), ruleName.c_str());
     std::printf("%-22s", "method");
     for (const ModelColumn& c : cols) std::printf(" | %-19s", c.title.substr(0, 19).c_str());
-    if (!nn.empty()) std::printf(" | %-26s", ("nn (" + std::to_string(nn.size()) + " graphs)").c_str());
+    if (nnGraphs) std::printf(" | %-26s", ("nn (" + std::to_string(nnGraphs) + " graphs)").c_str());
     std::printf("\n%-22s", "");
     for (size_t i = 0; i < cols.size(); ++i) std::printf(" | %9s %9s", "MB", "s");
-    if (!nn.empty()) std::printf(" | %8s %7s %9s", "gap %", "beats", "s/graph");
+    if (nnGraphs) std::printf(" | %8s %7s %9s", "gap %", "beats", "s/graph");
     std::printf("\n");
     for (const Method& m : ms) {
         std::printf("%-22s", m.label.c_str());
-        for (const auto& row : modelRows) {
+        for (const Row& row : modelRows) {
             const Outcome& o = row.at(m.label);
             std::printf(" | %8.3f%s %7.3f s", o.peak / 1e6, m.name == "exact-memory" && !o.optimal ? "*" : " ",
                         o.seconds);
         }
-        if (!nn.empty())
-            std::printf(" | %+8.3f %3d/%-3d %9.4f", gap.at(m.label), beats.at(m.label), static_cast<int>(nn.size()),
-                        nnSeconds.at(m.label));
+        if (nnGraphs)
+            std::printf(" | %+8.3f %3d/%-3d %9.4f", nn.gap.at(m.label), nn.beats.at(m.label), static_cast<int>(nnGraphs),
+                        nn.seconds.at(m.label));
         std::printf("\n");
     }
+}
+
+/// Under the rows: the op counts, what the nn graphs are, exact-memory's proofs and where the
+/// Topoformer rows are worse than the best classic order.
+void printTrainingNotes(const TrainingSpec& spec, const std::vector<ModelColumn>& cols,
+                        const std::vector<std::shared_ptr<Graph>>& nn, const NnTally& nnTally, const ModelTally& models,
+                        const std::vector<Method>& ms) {
     std::printf("ops:                  ");
     for (const ModelColumn& c : cols) std::printf(" | %-19d", c.g->opCount());
     if (!nn.empty()) {
@@ -309,13 +349,29 @@ void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, U
         std::printf(
             "exact-memory: %.0f s limit per graph, 2,000,000 op sets; proven optimal on %d/%zu models and %d/%zu nn "
             "graphs (* gave up: best order found, not proven optimal)\n",
-            spec.exactTime, modelsProven, cols.size(), exactProven, nn.size());
+            spec.exactTime, models.exactProven, cols.size(), nnTally.exactProven, nn.size());
     std::printf("worse than the best classic order on (models, nn graphs):\n ");
     for (const Method& m : ms)
         if (m.name == "topoformer")
-            std::printf(" %s %d/%zu, %d/%zu;", m.label.c_str(), worse.at(m.label), cols.size(), nnWorse.at(m.label),
-                        nn.size());
+            std::printf(" %s %d/%zu, %d/%zu;", m.label.c_str(), models.worse.at(m.label), cols.size(),
+                        nnTally.worse.at(m.label), nn.size());
     std::printf("\n%s", kLegend);
+}
+
+/// The training-graph table of one update rule: per method and model, peak and seconds; per method
+/// over the nn graphs, the gap to the best classic order, beats and worse counts.
+void runTrainingTable(const TrainingSpec& spec, const std::vector<Method>& ms, UpdateRule rule) {
+    const std::vector<ModelColumn> cols = modelTrainingGraphs(spec, rule);
+    const std::vector<std::shared_ptr<Graph>> nn = nnTrainingGraphs(spec, rule);
+    std::vector<Row> modelRows;
+    for (const ModelColumn& c : cols) {
+        modelRows.push_back(runRow(ms, c.g));
+        std::fprintf(stderr, ".");
+    }
+    const NnTally nnTally = runNnGraphs(nn, ms);
+    const ModelTally models = tallyModels(modelRows, ms);
+    printTrainingRows(std::string(updateRuleName(rule)), cols, modelRows, nn.size(), nnTally, ms);
+    printTrainingNotes(spec, cols, nn, nnTally, models, ms);
 }
 
 int runBenchTopoformer(Args& args) {

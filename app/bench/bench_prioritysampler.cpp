@@ -3,7 +3,6 @@
 // held-out generated sets: Greedy / S(16) / S(64) / S(256) against list-cp, list-mopnr, list-spt.
 #include "bench.h"
 #include "shard.h"
-#include "command.h"
 
 #include "core/optimizer/optimizer.h"
 #include "models/prioritysampler/datasets.h"

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// `schedlab-cli bench gflownet`: the GFlowNet paper's Tables 1 and 2 in the same shape
-// (spec/gflownet.md §8): the GFlowNet at sigma = 0.005 and 1 against list scheduling, BRKGA at an
+// `schedlab-cli bench gflownet`: the GFlowNet paper's Tables 1 and 2 in the same shape (Zhang et
+// al. 2023, §5.1-5.2): the GFlowNet at sigma = 0.005 and 1 against list scheduling, BRKGA at an
 // equal number of cost-model evaluations and the priority sampler, under the candidate protocol
-// (§5.2), on the bundled example, on held-out generated graphs and on a WfCommons trace.
+// (§5 "Candidate sampler", Fig. 1), on the bundled example, on held-out generated graphs and on a
+// WfCommons trace.
 #include "bench.h"
 #include "bench_gflownet_scale.h"
 #include "bench_gflownet_speed.h"
 #include "candidatetable.h"
-#include "command.h"
-#include "problemargs.h"
 #include "shard.h"
+
+#include "app/cli/problemargs.h"
 
 #include "core/costmodel/target.h"
 #include "core/generators/generators.h"
@@ -38,10 +39,11 @@ struct BenchSetup {
 };
 
 /// list-cp, BRKGA twice, the priority sampler and the GFlowNet at sigma 0.005 and 1. BRKGA is the
-/// paper's (spec §6.2: a priority and a device key per op, `brkga-chains`): once at the run's
-/// budget (equal evaluations, for the top-1 comparison) and once as the paper ran it, pymoo's
-/// defaults (population 1000 of 200 elites, 700 children, 100 mutants, bias 0.7) for 75
-/// generations, 1,000 + 74 x 800 = 60,200 evaluations (for the diversity of a converged population).
+/// paper's baseline (§5, App. E.1) as `brkga-chains` decodes it, a priority and a device key per op
+/// (the paper gives no encoding; docs/brkga.md): once at the run's budget (equal evaluations, for
+/// the top-1 comparison) and once as the paper ran it, pymoo's defaults (population 1000 of 200
+/// elites, 700 children, 100 mutants, bias 0.7) for 75 generations, 1,000 + 74 x 800 = 60,200
+/// evaluations (for the diversity of a converged population).
 std::string defaultMethods(bool quick) {
     const std::string paperBrkga = quick ? "brkga-chains:population=100;elites=20;mutants=10;budget=1700;label=brkga-chains (21 gen.)"
                                          : "brkga-chains:population=1000;elites=200;mutants=100;budget=60200;label=brkga-chains (paper: 75 gen.)";
@@ -106,7 +108,7 @@ void printPaperTables() {
                 "  GFlowNet        3.21 proxy | noisy 3.05 | bandwidth 1.78 | latency 2.11 | GED 94.79\n"
                 "Table 2, unseen 50-op synthetic graphs (5 families): proxy 1 / proxy 100 / GED\n"
                 "  list scheduling 3.44 / 3.44 / 0    BRKGA 3.46 / 3.45 / 46.59    GFlowNet 3.46 / 3.41 / 92.02\n"
-                "Absolute GED / d_inv / d_sen values are not comparable (normalisation, spec §9); compare orderings.\n");
+                "Absolute GED / d_inv / d_sen values are not comparable (normalisation, docs/diversity.md); compare orderings.\n");
 }
 
 /// --only speed: sampling seconds on the example with the conditional and the single-graph model.
@@ -184,8 +186,8 @@ int runGflowNetBench(Args& args) {
     if (only != "all" && only != "example" && only != "generated" && only != "trace" && only != "scale")
         throw UsageError("--only takes example, generated, trace, speed, scale or all");
     for (const std::string& m : splitList(methods)) b.methods.push_back(parseMethodSpec(m));
-    // Equal budgets: BRKGA's evaluations and the samplers' draws are both `samples` (spec §6.2),
-    // except for a method given its own (the paper's BRKGA).
+    // Equal budgets: BRKGA's evaluations and the samplers' draws are both `samples`
+    // (docs/gflownet.md), except for a method given its own (the paper's BRKGA).
     b.protocol.budget = samples;
     b.protocol.targets = targets.models.empty()
                              ? std::vector<TargetModel>{TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency}
@@ -234,11 +236,11 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
                           "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
                           "its top k candidates are judged on each target (best of k) and their diversity measured\n"
-                          "(spec/gflownet.md §5.2, §9). Workloads: the bundled example (--graph; gflownet rows use\n"
-                          "--example-weights, by default the shipped single-graph model gflownet-layered24.slw),\n"
-                          "held-out erdos-renyi-gfn and\n"
+                          "(Zhang et al. 2023, §5; docs/diversity.md). Workloads: the bundled example (--graph;\n"
+                          "gflownet rows use --example-weights, by default the shipped single-graph model\n"
+                          "gflownet-layered24.slw), held-out erdos-renyi-gfn and\n"
                           "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp,\n"
-                          "brkga-chains (the paper's BRKGA, spec §6.2) at --samples evaluations, priority-sampler,\n"
+                          "brkga-chains (the paper's BRKGA, docs/brkga.md) at --samples evaluations, priority-sampler,\n"
                           "brkga-chains as the paper ran it (population 1000 = 200 elites + 700 children + 100\n"
                           "mutants, 75 generations: 60,200 evaluations), gflownet at sigma 0.005 and 1\n"
                           "('name:key=value;...' sets options; the keys budget and label set a method's own\n"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "candidatetable.h"
-
-#include "command.h"
 #include "shard.h"
+
+#include "app/cli/args.h"
 
 #include "core/optimizer/optimizer.h"
 

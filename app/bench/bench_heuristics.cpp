@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench heuristics`: classic list heuristics against known optima (STG, job-shop).
 #include "bench.h"
-#include "shard.h"
-#include "command.h"
-
-#include "brkga_fixtures.h"
 #include "gaptally.h"
+#include "shard.h"
+
+#include "app/cli/brkga_fixtures.h"
 
 #include "core/optimizer/optimizer.h"
 

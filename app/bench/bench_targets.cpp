@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// `schedlab-cli bench targets`: the candidate protocol of spec/gflownet.md §5.2 (Tables 1-2 of
-// the GFlowNet paper) for any registered methods on the §7.2 graph families.
+// `schedlab-cli bench targets`: the candidate protocol of Zhang et al. 2023 (§5 "Candidate
+// sampler", Fig. 1; the shape of their Tables 1-2) for any registered methods on the paper's test
+// graph families (§5.2, App. E.5).
 #include "bench.h"
-#include "command.h"
 #include "candidatetable.h"
-#include "problemargs.h"
+
+#include "app/cli/problemargs.h"
 
 #include "core/generators/generators.h"
 #include "core/optimizer/candidates.h"
@@ -68,12 +69,12 @@ SL_CLI_BENCH({"targets", "candidate protocol: proxy top-1 / top-k, best-of-k tar
               std::string("Usage: schedlab-cli bench targets [--families F1,F2] [--methods list-cp,brkga-order]\n"
                           "         [--nodes 50] [--graphs 3] [--devices 4] [--top-k 100] [--budget EVALS]\n"
                           "         [--seed 1] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
-                          "spec/gflownet.md §5.2 on generated graphs: each method runs on the proxy (free transfers),\n"
-                          "its top k candidates by proxy speedup are judged on each target model (best of k) and\n"
-                          "their diversity measured (spec §9); means over --graphs graphs per family.\n"
-                          "Families default to the §7.2 test families: erdos-renyi-gfn, layered-gfn, sbm-gfn,\n"
-                          "watts-strogatz, barabasi-albert. A method may carry options: 'name:key=value;key=value'.\n"
-                          "--budget: evaluations of search methods (default: the\n"
+                          "The candidate protocol of Zhang et al. 2023 (§5, Fig. 1) on generated graphs: each method\n"
+                          "runs on the proxy (free transfers), its top k candidates by proxy speedup are judged on\n"
+                          "each target model (best of k) and their diversity measured (docs/diversity.md); means over\n"
+                          "--graphs graphs per family. Families default to the paper's test families (App. E.5):\n"
+                          "erdos-renyi-gfn, layered-gfn, sbm-gfn, watts-strogatz, barabasi-albert. A method may carry\n"
+                          "options: 'name:key=value;key=value'. --budget: evaluations of search methods (default: the\n"
                           "method's). --quick: two families, one 20-op graph, --budget 300.\n\n") +
                   targetOptionsHelp(),
               {"quick"}, &runTargetsBench, /*needsNeuralMethods=*/true, /*shardable=*/true});

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// The candidate-protocol tables that `bench targets` and `bench gflownet` print (spec/gflownet.md
-/// §5.2, the shape of the GFlowNet paper's Tables 1-2): one row per method, the proxy top-1 and
+/// The candidate-protocol tables that `bench targets` and `bench gflownet` print (Zhang et al. 2023,
+/// §5 "Candidate sampler", in the shape of their Tables 1-2): one row per method, the proxy top-1 and
 /// top-k mean speedups, the best of k on each target, the diversity of the top k, seconds.
 ///
 /// A method is given as `name[:key=value[;key=value...]]`, e.g. `gflownet:temperature=0.005`;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "shard.h"
 
-#include "distargs.h"
+#include "app/cli/distargs.h"
 
 #include <cstdint>
 #include <cstdio>

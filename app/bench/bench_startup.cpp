@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// `schedlab-cli bench startup`: how long the executables take to start (issue 12): a classic run of
+// `schedlab-cli bench startup`: how long the executables take to start (docs/packaging.md, "Start-up time"): a classic run of
 // the CLI and the explorer to its first painted layout, as a user's shell sees them (wall clock of
 // a fresh process, median of --runs), and which shared libraries each maps. Beside each time: the
 // same with the neural module mapped at start (LD_PRELOAD), which is how both started before the
 // module split, and the numbers the last build before the split measured.
 #include "bench.h"
-#include "command.h"
 #include "spawn.h"
 
 #include "core/generators/generators.h"

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench search`: makespan search methods at equal wall time (or equal evaluations)
 // against the best known or proven bounds: the job-shop fixtures, generated job-shops of Taillard's
-// sizes and the STG task graphs on 2-16 processors (issue 14's targets).
+// sizes and the STG task graphs on 2-16 processors (docs/heuristics.md, "Search at equal time").
 #include "bench.h"
-#include "command.h"
-
-#include "brkga_fixtures.h"
 #include "gaptally.h"
 #include "shard.h"
+
+#include "app/cli/brkga_fixtures.h"
 
 #include "core/analysis/bounds.h"
 #include "core/generators/generators.h"

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench distributed`: how data-parallel training and a sharded batch scale with the
-// number of ranks on this machine (issue 13). Each row starts its ranks as child processes of this
+// number of ranks on this machine (docs/distributed.md, "Numbers"). Each row starts its ranks as child processes of this
 // executable on a free loopback port, as scripts/launch-local.sh does, and times them.
 #include "bench.h"
-#include "command.h"
 #include "spawn.h"
 
 #include "core/generators/generators.h"

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench regal`: REGAL against plain and tuned BRKGA at the same total budget and
 // seeds, on held-out generated training graphs and on the training graphs of the ONNX models in
-// DATA/onnx; the paper's Table 1 (TF test set) beside ours (spec/regal.md §7).
+// DATA/onnx; the paper's Table 1 (TF test set) beside ours (Paliwal et al. 2020, §4.3-4.4, Table 1).
 #include "bench.h"
 #include "candidatetable.h"
-#include "command.h"
 #include "shard.h"
 
 #include "core/analysis/bounds.h"
@@ -26,7 +25,7 @@ namespace fs = std::filesystem;
 
 using Method = MethodSpec;
 
-constexpr std::int64_t kFeatureBudget = 400;   ///< REGAL's feature run (spec/regal.md §4.11)
+constexpr std::int64_t kFeatureBudget = 400;   ///< REGAL's feature run (Paliwal et al. 2020, App. A.1)
 
 /// The tuned setting, "key=value,..." in brkga's options (checked as a method spec is).
 std::map<std::string, double> tunedValues(const std::string& text) {
@@ -98,7 +97,7 @@ double meanOf(const std::vector<double>& xs) {
 
 /// Per method, one entry per (graph, seed): % improvement over the first method, % above the cut
 /// bound (core/analysis/bounds.h), % gap from the best known (the lowest peak any method of the
-/// bench found on the graph, any seed: R Table 1's second measure); and seconds.
+/// bench found on the graph, any seed: the second measure of the paper's Table 1); and seconds.
 struct Summary {
     std::vector<double> improvement, aboveBound, gapFromBest;
     double seconds = 0;
@@ -165,14 +164,14 @@ void printTargets(const std::vector<Summary>& sums, const std::vector<Method>& m
         if (ms[i].name != "regal") continue;
         const Summary& r = sums[i];
         const double timeRatio = (r.seconds / r.runs) / (sums[0].seconds / sums[0].runs);
-        std::printf("targets (issue 11), %s: mean >= 2.00 %% better: %+.2f %% %s; better or equal on >= 70 %%: %.1f %% %s; "
+        std::printf("targets (REGAL's acceptance bar, the paper's numbers rounded down; docs/regal.md), %s: mean >= 2.00 %% better: %+.2f %% %s; better or equal on >= 70 %%: %.1f %% %s; "
                     "<= 1.25x seconds: %.2fx %s\n",
                     ms[i].label.c_str(), r.mean(), verdict(r.mean() >= 2), 100 * r.share(), verdict(r.share() >= 0.7), timeRatio,
                     verdict(timeRatio <= 1.25));
     }
 }
 
-/// How much room the set leaves, in R Table 1's terms: BRKGA 5K's gap from the best known, and the
+/// How much room the set leaves, in the terms of the paper's Table 1: BRKGA 5K's gap from the best known, and the
 /// share of it the 2 % target asks a method to close (the paper's REGAL closed 54 %).
 void printRoom(const std::vector<Summary>& sums) {
     const double room = meanOf(sums[0].gapFromBest) / 100;
@@ -183,8 +182,8 @@ void printRoom(const std::vector<Summary>& sums) {
 }
 
 void printPaper() {
-    std::printf("\nPaper (R Table 1 and §4.3-4.4, TF peak-memory test set, 2 devices, 5,000 evaluations; REGAL 400 + 4,600;\n"
-                "best known: CP-SAT's 24-hour optimum, else the best of all methods):\n"
+    std::printf("\nPaper (Paliwal et al. 2020, Table 1 and §4.3-4.4, TF peak-memory test set, 2 devices, 5,000 evaluations;\n"
+                "REGAL 400 + 4,600; best known: CP-SAT's 24-hour optimum, else the best of all methods):\n"
                 "%-14s | %14s | %16s | %13s | %9s\n",
                 "method", "mean % better", "better or equal", "gap from best", "s / graph");
     struct Row {

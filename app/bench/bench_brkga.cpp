@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `schedlab-cli bench brkga`: BRKGA speed on layered graphs, quality on STG and job-shop fixtures.
 #include "bench.h"
-#include "brkga_fixtures.h"
-#include "command.h"
+
+#include "app/cli/brkga_fixtures.h"
 
 #include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/decoderbasics.h"

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The benchmarks of `schedlab-cli bench NAME ...`, app/bench's own registry: each benchmark lives
+/// in its own bench_*.cpp and registers itself with SL_CLI_BENCH, as commands do with
+/// SL_CLI_COMMAND (app/cli/command.h). The CLI sees none of this: its `bench` command goes
+/// through benchcommand.h. Nothing calls a bench_*.cpp by name, so schedlab-cli links this
+/// library whole (app/CMakeLists.txt); a plain link would drop every benchmark.
+
+#include "app/cli/args.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sl::cli {
+
+struct Bench {
+    std::string name;
+    std::string summary;
+    std::string help;
+    std::vector<std::string> flags;
+    std::function<int(Args&)> run;
+    bool needsNeuralMethods = false;   ///< load the neural module first (app/cli/neural.h)
+    /// Splits its items over the ranks of a distributed run (shard.h); false for benches that
+    /// measure time on one machine.
+    bool shardable = false;
+};
+
+std::vector<Bench>& benches();
+
+/// Where the quality benches find their fixtures by default: tests/data of the source tree the
+/// build this binary runs from sits in (core/util/installpaths.h), else ./tests/data. An
+/// installed binary has neither: its benches take --data DIR.
+std::string defaultDataDir();
+
+struct BenchRegistrar {
+    explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }
+};
+
+} // namespace sl::cli
+
+#define SL_CLI_BENCH_CONCAT2(a, b) a##b
+#define SL_CLI_BENCH_CONCAT(a, b) SL_CLI_BENCH_CONCAT2(a, b)
+/// Registers a benchmark: SL_CLI_BENCH({"name", "summary", "help", {"flag"}, &runFn});
+#define SL_CLI_BENCH(...) \
+    static const ::sl::cli::BenchRegistrar SL_CLI_BENCH_CONCAT(slCliBench_, __LINE__)(::sl::cli::Bench __VA_ARGS__)

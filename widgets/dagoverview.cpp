@@ -7,10 +7,12 @@
 #include <QScrollBar>
 
 #include <algorithm>
+#include <cmath>
 
 namespace sl::gui {
 namespace {
-constexpr int kWidth = 64;    // px: thin enough to leave the graph its room
+constexpr int kWidth = 64;      // px: thin enough to leave the graph its room
+constexpr int kMaxWidth = 120;  // a wide graph widens the strip up to this, so its miniature is not a speck
 constexpr int kMargin = 4;
 } // namespace
 
@@ -30,7 +32,8 @@ void DagOverview::setNodes(const std::vector<QRectF>& nodes, const std::vector<Q
     m_nodes = nodes;
     m_fills = fills;
     m_bounds = bounds;
-    redraw();
+    m_stale = true;
+    fitWidth();
     followView();
 }
 
@@ -42,12 +45,19 @@ QRectF DagOverview::placed() const {
     return QRectF(room.left() + (room.width() - size.width()) / 2, room.top(), size.width(), size.height());   // top-aligned: sources first
 }
 
+void DagOverview::fitWidth() {
+    if (m_bounds.isEmpty() || height() <= 0) return;
+    const int wanted = static_cast<int>(std::lround(height() * m_bounds.width() / m_bounds.height()));
+    setFixedWidth(std::clamp(wanted, kWidth, kMaxWidth));   // as wide as the graph's shape asks, within bounds
+}
+
 void DagOverview::redraw() {
+    m_stale = false;
     m_image = QImage(size() * devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
     m_image.setDevicePixelRatio(devicePixelRatioF());
     m_image.fill(Qt::transparent);
     const QRectF to = placed();
-    if (to.isEmpty() || m_nodes.empty()) return update();
+    if (to.isEmpty() || m_nodes.empty()) return;
     QPainter p(&m_image);
     const double s = to.width() / m_bounds.width();
     for (size_t v = 0; v < m_nodes.size(); ++v) {
@@ -55,9 +65,8 @@ void DagOverview::redraw() {
         if (r.isNull()) continue;
         const QRectF mini(to.left() + (r.left() - m_bounds.left()) * s, to.top() + (r.top() - m_bounds.top()) * s,
                           std::max(1.0, r.width() * s), std::max(1.0, r.height() * s));
-        p.fillRect(mini, QColor::fromRgb(v < m_fills.size() ? m_fills[v] : 0xff8a93a0));
+        p.fillRect(mini, QColor::fromRgb(v < m_fills.size() ? m_fills[v] : 0xff8a93a0).darker(135));   // pale categories must still show
     }
-    update();
 }
 
 QRectF DagOverview::frame() const {
@@ -77,6 +86,7 @@ void DagOverview::followView() {
 }
 
 void DagOverview::paintEvent(QPaintEvent*) {
+    if (m_stale || m_image.size() != size() * devicePixelRatioF()) redraw();   // drawn at the size it is shown at
     QPainter p(this);
     p.fillRect(rect(), QColor(0xf1, 0xf2, 0xf4));
     p.drawImage(QPointF(0, 0), m_image);
@@ -89,7 +99,7 @@ void DagOverview::paintEvent(QPaintEvent*) {
 
 void DagOverview::resizeEvent(QResizeEvent* e) {
     QWidget::resizeEvent(e);
-    redraw();
+    fitWidth();
 }
 
 void DagOverview::centreViewAt(QPointF stripPos) {

@@ -31,7 +31,8 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
 
 private:
-    void redraw();            ///< the miniature, after the nodes or the size changed
+    void fitWidth();          ///< as wide as the graph's shape asks, within bounds
+    void redraw();            ///< the miniature, at the strip's size
     void followView();        ///< shown or hidden, and the frame, after the view moved or zoomed
     QRectF placed() const;    ///< where the graph's bounds land in the strip
     void centreViewAt(QPointF stripPos);
@@ -41,6 +42,7 @@ private:
     std::vector<QRgb> m_fills;
     QRectF m_bounds;
     QImage m_image;
+    bool m_stale = true;      ///< the nodes changed since the miniature was drawn
 };
 
 } // namespace sl::gui

@@ -147,6 +147,18 @@ QWidget* TemperaturePanel::buildSamplingBox() {
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     v->addWidget(m_stats);
 
+    v->addLayout(buildStatusRow(box));
+    m_keep = new QPushButton(tr("Add best to results"), box);
+    m_keep->setObjectName(QStringLiteral("keepButton"));
+    m_keep->setToolTip(tr("Keep this temperature's best schedule as a result row (to compare, save or export it)"));
+    m_keep->setEnabled(false);
+    v->addWidget(m_keep);
+
+    connectSamplingControls();
+    return box;
+}
+
+QGridLayout* TemperaturePanel::buildStatusRow(QWidget* box) {
     auto* statusRow = new QGridLayout;
     statusRow->setVerticalSpacing(1);
     m_status = new QLabel(tr("Open a graph to sample it"), box);
@@ -165,13 +177,10 @@ QWidget* TemperaturePanel::buildSamplingBox() {
     statusRow->addWidget(m_status, 0, 0);
     statusRow->addWidget(m_progress, 1, 0);
     statusRow->addWidget(m_stop, 0, 1, 2, 1);
-    v->addLayout(statusRow);
-    m_keep = new QPushButton(tr("Add best to results"), box);
-    m_keep->setObjectName(QStringLiteral("keepButton"));
-    m_keep->setToolTip(tr("Keep this temperature's best schedule as a result row (to compare, save or export it)"));
-    m_keep->setEnabled(false);
-    v->addWidget(m_keep);
+    return statusRow;
+}
 
+void TemperaturePanel::connectSamplingControls() {
     connect(m_slider, &TemperatureSlider::temperatureChanged, this, [this] {
         updateTemperatureLabel();
         resample();
@@ -192,7 +201,6 @@ QWidget* TemperaturePanel::buildSamplingBox() {
     connect(m_keep, &QPushButton::clicked, this, [this] {
         if (m_current) Q_EMIT keepRequested(m_current->best);
     });
-    return box;
 }
 
 QWidget* TemperaturePanel::buildSweepBox() {

@@ -18,6 +18,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -97,6 +98,8 @@ protected:
 
 private:
     QWidget* buildSamplingBox();
+    QGridLayout* buildStatusRow(QWidget* box);   ///< what the panel is doing, its progress and ✕
+    void connectSamplingControls();
     QWidget* buildSweepBox();
     void onSamplerChanged();
     void updateTemperatureLabel();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Results belong to their graph (issue 16): a second graph starts a fresh list, another graph's
+// Results belong to their graph: a second graph starts a fresh list, another graph's
 // schedule is never drawn over the open one, Compare, Save and Export refuse mixes; schedules
 // travel with their platform and graph fingerprint; command-line flags hold for one launch; the
 // smaller faults (convergence of one evaluation, cancelled titles, disabled actions, export errors).

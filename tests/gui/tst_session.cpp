@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The explorer keeps the user's work (issue 15): finished results are autosaved and come back
+// The explorer keeps the user's work: finished results are autosaved and come back
 // after a crash, a graph file changed on disk is noticed, and an optimizer that throws leaves every
 // earlier result in place.
 #include "core/generators/generators.h"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The explorer's main window: menus, docks (platform, run, results), the view tabs, the document
-// (current graph) and the runs in flight. Views never talk to each other: they share OpSelection.
+// The explorer's main window: menus, docks (platform, run, results), the view tabs and the runs in
+// flight. It owns the Document (widgets/document.h) and wires the views to observe it; views never
+// talk to each other: they share the Document and OpSelection.
 #include "widgets/exporter.h"
 #include "widgets/graphorigin.h"
 #include "widgets/types.h"

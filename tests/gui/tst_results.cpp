@@ -130,7 +130,7 @@ private Q_SLOTS:
     }
 
     // Mutations caught: no scope filter (the second graph shows the first's row), no guard in
-    // showRecord (the first graph's Gantt drawn over the second), no Graph / Devices columns.
+    // Document::show (the first graph's Gantt drawn over the second), no Graph / Devices columns.
     void secondGraphStartsAFreshResultsList() {
         MainWindow w;
         QVERIFY(w.openFile(m_graphA));
@@ -396,7 +396,7 @@ private Q_SLOTS:
 
     /// A sample that lands while a result is selected (the one the Temperature dock takes of every
     /// opened graph, say) leaves the selected run in the views; choosing a temperature shows its
-    /// samples. Mutation caught: the sampled handler calling showRecord unconditionally.
+    /// samples. Mutation caught: the sampled handler showing every sample in the views.
     void aLateSampleKeepsTheSelectedResultInView() {
         MainWindow w;
         w.show();   // a hidden Temperature dock defers its sampling

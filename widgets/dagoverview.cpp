@@ -28,7 +28,7 @@ DagOverview::DagOverview(QGraphicsView* view, QWidget* parent) : QWidget(parent)
     hide();
 }
 
-void DagOverview::setNodes(const std::vector<QRectF>& nodes, const std::vector<QRgb>& fills, const QRectF& bounds) {
+void DagOverview::setNodes(std::span<const QRectF> nodes, std::span<const QRgb> fills, const QRectF& bounds) {
     m_nodes = nodes;
     m_fills = fills;
     m_bounds = bounds;

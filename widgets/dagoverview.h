@@ -8,7 +8,7 @@
 #include <QRectF>
 #include <QWidget>
 
-#include <vector>
+#include <span>
 
 class QGraphicsView;
 
@@ -19,8 +19,9 @@ class DagOverview : public QWidget {
 public:
     explicit DagOverview(QGraphicsView* view, QWidget* parent = nullptr);
     /// The nodes to draw (scene rectangles, null ones skipped) with their fills, inside `bounds`;
-    /// an empty list clears the strip.
-    void setNodes(const std::vector<QRectF>& nodes, const std::vector<QRgb>& fills, const QRectF& bounds);
+    /// empty spans clear the strip. Views, not copies: the caller keeps them alive and unchanged
+    /// until its next call (DagView: its layout and its colouring).
+    void setNodes(std::span<const QRectF> nodes, std::span<const QRgb> fills, const QRectF& bounds);
     /// The view's visible part, in strip pixels (tests).
     QRectF frame() const;
 
@@ -38,8 +39,8 @@ private:
     void centreViewAt(QPointF stripPos);
 
     QPointer<QGraphicsView> m_view;
-    std::vector<QRectF> m_nodes;
-    std::vector<QRgb> m_fills;
+    std::span<const QRectF> m_nodes;
+    std::span<const QRgb> m_fills;
     QRectF m_bounds;
     QImage m_image;
     bool m_stale = true;      ///< the nodes changed since the miniature was drawn

@@ -235,6 +235,7 @@ void DagView::setGraph(std::shared_ptr<const Graph> g) {
 
 void DagView::startLayout() {
     m_scene->clear();   // the items point into the layout: they go first
+    m_overview->setNodes({}, {}, {});   // and so does the strip
     m_nodes = nullptr;
     m_edges = nullptr;
     m_layout.reset();
@@ -380,10 +381,12 @@ void DagView::showOpening() {
     if (m_view->transform().m11() >= kReadableScale) return;   // the whole graph reads: keep it whole
     m_view->setTransform(QTransform::fromScale(kReadableScale, kReadableScale));
     // the first row at the top, centred, as Netron opens a model at its inputs
+    double top = m_layout->bounds.bottom();
+    for (const QRectF& r : m_layout->nodes)
+        if (!r.isNull()) top = std::min(top, r.top());
     QRectF firstRow;
     for (const QRectF& r : m_layout->nodes)
-        if (!r.isNull() && (firstRow.isNull() || r.top() < firstRow.top() - 1)) firstRow = r;
-        else if (!r.isNull() && r.top() <= firstRow.top() + 1) firstRow |= r;
+        if (!r.isNull() && r.top() <= top + 1) firstRow |= r;
     const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect();
     m_view->centerOn(QPointF(firstRow.center().x(), firstRow.top() - 24 + shown.height() / 2));
 }

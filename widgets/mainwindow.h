@@ -22,6 +22,10 @@ class QTabWidget;
 class QTableView;
 class QSortFilterProxyModel;
 
+namespace sl {
+struct Sweep;
+}
+
 namespace sl::gui {
 
 class CompareView;
@@ -185,6 +189,8 @@ private:
     void connectTemperature();
     /// Builds the record of a sweep point's best schedule on a worker, then calls `then` with it.
     void withSweepRecord(int index, std::function<void(const RunRecord&)> then);
+    /// `s` (the panel's sweep of the open graph, whole or so far) in the Sweep tab, titled by the graph.
+    void showSweepOfOpenGraph(const Sweep& s);
     void exportSweepCsv();
     void showShortcuts();
     std::optional<RunRecord> selectedRecord() const;

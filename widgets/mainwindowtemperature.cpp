@@ -53,16 +53,11 @@ void MainWindow::connectTemperature() {
     connect(m_temperature, &TemperaturePanel::sweepRequested, this, &MainWindow::startSweep);
     connect(m_temperature, &TemperaturePanel::failed, this, &MainWindow::showError);
     connect(m_temperature, &TemperaturePanel::sweepUpdated, this, [this](std::shared_ptr<const Sweep> s) {
-        auto named = std::make_shared<Sweep>(*s);
-        if (openGraph()) named->graphName = openGraph()->displayName.toStdString();
-        const bool first = s->points.size() == 1;
-        m_sweepView->setSweep(std::move(named));
-        if (first) showTab(SweepTab);
+        showSweepOfOpenGraph(*s);
+        if (s->points.size() == 1) showTab(SweepTab);
     });
     connect(m_temperature, &TemperaturePanel::sweepFinished, this, [this](std::shared_ptr<const Sweep> s) {
-        auto named = std::make_shared<Sweep>(*s);
-        if (openGraph()) named->graphName = openGraph()->displayName.toStdString();
-        m_sweepView->setSweep(std::move(named));
+        showSweepOfOpenGraph(*s);
         showTab(SweepTab);
         Q_EMIT sweepShown();
     });
@@ -87,6 +82,12 @@ void MainWindow::connectTemperature() {
         });
     });
     connect(m_sweepView, &SweepView::exportCsvRequested, this, &MainWindow::exportSweepCsv);
+}
+
+void MainWindow::showSweepOfOpenGraph(const Sweep& s) {
+    auto named = std::make_shared<Sweep>(s);
+    if (openGraph()) named->graphName = openGraph()->displayName.toStdString();
+    m_sweepView->setSweep(std::move(named));
 }
 
 void MainWindow::startSweep() {

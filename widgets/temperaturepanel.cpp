@@ -452,12 +452,7 @@ bool TemperaturePanel::startSweep() {
         this,
         [problem, name, o](std::stop_token stop, const StoppableProgress& progress) {
             auto sampler = SamplerRegistry::instance().create(name);
-            Sweep sofar;   // the rows so far, shared as each temperature finishes
-            sofar.sampler = name;
-            sofar.ops = problem->g().opCount();
-            sofar.devices = problem->platform.deviceCount();
-            sofar.timeUnit = problem->g().timeUnit();
-            sofar.options = o;
+            Sweep sofar = emptySweep(*problem, name, o);   // the rows so far, shared as each temperature finishes
             sofar.cancelled = true;
             auto sweep = std::make_shared<Sweep>(runSweep(*problem, name, *sampler, o, stop, [&](double f, const SweepPoint* done) {
                 progress(f);

@@ -46,6 +46,16 @@ SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSe
     return out;
 }
 
+Sweep emptySweep(const Problem& p, const std::string& samplerName, const SweepOptions& o) {
+    Sweep s;
+    s.sampler = samplerName;
+    s.ops = p.g().opCount();
+    s.devices = p.platform.deviceCount();
+    s.timeUnit = p.g().timeUnit();
+    s.options = o;
+    return s;
+}
+
 Sweep runSweep(const Problem& p, const std::string& samplerName, TemperatureSampler& sampler, const SweepOptions& o,
                std::stop_token stop, const SweepProgressFn& progress) {
     if (o.temperatures.empty()) throw std::invalid_argument("a sweep needs at least one temperature");
@@ -53,12 +63,7 @@ Sweep runSweep(const Problem& p, const std::string& samplerName, TemperatureSamp
     if (o.topK < 1) throw std::invalid_argument("a sweep needs top-k >= 1");
     for (double t : o.temperatures)
         if (!(t > 0) || !std::isfinite(t)) throw std::invalid_argument("every temperature must be positive and finite");
-    Sweep s;
-    s.sampler = samplerName;
-    s.ops = p.g().opCount();
-    s.devices = p.platform.deviceCount();
-    s.timeUnit = p.g().timeUnit();
-    s.options = o;
+    Sweep s = emptySweep(p, samplerName, o);
     const auto count = static_cast<double>(o.temperatures.size());
     for (size_t i = 0; i < o.temperatures.size(); ++i) {
         if (stop.stop_requested()) break;

@@ -78,6 +78,10 @@ struct Sweep {
 /// std::invalid_argument for an empty set.
 SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSet& samples, const SweepOptions& o);
 
+/// A sweep of `p` by `samplerName` with options `o` and no points yet: what runSweep fills, and
+/// what a caller showing the rows as they finish starts from.
+Sweep emptySweep(const Problem& p, const std::string& samplerName, const SweepOptions& o);
+
 /// `fraction` of the whole sweep done; `finished` is the point just completed, or null.
 using SweepProgressFn = std::function<void(double fraction, const SweepPoint* finished)>;
 

@@ -47,14 +47,6 @@ Engine::Engine(std::size_t genes, DecodeFunction decoder, Params params, int thr
 
 Engine::~Engine() = default;
 
-void Engine::setDistributions(Distributions d) {
-    if (!d.rho.empty() && d.rho.size() != m_genes)
-        throw std::invalid_argument("brkga: per-gene rho needs one value per gene");
-    for (double r : d.rho)
-        if (!(r >= 0 && r <= 1)) throw std::invalid_argument("brkga: per-gene rho must be in [0, 1]");
-    m_dist = std::move(d);
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -108,6 +100,8 @@ struct Engine::State {
     };
 
     State(const Engine& engine, std::uint64_t seed, const Limits& limits);
+    /// Samplers and crossover thresholds from `d` (at the start, or between generations).
+    void adopt(const Distributions& d);
 
     // Fixed for the run.
     const Engine& engine;
@@ -159,13 +153,8 @@ struct Engine::State {
 Engine::State::State(const Engine& e, std::uint64_t seed_, const Limits& limits_)
     : engine(e), genes(e.m_genes), params(e.m_params), seed(seed_), limits(limits_), start(Clock::now()),
       deadline(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.timeLimit))),
-      threshold(genes), mutant(e.m_dist.mutant ? e.m_dist.mutant : Sampler(uniformKeys)),
-      initial(e.m_dist.initial ? e.m_dist.initial : mutant), pool(e.m_threads), best(genes, 0.0) {
-    // Crossover thresholds on 32-bit draws: two genes per 64-bit random number.
-    for (std::size_t i = 0; i < genes; ++i) {
-        const double r = e.m_dist.rho.empty() ? params.rho : e.m_dist.rho[i];
-        threshold[i] = static_cast<std::uint64_t>(std::ldexp(r, 32));
-    }
+      threshold(genes), pool(e.m_threads), best(genes, 0.0) {
+    adopt(e.m_dist);
     const int K = params.populations, p = params.population;
     pops.reserve(static_cast<size_t>(K));
     for (int k = 0; k < K; ++k) pops.emplace_back(p, genes);
@@ -174,6 +163,16 @@ Engine::State::State(const Engine& e, std::uint64_t seed_, const Limits& limits_
     const auto migrants = static_cast<size_t>(K) * static_cast<size_t>(params.exchangeCount);
     migrantKeys.resize(K > 1 ? migrants * genes : 0);
     migrantCost.resize(K > 1 ? migrants : 0);
+}
+
+void Engine::State::adopt(const Distributions& d) {
+    mutant = d.mutant ? d.mutant : Sampler(uniformKeys);
+    initial = d.initial ? d.initial : mutant;
+    // Crossover thresholds on 32-bit draws: two genes per 64-bit random number.
+    for (std::size_t i = 0; i < genes; ++i) {
+        const double r = d.rho.empty() ? params.rho : d.rho[i];
+        threshold[i] = static_cast<std::uint64_t>(std::ldexp(r, 32));
+    }
 }
 
 void Engine::State::beginGeneration() {
@@ -362,6 +361,16 @@ Status Engine::State::status() const {
 }
 
 // ---- Engine: the step API over State.
+
+void Engine::setDistributions(Distributions d) {
+    if (!d.rho.empty() && d.rho.size() != m_genes)
+        throw std::invalid_argument("brkga: per-gene rho needs one value per gene");
+    for (double r : d.rho)
+        if (!(r >= 0 && r <= 1)) throw std::invalid_argument("brkga: per-gene rho must be in [0, 1]");
+    m_dist = std::move(d);
+    if (m_state) m_state->adopt(m_dist);   // a live run: from its next generation on
+}
+
 
 Engine::State& Engine::state() const {
     if (!m_state) throw std::logic_error("brkga: initialize() the engine before stepping it");

@@ -146,6 +146,8 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
+    /// The mutant / initial distributions and per-gene rho. Called during a run (e.g. from the
+    /// observer), it applies from the next generation on: REGAL's policy steers a run mid-way.
     void setDistributions(Distributions d);
     const Params& params() const { return m_params; }
     std::size_t genes() const { return m_genes; }

@@ -8,6 +8,7 @@
 #include "core/util/fnv.h"
 #include "core/util/random.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 
@@ -52,7 +53,8 @@ Problem regalProblem(std::shared_ptr<const Graph> graph, int devices, Objective 
 
 std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split) {
     if (spec.families.empty() && spec.onnxFiles.empty()) throw std::invalid_argument("REGAL dataset: no families and no ONNX files");
-    if (spec.minNodes < 2 || spec.maxNodes < spec.minNodes || spec.graphs < 0 || spec.devices < 1 || spec.onnxCopies < 0)
+    if (spec.minNodes < 2 || spec.maxNodes < spec.minNodes || spec.graphs < 0 || spec.devices < 1 || spec.onnxCopies < 0 ||
+        std::any_of(spec.deviceCounts.begin(), spec.deviceCounts.end(), [](int d) { return d < 1; }))
         throw std::invalid_argument("REGAL dataset: sizes, counts and devices out of range");
     std::vector<Instance> out;
     const std::uint64_t base = firstSeed(split);
@@ -63,7 +65,9 @@ std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split) {
         const int nodes = static_cast<int>(rng.integer(spec.minNodes, spec.maxNodes));
         GeneratedInstance g = generateInstance(family, nodes, seed);
         std::string name = family + ":" + std::to_string(nodes) + ":" + std::to_string(seed);
-        out.push_back({name, regalProblem(trainingStep(*g.graph, spec, seed, name), spec.devices, spec.objective)});
+        const int devices = spec.deviceCounts.empty() ? spec.devices
+                                                      : spec.deviceCounts[static_cast<std::size_t>(i) % spec.deviceCounts.size()];
+        out.push_back({name, regalProblem(trainingStep(*g.graph, spec, seed, name), devices, spec.objective)});
     }
     for (const std::string& file : spec.onnxFiles) {
         const LoadedGraph loaded = loadGraph(file);
@@ -76,6 +80,19 @@ std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split) {
             const Graph g = original ? *loaded.graph : perturbTensorSizes(*loaded.graph, deriveSeed(seed, fnv1a64(stem, kNameHashBasis)));
             std::string name = stem + " #" + std::to_string(c);
             out.push_back({name, regalProblem(trainingStep(g, spec, seed, name), spec.devices, spec.objective)});
+        }
+    }
+    return out;
+}
+
+std::vector<Instance> realTrainingSteps(const std::vector<std::string>& files, int devices, Objective objective) {
+    std::vector<Instance> out;
+    for (const std::string& file : files) {
+        const LoadedGraph loaded = loadGraph(file);
+        const std::string stem = std::filesystem::path(file).filename().string();
+        for (const UpdateRule rule : {UpdateRule::Sgd, UpdateRule::Adam}) {
+            auto step = std::make_shared<Graph>(makeTrainingGraph(*loaded.graph, {.rule = rule}));
+            out.push_back({stem + " " + std::string(updateRuleName(rule)), regalProblem(std::move(step), devices, objective)});
         }
     }
     return out;

@@ -24,6 +24,7 @@ struct DatasetSpec {
     std::vector<std::string> onnxFiles;       ///< real models: augmented copies join the split
     int onnxCopies = 0;                       ///< copies per ONNX model per split
     int devices = 2;
+    std::vector<int> deviceCounts;            ///< not empty: generated graph i gets deviceCounts[i % size]
     Objective objective = Objective::Memory;
     bool inference = false;                   ///< true: the graphs as generated, no training step
 };
@@ -37,6 +38,10 @@ struct Instance {
 
 /// Throws std::invalid_argument (bad spec) or sl::IoError (unreadable ONNX file).
 std::vector<Instance> makeDataset(const DatasetSpec& spec, Split split);
+
+/// The SGD and the Adam training step of each model file, at its own tensor sizes: what REGAL is
+/// validated and benchmarked on. Names like "light_resnet50.onnx adam". Throws sl::IoError.
+std::vector<Instance> realTrainingSteps(const std::vector<std::string>& files, int devices, Objective objective);
 
 /// The problem REGAL solves on a graph: `devices` identical devices, `objective`.
 Problem regalProblem(std::shared_ptr<const Graph> graph, int devices, Objective objective);

@@ -4,20 +4,17 @@
 #include "core/brkga/regaldecoder.h"
 #include "core/regal/search.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 namespace sl::regal {
 
-Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int k) {
+Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int strength) {
     const auto n = placement.size();
-    if (order.size() != n || devices < 1 || k < 1) throw std::invalid_argument("actionsToward: placement and order differ in size");
-    Actions a;
-    a.ops = static_cast<int>(n);
-    a.devices = devices;
-    a.k = k;
-    a.mean.assign(n * static_cast<size_t>(a.keyTypes()), 0);
-    a.variance.assign(a.mean.size(), 0);
+    if (order.size() != n || devices < 1) throw std::invalid_argument("actionsToward: placement and order differ in size");
+    if (strength < 0 || strength > kMaxShift) throw std::invalid_argument("actionsToward: strength out of range");
+    Actions a = Actions::uniform(static_cast<int>(n), devices);
     std::vector<bool> seen(n, false);
     for (size_t rank = 0; rank < n; ++rank) {
         const auto v = static_cast<size_t>(order[rank]);
@@ -25,26 +22,27 @@ Actions actionsToward(std::span<const int> placement, std::span<const OpId> orde
         seen[v] = true;
         const int device = placement[v];
         if (device < 0 || device >= devices) throw std::invalid_argument("actionsToward: a placement outside the devices");
-        const int quantile = static_cast<int>(rank * static_cast<size_t>(k) / n);
-        a.mean[a.index(static_cast<int>(v), device)] = static_cast<std::uint8_t>(k - 1);
-        a.mean[a.index(static_cast<int>(v), devices)] = static_cast<std::uint8_t>(k - 1 - quantile);
+        const double fromFirst = n > 1 ? static_cast<double>(rank) / static_cast<double>(n - 1) : 0.0;
+        a.shift[a.index(static_cast<int>(v), device)] = static_cast<std::int8_t>(strength);
+        a.shift[a.index(static_cast<int>(v), devices)] = static_cast<std::int8_t>(std::lround(strength * (1 - 2 * fromFirst)));
     }
     return a;
 }
 
 OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,
-                           std::uint64_t seed) {
+                           std::uint64_t seed, int steerAfter) {
     SearchRequest guide;
     guide.budget = guideBudget;
     guide.seed = guideSeed;
     const brkga::Result guided = search(problem, guide).result;
     RegalDecoder decoder(problem);
     decoder.decode(guided.best);
+    const brkga::Distributions toward = geneDistributions(
+        RegalLayout::of(problem), actionsToward(decoder.placement(), decoder.order(), problem.platform.deviceCount()));
     SearchRequest steered;
     steered.budget = budget;
     steered.seed = seed;
-    steered.distributions = geneDistributions(RegalLayout::of(problem),
-                                              actionsToward(decoder.placement(), decoder.order(), problem.platform.deviceCount()));
+    steered.steering = {.afterGeneration = steerAfter, .choose = [&](std::span<const brkga::Chromosome>) { return toward; }};
     return {guided.bestCost, search(problem, steered).result.bestCost};
 }
 

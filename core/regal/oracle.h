@@ -13,21 +13,23 @@
 
 namespace sl::regal {
 
-/// Per op: affinity mean k - 1 (the highest) for the device `placement` gives it and 0 for the
-/// others; priority mean by the op's rank in `order`, first k-quantile k - 1 (the decoder runs the
-/// highest key first); every variance 0 (the narrowest Beta). Throws std::invalid_argument unless
-/// `order` is a permutation of the ops and every placement is in [0, devices).
-Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int k = 2);
+/// Per op: the shift `strength` on the affinity of the device `placement` gives it (0 on the
+/// others); the priority shift falls linearly from +strength for the first op of `order` to
+/// -strength for the last (the decoder runs the highest key first). Throws std::invalid_argument
+/// unless `order` is a permutation of the ops, every placement is in [0, devices) and
+/// 0 <= strength <= kMaxShift.
+Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int strength = 8);
 
 struct OracleOutcome {
     double guideCost = 0;   ///< the long plain BRKGA run's best
     double cost = 0;        ///< the steered run's best
 };
 
-/// Plain BRKGA for `guideBudget` evaluations (seed `guideSeed`), then BRKGA for `budget`
-/// evaluations (seed `seed`) with actionsToward() its best solution as REGAL's distributions.
-/// Throws as regal::search does.
+/// Plain BRKGA for `guideBudget` evaluations (seed `guideSeed`), then REGAL's run shape with a
+/// perfect guide: BRKGA for `budget` evaluations (seed `seed`), steered after generation
+/// `steerAfter` by actionsToward() the guide's best, as REGAL's policy would steer it. Throws as
+/// regal::search does.
 OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,
-                           std::uint64_t seed);
+                           std::uint64_t seed, int steerAfter = 3);
 
 } // namespace sl::regal

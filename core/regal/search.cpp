@@ -23,7 +23,21 @@ SearchOutcome search(const Problem& problem, const SearchRequest& request, const
     criteria.budget = request.budget;
     criteria.timeLimit = request.timeLimit;
     SearchOutcome out;
-    out.result = engine.run(request.seed, criteria, request.warmStart, observer, std::move(stop));
+    const Steering& steering = request.steering;
+    const auto steeringObserver = [&](const brkga::Status& s) {
+        if (steering.choose && out.steeredAt < 0 && s.generation == steering.afterGeneration) {
+            const auto all = engine.params().population * engine.params().populations;
+            engine.setDistributions(steering.choose(engine.ranked(all)));
+            out.steeredAt = s.evaluations;
+            out.bestBeforeSteering = s.best;
+        }
+        return observer && observer(s);
+    };
+    if (steering.choose && steering.afterGeneration < 0) {   // before the initial population
+        engine.setDistributions(steering.choose({}));
+        out.steeredAt = 0;
+    }
+    out.result = engine.run(request.seed, criteria, request.warmStart, steeringObserver, std::move(stop));
     if (request.keepPopulation > 0) out.population = engine.ranked(request.keepPopulation);
     return out;
 }

@@ -9,10 +9,26 @@
 #include "core/costmodel/problem.h"
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <stop_token>
 #include <vector>
 
 namespace sl::regal {
+
+/// Mid-run steering (REGAL's policy): after generation `afterGeneration` (0 = the initial
+/// population) the population, best first, goes to `choose`, and the distributions it returns
+/// drive the generations that follow. Until then the run is plain BRKGA, draw for draw. A negative
+/// `afterGeneration` steers before the initial population, with an empty population.
+struct Steering {
+    int afterGeneration = 3;
+    std::function<brkga::Distributions(std::span<const brkga::Chromosome> population)> choose;
+};
+
+/// Evaluations a run has made when generation `generation` ends (0 = the initial population).
+inline std::int64_t evaluationsThrough(const brkga::Params& p, int generation) {
+    return std::int64_t(p.populations) * (p.population + std::int64_t(generation) * (p.population - p.elites));
+}
 
 struct SearchRequest {
     brkga::Params params;                 ///< the papers' 100 / 10 / 10 / 0.7 by default
@@ -24,11 +40,14 @@ struct SearchRequest {
     brkga::Distributions distributions;   ///< empty: Uniform keys, as plain BRKGA
     int keepPopulation = 0;               ///< > 0: return that many final chromosomes, best first
     std::vector<brkga::Chromosome> warmStart;   ///< replace the first initial chromosomes
+    Steering steering;                    ///< no `choose`: never steered
 };
 
 struct SearchOutcome {
     brkga::Result result;
     std::vector<brkga::Chromosome> population;   ///< when keepPopulation > 0
+    std::int64_t steeredAt = -1;                 ///< evaluations when steering applied; -1: never
+    double bestBeforeSteering = 0;               ///< the best cost at that point
 };
 
 /// Throws GraphError for an unschedulable problem, std::invalid_argument for bad parameters.

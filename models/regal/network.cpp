@@ -16,45 +16,45 @@ namespace sl::regal {
 
 std::string NetworkConfig::toJson() const {
     nlohmann::json j;
-    j["devices"] = devices;
     j["node_features"] = nodeFeatures;
+    j["pair_features"] = pairFeatures;
     j["state"] = state;
     j["rounds"] = rounds;
-    j["k"] = k;
     j["aggregation"] = meanAggregation ? "mean" : "sum";
-    j["elite_bias"] = eliteBias;
-    j["k_rho"] = kRho;
+    j["sigma"] = sigma;
+    j["shift_step"] = kShiftStep;
     j["learns_placement"] = learnsPlacement;
     j["learns_scheduling"] = learnsScheduling;
     j["objective"] = objective;
     j["trained_on"] = trainedOn;
     j["mlp"] = "Linear-ReLU-Linear, shared across rounds";
+    j["heads"] = "affinity [h_v, pair(v, q)] -> mean shift per device; priority h_v -> mean shift";
     return j.dump();
 }
 
 NetworkConfig NetworkConfig::fromJson(const std::string& json) {
     try {
         const auto j = nlohmann::json::parse(json);
+        if (!j.contains("pair_features"))
+            throw std::invalid_argument("a model of the earlier categorical policy (one device count); retrain with "
+                                        "`schedlab-cli train regal`");
         NetworkConfig c;
-        c.devices = models::configInt(j, "devices");
         c.nodeFeatures = models::configInt(j, "node_features");
+        c.pairFeatures = models::configInt(j, "pair_features");
         c.state = models::configInt(j, "state");
         c.rounds = models::configInt(j, "rounds");
-        c.k = models::configInt(j, "k");
         c.meanAggregation = j.at("aggregation").get<std::string>() == "mean";
-        c.eliteBias = j.at("elite_bias").get<bool>();
-        c.kRho = models::configInt(j, "k_rho");
+        c.sigma = j.at("sigma").get<double>();
         c.learnsPlacement = j.value("learns_placement", true);
         c.learnsScheduling = j.value("learns_scheduling", true);
         c.objective = j.value("objective", std::string("memory"));
         c.trainedOn = j.value("trained_on", std::string());
-        if (c.devices < 1 || c.nodeFeatures < 1 || c.state < 1 || c.rounds < 0 || c.k < 1 || c.k > 255 || c.kRho < 1)
-            throw std::invalid_argument("numbers out of range");
-        models::requireAtMost("devices", c.devices, 4096);
-        models::requireAtMost("node features", c.nodeFeatures, models::kMaxWidth);
+        if (c.nodeFeatures != kNodeWidth || c.pairFeatures != kPairWidth)
+            throw std::invalid_argument("feature widths " + std::to_string(c.nodeFeatures) + " / " + std::to_string(c.pairFeatures) +
+                                        ", this build computes " + std::to_string(kNodeWidth) + " / " + std::to_string(kPairWidth));
+        if (c.state < 1 || c.rounds < 0 || !(c.sigma > 0)) throw std::invalid_argument("numbers out of range");
         models::requireAtMost("state", c.state, models::kMaxWidth);
         models::requireAtMost("rounds", c.rounds, models::kMaxLayers);
-        models::requireAtMost("k_rho", c.kRho, 255);
         return c;
     } catch (const std::exception& e) {
         throw std::invalid_argument(std::string("REGAL network config: ") + e.what());
@@ -63,17 +63,18 @@ NetworkConfig NetworkConfig::fromJson(const std::string& json) {
 
 GraphBatch makeBatch(const std::vector<const GraphFeatures*>& graphs) {
     if (graphs.empty()) throw std::invalid_argument("REGAL batch: no graphs");
-    const int width = graphs[0]->width;
-    std::vector<float> x, edgeAttr, nodesPerGraph;
-    std::vector<std::int64_t> source, target, graphOf;
-    std::vector<float> inDegree, outDegree;
+    std::vector<float> x, pairX, edgeAttr, inDegree, outDegree;
+    std::vector<std::int64_t> pairNode, source, target;
     GraphBatch b;
-    int offset = 0;
-    for (std::size_t gi = 0; gi < graphs.size(); ++gi) {
-        const GraphFeatures& f = *graphs[gi];
-        if (f.width != width) throw std::invalid_argument("REGAL batch: graphs with different feature widths");
+    int offset = 0, pairOffset = 0;
+    for (const GraphFeatures* g : graphs) {
+        const GraphFeatures& f = *g;
         b.offsets.push_back(offset);
+        b.pairOffsets.push_back(pairOffset);
+        b.devices.push_back(f.devices);
         x.insert(x.end(), f.node.begin(), f.node.end());
+        pairX.insert(pairX.end(), f.pair.begin(), f.pair.end());
+        for (int v = 0; v < f.ops; ++v) pairNode.insert(pairNode.end(), static_cast<std::size_t>(f.devices), offset + v);
         edgeAttr.insert(edgeAttr.end(), f.edgeSize.begin(), f.edgeSize.end());
         inDegree.resize(static_cast<std::size_t>(offset + f.ops), 0.0f);
         outDegree.resize(static_cast<std::size_t>(offset + f.ops), 0.0f);
@@ -83,20 +84,21 @@ GraphBatch makeBatch(const std::vector<const GraphFeatures*>& graphs) {
             outDegree[static_cast<std::size_t>(offset + f.edgeSource[e])] += 1;
             inDegree[static_cast<std::size_t>(offset + f.edgeTarget[e])] += 1;
         }
-        graphOf.insert(graphOf.end(), static_cast<std::size_t>(f.ops), static_cast<std::int64_t>(gi));
-        nodesPerGraph.push_back(static_cast<float>(std::max(1, f.ops)));
         offset += f.ops;
+        pairOffset += f.ops * f.devices;
     }
     b.offsets.push_back(offset);
-    const auto n = static_cast<std::int64_t>(offset), e = static_cast<std::int64_t>(source.size());
-    b.x = torch::from_blob(x.data(), {n, width}, torch::kFloat).clone();
+    b.pairOffsets.push_back(pairOffset);
+    const auto n = static_cast<std::int64_t>(offset), p = static_cast<std::int64_t>(pairOffset),
+               e = static_cast<std::int64_t>(source.size());
+    b.x = torch::from_blob(x.data(), {n, kNodeWidth}, torch::kFloat).clone();
+    b.pairX = torch::from_blob(pairX.data(), {p, kPairWidth}, torch::kFloat).clone();
+    b.pairNode = torch::from_blob(pairNode.data(), {p}, torch::kLong).clone();
     b.edgeAttr = torch::from_blob(edgeAttr.data(), {e, 1}, torch::kFloat).clone();
     b.source = torch::from_blob(source.data(), {e}, torch::kLong).clone();
     b.target = torch::from_blob(target.data(), {e}, torch::kLong).clone();
-    b.graphOf = torch::from_blob(graphOf.data(), {n}, torch::kLong).clone();
     b.inDegree = torch::from_blob(inDegree.data(), {n, 1}, torch::kFloat).clone().clamp_min(1);
     b.outDegree = torch::from_blob(outDegree.data(), {n, 1}, torch::kFloat).clone().clamp_min(1);
-    b.nodesPerGraph = torch::from_blob(nodesPerGraph.data(), {static_cast<std::int64_t>(graphs.size()), 1}, torch::kFloat).clone();
     return b;
 }
 
@@ -106,6 +108,12 @@ MlpImpl::MlpImpl(int in, int hidden, int out) {
 }
 
 torch::Tensor MlpImpl::forward(const torch::Tensor& x) { return m_second(torch::relu(m_first(x))); }
+
+void MlpImpl::zeroLastLayer() {
+    torch::NoGradGuard noGrad;
+    m_second->weight.zero_();
+    m_second->bias.zero_();
+}
 
 RegalGnnImpl::RegalGnnImpl(const NetworkConfig& config) : m_config(config) {
     const int s = config.state;
@@ -134,37 +142,20 @@ torch::Tensor RegalGnnImpl::forward(const GraphBatch& batch) {
 
 RegalPolicyImpl::RegalPolicyImpl(const NetworkConfig& config) : m_config(config) {
     m_gnn = register_module("gnn", RegalGnn(config));
-    for (int i = 0; i < config.heads(); ++i)
-        m_heads.push_back(register_module("head" + std::to_string(i), Mlp(config.state, config.state, config.k)));
-    if (config.eliteBias) m_eliteHead = register_module("elite_head", Mlp(config.state, config.state, config.kRho));
+    m_affinity = register_module("affinity_head", Mlp(config.state + config.pairFeatures, config.state, 1));
+    m_priority = register_module("priority_head", Mlp(config.state, config.state, 1));
+    m_affinity->zeroLastLayer();   // an untrained policy is plain BRKGA
+    m_priority->zeroLastLayer();
 }
 
 PolicyOutput RegalPolicyImpl::forward(const GraphBatch& batch) {
     const torch::Tensor h = m_gnn(batch);
-    std::vector<torch::Tensor> logits;
-    for (Mlp& head : m_heads) logits.push_back(head(h));
+    // Unbounded means (a tanh bound saturated in training and lost the gradient); the draws are
+    // clamped to the shift grid, and training pays for means away from 0.
     PolicyOutput out;
-    out.logits = torch::stack(logits, 1);
-    if (m_config.eliteBias) out.eliteLogits = m_eliteHead(h);
+    out.affinity = m_affinity(torch::cat({h.index_select(0, batch.pairNode), batch.pairX}, 1)).squeeze(1);
+    out.priority = m_priority(h).squeeze(1);
     return out;
-}
-
-RegalBaselineImpl::RegalBaselineImpl(const NetworkConfig& config) {
-    m_gnn = register_module("gnn", RegalGnn(config));
-    m_perNode = register_module("per_node", Mlp(config.state, config.state, config.state));
-    m_readout = register_module("readout", Mlp(config.state, config.state, 1));
-    // Rewards are near -1 (REGAL ~ BRKGA): start there (our choice: docs/regal.md, 'Choices where the
-    // papers are silent').
-    torch::NoGradGuard noGrad;
-    for (auto& p : m_readout->named_parameters())
-        if (p.key() == "second.bias") p.value().fill_(-1.0);
-}
-
-torch::Tensor RegalBaselineImpl::forward(const GraphBatch& batch) {
-    const torch::Tensor perNode = m_perNode(m_gnn(batch));
-    const torch::Tensor pooled = torch::zeros({batch.graphs(), perNode.size(1)}).index_add(0, batch.graphOf, perNode) /
-                                 batch.nodesPerGraph;
-    return m_readout(pooled).squeeze(1);
 }
 
 void savePolicy(const RegalPolicy& policy, const std::string& path) {

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// REGAL's networks (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of Computation
-/// Graphs", ICLR 2020, "R" below: §3.3 eqs. 1-6, §3.4 eq. 9, App. A.5; "W" is the workshop version,
-/// Paliwal et al., "Zero-Shot Learning for Fast Optimization of Computation Graphs"). Includes
-/// LibTorch: models/ only.
+/// REGAL's policy network (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of
+/// Computation Graphs", ICLR 2020, "R" below: §3.3 eqs. 1-6, App. A.5). Includes LibTorch: models/
+/// only.
 ///
-///  - RegalGnn: h_v = MLP_n(x_v), h_e = MLP_e(x_e); T rounds of
+///  - RegalGnn (R eqs. 1-5): h_v = MLP_n(x_v), h_e = MLP_e(x_e); T rounds of
 ///      m_e  = MLP_msg ([h_src, h_dst, h_e])  (to the edge's target)
 ///      m'_e = MLP_msg'([h_src, h_dst, h_e])  (to the edge's source)
 ///      h_v <- MLP_node([h_v, agg_in(m) + agg_out(m')])
-///    with the MLPs shared across rounds; agg = mean (R A.5, the default) or sum (eq. 5).
-///    Every MLP is Linear -> ReLU -> Linear, width `state` (R A.5: 32).
-///  - RegalPolicy: a RegalGnn and 2(d + 1) heads (state -> state -> k logits) shared by the ops:
-///    for key type q (d affinities, then the priority) one head for the mean m and one for the
-///    variance v, independent categoricals (W §2.3); optionally one elite-bias head (k_rho).
-///  - RegalBaseline: its own RegalGnn, b(G) = MLP_b(mean_v MLP_g(h_v)) (R eq. 9).
-/// Several graphs go through at once as one disjoint union (GraphBatch).
+///    with the MLPs shared across rounds; agg = mean (R A.5) or sum (eq. 5). Every MLP is
+///    Linear -> ReLU -> Linear, width `state` (R A.5: 32).
+///  - RegalPolicy: the mean of a Gaussian over each key's shift (core/regal/actions.h), in log
+///    shape units: the affinity head reads [h_v, pair features of (v, q)] for each device q, the
+///    priority head h_v. Both heads end in a zero-initialised layer, so an untrained policy's mean
+///    is 0 for every key: plain BRKGA. The heads are shared by the devices, so the model runs on any
+///    device count and permuting the devices permutes its outputs. Ours, not the paper's: its
+///    2(d + 1) categorical heads are tied to one device count (docs/regal.md, "The policy").
+/// Several graphs go through at once as one disjoint union (GraphBatch), device counts may differ.
 
+#include "core/regal/actions.h"
 #include "core/regal/features.h"
 
 #include <string>
@@ -33,20 +35,18 @@ namespace sl::regal {
 inline constexpr const char* kWeightKind = "regal";
 
 struct NetworkConfig {
-    int devices = 2;        ///< d: the policy has 2(d + 1) heads
-    int nodeFeatures = 8;   ///< GraphFeatures::widthFor(devices)
+    int nodeFeatures = kNodeWidth;
+    int pairFeatures = kPairWidth;
     int state = 32;         ///< R A.5
     int rounds = 16;        ///< T, R A.5
-    /// Quantisation levels of m and v. R states none; 2 is inferred from R §5.1 (docs/regal.md, 'Choices where the papers are silent').
-    int k = 2;
     bool meanAggregation = true;
-    bool eliteBias = false; ///< R Table 3: the best model learns none
+    /// Exploration: the standard deviation of the shift's Gaussian in training, fixed, so that no
+    /// two draws are the same run and the reward never loses its gradient (docs/regal.md, "Training").
+    double sigma = 0.5;
     bool learnsPlacement = true, learnsScheduling = true;   ///< which heads training steered
-    int kRho = 4;
     std::string trainedOn;  ///< free text: objective, data
     std::string objective = "memory";
 
-    int heads() const { return 2 * (devices + 1); }
     /// Values in the GNN's weight matrices alone (RegalGnnImpl: 13 state^2 + node features x state),
     /// a lower bound of the model's size checked against a weight file before the model is built.
     std::int64_t weightMatrixValues() const {
@@ -59,22 +59,24 @@ struct NetworkConfig {
 
 /// A disjoint union of graphs' features as tensors.
 struct GraphBatch {
-    torch::Tensor x;          ///< [N, F] float
+    torch::Tensor x;          ///< [N, node features] float
+    torch::Tensor pairX;      ///< [P, pair features] float: (op, device) rows, op-major per graph
+    torch::Tensor pairNode;   ///< [P] int64: the node of each pair row
     torch::Tensor edgeAttr;   ///< [E, 1] float
     torch::Tensor source, target;   ///< [E] int64
-    torch::Tensor graphOf;    ///< [N] int64: which graph each node belongs to
     torch::Tensor inDegree, outDegree;   ///< [N, 1] float, clamped to >= 1 (mean aggregation)
-    torch::Tensor nodesPerGraph;         ///< [B, 1] float
     std::vector<int> offsets;            ///< first node of each graph, plus the total
+    std::vector<int> pairOffsets;        ///< first pair row of each graph, plus the total
+    std::vector<int> devices;            ///< per graph
     int graphs() const { return static_cast<int>(offsets.size()) - 1; }
 };
-/// Throws std::invalid_argument when the feature widths differ.
 GraphBatch makeBatch(const std::vector<const GraphFeatures*>& graphs);
 
 class MlpImpl : public torch::nn::Module {
 public:
     MlpImpl(int in, int hidden, int out);
     torch::Tensor forward(const torch::Tensor& x);
+    void zeroLastLayer();   ///< outputs 0 until trained
 
 private:
     torch::nn::Linear m_first{nullptr}, m_second{nullptr};
@@ -92,9 +94,10 @@ private:
 };
 TORCH_MODULE(RegalGnn);
 
+/// The Gaussians' means, in log shape units (divide by kShiftStep for shifts).
 struct PolicyOutput {
-    torch::Tensor logits;       ///< [N, heads(), k]: head 2q is key type q's mean, 2q + 1 its variance
-    torch::Tensor eliteLogits;  ///< [N, kRho] when config().eliteBias, else undefined
+    torch::Tensor affinity;   ///< [P]: per (op, device) row of the batch
+    torch::Tensor priority;   ///< [N]
 };
 
 class RegalPolicyImpl : public torch::nn::Module {
@@ -106,21 +109,9 @@ public:
 private:
     NetworkConfig m_config;
     RegalGnn m_gnn{nullptr};
-    std::vector<Mlp> m_heads;
-    Mlp m_eliteHead{nullptr};
+    Mlp m_affinity{nullptr}, m_priority{nullptr};
 };
 TORCH_MODULE(RegalPolicy);
-
-class RegalBaselineImpl : public torch::nn::Module {
-public:
-    explicit RegalBaselineImpl(const NetworkConfig& config);
-    torch::Tensor forward(const GraphBatch& batch);   ///< [B] predicted rewards
-
-private:
-    RegalGnn m_gnn{nullptr};
-    Mlp m_perNode{nullptr}, m_readout{nullptr};
-};
-TORCH_MODULE(RegalBaseline);
 
 void savePolicy(const RegalPolicy& policy, const std::string& path);
 /// Builds the policy from the file's config and loads its weights. Throws std::runtime_error.

@@ -33,11 +33,10 @@ public:
 
         RunConfig c;
         c.budget = o.budget > 0 ? o.budget : 5000;
-        c.featureBudget = static_cast<std::int64_t>(o.get("feature-budget", 400));
+        c.steerAfter = static_cast<int>(o.get("steer-after", 3));
         c.seed = o.seed;
         c.threads = std::max(1, o.threads);
-        c.greedy = o.get("greedy", 0) != 0;
-        c.warmStart = o.get("warm-start", 0) != 0;
+        c.greedy = o.get("sample", 0) == 0;
         // Heads the model was not trained to steer stay Uniform whatever the options say.
         c.learned = {.placement = o.get("learn-placement", 1) != 0 && policy->config().learnsPlacement,
                      .scheduling = o.get("learn-scheduling", 1) != 0 && policy->config().learnsScheduling};
@@ -54,10 +53,13 @@ public:
         r.evaluations = out.evaluations;
         r.cancelled = stop.stop_requested();
         char note[256];
-        std::snprintf(note, sizeof note, "feature run %lld evaluations (best %.6g), learned run %lld (best %.6g), policy %.3f s; weights %s",
-                      static_cast<long long>(out.features.evaluations), out.features.bestCost,
-                      static_cast<long long>(out.learnedRun.evaluations), out.learnedRun.bestCost, out.policySeconds,
-                      std::filesystem::path(weights).filename().string().c_str());
+        const std::string weightsName = std::filesystem::path(weights).filename().string();
+        if (out.steeredAt < 0)
+            std::snprintf(note, sizeof note, "plain BRKGA throughout: the budget ended before the policy steers; weights %s", weightsName.c_str());
+        else
+            std::snprintf(note, sizeof note, "plain BRKGA for %lld evaluations (best %.6g), then %d of %zu keys steered; policy %.3f s; weights %s",
+                          static_cast<long long>(out.steeredAt), out.bestBeforeSteering, out.steeredKeys, out.actions.shift.size(),
+                          out.policySeconds, weightsName.c_str());
         r.note = note;
         finishResult(r, p, "regal", o, monitor);
         monitor.report(r, r.cost, r.history.empty() ? r.cost : r.history.back().mean, 1.0, true);   // the last population's mean
@@ -79,12 +81,10 @@ OptimizerInfo regalInfo() {
     info.family = "neural";
     info.objectives = {Objective::Memory, Objective::Makespan};
     info.options = {
-        {.key = "feature-budget", .label = "Feature run", .kind = K::Int, .defaultValue = 400, .min = 1, .max = 1e6,
-         .help = "evaluations of the plain BRKGA run whose population statistics are node features (part of the budget)"},
-        {.key = "greedy", .label = "Greedy actions", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
-         .help = "take each distribution's most likely parameters instead of a draw"},
-        {.key = "warm-start", .label = "Keep feature elites", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
-         .help = "start the learned run from the feature run's elites (ours; the paper restarts)"},
+        {.key = "steer-after", .label = "Plain generations", .kind = K::Int, .defaultValue = 3, .min = 0, .max = 1000,
+         .help = "generations of plain BRKGA before the policy reads the population and steers the rest"},
+        {.key = "sample", .label = "Sample actions", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
+         .help = "draw the key distributions from the policy (as in training) instead of taking its means"},
         {.key = "learn-placement", .label = "Learned placement", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
          .help = "affinity keys follow the policy (else Uniform)"},
         {.key = "learn-scheduling", .label = "Learned priorities", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
@@ -92,7 +92,7 @@ OptimizerInfo regalInfo() {
     };
     info.usesBudget = true;
     info.usesSeed = true;
-    info.devices = 2;   // the shipped models; --weights may bring another count
+    info.devices = 0;   // any count: the heads are shared by the devices
     return info;
 }
 

@@ -3,100 +3,89 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace sl::regal {
 
 namespace {
 
-/// Index drawn from a probability row (inverse CDF; the last index absorbs rounding).
-int draw(const float* probabilities, int count, Rng& rng) {
-    double u = rng.uniform();
-    for (int i = 0; i < count - 1; ++i) {
-        u -= probabilities[i];
-        if (u < 0) return i;
-    }
-    return count - 1;
+std::int8_t toShift(double logShape) {
+    const long s = std::lround(logShape / kShiftStep);
+    return static_cast<std::int8_t>(std::clamp<long>(s, -kMaxShift, kMaxShift));
 }
 
-int argmax(const float* values, int count) {
-    int best = 0;
-    for (int i = 1; i < count; ++i)
-        if (values[i] > values[best]) best = i;
-    return best;
+std::vector<float> toVector(const torch::Tensor& t) {
+    const torch::Tensor c = t.detach().contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
 }
 
-int choose(const float* probabilities, int count, Rng& rng, bool greedy) {
-    return greedy ? argmax(probabilities, count) : draw(probabilities, count, rng);
-}
+/// The mask of drawn values: 1 where the key type is learned.
+torch::Tensor mask(std::int64_t size, bool learned) { return torch::full({size}, learned ? 1.0f : 0.0f); }
 
 } // namespace
 
-std::vector<Actions> chooseActions(const PolicyOutput& out, const GraphBatch& batch, const NetworkConfig& config,
-                                   Rng& rng, bool greedy) {
-    const torch::Tensor probs = torch::softmax(out.logits.detach(), -1).contiguous();
-    const float* p = probs.data_ptr<float>();
-    const int heads = config.heads(), k = config.k;
-    torch::Tensor eliteProbs;
-    if (config.eliteBias) eliteProbs = torch::softmax(out.eliteLogits.detach(), -1).contiguous();
-    std::vector<Actions> result;
+std::vector<Draw> drawActions(const PolicyOutput& out, const GraphBatch& batch, double sigma, Rng& rng, bool greedy,
+                              LearnedKeys learned) {
+    const std::vector<float> affinity = toVector(out.affinity), priority = toVector(out.priority);
+    const auto noisy = [&](float mean, bool steered) {
+        if (!steered) return 0.0f;
+        return greedy ? mean : static_cast<float>(mean + sigma * rng.normal());
+    };
+    std::vector<Draw> draws;
     for (int g = 0; g < batch.graphs(); ++g) {
-        Actions a;
-        a.ops = batch.offsets[static_cast<std::size_t>(g) + 1] - batch.offsets[static_cast<std::size_t>(g)];
-        a.devices = config.devices;
-        a.k = k;
-        a.kRho = config.kRho;
-        a.mean.resize(static_cast<std::size_t>(a.ops) * static_cast<std::size_t>(a.keyTypes()));
-        a.variance.resize(a.mean.size());
-        for (int op = 0; op < a.ops; ++op) {
-            const int node = batch.offsets[static_cast<std::size_t>(g)] + op;
-            for (int q = 0; q < a.keyTypes(); ++q) {
-                const float* row = p + (static_cast<std::ptrdiff_t>(node) * heads + 2 * q) * k;
-                a.mean[a.index(op, q)] = static_cast<std::uint8_t>(choose(row, k, rng, greedy));
-                a.variance[a.index(op, q)] = static_cast<std::uint8_t>(choose(row + k, k, rng, greedy));
+        const auto gi = static_cast<std::size_t>(g);
+        const int ops = batch.offsets[gi + 1] - batch.offsets[gi], devices = batch.devices[gi];
+        Draw d;
+        d.actions = Actions::uniform(ops, devices);
+        for (int v = 0; v < ops; ++v) {
+            for (int q = 0; q < devices; ++q) {
+                const auto row = static_cast<std::size_t>(batch.pairOffsets[gi] + v * devices + q);
+                d.affinity.push_back(noisy(affinity[row], learned.placement));
+                d.actions.shift[d.actions.index(v, q)] = toShift(d.affinity.back());
             }
-            if (config.eliteBias)
-                a.eliteBias.push_back(static_cast<std::uint8_t>(
-                    choose(eliteProbs.data_ptr<float>() + static_cast<std::ptrdiff_t>(node) * config.kRho, config.kRho, rng, greedy)));
+            d.priority.push_back(noisy(priority[static_cast<std::size_t>(batch.offsets[gi] + v)], learned.scheduling));
+            d.actions.shift[d.actions.index(v, devices)] = toShift(d.priority.back());
         }
-        result.push_back(std::move(a));
+        draws.push_back(std::move(d));
     }
-    return result;
+    return draws;
 }
 
-torch::Tensor logProbability(const PolicyOutput& out, const GraphBatch& batch, const std::vector<Actions>& actions) {
-    if (static_cast<int>(actions.size()) != batch.graphs()) throw std::invalid_argument("REGAL: one action set per graph");
-    const auto n = out.logits.size(0), heads = out.logits.size(1);
-    std::vector<std::int64_t> chosen(static_cast<std::size_t>(n * heads));
-    std::vector<std::int64_t> elite;
-    for (int g = 0; g < batch.graphs(); ++g) {
-        const Actions& a = actions[static_cast<std::size_t>(g)];
-        for (int op = 0; op < a.ops; ++op) {
-            const auto node = static_cast<std::size_t>(batch.offsets[static_cast<std::size_t>(g)] + op);
-            for (int q = 0; q < a.keyTypes(); ++q) {
-                chosen[node * static_cast<std::size_t>(heads) + 2 * static_cast<std::size_t>(q)] = a.mean[a.index(op, q)];
-                chosen[node * static_cast<std::size_t>(heads) + 2 * static_cast<std::size_t>(q) + 1] = a.variance[a.index(op, q)];
-            }
-            if (out.eliteLogits.defined()) elite.push_back(a.eliteBias.at(static_cast<std::size_t>(op)));
-        }
+torch::Tensor logProbability(const PolicyOutput& out, const GraphBatch& batch, const std::vector<Draw>& draws, double sigma,
+                             LearnedKeys learned) {
+    if (static_cast<int>(draws.size()) != batch.graphs()) throw std::invalid_argument("REGAL: one draw per graph");
+    std::vector<float> affinity, priority;
+    std::vector<std::int64_t> pairGraph, nodeGraph;
+    for (std::size_t g = 0; g < draws.size(); ++g) {
+        affinity.insert(affinity.end(), draws[g].affinity.begin(), draws[g].affinity.end());
+        priority.insert(priority.end(), draws[g].priority.begin(), draws[g].priority.end());
+        pairGraph.insert(pairGraph.end(), draws[g].affinity.size(), static_cast<std::int64_t>(g));
+        nodeGraph.insert(nodeGraph.end(), draws[g].priority.size(), static_cast<std::int64_t>(g));
     }
-    const torch::Tensor index = torch::from_blob(chosen.data(), {n, heads, 1}, torch::kLong).clone();
-    torch::Tensor perNode = torch::log_softmax(out.logits, -1).gather(2, index).squeeze(2).sum(1);   // [N]
-    if (out.eliteLogits.defined()) {
-        const torch::Tensor e = torch::from_blob(elite.data(), {n, 1}, torch::kLong).clone();
-        perNode = perNode + torch::log_softmax(out.eliteLogits, -1).gather(1, e).squeeze(1);
-    }
-    return torch::zeros({batch.graphs()}).index_add(0, batch.graphOf, perNode);
+    const auto tensor = [](std::vector<float>& v) { return torch::from_blob(v.data(), {static_cast<std::int64_t>(v.size())}, torch::kFloat).clone(); };
+    const auto index = [](std::vector<std::int64_t>& v) { return torch::from_blob(v.data(), {static_cast<std::int64_t>(v.size())}, torch::kLong).clone(); };
+    const double scale = -0.5 / (sigma * sigma);
+    const torch::Tensor a = scale * (tensor(affinity) - out.affinity).pow(2) * mask(out.affinity.size(0), learned.placement);
+    const torch::Tensor p = scale * (tensor(priority) - out.priority).pow(2) * mask(out.priority.size(0), learned.scheduling);
+    return torch::zeros({batch.graphs()}).index_add(0, index(pairGraph), a).index_add(0, index(nodeGraph), p);
+}
+
+torch::Tensor reinforceLoss(const torch::Tensor& logProbability, const torch::Tensor& advantage) {
+    return -(advantage.detach() * logProbability).mean();
+}
+
+torch::Tensor stayPenalty(const PolicyOutput& out, int graphs, double weight, LearnedKeys learned) {
+    torch::Tensor sum = torch::zeros({});
+    if (learned.placement) sum = sum + out.affinity.pow(2).sum();
+    if (learned.scheduling) sum = sum + out.priority.pow(2).sum();
+    return weight * sum / std::max(1, graphs);
 }
 
 torch::Tensor leaveOneOut(const torch::Tensor& rewards, int group) {
     const torch::Tensor r = rewards.view({-1, group});
     return (r - (r.sum(1, true) - r) / (group - 1)).reshape({-1}).detach();
-}
-
-torch::Tensor reinforceLoss(const torch::Tensor& logProbability, const torch::Tensor& reward, const torch::Tensor& baseline,
-                            const torch::Tensor& advantage, double baselineWeight) {
-    return -(advantage.detach() * logProbability).mean() + baselineWeight / 2 * (reward - baseline).pow(2).mean();
 }
 
 } // namespace sl::regal

@@ -13,16 +13,20 @@ namespace {
 
 const char* const kHelp =
     "  --families nn                  generator families of the training graphs (any `generate` family)\n"
-    "  --nodes LO-HI                  forward ops of the generated graphs (20-120)\n"
-    "  --graphs G --validation-graphs V   generated training / validation graphs (256, 16)\n"
-    "  --onnx A.onnx,B.onnx --onnx-copies C   real models: C copies each with tensor sizes x U(0.5, 1.5) (none, 0)\n"
+    "  --nodes LO-HI                  forward ops of the generated graphs (20-120; their training steps have about 3x)\n"
+    "  --graphs G --validation-graphs V   generated training / validation graphs (256, 12)\n"
+    "  --onnx A.onnx,B.onnx --onnx-copies C   real models: C copies each with tensor sizes x U(0.5, 1.5) join training (none, 0)\n"
+    "  --validation-models A.onnx,...  real models whose SGD and Adam steps validate (none)\n"
+    "  --validation-devices 2,4 --validation-budget N --validation-seeds S   (2,4; 5000; 2)\n"
     "  --inference 1                  train on the graphs as generated instead of their training steps\n"
-    "  --devices D --objective memory|makespan   (2, memory)\n"
-    "  --budget N --feature-budget N --seeds-per-graph S   BRKGA evaluations per reward (1000), feature run (400), seeds (2)\n"
-    "  --learn placement,scheduling[,elite]   action types the policy steers (placement,scheduling)\n"
-    "  --batch B --steps S --lr X --clip X --lambda X   (4, 2000, 1e-4, 10, 1e-4)\n"
-    "  --samples-per-graph S          action draws per graph, leave-one-out advantages when S > 1 (1: the paper)\n"
-    "  --state D --rounds T --k K --aggregation mean|sum   network (32, 16, 2, mean)\n"
+    "  --devices 2,3,4,...            device counts of the training graphs, graph i gets the (i mod n)-th (2)\n"
+    "  --objective memory|makespan    (memory)\n"
+    "  --budget N --steer-after G --seeds-per-graph S   evaluations per reward (2000), plain generations before\n"
+    "                                 the policy steers (3), BRKGA seeds per graph (4)\n"
+    "  --learn placement,scheduling   key types the policy steers (both)\n"
+    "  --batch B --samples-per-graph S --steps N --lr X --clip X   (4, 4, 2000, 1e-3, 10)\n"
+    "  --sigma X --stay X             exploration noise of the shifts, price of a mean away from 0 (0.5, 0.5)\n"
+    "  --state D --rounds T --aggregation mean|sum   network (32, 16, mean)\n"
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
     "  --log-every K --checkpoint-every K      (25, 250; validation at every checkpoint)\n"
     "  --out FILE                     best weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
@@ -52,29 +56,51 @@ void readLearned(models::TrainOptionReader& r, TrainConfig& c) {
     for (const std::string& item : listOption(r, "learn", "placement,scheduling")) {
         if (item == "placement") c.learned.placement = true;
         else if (item == "scheduling") c.learned.scheduling = true;
-        else if (item == "elite") c.eliteBias = true;
-        else throw models::TrainUsageError("--learn: placement, scheduling or elite, not '" + item + "'");
+        else throw models::TrainUsageError("--learn: placement or scheduling, not '" + item + "'");
     }
 }
 
-TrainConfig readConfig(const models::TrainArgs& a) {
-    models::TrainOptionReader r{a.options};
-    TrainConfig c;
+std::vector<int> countsOption(models::TrainOptionReader& r, const std::string& key, const std::string& fallback) {
+    std::vector<int> counts;
+    for (const std::string& item : listOption(r, key, fallback)) {
+        try {
+            std::size_t used = 0;
+            counts.push_back(std::stoi(item, &used));
+            if (used != item.size() || counts.back() < 1 || counts.back() > 64) throw std::invalid_argument(item);
+        } catch (const std::exception&) {
+            throw models::TrainUsageError("--" + key + ": device counts from 1 to 64, not '" + item + "'");
+        }
+    }
+    return counts;
+}
+
+void readData(models::TrainOptionReader& r, TrainConfig& c) {
     c.data.families = listOption(r, "families", "nn");
     std::tie(c.data.minNodes, c.data.maxNodes) = rangeOption(r, "nodes", {c.data.minNodes, c.data.maxNodes});
     c.data.graphs = static_cast<int>(r.integer("graphs", c.data.graphs));
     c.validationGraphs = static_cast<int>(r.integer("validation-graphs", c.validationGraphs));
     c.data.onnxFiles = listOption(r, "onnx", "");
     c.data.onnxCopies = static_cast<int>(r.integer("onnx-copies", c.data.onnxFiles.empty() ? 0 : 8));
+    c.validationModels = listOption(r, "validation-models", "");
+    c.validationDevices = countsOption(r, "validation-devices", "2,4");
+    c.validationBudget = r.integer("validation-budget", c.validationBudget);
+    c.validationSeeds = static_cast<int>(r.integer("validation-seeds", c.validationSeeds));
     c.data.inference = r.flag("inference", false);
-    c.data.devices = static_cast<int>(r.integer("devices", c.data.devices));
+    c.data.deviceCounts = countsOption(r, "devices", "2");
+    c.data.devices = c.data.deviceCounts.front();
     try {
         c.data.objective = objectiveFromString(r.text("objective", "memory"));
     } catch (const std::exception& e) {
         throw models::TrainUsageError(std::string("--objective: ") + e.what());
     }
+}
+
+TrainConfig readConfig(const models::TrainArgs& a) {
+    models::TrainOptionReader r{a.options};
+    TrainConfig c;
+    readData(r, c);
     c.budget = r.integer("budget", c.budget);
-    c.featureBudget = r.integer("feature-budget", c.featureBudget);
+    c.steerAfter = static_cast<int>(r.integer("steer-after", c.steerAfter));
     c.seedsPerGraph = static_cast<int>(r.integer("seeds-per-graph", c.seedsPerGraph));
     readLearned(r, c);
     c.batch = static_cast<int>(r.integer("batch", c.batch));
@@ -82,10 +108,10 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.steps = r.integer("steps", c.steps);
     c.learningRate = r.number("lr", c.learningRate);
     c.clipNorm = r.number("clip", c.clipNorm);
-    c.baselineWeight = r.number("lambda", c.baselineWeight);
+    c.sigma = r.number("sigma", c.sigma);
+    c.stayWeight = r.number("stay", c.stayWeight);
     c.state = static_cast<int>(r.integer("state", c.state));
     c.rounds = static_cast<int>(r.integer("rounds", c.rounds));
-    c.k = static_cast<int>(r.integer("k", c.k));
     const std::string aggregation = r.text("aggregation", "mean");
     if (aggregation != "mean" && aggregation != "sum") throw models::TrainUsageError("--aggregation: mean or sum");
     c.meanAggregation = aggregation == "mean";
@@ -97,10 +123,11 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.out = r.text("out", "regal.slw");
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
-    if (c.batch < 1 || c.samplesPerGraph < 1 || c.steps < 0 || c.budget < 1 || c.featureBudget < 1 || c.seedsPerGraph < 1 || c.threads < 1 ||
-        c.logEvery < 1 || c.checkpointEvery < 1 || c.state < 1 || c.rounds < 0 || c.k < 1 || c.k > 255 ||
-        c.validationGraphs < 1 || c.data.devices < 1 || !(c.learningRate > 0) || c.clipNorm < 0 || c.baselineWeight < 0)
-        throw models::TrainUsageError("counts, sizes and budgets >= 1 (--rounds >= 0, --k <= 255); --lr > 0; --clip, --lambda >= 0");
+    if (c.batch < 1 || c.samplesPerGraph < 2 || c.steps < 0 || c.budget < 2 || c.steerAfter < 0 || c.seedsPerGraph < 1 || c.threads < 1 ||
+        c.logEvery < 1 || c.checkpointEvery < 1 || c.state < 1 || c.rounds < 0 || c.validationGraphs < 0 || c.validationSeeds < 1 ||
+        c.validationBudget < 2 || !(c.learningRate > 0) || c.clipNorm < 0 || !(c.sigma > 0) || c.stayWeight < 0)
+        throw models::TrainUsageError("counts, sizes and budgets >= 1 (--samples-per-graph >= 2, --rounds, --steer-after >= 0); "
+                                      "--lr, --sigma > 0; --clip, --stay >= 0");
     c.command = a.commandLine;
     c.dist = a.dist;
     return c;
@@ -114,7 +141,7 @@ int run(const models::TrainArgs& a) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
     }, a.stop);
-    std::printf("done: %lld steps in %.0f s; reward %.4f -> %.4f; best validation %+.3f %% vs plain BRKGA at step %lld; weights %s\n",
+    std::printf("done: %lld steps in %.0f s; draws %+.3f -> %+.3f %%; best validation %+.3f %% vs plain BRKGA at step %lld; weights %s\n",
                 static_cast<long long>(rep.steps), rep.seconds, rep.firstReward, rep.lastReward, rep.bestValidation,
                 static_cast<long long>(rep.bestStep), c.out.c_str());
     return 0;

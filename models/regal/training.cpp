@@ -4,264 +4,303 @@
 #include "core/brkga/regaldecoder.h"
 #include "core/regal/features.h"
 #include "core/regal/search.h"
-#include "core/util/atomicfile.h"
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
-#include "models/encoder/encoder.h"
 #include "models/regal/network.h"
 #include "models/regal/sampling.h"
 #include "models/train/loop.h"
 #include "models/train/trainers.h"
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
-#include <tuple>
 
 namespace sl::regal {
 
 namespace {
 
-/// A graph with its cached features and plain-BRKGA costs (one per seed index, NaN until run).
+/// A graph with, per BRKGA seed index, the features the policy sees when it steers and plain
+/// BRKGA's cost (both depend on the graph and the seed only; computed on first use).
 struct Example {
     Instance instance;
     std::uint64_t seed = 0;
-    GraphFeatures features;
+    std::vector<std::optional<GraphFeatures>> features;
     std::vector<double> plain;
 };
 
+using Pick = std::pair<int, int>;   ///< (example, seed index)
+
 std::uint64_t brkgaSeed(const Example& e, int seedIndex) { return deriveSeed(e.seed, 1000 + static_cast<std::uint64_t>(seedIndex)); }
 
-double plainCost(const Example& e, int seedIndex, std::int64_t budget) {
-    return search(e.instance.problem, {.budget = budget, .seed = brkgaSeed(e, seedIndex)}).result.bestCost;
+SearchRequest runOf(const Example& e, int seedIndex, std::int64_t budget, int steerAfter) {
+    SearchRequest r;
+    r.budget = budget;
+    r.seed = brkgaSeed(e, seedIndex);
+    r.steering.afterGeneration = steerAfter;
+    return r;
 }
 
-double learnedCost(const Example& e, int seedIndex, std::int64_t budget, const Actions& actions, LearnedKeys learned) {
-    SearchRequest r{.budget = budget, .seed = brkgaSeed(e, seedIndex)};
-    r.distributions = geneDistributions(RegalLayout::of(e.instance.problem), actions, learned, r.params.rho);
+/// The run up to the steering point, for the population the policy reads.
+GraphFeatures featuresAtSteering(const Example& e, int seedIndex, int steerAfter) {
+    SearchRequest r = runOf(e, seedIndex, evaluationsThrough({}, steerAfter), steerAfter);
+    GraphFeatures f;
+    r.steering.choose = [&](std::span<const brkga::Chromosome> population) {
+        f = computeFeatures(e.instance.problem, population);
+        return brkga::Distributions{};
+    };
+    search(e.instance.problem, r);
+    return f;
+}
+
+double steeredCost(const Example& e, int seedIndex, std::int64_t budget, int steerAfter, const Actions& actions, LearnedKeys learned) {
+    SearchRequest r = runOf(e, seedIndex, budget, steerAfter);
+    const brkga::Distributions d = geneDistributions(RegalLayout::of(e.instance.problem), actions, learned);
+    r.steering.choose = [&](std::span<const brkga::Chromosome>) { return d; };
     return search(e.instance.problem, r).result.bestCost;
 }
 
-std::vector<Example> prepare(std::vector<Instance> instances, std::uint64_t seedBase, const TrainConfig& c, WorkerPool& pool) {
+std::vector<Example> examplesOf(std::vector<Instance> instances, std::uint64_t seedBase, int seeds) {
     std::vector<Example> out(instances.size());
     for (std::size_t i = 0; i < instances.size(); ++i) {
         out[i].instance = std::move(instances[i]);
         out[i].seed = deriveSeed(seedBase, i);
-        out[i].plain.assign(static_cast<std::size_t>(c.seedsPerGraph), std::numeric_limits<double>::quiet_NaN());
+        out[i].features.resize(static_cast<std::size_t>(seeds));
+        out[i].plain.assign(static_cast<std::size_t>(seeds), std::numeric_limits<double>::quiet_NaN());
     }
-    pool.run(static_cast<int>(out.size()), [&](int i, int) {
-        Example& e = out[static_cast<std::size_t>(i)];
-        e.features = computeFeatures(e.instance.problem, {.budget = c.featureBudget, .seed = deriveSeed(e.seed, 0)});
+    return out;
+}
+
+/// Fills the features and plain costs `picks` need, on the pool (distinct picks: no shared slot).
+void prepare(std::vector<Example>& examples, const std::vector<Pick>& picks, std::int64_t budget, int steerAfter, WorkerPool& pool) {
+    std::vector<Pick> missing;
+    for (const Pick& p : std::set<Pick>(picks.begin(), picks.end())) {
+        const Example& e = examples[static_cast<std::size_t>(p.first)];
+        if (!e.features[static_cast<std::size_t>(p.second)] || std::isnan(e.plain[static_cast<std::size_t>(p.second)])) missing.push_back(p);
+    }
+    pool.run(static_cast<int>(missing.size()), [&](int i, int) {
+        const auto [g, s] = missing[static_cast<std::size_t>(i)];
+        Example& e = examples[static_cast<std::size_t>(g)];
+        if (!e.features[static_cast<std::size_t>(s)]) e.features[static_cast<std::size_t>(s)] = featuresAtSteering(e, s, steerAfter);
+        if (std::isnan(e.plain[static_cast<std::size_t>(s)]))
+            e.plain[static_cast<std::size_t>(s)] = search(e.instance.problem, runOf(e, s, budget, steerAfter)).result.bestCost;
+    });
+}
+
+std::vector<const GraphFeatures*> featuresOf(const std::vector<Example>& examples, const std::vector<Pick>& picks) {
+    std::vector<const GraphFeatures*> f;
+    for (const Pick& p : picks) f.push_back(&*examples[static_cast<std::size_t>(p.first)].features[static_cast<std::size_t>(p.second)]);
+    return f;
+}
+
+/// % better than plain BRKGA per pick, with `draws[i]` steering pick i.
+std::vector<double> improvements(const std::vector<Example>& examples, const std::vector<Pick>& picks, const std::vector<Draw>& draws,
+                                 std::int64_t budget, int steerAfter, LearnedKeys learned, WorkerPool& pool) {
+    std::vector<double> out(picks.size());
+    pool.run(static_cast<int>(picks.size()), [&](int i, int) {
+        const auto [g, s] = picks[static_cast<std::size_t>(i)];
+        const Example& e = examples[static_cast<std::size_t>(g)];
+        const double plain = e.plain[static_cast<std::size_t>(s)];
+        const double cost = steeredCost(e, s, budget, steerAfter, draws[static_cast<std::size_t>(i)].actions, learned);
+        out[static_cast<std::size_t>(i)] = 100 * (plain - cost) / plain;
     });
     return out;
 }
 
-/// Fills the plain costs the picks need (distinct (graph, seed) pairs, so no two workers share a slot).
-void fillPlainCosts(std::vector<Example>& examples, const std::vector<std::pair<int, int>>& picks, std::int64_t budget,
-                    WorkerPool& pool) {
-    std::vector<std::pair<int, int>> missing;
-    for (const auto& p : std::set<std::pair<int, int>>(picks.begin(), picks.end()))
-        if (std::isnan(examples[static_cast<std::size_t>(p.first)].plain[static_cast<std::size_t>(p.second)])) missing.push_back(p);
-    pool.run(static_cast<int>(missing.size()), [&](int i, int) {
-        const auto [g, s] = missing[static_cast<std::size_t>(i)];
-        Example& e = examples[static_cast<std::size_t>(g)];
-        e.plain[static_cast<std::size_t>(s)] = plainCost(e, s, budget);
-    });
-}
-
-std::vector<const GraphFeatures*> featuresOf(const std::vector<Example>& examples, const std::vector<std::pair<int, int>>& picks) {
-    std::vector<const GraphFeatures*> f;
-    for (const auto& p : picks) f.push_back(&examples[static_cast<std::size_t>(p.first)].features);
-    return f;
-}
-
-Validation validate(RegalPolicy& policy, std::vector<Example>& val, const TrainConfig& c, WorkerPool& pool) {
-    std::vector<std::pair<int, int>> picks;
-    for (int i = 0; i < static_cast<int>(val.size()); ++i) picks.emplace_back(i, 0);
-    fillPlainCosts(val, picks, c.budget, pool);
-    std::vector<Actions> actions;
-    {
-        torch::NoGradGuard noGrad;
-        const GraphBatch batch = makeBatch(featuresOf(val, picks));
-        Rng rng(deriveSeed(c.seed, 0xFA11DA7E));   // the same draw at every validation
-        actions = chooseActions(policy->forward(batch), batch, policy->config(), rng);
-    }
-    std::vector<double> improvement(val.size());
-    pool.run(static_cast<int>(val.size()), [&](int i, int) {
-        const Example& e = val[static_cast<std::size_t>(i)];
-        const double cost = learnedCost(e, 0, c.budget, actions[static_cast<std::size_t>(i)], c.learned);
-        improvement[static_cast<std::size_t>(i)] = 100 * (e.plain[0] - cost) / e.plain[0];
-    });
-    Validation v;
-    for (double x : improvement) {
-        v.meanImprovement += x / static_cast<double>(improvement.size());
-        v.shareBetterOrEqual += (x >= -1e-12 ? 1.0 : 0.0) / static_cast<double>(improvement.size());
-    }
-    return v;
-}
-
-/// A step's (graph, seed index) pairs: `batch` graphs with replacement, each repeated for its
-/// `samplesPerGraph` draws (side by side, as leaveOneOut() expects).
-std::vector<std::pair<int, int>> drawPicks(Rng& rng, const TrainConfig& c, std::size_t graphs) {
-    std::vector<std::pair<int, int>> picks;
-    for (int b = 0; b < c.batch; ++b) {
-        const auto pick = std::make_pair(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(graphs) - 1)),
-                                         static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
-        picks.insert(picks.end(), static_cast<std::size_t>(c.samplesPerGraph), pick);
-    }
+/// A step's picks: `batch` (graph, seed index) pairs drawn with replacement.
+std::vector<Pick> drawPicks(Rng& rng, const TrainConfig& c, std::size_t graphs) {
+    std::vector<Pick> picks;
+    for (int b = 0; b < c.batch; ++b)
+        picks.emplace_back(static_cast<int>(rng.integer(0, static_cast<std::int64_t>(graphs) - 1)),
+                           static_cast<int>(rng.integer(0, c.seedsPerGraph - 1)));
     return picks;
 }
 
-/// -cost(learned BRKGA) / cost(plain BRKGA) per pick, the runs spread over the pool.
-std::vector<double> rewards(std::vector<Example>& train, const std::vector<std::pair<int, int>>& picks,
-                            const std::vector<Actions>& actions, const TrainConfig& c, WorkerPool& pool) {
-    fillPlainCosts(train, picks, c.budget, pool);
-    std::vector<double> reward(picks.size());
-    pool.run(static_cast<int>(picks.size()), [&](int b, int) {
-        const auto [g, s] = picks[static_cast<std::size_t>(b)];
-        const Example& e = train[static_cast<std::size_t>(g)];
-        reward[static_cast<std::size_t>(b)] = -learnedCost(e, s, c.budget, actions[static_cast<std::size_t>(b)], c.learned) /
-                                              e.plain[static_cast<std::size_t>(s)];
-    });
-    return reward;
+struct SetScore {
+    double mean = 0, shareBetterOrEqual = 0;
+    int runs = 0;
+};
+
+SetScore scoreOf(const std::vector<double>& improvement) {
+    SetScore s;
+    s.runs = static_cast<int>(improvement.size());
+    for (double x : improvement) {
+        s.mean += x / static_cast<double>(improvement.size());
+        s.shareBetterOrEqual += (x >= -1e-12 ? 1.0 : 0.0) / static_cast<double>(improvement.size());
+    }
+    return s;
+}
+
+/// The policy's means (what runs at test time) on every (example, seed), in % better than plain BRKGA.
+SetScore validateSet(RegalPolicy& policy, std::vector<Example>& set, const TrainConfig& c, WorkerPool& pool) {
+    std::vector<Pick> picks;
+    for (int i = 0; i < static_cast<int>(set.size()); ++i)
+        for (int s = 0; s < c.validationSeeds; ++s) picks.emplace_back(i, s);
+    if (picks.empty()) return {};
+    prepare(set, picks, c.validationBudget, c.steerAfter, pool);
+    std::vector<Draw> draws;
+    {
+        torch::NoGradGuard noGrad;
+        const GraphBatch batch = makeBatch(featuresOf(set, picks));
+        Rng unused(0);
+        draws = drawActions(policy->forward(batch), batch, c.sigma, unused, /*greedy=*/true, c.learned);
+    }
+    return scoreOf(improvements(set, picks, draws, c.validationBudget, c.steerAfter, c.learned, pool));
 }
 
 NetworkConfig networkConfig(const TrainConfig& c) {
     NetworkConfig n;
-    n.devices = c.data.devices;
-    n.nodeFeatures = GraphFeatures::widthFor(c.data.devices);
     n.state = c.state;
     n.rounds = c.rounds;
-    n.k = c.k;
     n.meanAggregation = c.meanAggregation;
-    n.eliteBias = c.eliteBias;
+    n.sigma = c.sigma;
     n.learnsPlacement = c.learned.placement;
     n.learnsScheduling = c.learned.scheduling;
     n.objective = toString(c.data.objective);
     return n;
 }
 
-std::string describeData(const TrainConfig& c, std::size_t train, std::size_t val) {
-    std::string families;
-    for (const auto& f : c.data.families) families += (families.empty() ? "" : ",") + f;
-    std::string onnx;
-    for (const auto& f : c.data.onnxFiles) onnx += (onnx.empty() ? "" : ", ") + std::filesystem::path(f).filename().string();
-    return models::formatText("%zu training / %zu validation graphs: %s (%d-%d forward ops%s)%s%s, %d identical devices, %s objective; "
-               "seeds 3000000.. / 4000000..",
-               train, val, families.c_str(), c.data.minNodes, c.data.maxNodes, c.data.inference ? "" : ", training steps with SGD or Adam",
-               onnx.empty() ? "" : models::formatText(", plus %d noisy copies (tensor sizes x U(0.5, 1.5)) of ", c.data.onnxCopies).c_str(),
-               onnx.c_str(), c.data.devices, toString(c.data.objective).c_str());
+std::string joined(const std::vector<std::string>& items, const char* separator) {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : separator) + s;
+    return out;
 }
 
-/// REGAL's REINFORCE (Paliwal et al., ICLR 2020) as a method of the shared training loop: per
-/// step a batch of (graph, seed) picks, one sampled action set each, BRKGA with the learned key
-/// distributions against plain BRKGA at the same budget; a learned baseline. Validation: one
-/// sampled action set per held-out graph (fixed seed), in % better than plain BRKGA.
+std::string describeData(const TrainConfig& c, std::size_t train, std::size_t generated, std::size_t real) {
+    std::vector<std::string> devices, models;
+    for (int d : c.data.deviceCounts.empty() ? std::vector<int>{c.data.devices} : c.data.deviceCounts) devices.push_back(std::to_string(d));
+    for (const auto& f : c.validationModels) models.push_back(std::filesystem::path(f).filename().string());
+    return models::formatText(
+        "%zu training graphs: %s (%d-%d forward ops%s) on %s identical devices, %s objective, seeds 3000000..; validation: %zu "
+        "generated graphs (seeds 4000000..) and %zu real training steps (SGD and Adam of %s)",
+        train, joined(c.data.families, ",").c_str(), c.data.minNodes, c.data.maxNodes,
+        c.data.inference ? "" : ", training steps with SGD or Adam", joined(devices, "/").c_str(), toString(c.data.objective).c_str(),
+        generated, real, models.empty() ? "none" : joined(models, ", ").c_str());
+}
+
+/// REGAL's REINFORCE as a method of the shared training loop (see training.h).
 class RegalMethod : public models::TrainingMethod {
 public:
     RegalMethod(const TrainConfig& c, const models::LogFn& log) : m_c(c), m_pool(std::max(1, c.threads)) {
-        const auto t0 = std::chrono::steady_clock::now();
         DatasetSpec valSpec = c.data;
         valSpec.graphs = c.validationGraphs;
-        valSpec.onnxCopies = std::min(c.data.onnxCopies, 1);
-        m_train = prepare(makeDataset(c.data, Split::Training), 11, c, m_pool);
-        m_val = prepare(makeDataset(valSpec, Split::Validation), 12, c, m_pool);
+        valSpec.onnxCopies = 0;
+        m_train = examplesOf(makeDataset(c.data, Split::Training), 11, c.seedsPerGraph);
+        m_valGenerated = examplesOf(makeDataset(valSpec, Split::Validation), 12, c.validationSeeds);
+        std::vector<Instance> real;
+        for (int d : c.validationDevices)
+            for (Instance& i : realTrainingSteps(c.validationModels, d, c.data.objective)) real.push_back(std::move(i));
+        m_valReal = examplesOf(std::move(real), 13, c.validationSeeds);
         if (m_train.empty()) throw std::invalid_argument("train regal: the training set is empty");
         m_config = networkConfig(c);
-        m_config.trainedOn = describeData(c, m_train.size(), m_val.size());
-        log("data: " + m_config.trainedOn +
-            models::formatText(" (features in %.0f s)", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+        m_config.trainedOn = describeData(c, m_train.size(), m_valGenerated.size(), m_valReal.size());
+        log("data: " + m_config.trainedOn);
         m_policy = RegalPolicy(m_config);
-        m_baseline = RegalBaseline(m_config);
     }
 
-    void restore(const std::string& ckpt) override {
-        models::loadWeights(*m_policy, ckpt + ".policy.slw", kWeightKind);
-        models::loadWeights(*m_baseline, ckpt + ".baseline.slw", "regal-baseline");
-    }
+    void restore(const std::string& ckpt) override { models::loadWeights(*m_policy, ckpt + ".policy.slw", kWeightKind); }
     void saveCheckpoint(const std::string& ckpt) override {
         models::saveWeights(*m_policy, ckpt + ".policy.slw", kWeightKind, m_config.toJson());
-        models::saveWeights(*m_baseline, ckpt + ".baseline.slw", "regal-baseline", m_config.toJson());
     }
-    std::vector<torch::Tensor> parameters() override {
-        std::vector<torch::Tensor> params = m_policy->parameters();
-        for (auto& p : m_baseline->parameters()) params.push_back(p);
-        return params;
-    }
+    std::vector<torch::Tensor> parameters() override { return m_policy->parameters(); }
     void saveModel(const std::string& path) override { savePolicy(m_policy, path); }
 
     models::StepResult step(std::int64_t step, std::uint64_t seed) override {
         Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(step)));
-        const std::vector<std::pair<int, int>> picks = drawPicks(rng, m_c, m_train.size());
+        const std::vector<Pick> picks = drawPicks(rng, m_c, m_train.size());
+        prepare(m_train, picks, m_c.budget, m_c.steerAfter, m_pool);
         const GraphBatch batch = makeBatch(featuresOf(m_train, picks));
         const PolicyOutput out = m_policy->forward(batch);
-        const std::vector<Actions> actions = chooseActions(out, batch, m_config, rng);
-        const std::vector<double> reward = rewards(m_train, picks, actions, m_c, m_pool);
-        const torch::Tensor r = torch::tensor(std::vector<float>(reward.begin(), reward.end()));
-        const torch::Tensor b = m_baseline->forward(batch);
-        const torch::Tensor logp = logProbability(out, batch, actions);
-        const torch::Tensor advantage = m_c.samplesPerGraph > 1 ? leaveOneOut(r, m_c.samplesPerGraph) : (r - b).detach();
-        double meanReward = 0;
-        for (double x : reward) meanReward += x / static_cast<double>(reward.size());
-        return {reinforceLoss(logp, r, b, advantage, m_c.baselineWeight),
-                {meanReward, 100 * (1 + meanReward), (r - b).abs().mean().item<double>()}};
+        // S draws of every graph side by side: draw s of graph b at b * S + s (leaveOneOut's groups).
+        const int S = m_c.samplesPerGraph;
+        std::vector<std::vector<Draw>> bySample;
+        for (int s = 0; s < S; ++s) bySample.push_back(drawActions(out, batch, m_c.sigma, rng, /*greedy=*/false, m_c.learned));
+        std::vector<Pick> runs;
+        std::vector<Draw> draws;
+        for (int b = 0; b < batch.graphs(); ++b)
+            for (int s = 0; s < S; ++s) {
+                runs.push_back(picks[static_cast<std::size_t>(b)]);
+                draws.push_back(bySample[static_cast<std::size_t>(s)][static_cast<std::size_t>(b)]);
+            }
+        const std::vector<double> gain = improvements(m_train, runs, draws, m_c.budget, m_c.steerAfter, m_c.learned, m_pool);
+        const torch::Tensor r = torch::tensor(std::vector<float>(gain.begin(), gain.end()));
+        torch::Tensor advantage = leaveOneOut(r, S);
+        advantage = advantage / (advantage.std() + 1e-3);   // the step size should not follow the graphs' noise
+        std::vector<torch::Tensor> logp;
+        for (int s = 0; s < S; ++s) logp.push_back(logProbability(out, batch, bySample[static_cast<std::size_t>(s)], m_c.sigma, m_c.learned));
+        const torch::Tensor logpSideBySide = torch::stack(logp, 1).reshape({-1});
+        const double meanGain = r.mean().item<double>();
+        return {reinforceLoss(logpSideBySide, advantage) + stayPenalty(out, batch.graphs(), m_c.stayWeight, m_c.learned),
+                {meanGain, policyMeanMagnitude(out)}};
     }
     std::string describeWindow(const std::vector<double>& m) const override {
-        return models::formatText("reward %.4f (%+.2f %% vs plain BRKGA)  |r - b| %.4f", m[0], m[1], m[2]);
+        return models::formatText("draws %+.3f %% vs plain BRKGA  |policy mean| %.3f", m[0], m[1]);
     }
 
     models::Validation validate() override {
-        const regal::Validation v = regal::validate(m_policy, m_val, m_c, m_pool);
+        const SetScore real = validateSet(m_policy, m_valReal, m_c, m_pool);
+        const SetScore generated = validateSet(m_policy, m_valGenerated, m_c, m_pool);
         models::Validation out;
-        out.score = v.meanImprovement;
-        out.summary = models::formatText("REGAL %+.3f %% vs plain BRKGA (%.0f %% of graphs better or equal)", v.meanImprovement,
-                                         100 * v.shareBetterOrEqual);
+        out.score = m_valReal.empty() ? generated.mean : std::min(real.mean, generated.mean);
+        out.summary = models::formatText("real steps %+.3f %% (%.0f %% better or equal, %d runs), generated %+.3f %% (%.0f %%, %d runs)",
+                                         real.mean, 100 * real.shareBetterOrEqual, real.runs, generated.mean,
+                                         100 * generated.shareBetterOrEqual, generated.runs);
         out.resultsJson = models::formatText(
-            "{\"validation_graphs\": %zu, \"validation_budget\": %lld, \"validation_mean_improvement_percent\": %.4f, "
-            "\"validation_share_better_or_equal\": %.4f, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, \"clip\": %g, \"lambda\": %g, "
-            "\"train_budget\": %lld, \"seeds_per_graph\": %d, \"threads\": %d}",
-            m_val.size(), static_cast<long long>(m_c.budget), v.meanImprovement, v.shareBetterOrEqual, m_c.batch, m_c.samplesPerGraph,
-            m_c.learningRate, m_c.clipNorm, m_c.baselineWeight, static_cast<long long>(m_c.budget), m_c.seedsPerGraph, m_c.threads);
+            "{\"validation_budget\": %lld, \"validation_seeds\": %d, \"real_mean_improvement_percent\": %.4f, "
+            "\"real_share_better_or_equal\": %.4f, \"real_runs\": %d, \"generated_mean_improvement_percent\": %.4f, "
+            "\"generated_share_better_or_equal\": %.4f, \"generated_runs\": %d, \"batch\": %d, \"samples_per_graph\": %d, \"lr\": %g, "
+            "\"clip\": %g, \"sigma\": %g, \"stay\": %g, \"train_budget\": %lld, \"steer_after\": %d, \"seeds_per_graph\": %d, \"threads\": %d}",
+            static_cast<long long>(m_c.validationBudget), m_c.validationSeeds, real.mean, real.shareBetterOrEqual, real.runs,
+            generated.mean, generated.shareBetterOrEqual, generated.runs, m_c.batch, m_c.samplesPerGraph, m_c.learningRate, m_c.clipNorm,
+            m_c.sigma, m_c.stayWeight, static_cast<long long>(m_c.budget), m_c.steerAfter, m_c.seedsPerGraph, m_c.threads);
         return out;
     }
     models::ModelCard card() const override {
         models::ModelCard card;
         card.model = "regal";
         card.architecture = m_config.toJson();
-        std::string cols;
-        for (const auto& s : featureColumns(m_config.devices)) cols += (cols.empty() ? "" : ",") + s;
-        card.features = cols + models::formatText(" (feature run: plain BRKGA, %lld evaluations)", static_cast<long long>(m_c.featureBudget));
+        card.features = joined(featureColumns(), ",") +
+                        models::formatText(" (from the population after %d plain BRKGA generations)", m_c.steerAfter);
         card.data = m_config.trainedOn;
-        card.notes = "Reward: -cost(REGAL) / cost(plain BRKGA), same graph, seed and budget. Validation: one sampled action "
-                     "set per graph (fixed seed), BRKGA with the learned Betas vs plain BRKGA at the training budget.";
+        card.notes = "Reward: % better than plain BRKGA, same graph, seed and budget (the same run until the policy steers). "
+                     "Validation: the policy's means at the validation budget; score = the worse of the real and the generated means.";
         return card;
     }
 
 private:
+    static double policyMeanMagnitude(const PolicyOutput& out) {
+        return torch::cat({out.affinity.detach(), out.priority.detach()}).abs().mean().item<double>();
+    }
+
     const TrainConfig& m_c;
     WorkerPool m_pool;
-    std::vector<Example> m_train, m_val;
+    std::vector<Example> m_train, m_valGenerated, m_valReal;
     NetworkConfig m_config;
     RegalPolicy m_policy{nullptr};
-    RegalBaseline m_baseline{nullptr};
 };
 
 } // namespace
 
 TrainReport trainRegal(const TrainConfig& c, const std::function<void(const std::string&)>& log, std::stop_token stop) {
     if (c.out.empty()) throw std::invalid_argument("train regal: no output path (--out FILE)");
-    if (c.batch < 1 || c.seedsPerGraph < 1 || c.budget < 1 || c.validationGraphs < 1)
-        throw std::invalid_argument("train regal: --batch, --seeds-per-graph, --budget and --validation-graphs must be positive");
+    if (c.batch < 1 || c.seedsPerGraph < 1 || c.budget < 2 || c.validationGraphs < 0 || c.validationSeeds < 1 || c.samplesPerGraph < 2 ||
+        c.steerAfter < 0 || !(c.sigma > 0))
+        throw std::invalid_argument("train regal: --batch, --seeds-per-graph, --budget and --validation-seeds must be positive, "
+                                    "--samples-per-graph at least 2, --sigma > 0");
+    const std::int64_t prefix = evaluationsThrough({}, c.steerAfter);
+    if (std::min(c.budget, c.validationBudget) <= prefix)
+        throw std::invalid_argument(models::formatText("train regal: --budget and --validation-budget must exceed the %lld evaluations "
+                                                       "of the plain generations before the policy steers (--steer-after %d)",
+                                                       static_cast<long long>(prefix), c.steerAfter));
     models::LoopSettings s = models::loopSettings("regal", c);
     s.logEvery = c.logEvery;
     s.validateEvery = c.checkpointEvery;
-    s.validateAtStart = true;   // the untrained policy's number is logged, never shipped
+    s.validateAtStart = true;   // the untrained policy is plain BRKGA: its score is 0 by construction
     s.threads = 1;              // graphs run in parallel instead; one math thread keeps the sums reproducible
     const models::LoopReport loop = models::runTrainingLoop(
         s, [&](models::DataParallel&) { return std::make_unique<RegalMethod>(c, log); }, log, stop);

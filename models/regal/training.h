@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// \file
-/// REINFORCE training of REGAL (Paliwal et al., "REGAL: Transfer Learning for Fast Optimization of
-/// Computation Graphs", ICLR 2020, "R" below: §3.3 "Reward", §3.4 eqs. 7-9, App. A.5),
-/// `schedlab-cli train regal`. The loss's reduction, the stop-gradient and the single optimiser are
-/// ours: docs/regal.md, 'Choices where the papers are silent'.
-///
-/// Per step: B graphs drawn uniformly with replacement from the training set, each with one of
-/// `seedsPerGraph` BRKGA seeds; one policy forward over their disjoint union; one action draw per
-/// graph (or S, see samplesPerGraph); per graph one BRKGA run of `budget` evaluations with the learned Betas and one plain
-/// BRKGA run with the same seed (cached: it depends on the graph and seed only); reward
-/// r = -cost_regal / cost_plain. Loss: -mean(sg[r - b] log p) + lambda/2 mean((r - b)^2) with the
-/// separate baseline network b(G); one Adam over both networks, global-norm clipping.
-/// Every random choice of step k derives from (seed, k), so a resumed run draws what an
-/// uninterrupted one would, for any --threads (runs of a step go to a worker pool, one per graph).
-/// Checkpoints every `checkpointEvery` steps (weights of both networks, Adam state, step); the
-/// weights with the best validation improvement go to `out` with a model card. Torch-free header.
+/// REINFORCE training of REGAL's policy (Paliwal et al., "REGAL: Transfer Learning for Fast
+/// Optimization of Computation Graphs", ICLR 2020, "R" below: §3.3 "Reward", §3.4, App. A.5),
+/// `schedlab-cli train regal`. Ours where it differs (docs/regal.md, "Training"):
+///  - per step, B graphs with replacement, each at one of `seedsPerGraph` BRKGA seeds; the policy's
+///    forward over their union; S Gaussian draws per graph (fixed sigma);
+///  - each draw's reward is (cost(plain BRKGA) - cost(REGAL's run)) / cost(plain BRKGA), both at
+///    `budget` evaluations and the graph's seed: the same run until the policy steers, so the
+///    difference is the policy's alone (common random numbers). Plain BRKGA's cost is cached;
+///  - the advantage is the reward minus the mean of the graph's other draws (leave-one-out), over
+///    the batch's standard deviation; the loss -mean(advantage log p) plus stayPenalty() (means
+///    away from 0 cost, so keys the reward does not speak for drift back to Uniform); Adam,
+///    global-norm clipping.
+/// The fixed sigma keeps every draw off plain BRKGA, so the reward keeps its gradient wherever the
+/// policy's means are (the categorical policy could collapse onto draws equal to plain BRKGA).
+/// Validation: the policy's means (what runs at test time) at `validationBudget` evaluations on
+/// the SGD and Adam steps of real models (`validationModels`) and on generated validation graphs;
+/// the score is the worse of the two means, so a checkpoint ships only as good as its weaker side.
+/// Every random choice of step k derives from (seed, k): a resumed run draws what an uninterrupted
+/// one would, for any --threads. Torch-free header.
 
 #include "core/regal/actions.h"
 #include "core/regal/dataset.h"
@@ -31,25 +34,27 @@ namespace sl::regal {
 
 struct TrainConfig {
     DatasetSpec data;
-    int validationGraphs = 16;
+    int validationGraphs = 12;
+    std::vector<std::string> validationModels;   ///< ONNX files: their SGD and Adam steps validate
+    std::vector<int> validationDevices{2, 4};
+    std::int64_t validationBudget = 5000;
+    int validationSeeds = 2;
     // rewards
-    std::int64_t budget = 1000;          ///< R A.5: 1,000 evaluations for REGAL and BRKGA in training
-    std::int64_t featureBudget = 400;
-    int seedsPerGraph = 2;
+    std::int64_t budget = 2000;          ///< evaluations per reward run (R A.5: 1,000)
+    int steerAfter = 3;                  ///< plain generations before the policy steers
+    int seedsPerGraph = 4;
     LearnedKeys learned;
-    // optimisation (R A.5: Adam 1e-4, clip 10, batch 4, lambda 1e-4)
+    // optimisation
     std::int64_t steps = 2000;
     int batch = 4;
-    /// Action draws per graph in a step (our addition; 1 is R §3.4's plain REINFORCE). With S > 1
-    /// the draws of a graph share its BRKGA seed and each one's advantage is its reward minus the
-    /// mean of the others' (leave-one-out), instead of minus the baseline network's prediction.
-    int samplesPerGraph = 1;
-    double learningRate = 1e-4;
+    int samplesPerGraph = 4;             ///< draws per graph, >= 2 (leave-one-out)
+    double learningRate = 1e-3;
     double clipNorm = 10;
-    double baselineWeight = 1e-4;
+    double stayWeight = 0.5;             ///< stayPenalty(): the price of a mean away from 0 (Uniform)
     // network
-    int state = 32, rounds = 16, k = 2;
-    bool meanAggregation = true, eliteBias = false;
+    int state = 32, rounds = 16;
+    bool meanAggregation = true;
+    double sigma = 0.5;
     // run
     std::uint64_t seed = 1;
     int threads = 1;
@@ -72,11 +77,5 @@ struct TrainReport {
 
 /// Trains; `log` gets the progress lines. Throws std::runtime_error / std::invalid_argument.
 TrainReport trainRegal(const TrainConfig& config, const std::function<void(const std::string&)>& log, std::stop_token stop = {});
-
-/// One validation measure: mean % improvement of REGAL (sampled actions) over plain BRKGA at
-/// `budget` evaluations each, same seeds, and the share of graphs where it is better or equal.
-struct Validation {
-    double meanImprovement = 0, shareBetterOrEqual = 0;
-};
 
 } // namespace sl::regal

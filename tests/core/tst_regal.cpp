@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-// REGAL's torch-free parts: the Beta dequantisation of Paliwal et al. (ICLR 2020, App. A.2) against
-// the k = 2 table of docs/regal.md and the 6 / 6 / 4 split of placement preferences the paper
-// reports (§5.1), the actions' layout over the chromosome, the learned
-// distributions reaching BRKGA, the features (independent of op names, hand-checked static
-// columns), the augmentation and the dataset's reproducibility.
+// REGAL's torch-free parts: the shifts' Betas by hand, the actions' layout over the chromosome,
+// all-zero actions as plain BRKGA draw for draw, steering mid-run, the oracle's actions, the
+// features (hand-checked, independent of op names), the augmentation and the datasets.
 #include "core/brkga/beta.h"
 #include "core/brkga/regaldecoder.h"
 #include "core/generators/generators.h"
@@ -40,13 +38,10 @@ std::shared_ptr<Graph> diamond() {
     return g;
 }
 
-Actions uniformActions(int ops, int devices, std::uint8_t m, std::uint8_t v) {
-    Actions a;
-    a.ops = ops;
-    a.devices = devices;
-    a.mean.assign(static_cast<std::size_t>(ops * (devices + 1)), m);
-    a.variance.assign(a.mean.size(), v);
-    return a;
+SearchRequest steeredAfter(int generation, std::int64_t budget, std::uint64_t seed, brkga::Distributions d) {
+    SearchRequest r{.budget = budget, .seed = seed};
+    r.steering = {.afterGeneration = generation, .choose = [d](std::span<const brkga::Chromosome>) { return d; }};
+    return r;
 }
 
 } // namespace
@@ -54,114 +49,102 @@ Actions uniformActions(int ops, int devices, std::uint8_t m, std::uint8_t v) {
 class TestRegal : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void dequantizationMatchesTheK2Table() {
-        // App. A.2 with k = 2 (docs/regal.md, 'Choices where the papers are silent'): (m, v) -> (alpha, beta).
-        const struct { int m, v; double alpha, beta; } table[] = {
-            {0, 0, 2.0 / 3, 4.0 / 3}, {0, 1, 1.0 / 6, 1.0 / 3}, {1, 0, 4.0 / 3, 2.0 / 3}, {1, 1, 1.0 / 3, 1.0 / 6}};
-        for (const auto& row : table) {
-            const BetaShape b = dequantizeBeta(row.m, row.v, 2);
-            QCOMPARE_LE(std::abs(b.alpha - row.alpha), 1e-12);
-            QCOMPARE_LE(std::abs(b.beta - row.beta), 1e-12);
-        }
-        // The moments App. A.2 defines, for a larger k: mean (m+1)/(k+1), variance mu(1-mu)(v+1)/(k+1).
-        const int k = 5;
-        for (int m = 0; m < k; ++m)
-            for (int v = 0; v < k; ++v) {
-                const BetaShape b = dequantizeBeta(m, v, k);
-                const double mu = (m + 1.0) / (k + 1), var = mu * (1 - mu) * (v + 1.0) / (k + 1);
-                const double s = b.alpha + b.beta;
-                QCOMPARE_LE(std::abs(b.alpha / s - mu), 1e-12);
-                QCOMPARE_LE(std::abs(b.alpha * b.beta / (s * s * (s + 1)) - var), 1e-12);
-            }
-        QCOMPARE(dequantizeRho(0, 4), 0.5);
-        QCOMPARE(dequantizeRho(3, 4), 0.875);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dequantizeBeta(2, 0, 2));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dequantizeBeta(0, -1, 2));
-    }
-
-    void sixteenPlacementActionsSplitSixSixFour() {
-        // The paper (§5.1) reports 16 placement actions: 6 prefer one device, 6 the other, 4 neither.
-        // With k = 2 the 16 (m, v) pairs of two affinity keys split the same way: 6 prefer device 0,
-        // 6 device 1 and 4 (identical distributions) neither.
-        int first = 0, second = 0, none = 0;
-        Rng rng(7);
-        for (int a = 0; a < 4; ++a)
-            for (int b = 0; b < 4; ++b) {
-                const BetaShape x = dequantizeBeta(a / 2, a % 2, 2), y = dequantizeBeta(b / 2, b % 2, 2);
-                int wins = 0;
-                const int draws = 20000;
-                for (int i = 0; i < draws; ++i)
-                    wins += brkga::betaVariate(x.alpha, x.beta, rng) > brkga::betaVariate(y.alpha, y.beta, rng);
-                const double p = static_cast<double>(wins) / draws;
-                if (p > 0.53) ++first;
-                else if (p < 0.47) ++second;
-                else ++none;
-            }
-        QCOMPARE(first, 6);
-        QCOMPARE(second, 6);
-        QCOMPARE(none, 4);
+    /// Shift 0 is Uniform; +s is Beta(e^(s/4), 1), -s its mirror Beta(1, e^(s/4)).
+    void shiftsSelectTheirBetas() {
+        QCOMPARE(shiftedBeta(0).alpha, 1.0);
+        QCOMPARE(shiftedBeta(0).beta, 1.0);
+        QCOMPARE(shiftedBeta(4).alpha, std::exp(1.0));
+        QCOMPARE(shiftedBeta(4).beta, 1.0);
+        QCOMPARE(shiftedBeta(-12).alpha, 1.0);
+        QCOMPARE(shiftedBeta(-12).beta, std::exp(3.0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, shiftedBeta(13));
+        // Beta(a, 1) has the quantile u^(1/a): the table the sampler uses agrees.
+        const auto table = brkga::BetaQuantiles::shared(std::exp(1.0), 1);
+        QCOMPARE_LE(std::abs(table->quantile(0.3) - std::pow(0.3, std::exp(-1.0))), 1e-6);
     }
 
     void actionsLandOnTheirGenes() {
         Problem p = regalProblem(diamond(), 2, Objective::Memory);
         const RegalLayout layout = RegalLayout::of(p);
-        Actions a = uniformActions(4, 2, 0, 0);
-        a.mean[a.index(2, 1)] = 1;   // op3's affinity for device 1: mean 2/3
-        a.variance[a.index(3, 2)] = 1;   // op4's priority: (0, 1)
+        Actions a = Actions::uniform(4, 2);
+        a.shift[a.index(2, 1)] = 4;    // op3's affinity for device 1: Beta(e, 1)
+        a.shift[a.index(3, 2)] = -8;   // op4's priority: Beta(1, e^2)
         const GeneShapes s = geneShapes(layout, a);
-        QCOMPARE_LE(std::abs(s.alpha[layout.affinity(2, 1)] - 4.0 / 3), 1e-12);
-        QCOMPARE_LE(std::abs(s.alpha[layout.affinity(2, 0)] - 2.0 / 3), 1e-12);
-        QCOMPARE_LE(std::abs(s.alpha[layout.priority(3)] - 1.0 / 6), 1e-12);
-        QCOMPARE_LE(std::abs(s.beta[layout.priority(3)] - 1.0 / 3), 1e-12);
+        QCOMPARE(s.alpha[layout.affinity(2, 1)], std::exp(1.0));
+        QCOMPARE(s.alpha[layout.affinity(2, 0)], 1.0);
+        QCOMPARE(s.beta[layout.priority(3)], std::exp(2.0));
         for (TensorId t = 0; t < 4; ++t)   // transfer keys stay Uniform
             for (int q = 0; q < 2; ++q) QCOMPARE(s.alpha[layout.transfer(t, q)], 1.0);
         // Only the learned key types follow the actions.
         const GeneShapes placementOnly = geneShapes(layout, a, {.placement = true, .scheduling = false});
-        QCOMPARE(placementOnly.alpha[layout.priority(3)], 1.0);
-        QCOMPARE_LE(std::abs(placementOnly.alpha[layout.affinity(2, 1)] - 4.0 / 3), 1e-12);
-        a.mean.pop_back();
+        QCOMPARE(placementOnly.beta[layout.priority(3)], 1.0);
+        QCOMPARE(placementOnly.alpha[layout.affinity(2, 1)], std::exp(1.0));
+        a.shift.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, geneShapes(layout, a));
+        a.shift.push_back(13);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, geneShapes(layout, a));
     }
 
-    void learnedDistributionsReachBrkgasPopulation() {
-        // A fixed policy: every key ~ Beta(4/3, 2/3), mean 2/3. A 100-evaluation run keeps its
-        // initial population, drawn from those Betas; plain BRKGA's is uniform (mean 1/2).
+    /// All-zero actions steer nothing: the run is plain BRKGA's, draw for draw, on 2 and 4 devices.
+    /// Catches a Uniform gene drawn another way than plain BRKGA draws it, steering that touches
+    /// the random streams or the crossover thresholds, and a steered run started afresh.
+    void zeroActionsArePlainBrkgaDrawForDraw() {
+        const GeneratedInstance inst = generateInstance("nn", 40, 7);
+        for (int devices : {2, 4}) {
+            Problem p = regalProblem(inst.graph, devices, Objective::Memory);
+            const RegalLayout layout = RegalLayout::of(p);
+            const SearchOutcome plain = search(p, {.budget = 1500, .seed = 9});
+            const SearchOutcome steered =
+                search(p, steeredAfter(3, 1500, 9, geneDistributions(layout, Actions::uniform(layout.ops, devices))));
+            QCOMPARE(steered.steeredAt, std::int64_t(370));   // 100 + 3 x 90
+            QCOMPARE(steered.result.bestCost, plain.result.bestCost);
+            QCOMPARE(steered.result.best, plain.result.best);
+            QCOMPARE(steered.result.history.size(), plain.result.history.size());
+            for (std::size_t g = 0; g < plain.result.history.size(); ++g)
+                QCOMPARE(steered.result.history[g].mean, plain.result.history[g].mean);
+        }
+    }
+
+    /// Steering applies from the generation after `afterGeneration`: the run is plain BRKGA's until
+    /// then, and its mutants follow the new distribution afterwards (all priorities near 1 here:
+    /// the final population's mean priority key rises above plain BRKGA's).
+    void steeringAppliesFromTheNextGeneration() {
         const GeneratedInstance inst = generateInstance("layered", 60, 3);
         Problem p = regalProblem(inst.graph, 2, Objective::Memory);
         const RegalLayout layout = RegalLayout::of(p);
-        const Actions high = uniformActions(layout.ops, 2, 1, 0);
-        SearchRequest r{.budget = 100, .seed = 5, .keepPopulation = 100};
+        Actions high = Actions::uniform(layout.ops, 2);
+        for (OpId j = 0; j < layout.ops; ++j) high.shift[high.index(j, 2)] = kMaxShift;
+        SearchRequest plainRun{.budget = 2000, .seed = 5, .keepPopulation = 100};
+        SearchRequest steeredRun = steeredAfter(2, 2000, 5, geneDistributions(layout, high));
+        steeredRun.keepPopulation = 100;
+        const SearchOutcome plain = search(p, plainRun), steered = search(p, steeredRun);
+        for (int g = 0; g <= 2; ++g) QCOMPARE(steered.result.history[static_cast<size_t>(g)].mean, plain.result.history[static_cast<size_t>(g)].mean);
+        QVERIFY(steered.result.history[3].mean != plain.result.history[3].mean);
         const auto meanPriority = [&](const SearchOutcome& o) {
             double s = 0;
             for (const auto& keys : o.population)
                 for (OpId j = 0; j < layout.ops; ++j) s += keys[layout.priority(j)];
             return s / static_cast<double>(o.population.size() * static_cast<std::size_t>(layout.ops));
         };
-        const double plain = meanPriority(search(p, r));
-        r.distributions = geneDistributions(layout, high);
-        const double learned = meanPriority(search(p, r));
-        QCOMPARE_LE(std::abs(plain - 0.5), 0.02);
-        QCOMPARE_LE(std::abs(learned - 2.0 / 3), 0.02);
+        // Measured +0.076; unsteered runs are identical (0), the mutants' keys have mean 0.95.
+        QCOMPARE_GE(meanPriority(steered) - meanPriority(plain), 0.03);
     }
 
-    /// The oracle's actions by hand: the solution's device gets the high mean, earlier ops the higher
-    /// priority quantile (the decoder runs the highest key first).
+    /// The oracle's actions by hand: the solution's device gets the shift, the priority falls
+    /// linearly from +strength (first in the order) to -strength (last).
     void oracleActionsPointAtTheSolution() {
         const std::vector<int> placement = {1, 0, 0, 1};
         const std::vector<OpId> order = {0, 2, 1, 3};
-        const Actions a = actionsToward(placement, order, 2);
-        const std::vector<int> affinity0 = {0, 1, 1, 0}, affinity1 = {1, 0, 0, 1}, priority = {1, 0, 1, 0};
+        const Actions a = actionsToward(placement, order, 2, 6);
+        const std::vector<int> affinity0 = {0, 6, 6, 0}, affinity1 = {6, 0, 0, 6}, priority = {6, -2, 2, -6};
         for (OpId j = 0; j < 4; ++j) {
-            QCOMPARE(a.mean[a.index(j, 0)], affinity0[static_cast<size_t>(j)]);
-            QCOMPARE(a.mean[a.index(j, 1)], affinity1[static_cast<size_t>(j)]);
-            QCOMPARE(a.mean[a.index(j, 2)], priority[static_cast<size_t>(j)]);
+            QCOMPARE(int(a.shift[a.index(j, 0)]), affinity0[static_cast<size_t>(j)]);
+            QCOMPARE(int(a.shift[a.index(j, 1)]), affinity1[static_cast<size_t>(j)]);
+            QCOMPARE(int(a.shift[a.index(j, 2)]), priority[static_cast<size_t>(j)]);
         }
-        QVERIFY(std::all_of(a.variance.begin(), a.variance.end(), [](auto v) { return v == 0; }));
-        const Actions three = actionsToward(placement, order, 2, 3);   // ranks 0..3 -> quantiles 0, 0, 1, 2
-        const std::vector<int> priority3 = {2, 1, 2, 0};
-        for (OpId j = 0; j < 4; ++j) QCOMPARE(three.mean[three.index(j, 2)], priority3[static_cast<size_t>(j)]);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, actionsToward(placement, std::vector<OpId>{0, 0, 1, 3}, 2));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, actionsToward(std::vector<int>{2, 0, 0, 1}, order, 2));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, actionsToward(placement, order, 2, kMaxShift + 1));
     }
 
     /// The oracle's Betas reach BRKGA's population: its initial chromosomes put most ops on the
@@ -187,28 +170,37 @@ private Q_SLOTS:
             }
         const double cells = static_cast<double>(o.population.size() * order.size());
         QCOMPARE_GE(agree / cells, 0.7);
-        QCOMPARE_GE(early - late, 0.2 * cells / 2);   // mean 2/3 against 1/3 in expectation
+        QCOMPARE_GE(early - late, 0.2 * cells / 2);
     }
 
     void featuresHandChecked() {
         Problem p = regalProblem(diamond(), 2, Objective::Memory);
-        const GraphFeatures f = computeFeatures(p, {.budget = 200, .seed = 1});
-        QCOMPARE(f.width, 8);
+        const SearchOutcome run = search(p, {.budget = 200, .seed = 1, .keepPopulation = 100});
+        const GraphFeatures f = computeFeatures(p, run.population);
+        QCOMPARE(f.devices, 2);
         QCOMPARE(static_cast<int>(f.edgeSource.size()), 4);   // (op1,t1,op2), (op1,t1,op3), (op2,t2,op4), (op3,t3,op4)
-        // Largest memory value: op3's parameter bytes, 8.
-        const float expected[4][4] = {{0, 4 / 8.f, 0, 1 / 3.f}, {4 / 8.f, 2 / 8.f, 0, 2 / 3.f},
-                                      {4 / 8.f, 3 / 8.f, 1, 1}, {5 / 8.f, 1 / 8.f, 0, 1 / 3.f}};
+        // Largest memory value: op3's parameter bytes, 8. Depth and height over the longest path, 2.
+        const float expected[4][6] = {{0, 4 / 8.f, 0, 1 / 3.f, 0, 1},
+                                      {4 / 8.f, 2 / 8.f, 0, 2 / 3.f, 0.5f, 0.5f},
+                                      {4 / 8.f, 3 / 8.f, 1, 1, 0.5f, 0.5f},
+                                      {5 / 8.f, 1 / 8.f, 0, 1 / 3.f, 1, 0}};
         for (int v = 0; v < 4; ++v)
-            for (int c = 0; c < 4; ++c) QCOMPARE(f.at(v, c), expected[v][c]);
+            for (int c = 0; c < 6; ++c) QCOMPARE(f.at(v, c), expected[v][c]);
         for (int v = 0; v < 4; ++v) {
-            QCOMPARE_LE(std::abs(f.at(v, 4) + f.at(v, 5) - 1.0f), 1e-5f);   // placement shares sum to 1
+            QCOMPARE_LE(std::abs(f.pairAt(v, 0, 0) + f.pairAt(v, 1, 0) - 1.0f), 1e-5f);   // placement shares sum to 1
+            QCOMPARE(f.pairAt(v, 0, 1) + f.pairAt(v, 1, 1), 1.0f);                        // the best places it once
+            const int bestDevice = f.pairAt(v, 1, 1) == 1.0f ? 1 : 0;
+            QCOMPARE(f.at(v, 8), f.pairAt(v, bestDevice, 0));                               // agreement with the best
             QVERIFY(f.at(v, 6) > 0 && f.at(v, 6) <= 1);
+            QVERIFY(f.at(v, 9) >= 0 && f.at(v, 9) <= 1);
         }
         QVERIFY(f.at(0, 6) < f.at(3, 6));   // op1 always runs before op4
-        // Symmetry breaking fixes op1 or op3 (input + output: 4, 6, 7, 6): op3, on device 0.
+        // Symmetry breaking fixes op3 (input + output: 4, 6, 7, 6) on device 0, in every chromosome.
         QCOMPARE(f.at(2, 7), 1.0f);
-        QCOMPARE(f.at(2, 4), 1.0f);
+        QCOMPARE(f.pairAt(2, 0, 0), 1.0f);
+        QCOMPARE(f.pairAt(2, 0, 1), 1.0f);
         QCOMPARE(f.at(0, 7) + f.at(1, 7) + f.at(3, 7), 0.0f);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, computeFeatures(p, {}));
     }
 
     void featuresIgnoreOpNames() {
@@ -224,11 +216,15 @@ private Q_SLOTS:
             for (OpId c : t.consumers) renamed.addConsumer(id, c);
         }
         renamed.finalize();
-        const GraphFeatures a = computeFeatures(regalProblem(inst.graph, 2, Objective::Memory), {.seed = 4});
-        const GraphFeatures b = computeFeatures(regalProblem(std::make_shared<Graph>(renamed), 2, Objective::Memory), {.seed = 4});
+        const Problem pa = regalProblem(inst.graph, 2, Objective::Memory);
+        const Problem pb = regalProblem(std::make_shared<Graph>(renamed), 2, Objective::Memory);
+        const SearchRequest r{.budget = 400, .seed = 4, .keepPopulation = 100};
+        const SearchOutcome ra = search(pa, r), rb = search(pb, r);
+        QCOMPARE(ra.result.bestCost, rb.result.bestCost);
+        const GraphFeatures a = computeFeatures(pa, ra.population), b = computeFeatures(pb, rb.population);
         QVERIFY(a.node == b.node);
+        QVERIFY(a.pair == b.pair);
         QVERIFY(a.edgeSize == b.edgeSize);
-        QCOMPARE(a.bestCost, b.bestCost);
     }
 
     void augmentationScalesEveryTensorWithinBounds() {
@@ -260,6 +256,22 @@ private Q_SLOTS:
             // A training step: more than twice the forward ops (2n + 1 + updates).
             QVERIFY(a[i].problem.g().findOp("loss") != kNoOp);
         }
+        spec.deviceCounts = {2, 5};   // cycled over the graphs
+        const auto mixed = makeDataset(spec, Split::Training);
+        QCOMPARE(mixed[0].problem.platform.deviceCount(), 2);
+        QCOMPARE(mixed[1].problem.platform.deviceCount(), 5);
+        QCOMPARE(mixed[2].problem.platform.deviceCount(), 2);
+    }
+
+    /// Each model's SGD and Adam steps at its own sizes: Adam's holds two more state tensors per weight.
+    void realTrainingStepsComeInBothRules() {
+        const auto steps = realTrainingSteps({std::string(SCHEDLAB_TEST_DATA) + "/onnx/light_squeezenet.onnx"}, 3, Objective::Memory);
+        QCOMPARE(steps.size(), std::size_t(2));
+        QCOMPARE(steps[0].name, std::string("light_squeezenet.onnx sgd"));
+        QCOMPARE(steps[1].name, std::string("light_squeezenet.onnx adam"));
+        QCOMPARE(steps[1].problem.platform.deviceCount(), 3);
+        QVERIFY(steps[1].problem.g().opCount() >= steps[0].problem.g().opCount());
+        QVERIFY(steps[0].problem.g().findOp("loss") != kNoOp);
     }
 };
 

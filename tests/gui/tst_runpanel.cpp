@@ -44,12 +44,12 @@ private Q_SLOTS:
         addMethod("test-neural", "neural");
         addMethod("test-neural-2", "neural");
         addMethod("test-heuristic", "heuristic");
-        addMethod("test-two-devices", "neural", 2);   // as REGAL's shipped weights: two devices only
+        addMethod("test-two-devices", "neural", 2);   // a model trained for one device count
         registerCoreOptimizers();
     }
 
     /// Every registered method, on a platform it cannot run on, says why in the panel before Run
-    /// is pressed, and Run is off. Mutations caught: the device-count check dropped (the REGAL case:
+    /// is pressed, and Run is off. Mutations caught: the device-count check dropped (once REGAL's case:
     /// no run and no word), a reason left out of the summary line, Run left enabled.
     void everyRefusalIsShownInThePanel() {
         RunPanel panel;

@@ -38,7 +38,7 @@ constexpr double kTolerance = 1e-9;   ///< % better at or above minus this count
 
 struct Options {
     std::vector<int> devices;
-    int seeds = 2, graphs = 8, minNodes = 20, maxNodes = 120, roomTimes = 20, oracleTimes = 20, threads = 1;
+    int seeds = 2, graphs = 8, minNodes = 40, maxNodes = 700, roomTimes = 20, oracleTimes = 20, threads = 1;
     std::int64_t budget = 5000;
     std::string families, weights;
     fs::path data;
@@ -54,7 +54,7 @@ Options readOptions(Args& args) {
     o.roomTimes = static_cast<int>(args.takeIntIn("room-times", quick ? 2 : 20, 0, 1000));
     o.oracleTimes = static_cast<int>(args.takeIntIn("oracle", quick ? 2 : 20, 0, 1000));
     o.graphs = static_cast<int>(args.takeIntIn("graphs", quick ? 3 : 8, 0, 100000));
-    const std::string nodes = args.take("nodes", "20-120");
+    const std::string nodes = args.take("nodes", "40-700");
     o.families = args.take("families", "nn");
     o.threads = args.takeThreads(1);
     o.weights = args.take("weights", "");
@@ -580,7 +580,7 @@ SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better an
               "                    toward the best of a K x budget BRKGA run (one per graph) (default 20;\n"
               "                    0 skips)\n"
               "  --graphs N        held-out generated graphs (default 8)\n"
-              "  --nodes LO-HI     their forward ops (default 20-120)\n"
+              "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"
               "  --onnx 0          skip the ONNX models\n"
               "  --data DIR        test data folder (default: the source tree's tests/data)\n"

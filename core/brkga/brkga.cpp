@@ -479,6 +479,44 @@ bool Engine::shouldStop(const StopCriteria& stop, const Observer& observer, Resu
 Result Engine::run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart,
                    const Observer& observer, std::stop_token cancel) {
     initialize(seed, warmStart, {.budget = stop.budget, .timeLimit = stop.timeLimit, .cancel = std::move(cancel)});
+    return evolveUntilStopped(stop, observer);
+}
+
+Result Engine::resume(const Snapshot& from, const StopCriteria& stop, const Observer& observer, std::stop_token cancel) {
+    const auto K = static_cast<std::size_t>(m_params.populations), P = static_cast<std::size_t>(m_params.population);
+    bool fits = from.keys.size() == K && from.cost.size() == K && from.best.size() == m_genes;
+    for (std::size_t k = 0; fits && k < K; ++k) fits = from.keys[k].size() == P * m_genes && from.cost[k].size() == P;
+    if (!fits) throw std::invalid_argument("brkga: the snapshot is of another engine shape (genes, population or populations)");
+    m_state.reset();
+    m_state = std::make_unique<State>(*this, from.seed,
+                                      Limits{.budget = stop.budget, .timeLimit = stop.timeLimit, .cancel = std::move(cancel)});
+    State& s = *m_state;
+    for (std::size_t k = 0; k < K; ++k) {
+        s.pops[k].keys = from.keys[k];
+        s.pops[k].cost = from.cost[k];
+        s.pops[k].sortRanks();
+    }
+    s.best = from.best;
+    s.bestCost = from.bestCost;
+    s.evaluations = from.evaluations;
+    s.generation = from.generation;
+    s.restarts = from.restarts;
+    s.stall = from.stall;
+    return evolveUntilStopped(stop, observer);
+}
+
+Snapshot Engine::snapshot() const {
+    const State& s = state();
+    Snapshot out{.seed = s.seed, .best = s.best, .bestCost = s.bestCost, .evaluations = s.evaluations,
+                 .generation = s.generation, .restarts = s.restarts, .stall = s.stall};
+    for (const Population& pop : s.pops) {
+        out.keys.push_back(pop.keys);
+        out.cost.push_back(pop.cost);
+    }
+    return out;
+}
+
+Result Engine::evolveUntilStopped(const StopCriteria& stop, const Observer& observer) {
     Result result;
     const Params& P = m_params;
     while (!shouldStop(stop, observer, result)) {

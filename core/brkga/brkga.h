@@ -135,6 +135,18 @@ struct Result {
     std::vector<Status> history;   ///< one entry per observer call
 };
 
+/// A run between generations, enough to continue it exactly in another Engine of the same genes,
+/// parameters and decoder: every chromosome's random stream derives from (seed, population,
+/// generation, slot), so nothing else carries over. The distributions are not part of it.
+struct Snapshot {
+    std::uint64_t seed = 0;
+    std::vector<std::vector<double>> keys, cost;   ///< per population: slots' keys back to back, costs
+    Chromosome best;
+    double bestCost = std::numeric_limits<double>::infinity();
+    std::int64_t evaluations = 0;
+    int generation = 0, restarts = 0, stall = 0;
+};
+
 class Engine {
 public:
     /// `genes` keys per chromosome; `decoder` is kept (by value) for the engine's lifetime, so
@@ -158,6 +170,12 @@ public:
     /// initial population and after every generation. `warmStart`: see initialize().
     Result run(std::uint64_t seed, const StopCriteria& stop, std::span<const Chromosome> warmStart = {},
                const Observer& observer = {}, std::stop_token cancel = {});
+    /// run() from a snapshot instead of a fresh start: the same run as the one the snapshot was
+    /// taken from, continued. The budget counts the snapshot's evaluations; the time limit and the
+    /// history start now. Throws std::invalid_argument when the snapshot does not fit this engine.
+    Result resume(const Snapshot& from, const StopCriteria& stop, const Observer& observer = {}, std::stop_token cancel = {});
+    /// The current run, between generations (e.g. from the observer).
+    Snapshot snapshot() const;
 
     // ---- Step API (what run() is made of). Every step but initialize() needs a started run.
 
@@ -203,6 +221,7 @@ private:
     struct State;   ///< one run: populations, best, counters, worker pool (brkga.cpp)
     State& state() const;
     bool shouldStop(const StopCriteria& stop, const Observer& observer, Result& result) const;
+    Result evolveUntilStopped(const StopCriteria& stop, const Observer& observer);
 
     std::size_t m_genes;
     DecodeFunction m_decoder;

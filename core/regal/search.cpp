@@ -27,17 +27,15 @@ SearchOutcome search(const Problem& problem, const SearchRequest& request, const
     const auto steeringObserver = [&](const brkga::Status& s) {
         if (steering.choose && out.steeredAt < 0 && s.generation == steering.afterGeneration) {
             const auto all = engine.params().population * engine.params().populations;
+            if (request.snapshotAtSteering) out.atSteering = std::make_shared<const brkga::Snapshot>(engine.snapshot());
             engine.setDistributions(steering.choose(engine.ranked(all)));
             out.steeredAt = s.evaluations;
             out.bestBeforeSteering = s.best;
         }
         return observer && observer(s);
     };
-    if (steering.choose && steering.afterGeneration < 0) {   // before the initial population
-        engine.setDistributions(steering.choose({}));
-        out.steeredAt = 0;
-    }
-    out.result = engine.run(request.seed, criteria, request.warmStart, steeringObserver, std::move(stop));
+    out.result = request.resumeFrom ? engine.resume(*request.resumeFrom, criteria, steeringObserver, std::move(stop))
+                                    : engine.run(request.seed, criteria, request.warmStart, steeringObserver, std::move(stop));
     if (request.keepPopulation > 0) out.population = engine.ranked(request.keepPopulation);
     return out;
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stop_token>
 #include <vector>
@@ -18,8 +19,7 @@ namespace sl::regal {
 
 /// Mid-run steering (REGAL's policy): after generation `afterGeneration` (0 = the initial
 /// population) the population, best first, goes to `choose`, and the distributions it returns
-/// drive the generations that follow. Until then the run is plain BRKGA, draw for draw. A negative
-/// `afterGeneration` steers before the initial population, with an empty population.
+/// drive the generations that follow. Until then the run is plain BRKGA, draw for draw.
 struct Steering {
     int afterGeneration = 3;
     std::function<brkga::Distributions(std::span<const brkga::Chromosome> population)> choose;
@@ -41,6 +41,10 @@ struct SearchRequest {
     int keepPopulation = 0;               ///< > 0: return that many final chromosomes, best first
     std::vector<brkga::Chromosome> warmStart;   ///< replace the first initial chromosomes
     Steering steering;                    ///< no `choose`: never steered
+    /// Continue this run (brkga::Engine::resume) instead of starting one; `seed` and `warmStart`
+    /// are then the snapshot's. Training replays a graph's plain prefix once, not once per reward.
+    std::shared_ptr<const brkga::Snapshot> resumeFrom;
+    bool snapshotAtSteering = false;      ///< fill SearchOutcome::atSteering
 };
 
 struct SearchOutcome {
@@ -48,6 +52,7 @@ struct SearchOutcome {
     std::vector<brkga::Chromosome> population;   ///< when keepPopulation > 0
     std::int64_t steeredAt = -1;                 ///< evaluations when steering applied; -1: never
     double bestBeforeSteering = 0;               ///< the best cost at that point
+    std::shared_ptr<const brkga::Snapshot> atSteering;   ///< the run just before it steered
 };
 
 /// Throws GraphError for an unschedulable problem, std::invalid_argument for bad parameters.

@@ -25,12 +25,14 @@ namespace sl::regal {
 
 namespace {
 
-/// A graph with, per BRKGA seed index, the features the policy sees when it steers and plain
-/// BRKGA's cost (both depend on the graph and the seed only; computed on first use).
+/// A graph with, per BRKGA seed index, the run up to the steering point (its snapshot and the
+/// features the policy sees there) and plain BRKGA's cost: they depend on the graph and the seed
+/// only, so they are computed on first use and every reward resumes from the snapshot.
 struct Example {
     Instance instance;
     std::uint64_t seed = 0;
     std::vector<std::optional<GraphFeatures>> features;
+    std::vector<std::shared_ptr<const brkga::Snapshot>> atSteering;
     std::vector<double> plain;
 };
 
@@ -46,23 +48,28 @@ SearchRequest runOf(const Example& e, int seedIndex, std::int64_t budget, int st
     return r;
 }
 
-/// The run up to the steering point, for the population the policy reads.
-GraphFeatures featuresAtSteering(const Example& e, int seedIndex, int steerAfter) {
+/// The run up to the steering point: the features the policy reads there, and the snapshot every
+/// reward run resumes from.
+void runToSteering(Example& e, int seedIndex, int steerAfter) {
     SearchRequest r = runOf(e, seedIndex, evaluationsThrough({}, steerAfter), steerAfter);
-    GraphFeatures f;
+    r.snapshotAtSteering = true;
     r.steering.choose = [&](std::span<const brkga::Chromosome> population) {
-        f = computeFeatures(e.instance.problem, population);
+        e.features[static_cast<std::size_t>(seedIndex)] = computeFeatures(e.instance.problem, population);
         return brkga::Distributions{};
     };
-    search(e.instance.problem, r);
-    return f;
+    e.atSteering[static_cast<std::size_t>(seedIndex)] = search(e.instance.problem, r).atSteering;
+}
+
+/// The cost of the run resumed at the steering point with `distributions` (none: plain BRKGA).
+double costFromSteering(const Example& e, int seedIndex, std::int64_t budget, int steerAfter, const brkga::Distributions& distributions) {
+    SearchRequest r = runOf(e, seedIndex, budget, steerAfter);
+    r.resumeFrom = e.atSteering[static_cast<std::size_t>(seedIndex)];
+    r.steering.choose = [&](std::span<const brkga::Chromosome>) { return distributions; };
+    return search(e.instance.problem, r).result.bestCost;
 }
 
 double steeredCost(const Example& e, int seedIndex, std::int64_t budget, int steerAfter, const Actions& actions, LearnedKeys learned) {
-    SearchRequest r = runOf(e, seedIndex, budget, steerAfter);
-    const brkga::Distributions d = geneDistributions(RegalLayout::of(e.instance.problem), actions, learned);
-    r.steering.choose = [&](std::span<const brkga::Chromosome>) { return d; };
-    return search(e.instance.problem, r).result.bestCost;
+    return costFromSteering(e, seedIndex, budget, steerAfter, geneDistributions(RegalLayout::of(e.instance.problem), actions, learned));
 }
 
 std::vector<Example> examplesOf(std::vector<Instance> instances, std::uint64_t seedBase, int seeds) {
@@ -71,6 +78,7 @@ std::vector<Example> examplesOf(std::vector<Instance> instances, std::uint64_t s
         out[i].instance = std::move(instances[i]);
         out[i].seed = deriveSeed(seedBase, i);
         out[i].features.resize(static_cast<std::size_t>(seeds));
+        out[i].atSteering.resize(static_cast<std::size_t>(seeds));
         out[i].plain.assign(static_cast<std::size_t>(seeds), std::numeric_limits<double>::quiet_NaN());
     }
     return out;
@@ -86,9 +94,8 @@ void prepare(std::vector<Example>& examples, const std::vector<Pick>& picks, std
     pool.run(static_cast<int>(missing.size()), [&](int i, int) {
         const auto [g, s] = missing[static_cast<std::size_t>(i)];
         Example& e = examples[static_cast<std::size_t>(g)];
-        if (!e.features[static_cast<std::size_t>(s)]) e.features[static_cast<std::size_t>(s)] = featuresAtSteering(e, s, steerAfter);
-        if (std::isnan(e.plain[static_cast<std::size_t>(s)]))
-            e.plain[static_cast<std::size_t>(s)] = search(e.instance.problem, runOf(e, s, budget, steerAfter)).result.bestCost;
+        if (!e.features[static_cast<std::size_t>(s)]) runToSteering(e, s, steerAfter);
+        if (std::isnan(e.plain[static_cast<std::size_t>(s)])) e.plain[static_cast<std::size_t>(s)] = costFromSteering(e, s, budget, steerAfter, {});
     });
 }
 

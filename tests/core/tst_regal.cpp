@@ -105,6 +105,39 @@ private Q_SLOTS:
         }
     }
 
+    /// A run resumed from its snapshot at the steering point is the uninterrupted run (what every
+    /// training reward relies on), steered or not. Catches a snapshot missing the ranks, the
+    /// counters or the best, a resumed run that re-decodes or restarts its random streams.
+    void resumingAtTheSteeringPointIsTheSameRun() {
+        const GeneratedInstance inst = generateInstance("nn", 40, 5);
+        Problem p = regalProblem(inst.graph, 3, Objective::Memory);
+        const RegalLayout layout = RegalLayout::of(p);
+        Actions pushed = Actions::uniform(layout.ops, 3);
+        for (OpId j = 0; j < layout.ops; ++j) pushed.shift[pushed.index(j, j % 3)] = 6;
+        for (const brkga::Distributions& d : {brkga::Distributions{}, geneDistributions(layout, pushed)}) {
+            const SearchOutcome whole = search(p, steeredAfter(3, 1500, 9, d));
+            SearchRequest prefix = steeredAfter(3, 370, 9, d);
+            prefix.snapshotAtSteering = true;
+            const SearchOutcome head = search(p, prefix);
+            QVERIFY(head.atSteering);
+            QCOMPARE(head.atSteering->evaluations, std::int64_t(370));
+            SearchRequest rest = steeredAfter(3, 1500, 9, d);
+            rest.resumeFrom = head.atSteering;
+            const SearchOutcome resumed = search(p, rest);
+            QCOMPARE(resumed.result.bestCost, whole.result.bestCost);
+            QCOMPARE(resumed.result.best, whole.result.best);
+            QCOMPARE(resumed.result.evaluations, std::int64_t(1500));
+            QCOMPARE(resumed.steeredAt, std::int64_t(370));
+        }
+        SearchRequest other{.budget = 500, .seed = 1};
+        other.resumeFrom = search(regalProblem(inst.graph, 2, Objective::Memory), [] {
+            SearchRequest r = steeredAfter(1, 190, 1, {});
+            r.snapshotAtSteering = true;
+            return r;
+        }()).atSteering;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, search(p, other));   // 2 devices' chromosomes, 3 devices' engine
+    }
+
     /// Steering applies from the generation after `afterGeneration`: the run is plain BRKGA's until
     /// then, and its mutants follow the new distribution afterwards (all priorities near 1 here:
     /// the final population's mean priority key rises above plain BRKGA's).

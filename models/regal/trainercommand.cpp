@@ -13,7 +13,7 @@ namespace {
 
 const char* const kHelp =
     "  --families nn                  generator families of the training graphs (any `generate` family)\n"
-    "  --nodes LO-HI                  forward ops of the generated graphs (20-120; their training steps have about 3x)\n"
+    "  --nodes LO-HI                  forward ops of the generated graphs (40-700; their training steps have 100-2,000 ops)\n"
     "  --graphs G --validation-graphs V   generated training / validation graphs (256, 12)\n"
     "  --onnx A.onnx,B.onnx --onnx-copies C   real models: C copies each with tensor sizes x U(0.5, 1.5) join training (none, 0)\n"
     "  --validation-models A.onnx,...  real models whose SGD and Adam steps validate (none)\n"
@@ -21,10 +21,10 @@ const char* const kHelp =
     "  --inference 1                  train on the graphs as generated instead of their training steps\n"
     "  --devices 2,3,4,...            device counts of the training graphs, graph i gets the (i mod n)-th (2)\n"
     "  --objective memory|makespan    (memory)\n"
-    "  --budget N --steer-after G --seeds-per-graph S   evaluations per reward (2000), plain generations before\n"
+    "  --budget N --steer-after G --seeds-per-graph S   evaluations per reward (1000), plain generations before\n"
     "                                 the policy steers (3), BRKGA seeds per graph (4)\n"
     "  --learn placement,scheduling   key types the policy steers (both)\n"
-    "  --batch B --samples-per-graph S --steps N --lr X --clip X   (4, 4, 2000, 1e-3, 10)\n"
+    "  --batch B --samples-per-graph S --steps N --lr X --clip X   (4, 4, 2000, 3e-4, 10)\n"
     "  --sigma X --stay X             exploration noise of the shifts, price of a mean away from 0 (0.5, 0.5)\n"
     "  --state D --rounds T --aggregation mean|sum   network (32, 16, mean)\n"
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
@@ -76,7 +76,7 @@ std::vector<int> countsOption(models::TrainOptionReader& r, const std::string& k
 
 void readData(models::TrainOptionReader& r, TrainConfig& c) {
     c.data.families = listOption(r, "families", "nn");
-    std::tie(c.data.minNodes, c.data.maxNodes) = rangeOption(r, "nodes", {c.data.minNodes, c.data.maxNodes});
+    std::tie(c.data.minNodes, c.data.maxNodes) = rangeOption(r, "nodes", {40, 700});
     c.data.graphs = static_cast<int>(r.integer("graphs", c.data.graphs));
     c.validationGraphs = static_cast<int>(r.integer("validation-graphs", c.validationGraphs));
     c.data.onnxFiles = listOption(r, "onnx", "");

@@ -40,7 +40,7 @@ struct TrainConfig {
     std::int64_t validationBudget = 5000;
     int validationSeeds = 2;
     // rewards
-    std::int64_t budget = 2000;          ///< evaluations per reward run (R A.5: 1,000)
+    std::int64_t budget = 1000;          ///< evaluations per reward run (R A.5)
     int steerAfter = 3;                  ///< plain generations before the policy steers
     int seedsPerGraph = 4;
     LearnedKeys learned;
@@ -48,7 +48,7 @@ struct TrainConfig {
     std::int64_t steps = 2000;
     int batch = 4;
     int samplesPerGraph = 4;             ///< draws per graph, >= 2 (leave-one-out)
-    double learningRate = 1e-3;
+    double learningRate = 3e-4;
     double clipNorm = 10;
     double stayWeight = 0.5;             ///< stayPenalty(): the price of a mean away from 0 (Uniform)
     // network

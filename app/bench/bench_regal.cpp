@@ -9,8 +9,6 @@
 #include "shard.h"
 
 #include "core/analysis/bounds.h"
-#include "core/graph/traininggraph.h"
-#include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
 #include "core/regal/dataset.h"
 #include "core/regal/oracle.h"

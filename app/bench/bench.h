@@ -8,6 +8,7 @@
 
 #include "app/cli/args.h"
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -32,6 +33,8 @@ std::vector<Bench>& benches();
 /// build this binary runs from sits in (core/util/installpaths.h), else ./tests/data. An
 /// installed binary has neither: its benches take --data DIR.
 std::string defaultDataDir();
+/// The .onnx files of DATA/onnx, sorted (none when the folder is missing).
+std::vector<std::filesystem::path> onnxModelFiles(const std::filesystem::path& data);
 
 struct BenchRegistrar {
     explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }

@@ -116,19 +116,12 @@ struct Model {
     std::shared_ptr<const Graph> graph;   ///< the training step
 };
 
-std::vector<std::string> onnxFiles(const fs::path& data) {
-    std::vector<std::string> files;
-    if (fs::exists(data / "onnx"))
-        for (const auto& e : fs::directory_iterator(data / "onnx"))
-            if (e.path().extension() == ".onnx") files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 /// Both training steps of every model, at the model's own tensor sizes (regal::realTrainingSteps).
 std::vector<Model> onnxModels(const fs::path& data) {
+    std::vector<std::string> files;
+    for (const fs::path& f : onnxModelFiles(data)) files.push_back(f.string());
     std::vector<Model> models;
-    for (regal::Instance& step : regal::realTrainingSteps(onnxFiles(data), 1, Objective::Memory))
+    for (regal::Instance& step : regal::realTrainingSteps(files, 1, Objective::Memory))
         models.push_back({std::move(step.name), step.problem.graph});
     return models;
 }

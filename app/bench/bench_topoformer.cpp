@@ -164,18 +164,9 @@ const char* const kLegend =
     "topoformer: the network's order or the best classic order, whichever has the lower peak (option\n"
     "classic-candidates 1, the default); paper: the network's order alone (classic-candidates 0)\n";
 
-std::vector<fs::path> onnxFiles(const fs::path& data) {
-    std::vector<fs::path> files;
-    if (fs::exists(data / "onnx"))
-        for (const auto& e : fs::directory_iterator(data / "onnx"))
-            if (e.path().extension() == ".onnx") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 /// Inference graphs of the ONNX models: peak MB and seconds per method.
 void runOnnxTable(const fs::path& data, const std::vector<Method>& all) {
-    const std::vector<fs::path> files = onnxFiles(data);
+    const std::vector<fs::path> files = onnxModelFiles(data);
     if (files.empty()) {
         std::printf("\nno ONNX models under %s\n", (data / "onnx").string().c_str());
         return;
@@ -429,7 +420,7 @@ int runBenchTopoformer(Args& args) {
     if (!skipOnnx) runOnnxTable(data, all);
     if (training) {
         // The training graphs of the ONNX models (only with --onnx 1) and of the bundled example.
-        if (!skipOnnx) spec.models = onnxFiles(data);
+        if (!skipOnnx) spec.models = onnxModelFiles(data);
         if (!skipOnnx && !example.empty() && example != "0") {
             const auto same = std::find_if(spec.models.begin(), spec.models.end(), [&](const fs::path& f) {
                 return fs::file_size(f) == fs::file_size(example) && fileBytes(f) == fileBytes(example);

@@ -24,6 +24,16 @@ std::string defaultDataDir() {
     return (fs::path("tests") / "data").string();
 }
 
+std::vector<std::filesystem::path> onnxModelFiles(const std::filesystem::path& data) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> files;
+    if (fs::exists(data / "onnx"))
+        for (const auto& e : fs::directory_iterator(data / "onnx"))
+            if (e.path().extension() == ".onnx") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 std::vector<Bench>& benches() {
     static std::vector<Bench> list;
     return list;

@@ -3,6 +3,7 @@
 
 #include "core/brkga/beta.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -25,6 +26,10 @@ Actions Actions::uniform(int ops, int devices) {
     a.devices = devices;
     a.shift.assign(static_cast<std::size_t>(ops) * static_cast<std::size_t>(devices + 1), 0);
     return a;
+}
+
+int Actions::steered() const {
+    return static_cast<int>(std::count_if(shift.begin(), shift.end(), [](std::int8_t s) { return s != 0; }));
 }
 
 void Actions::check() const {

@@ -42,6 +42,8 @@ struct Actions {
     }
     /// All zero: plain BRKGA.
     static Actions uniform(int ops, int devices);
+    /// Keys whose shift is not 0.
+    int steered() const;
     /// Throws std::invalid_argument when a size or a value is out of range.
     void check() const;
 };

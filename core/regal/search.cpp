@@ -35,7 +35,7 @@ SearchOutcome search(const Problem& problem, const SearchRequest& request, const
         return observer && observer(s);
     };
     out.result = request.resumeFrom ? engine.resume(*request.resumeFrom, criteria, steeringObserver, std::move(stop))
-                                    : engine.run(request.seed, criteria, request.warmStart, steeringObserver, std::move(stop));
+                                    : engine.run(request.seed, criteria, {}, steeringObserver, std::move(stop));
     if (request.keepPopulation > 0) out.population = engine.ranked(request.keepPopulation);
     return out;
 }

@@ -20,8 +20,11 @@ namespace sl::regal {
 /// Mid-run steering (REGAL's policy): after generation `afterGeneration` (0 = the initial
 /// population) the population, best first, goes to `choose`, and the distributions it returns
 /// drive the generations that follow. Until then the run is plain BRKGA, draw for draw.
+/// REGAL steers after 3 plain generations (370 evaluations: R A.1's feature run was 400).
+inline constexpr int kDefaultSteerAfter = 3;
+
 struct Steering {
-    int afterGeneration = 3;
+    int afterGeneration = kDefaultSteerAfter;
     std::function<brkga::Distributions(std::span<const brkga::Chromosome> population)> choose;
 };
 
@@ -39,10 +42,9 @@ struct SearchRequest {
     bool symmetry = true;                 ///< fix the largest-memory op on device 0
     brkga::Distributions distributions;   ///< empty: Uniform keys, as plain BRKGA
     int keepPopulation = 0;               ///< > 0: return that many final chromosomes, best first
-    std::vector<brkga::Chromosome> warmStart;   ///< replace the first initial chromosomes
     Steering steering;                    ///< no `choose`: never steered
-    /// Continue this run (brkga::Engine::resume) instead of starting one; `seed` and `warmStart`
-    /// are then the snapshot's. Training replays a graph's plain prefix once, not once per reward.
+    /// Continue this run (brkga::Engine::resume) instead of starting one; `seed` is then the
+    /// snapshot's. Training replays a graph's plain prefix once, not once per reward.
     std::shared_ptr<const brkga::Snapshot> resumeFrom;
     bool snapshotAtSteering = false;      ///< fill SearchOutcome::atSteering
 };

@@ -33,7 +33,7 @@ public:
 
         RunConfig c;
         c.budget = o.budget > 0 ? o.budget : 5000;
-        c.steerAfter = static_cast<int>(o.get("steer-after", 3));
+        c.steerAfter = static_cast<int>(o.get("steer-after", kDefaultSteerAfter));
         c.seed = o.seed;
         c.threads = std::max(1, o.threads);
         c.greedy = o.get("sample", 0) == 0;
@@ -58,7 +58,7 @@ public:
             std::snprintf(note, sizeof note, "plain BRKGA throughout: the budget ended before the policy steers; weights %s", weightsName.c_str());
         else
             std::snprintf(note, sizeof note, "plain BRKGA for %lld evaluations (best %.6g), then %d of %zu keys steered; policy %.3f s; weights %s",
-                          static_cast<long long>(out.steeredAt), out.bestBeforeSteering, out.steeredKeys, out.actions.shift.size(),
+                          static_cast<long long>(out.steeredAt), out.bestBeforeSteering, out.actions.steered(), out.actions.shift.size(),
                           out.policySeconds, weightsName.c_str());
         r.note = note;
         finishResult(r, p, "regal", o, monitor);
@@ -81,7 +81,7 @@ OptimizerInfo regalInfo() {
     info.family = "neural";
     info.objectives = {Objective::Memory, Objective::Makespan};
     info.options = {
-        {.key = "steer-after", .label = "Plain generations", .kind = K::Int, .defaultValue = 3, .min = 0, .max = 1000,
+        {.key = "steer-after", .label = "Plain generations", .kind = K::Int, .defaultValue = kDefaultSteerAfter, .min = 0, .max = 1000,
          .help = "generations of plain BRKGA before the policy reads the population and steers the rest"},
         {.key = "sample", .label = "Sample actions", .kind = K::Bool, .defaultValue = 0, .min = 0, .max = 1,
          .help = "draw the key distributions from the policy (as in training) instead of taking its means"},

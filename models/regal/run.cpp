@@ -8,7 +8,6 @@
 
 #include <torch/torch.h>
 
-#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -37,7 +36,6 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
         const auto start = std::chrono::steady_clock::now();
         const GraphFeatures features = computeFeatures(problem, population, config.symmetry);
         out.actions = policyActions(policy, features, deriveSeed(config.seed, 1), config.greedy, config.learned);
-        out.steeredKeys = static_cast<int>(std::count_if(out.actions.shift.begin(), out.actions.shift.end(), [](std::int8_t s) { return s != 0; }));
         out.policySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return geneDistributions(RegalLayout::of(problem), out.actions, config.learned);
     };

@@ -14,6 +14,7 @@
 #include "core/costmodel/problem.h"
 #include "core/regal/actions.h"
 #include "core/regal/features.h"
+#include "core/regal/search.h"
 #include "models/regal/network.h"
 
 #include <cstdint>
@@ -23,7 +24,7 @@ namespace sl::regal {
 
 struct RunConfig {
     std::int64_t budget = 5000;          ///< total evaluations
-    int steerAfter = 3;                  ///< plain generations before the policy steers
+    int steerAfter = kDefaultSteerAfter; ///< plain generations before the policy steers
     std::uint64_t seed = 1;
     int threads = 1;
     bool greedy = true;                  ///< the policy's means; false: a draw (seeded by `seed`)
@@ -39,7 +40,6 @@ struct RunOutcome {
     std::int64_t steeredAt = -1;         ///< evaluations before the policy steered; -1: never
     double bestBeforeSteering = 0;
     Actions actions;
-    int steeredKeys = 0;                 ///< keys with a shift other than 0
     double policySeconds = 0;            ///< features, the network's forward and the draw
 };
 

@@ -22,6 +22,7 @@
 
 #include "core/regal/actions.h"
 #include "core/regal/dataset.h"
+#include "core/regal/search.h"
 
 #include "core/dist/distoptions.h"
 
@@ -41,7 +42,7 @@ struct TrainConfig {
     int validationSeeds = 2;
     // rewards
     std::int64_t budget = 1000;          ///< evaluations per reward run (R A.5)
-    int steerAfter = 3;                  ///< plain generations before the policy steers
+    int steerAfter = kDefaultSteerAfter; ///< plain generations before the policy steers
     int seedsPerGraph = 4;
     LearnedKeys learned;
     // optimisation

@@ -5,6 +5,7 @@
 #include "widgets/schedulerecord.h"
 
 #include "core/analysis/bounds.h"
+#include "core/costmodel/validator.h"
 
 #include <QThread>
 #include <QThreadPool>
@@ -71,6 +72,7 @@ void RunJob::start() {
         };
         auto result = std::make_shared<RunResult>(optimizer->run(*problem, options, onProgress, box->stop.get_token()));
         if (result->schedule.method.empty()) result->schedule.method = method;
+        requireValidResult(*problem, result->schedule, method);   // the CLI's verdict: an error, not a result
         RunRecord r;
         r.id = id;
         r.method = qmethod;

@@ -105,6 +105,10 @@ std::string methodOptionsHelp() {
     return out;
 }
 
+/// 100 * gap, with a gap that rounds to zero at two decimals printed as +0.00, not +-0.00 (a
+/// result at its bound is a hair below it after rounding).
+double percentPoints(double gap) { return std::abs(100 * gap) < 0.005 ? 0.0 : 100 * gap; }
+
 /// How far the result can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%"
 /// for makespan, the peak memory on the problem's clock against the memory bound for a memory
 /// objective. A bound the run proved (exact-makespan) counts when it is the larger.
@@ -117,7 +121,8 @@ void printGapToBound(const Problem& p, const RunResult& r) {
     if (std::isnan(gap)) return;
     const char* source = memory ? lb.memorySource : proved ? "proved by the run" : lb.makespanSource;
     std::cout << std::setprecision(12) << "gap to lower bound " << bound << (memory ? " bytes" : "") << " (" << source
-              << "): +" << std::fixed << std::setprecision(2) << 100 * gap << "%" << std::defaultfloat << "\n";
+              << "): " << std::showpos << std::fixed << std::setprecision(2) << percentPoints(gap) << "%" << std::noshowpos
+              << std::defaultfloat << "\n";
 }
 
 /// --target needs what the protocol assumes: a makespan run on the proxy (free transfers).
@@ -200,8 +205,7 @@ int runOptimize(Args& args) {
     const RunResult r = OptimizerRegistry::instance().create(*method)->run(p, o, report, interrupt->token());
     interrupt.reset();   // Ctrl-C from here on ends the process as usual
 
-    const ValidationReport v = validateSchedule(p, r.schedule);
-    if (!v.ok()) throw std::runtime_error(*method + " produced an invalid schedule: " + v.errors.front());
+    const ValidationReport v = requireValidResult(p, r.schedule, *method);
     if (r.cancelled && !force && std::filesystem::exists(*out)) {
         std::cerr << "schedlab-cli optimize: the run was stopped; kept the existing " << *out
                   << " (the stopped run's best, cost " << std::setprecision(12) << r.cost

@@ -70,8 +70,7 @@ nlohmann::json runOne(const std::string& file, const ProblemSpec& spec, const Ba
         const auto t0 = std::chrono::steady_clock::now();
         const RunResult r = OptimizerRegistry::instance().create(run.method)->run(p, run.options, {}, {});
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const ValidationReport v = validateSchedule(p, r.schedule);
-        if (!v.ok()) throw std::runtime_error(run.method + " produced an invalid schedule: " + v.errors.front());
+        requireValidResult(p, r.schedule, run.method);
         row["cost"] = r.cost;
         row["makespan"] = r.schedule.makespan;
         row["peak"] = r.schedule.stepMemory.peak;

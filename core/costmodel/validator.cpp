@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace sl {
 
@@ -17,10 +20,29 @@ constexpr size_t kMaxErrors = 20;
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)}); }
 
+/// end - start against the duration: `end` was computed as start + duration, rounded at the
+/// magnitude of the times, so the slack scales with the times as well as with the duration (a 0.6
+/// duration at time 2e7 is off by up to an ulp of 2e7, 4e-9).
+bool runsForItsDuration(const ScheduledOp& o, double duration) {
+    const double times = std::max(std::abs(o.start), std::abs(o.end));
+    const double slack = 1e-9 * std::max(1.0, std::abs(duration)) + 8 * std::numeric_limits<double>::epsilon() * times;
+    return std::abs((o.end - o.start) - duration) <= slack;
+}
+
 std::string num(double x) {
     std::ostringstream s;
     s << x;
     return s.str();
+}
+
+/// a and b with as many digits as it takes to tell them apart (up to all 17).
+std::pair<std::string, std::string> nums(double a, double b) {
+    for (int digits = 6;; ++digits) {
+        std::ostringstream x, y;
+        x << std::setprecision(digits) << a;
+        y << std::setprecision(digits) << b;
+        if (x.str() != y.str() || digits >= std::numeric_limits<double>::max_digits10) return {x.str(), y.str()};
+    }
 }
 
 /// The transfers are the ones the placement implies, once each, and their steps (if any) are
@@ -79,9 +101,11 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
         if (devices[static_cast<size_t>(o.device)].machineType != g.op(v).machineType)
             fail(who + " needs machine type " + std::to_string(g.op(v).machineType) + " but runs on '" +
                  devices[static_cast<size_t>(o.device)].name + "'");
-        if (!near(o.end - o.start, g.durationOn(v, o.device)))
-            fail(who + " runs for " + num(o.end - o.start) + " but its duration there is " +
-                 num(g.durationOn(v, o.device)));
+        if (const double duration = g.durationOn(v, o.device); !runsForItsDuration(o, duration)) {
+            const auto [ran, due] = nums(o.end - o.start, duration);
+            const auto [from, to] = nums(o.start, o.end);
+            fail(who + " runs for " + ran + " (" + from + " to " + to + ") but its duration there is " + due);
+        }
     }
     // Precedence, with transfer time between devices.
     for (TensorId t = 0; t < g.tensorCount(); ++t) {
@@ -90,9 +114,11 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
         for (OpId c : x.consumers) {
             const ScheduledOp& co = s.ops[static_cast<size_t>(c)];
             const double arrival = pr.end + (co.device == pr.device ? 0.0 : p.platform.link.transferTime(x.bytes));
-            if (co.start < arrival && !near(co.start, arrival))
-                fail("op '" + g.op(c).name + "' starts at " + num(co.start) + " before its input '" + x.name +
-                     "' is available at " + num(arrival));
+            if (co.start < arrival && !near(co.start, arrival)) {
+                const auto [start, available] = nums(co.start, arrival);
+                fail("op '" + g.op(c).name + "' starts at " + start + " before its input '" + x.name +
+                     "' is available at " + available);
+            }
         }
     }
     // Resource capacity per device: sweep start/end events, ends first at equal times.
@@ -149,6 +175,12 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
                                  num(peaks.devices[d] - devices[d].memoryCapacity) + " over its capacity");
         }
     return r;
+}
+
+ValidationReport requireValidResult(const Problem& p, const Schedule& s, const std::string& method) {
+    ValidationReport v = validateSchedule(p, s);
+    if (!v.ok()) throw std::runtime_error(method + " produced an invalid schedule: " + v.errors.front());
+    return v;
 }
 
 } // namespace sl

@@ -27,4 +27,9 @@ struct ValidationReport {
 /// objective). The objective values themselves come from sl::scoreSchedule.
 ValidationReport validateSchedule(const Problem& p, const Schedule& s);
 
+/// The one verdict on a method's result, in the CLI and the explorer alike: throws
+/// std::runtime_error("METHOD produced an invalid schedule: FIRST ERROR") unless `s` validates;
+/// else returns the report (its warnings).
+ValidationReport requireValidResult(const Problem& p, const Schedule& s, const std::string& method);
+
 } // namespace sl

@@ -373,9 +373,11 @@ private Q_SLOTS:
         // (3.2043 and the rest to every digit printed under ATEN_CPU_CAPABILITY default, avx2,
         // avx512 and four OpenBLAS kernels, AMD EPYC Zen 4: sampling, no training)
         // Fewer distinct schedules does not hold at 64 samples of 24 ops (every sample differs at both
-        // temperatures); the samples are closer to each other at the low temperature.
-        QVERIFY(coldDistinct <= hotDistinct);
+        // temperatures, so a bound on the counts has no slack: one repeated sample on another BLAS
+        // would fail it); the samples are closer to each other at the low temperature.
         QVERIFY(coldGed < hotGed);
+        qInfo("margins: %+.4f (cold - hot - 0.3), %+.4f (cold - 3.1), %+.1f (GED hot - cold)", coldMean - hotMean - 0.3,
+              coldMean - 3.1, hotGed - coldGed);
     }
 
     // Paired comparison on fixed seeds: the same initial weights (steps 0) against a few seconds
@@ -403,6 +405,8 @@ private Q_SLOTS:
             // (ATEN_CPU_CAPABILITY default); +0.24, 0.55 and +0.32, 0.50 (avx2); +0.24, 0.53 and
             // +0.35, 0.43 (avx512), AMD EPYC (Zen 4). The kernels move each by at most 0.05: the
             // bounds sit 0.19 and 0.14 beyond the worst of them.
+            qInfo("seed %d margins: %+.3f (U gain - 0.05), %+.3f (0.7 std before - std after)", static_cast<int>(seed),
+                  a.meanSpeedup - b.meanSpeedup - 0.05, 0.7 * b.std - a.std);
             QVERIFY(a.meanSpeedup > b.meanSpeedup + 0.05);
             QVERIFY(a.std < 0.7 * b.std);
         }
@@ -427,6 +431,7 @@ private Q_SLOTS:
         // differs with the kernels, so the bounds leave room beyond that spread (0.1 and 0.35)
         // while the untrained model, 0.27 and 0.65, fails both: catches a loss of the wrong sign
         // or a policy the optimiser never steps.
+        qInfo("margins: %+.3f (0.1 - |mean zeta - log Z|), %+.3f (0.35 - std)", 0.1 - std::abs(a.mean - logZ), 0.35 - a.std);
         QVERIFY(std::abs(b.mean - logZ) > 0.1 && b.std > 0.35);   // the untrained model does not pass
         QVERIFY(std::abs(a.mean - logZ) < 0.1);
         QVERIFY(a.std < 0.35);
@@ -469,6 +474,8 @@ private Q_SLOTS:
         // Measured (std ratio; learned - exact log Z): 0.27, 0.073 (ATEN_CPU_CAPABILITY default);
         // 0.24, 0.056 (avx2); 0.31, 0.072 (avx512), AMD EPYC (Zen 4): twice the margin of the
         // kernels' spread to 0.6 and four times to 0.3.
+        qInfo("margins: %+.3f (0.6 std before - std after), %+.3f (0.3 - |learned - exact log Z|)", 0.6 * b - a,
+              0.3 - std::abs(learned - exactLogZ));
         QVERIFY(a < 0.6 * b);
         QVERIFY(std::abs(learned - exactLogZ) < 0.3);
     }

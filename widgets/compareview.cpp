@@ -69,7 +69,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // the measure column is sized by fitTableWidth(): the moved ops' names (a row spanning every
+    // column) must not widen it and push the values out of view
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     auto* split = new QSplitter(this);
     split->addWidget(left);
@@ -126,6 +130,9 @@ QString CompareView::notice() const {
 
 namespace {
 constexpr int kMemoryTicks = 5;   ///< the half-width chart has room for five time labels
+constexpr int kMaxMeasureWidth = 220;   ///< px: a long measure label elides rather than push the values away
+constexpr int kMovedNamesShown = 12;    ///< names in the moved-ops row (all of them up to kMovedNamesTip on hover)
+constexpr int kMovedNamesTip = 60;
 } // namespace
 
 void CompareView::syncRange(double t0, double t1) {
@@ -177,8 +184,10 @@ void CompareView::rebuildMemory() {
 }
 
 void CompareView::fitTableWidth() {
-    // wide enough for every column's contents: the splitter gives the rest to the charts
+    // the measure column as wide as its labels, within kMaxMeasureWidth; the values as wide as they
+    // ask; the table as wide as all of them: the splitter gives the rest to the charts
     m_table->resizeColumnsToContents();
+    m_table->setColumnWidth(0, std::min(m_table->columnWidth(0), kMaxMeasureWidth));
     int width = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width();
     for (int c = 0; c < m_table->columnCount(); ++c) width += m_table->horizontalHeader()->sectionSize(c);
     m_table->setMinimumWidth(std::max(340, width));
@@ -230,7 +239,7 @@ void CompareView::rebuildTable() {
         loadB[static_cast<size_t>(b.ops[v].device)] += b.ops[v].end - b.ops[v].start;
         if (a.ops[v].device != b.ops[v].device) {
             ++m_moved;
-            if (moved.size() < 12) moved << QString::fromStdString(g.op(static_cast<OpId>(v)).name);
+            if (moved.size() < kMovedNamesTip) moved << QString::fromStdString(g.op(static_cast<OpId>(v)).name);
         }
     }
     for (int d = 0; d < devices; ++d) {
@@ -239,14 +248,24 @@ void CompareView::rebuildTable() {
     }
     addRow(tr("Ops that moved device"), {}, {}, formatCount(m_moved));
     fitTableWidth();
-    if (!moved.isEmpty()) {
-        const int row = m_table->rowCount();
-        m_table->insertRow(row);
-        auto* item = new QTableWidgetItem(moved.join(QStringLiteral(", ")) + (m_moved > moved.size() ? QStringLiteral(", …") : QString()));
-        item->setToolTip(item->text());
-        m_table->setItem(row, 0, item);
-        m_table->setSpan(row, 0, 1, 4);
-    }
+    if (!moved.isEmpty()) addMovedNamesRow(moved);
+}
+
+void CompareView::addMovedNamesRow(const QStringList& names) {
+    // one row across every column, cut to its width; the hover shows the names in full
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    const QStringList shown = names.mid(0, kMovedNamesShown);
+    auto* item = new QTableWidgetItem(shown.join(QStringLiteral(", ")) +
+                                      (m_moved > shown.size() ? QStringLiteral(", …") : QString()));
+    const int more = m_moved - static_cast<int>(names.size());
+    const QString all =
+        names.join(QStringLiteral(", ")) + (more > 0 ? tr(" and %1 more").arg(formatCount(more)) : QString());
+    item->setToolTip(
+        QStringLiteral("<p>%1</p>")
+            .arg(tr("%1 ops moved device: %2").arg(formatCount(m_moved), all.toHtmlEscaped())));   // rich text: wraps
+    m_table->setItem(row, 0, item);
+    m_table->setSpan(row, 0, 1, m_table->columnCount());
 }
 
 } // namespace sl::gui

@@ -34,6 +34,7 @@ public:
 private:
     void rebuildTable();
     void fitTableWidth();
+    void addMovedNamesRow(const QStringList& names);   ///< the first names of the moved ops, the rest on hover
     void rebuildMemory();
     void syncRange(double t0, double t1);
 

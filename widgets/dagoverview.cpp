@@ -37,13 +37,22 @@ void DagOverview::setNodes(std::span<const QRectF> nodes, std::span<const QRgb> 
     followView();
 }
 
-QRectF DagOverview::placed() const {
-    if (m_bounds.isEmpty()) return {};
-    const QRectF room = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
-    const double s = std::min(room.width() / m_bounds.width(), room.height() / m_bounds.height());
-    const QSizeF size = m_bounds.size() * s;
-    return QRectF(room.left() + (room.width() - size.width()) / 2, room.top(), size.width(), size.height());   // top-aligned: sources first
+QRectF DagOverview::Mapping::toStrip(const QRectF& scene, const QRectF& bounds) const {
+    return {origin.x() + (scene.left() - bounds.left()) * sx, origin.y() + (scene.top() - bounds.top()) * sy,
+            scene.width() * sx, scene.height() * sy};
 }
+
+DagOverview::Mapping DagOverview::mapping() const {
+    const QRectF room = QRectF(rect()).adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    if (m_bounds.isEmpty() || room.isEmpty()) return {};
+    const double s = std::min(room.width() / m_bounds.width(), room.height() / m_bounds.height());
+    // a tall graph at one scale is a line a few pixels wide: it is widened instead, never thinner than this
+    const double width = std::max(m_bounds.width() * s, std::min<double>(kMinMiniatureWidth, room.width()));
+    // top-aligned: sources first
+    return {QPointF(room.left() + (room.width() - width) / 2, room.top()), width / m_bounds.width(), s};
+}
+
+QRectF DagOverview::miniature() const { return mapping().toStrip(m_bounds, m_bounds); }
 
 void DagOverview::fitWidth() {
     if (m_bounds.isEmpty() || height() <= 0) return;
@@ -56,15 +65,14 @@ void DagOverview::redraw() {
     m_image = QImage(size() * devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
     m_image.setDevicePixelRatio(devicePixelRatioF());
     m_image.fill(Qt::transparent);
-    const QRectF to = placed();
-    if (to.isEmpty() || m_nodes.empty()) return;
+    const Mapping to = mapping();
+    if (!(to.sx > 0) || m_nodes.empty()) return;
     QPainter p(&m_image);
-    const double s = to.width() / m_bounds.width();
     for (size_t v = 0; v < m_nodes.size(); ++v) {
         const QRectF& r = m_nodes[v];
         if (r.isNull()) continue;
-        const QRectF mini(to.left() + (r.left() - m_bounds.left()) * s, to.top() + (r.top() - m_bounds.top()) * s,
-                          std::max(1.0, r.width() * s), std::max(1.0, r.height() * s));
+        QRectF mini = to.toStrip(r, m_bounds);
+        mini.setSize(mini.size().expandedTo(QSizeF(1, 1)));
         p.fillRect(mini, QColor::fromRgb(v < m_fills.size() ? m_fills[v] : 0xff8a93a0).darker(135));   // pale categories must still show
     }
 }
@@ -72,10 +80,7 @@ void DagOverview::redraw() {
 QRectF DagOverview::frame() const {
     if (!m_view || m_bounds.isEmpty()) return {};
     const QRectF shown = m_view->mapToScene(m_view->viewport()->rect()).boundingRect().intersected(m_bounds);
-    const QRectF to = placed();
-    const double s = to.width() / m_bounds.width();
-    return QRectF(to.left() + (shown.left() - m_bounds.left()) * s, to.top() + (shown.top() - m_bounds.top()) * s, shown.width() * s,
-                  shown.height() * s);
+    return mapping().toStrip(shown, m_bounds);
 }
 
 void DagOverview::followView() {
@@ -103,10 +108,10 @@ void DagOverview::resizeEvent(QResizeEvent* e) {
 }
 
 void DagOverview::centreViewAt(QPointF stripPos) {
-    const QRectF to = placed();
-    if (!m_view || to.isEmpty()) return;
-    const double s = to.width() / m_bounds.width();
-    m_view->centerOn(QPointF(m_bounds.left() + (stripPos.x() - to.left()) / s, m_bounds.top() + (stripPos.y() - to.top()) / s));
+    const Mapping to = mapping();
+    if (!m_view || !(to.sx > 0 && to.sy > 0)) return;
+    m_view->centerOn(QPointF(m_bounds.left() + (stripPos.x() - to.origin.x()) / to.sx,
+                             m_bounds.top() + (stripPos.y() - to.origin.y()) / to.sy));
 }
 
 void DagOverview::mousePressEvent(QMouseEvent* e) {

@@ -2,7 +2,8 @@
 #pragma once
 // A thin strip beside the DAG that shows the whole graph in miniature and, framed, the part the
 // view shows; a click or a drag on it moves the view there. It hides itself while the whole graph
-// is in view.
+// is in view. A very tall graph's miniature is widened to kMinMiniatureWidth (the scale differs
+// across and down) so that it can still be seen and clicked.
 #include <QImage>
 #include <QPointer>
 #include <QRectF>
@@ -24,6 +25,9 @@ public:
     void setNodes(std::span<const QRectF> nodes, std::span<const QRgb> fills, const QRectF& bounds);
     /// The view's visible part, in strip pixels (tests).
     QRectF frame() const;
+    /// Where the whole graph is drawn, in strip pixels (tests).
+    QRectF miniature() const;
+    static constexpr int kMinMiniatureWidth = 48;   ///< px, or the strip's room if narrower
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -35,7 +39,13 @@ private:
     void fitWidth();          ///< as wide as the graph's shape asks, within bounds
     void redraw();            ///< the miniature, at the strip's size
     void followView();        ///< shown or hidden, and the frame, after the view moved or zoomed
-    QRectF placed() const;    ///< where the graph's bounds land in the strip
+    /// Scene to strip: an offset and a scale across and one down.
+    struct Mapping {
+        QPointF origin;   ///< where the bounds' top-left lands
+        double sx = 0, sy = 0;
+        QRectF toStrip(const QRectF& scene, const QRectF& bounds) const;
+    };
+    Mapping mapping() const;
     void centreViewAt(QPointF stripPos);
 
     QPointer<QGraphicsView> m_view;

@@ -45,6 +45,13 @@ void GanttView::setColourBy(ColourBy c) {
     update();
 }
 
+GanttView::ColourBy GanttView::shownColouring() const {
+    if (m_colourBy == ColourBy::Auto)
+        return isJobShop() ? ColourBy::Job : ColourBy::Device;   // a lane already says its device
+    if (m_colourBy == ColourBy::Job && !isJobShop()) return ColourBy::Device;
+    return m_colourBy;
+}
+
 void GanttView::setShowTransfers(bool on) {
     m_showTransfers = on;
     update();
@@ -55,7 +62,11 @@ void GanttView::rebuild() {
     m_laneOf.clear();
     m_subOf.clear();
     m_critical.clear();
+    m_jobSteps.clear();
+    m_jobs = 0;
     if (!m_record || !m_record->result) return;
+    m_jobSteps = jobStepsOf(m_record->problem->g());
+    for (const JobStep& s : m_jobSteps) m_jobs = std::max(m_jobs, s.job + 1);
     const Schedule& s = m_record->schedule();
     const int devices = m_record->problem->platform.deviceCount();
     m_lanes.resize(static_cast<size_t>(std::max(1, devices)));
@@ -137,9 +148,18 @@ QRectF GanttView::laneRect(int lane) const {
     return {0, y, static_cast<double>(width()), unit * rows};
 }
 
-QColor GanttView::colourOf(OpId v) const {
-    if (m_colourBy == ColourBy::OpType) return palette::forName(QString::fromStdString(m_record->problem->g().op(v).type));
-    return palette::category(m_laneOf[static_cast<size_t>(v)]);
+QColor GanttView::barColour(OpId v) const {
+    switch (shownColouring()) {
+    case ColourBy::OpType: return palette::forName(QString::fromStdString(m_record->problem->g().op(v).type));
+    case ColourBy::Job: return palette::distinct(m_jobSteps[static_cast<size_t>(v)].job, m_jobs);
+    default: return palette::category(m_laneOf[static_cast<size_t>(v)]);
+    }
+}
+
+QString GanttView::barText(OpId v) const {
+    // a job-shop op's type is its machine, which the lane already says: the bar says job and step
+    if (isJobShop()) return jobStepLabel(m_jobSteps[static_cast<size_t>(v)]);
+    return barLabel(m_record->problem->g().op(v));
 }
 
 QRectF GanttView::barRect(OpId v) const {
@@ -177,6 +197,7 @@ void GanttView::paintEvent(QPaintEvent*) {
         return;
     }
     const Axis ax = axis();
+    m_drawnLabels.clear();
     for (size_t lane = 0; lane < m_lanes.size(); ++lane) paintLane(p, static_cast<int>(lane), ax);
     if (m_showTransfers) paintTransfers(p);
     paintAxis(p, ax);
@@ -302,7 +323,6 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
         b = {x0, x1, colour()};
     };
     const OpId hovered = m_selection ? m_selection->hovered() : kNoOp;
-    const Graph& g = m_record->problem->g();
     p.save();
     p.setClipRect(QRectF(kLabelWidth, lr.top(), width() - kLabelWidth, lr.height()));
     for (; it != lane.bars.end() && it->start <= tMax; ++it) {
@@ -311,7 +331,7 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
         Band& band = bands[static_cast<size_t>(it->sub)];
         const bool critical = m_critical[static_cast<size_t>(it->op)];
         if (x1 - x0 < 1) {   // thinner than a pixel: part of a band
-            extend(band, x0, x1, [&] { flush(band, it->sub); }, [&] { return colourOf(it->op); });
+            extend(band, x0, x1, [&] { flush(band, it->sub); }, [&] { return barColour(it->op); });
             if (critical) {
                 Band& stripe = criticalBands[static_cast<size_t>(it->sub)];
                 extend(stripe, x0, x1, [&] { flushStripe(stripe, it->sub); }, [] { return QColor(); });
@@ -320,7 +340,7 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
         }
         flush(band, it->sub);
         const QRectF r(x0, top(it->sub), x1 - x0, barH);
-        QColor fill = colourOf(it->op);
+        QColor fill = barColour(it->op);
         if (it->op == hovered) fill = fill.lighter(120);
         p.fillRect(r, fill);
         if (critical) p.fillRect(QRectF(r.left(), r.bottom() - 4, r.width(), 4), palette::accent());
@@ -329,9 +349,10 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
             p.drawRect(r.adjusted(0, 0, -1, -1));
         }
         if (r.width() > 40 && r.height() >= fm.height()) {
+            m_drawnLabels.push_back(barText(it->op));
             p.setPen(palette::textOn(fill));
             p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       fm.elidedText(barLabel(g.op(it->op)), Qt::ElideRight, static_cast<int>(r.width() - 7)));
+                       fm.elidedText(m_drawnLabels.back(), Qt::ElideRight, static_cast<int>(r.width() - 7)));
         }
     }
     for (int sub = 0; sub < lane.subRows; ++sub) {
@@ -339,17 +360,24 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
         flushStripe(criticalBands[static_cast<size_t>(sub)], sub);
     }
     p.restore();
-    // device label column
+    paintLaneLabel(p, laneIndex, lr);
+    p.setPen(palette::gridLine());
+    p.drawLine(QPointF(0, lr.bottom() - 0.5), QPointF(width(), lr.bottom() - 0.5));
+}
+
+void GanttView::paintLaneLabel(QPainter& p, int laneIndex, const QRectF& lr) {
     const QRectF label(0, lr.top(), kLabelWidth, lr.height());
     p.fillRect(label, palette().window());
-    p.fillRect(QRectF(0, lr.top() + 2, 4, lr.height() - 4), palette::category(laneIndex));
+    // the device's colour key, unless bars are coloured by job: then it would read as a job's
+    const QColor key =
+        shownColouring() == ColourBy::Job ? palette().color(QPalette::Mid) : palette::category(laneIndex);
+    p.fillRect(QRectF(0, lr.top() + 2, 4, lr.height() - 4), key);
     p.setPen(palette().color(QPalette::WindowText));
     const auto& devices = m_record->problem->platform.devices;
     const QString name = laneIndex < static_cast<int>(devices.size()) ? QString::fromStdString(devices[static_cast<size_t>(laneIndex)].name)
                                                                        : QString::number(laneIndex);
-    p.drawText(label.adjusted(10, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, kLabelWidth - 14));
-    p.setPen(palette::gridLine());
-    p.drawLine(QPointF(0, lr.bottom() - 0.5), QPointF(width(), lr.bottom() - 0.5));
+    p.drawText(label.adjusted(10, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               QFontMetrics(font()).elidedText(name, Qt::ElideRight, kLabelWidth - 14));
 }
 
 void GanttView::paintTransfers(QPainter& p) {

@@ -4,6 +4,7 @@
 // multi-slot device), ops as bars coloured by device or op type, transfers, the critical path, a
 // time axis with zoom (wheel) and pan (drag), hover details. Paints only what is visible, and
 // merges bars thinner than a pixel into bands, so 100k bars stay fluid.
+#include "widgets/jobshop.h"
 #include "widgets/timemapping.h"
 #include "widgets/types.h"
 #include "widgets/units.h"
@@ -22,7 +23,9 @@ class OpSelection;
 class GanttView : public QWidget {
     Q_OBJECT
 public:
-    enum class ColourBy { Device, OpType };
+    /// Auto: by job on a job-shop (every op named j<job>_o<k>), else by device. Job on another
+    /// graph colours by device.
+    enum class ColourBy { Auto, Device, OpType, Job };
     explicit GanttView(QWidget* parent = nullptr);
 
     void setRecord(const std::optional<RunRecord>& r);
@@ -31,6 +34,8 @@ public:
     const std::optional<RunRecord>& record() const { return m_record; }
     void setSelection(OpSelection* selection);
     void setColourBy(ColourBy c);
+    ColourBy shownColouring() const;   ///< what the bars are coloured by now (never Auto)
+    bool isJobShop() const { return !m_jobSteps.empty(); }
     void setShowTransfers(bool on);
     /// Fixes the visible time range (the compare view puts two charts on one axis).
     void setTimeRange(double t0, double t1);
@@ -43,6 +48,11 @@ public:
     OpId opAt(QPointF pos) const;
     /// The hover text of op `v`: start, end and duration in the graph's time unit.
     QString tooltipFor(OpId v) const;
+    /// Op `v`'s fill and its text: "J3·2" (job, step) on a job-shop, else barLabel().
+    QColor barColour(OpId v) const;
+    QString barText(OpId v) const;
+    /// The bar texts of the last paint, before eliding (tests: what the bars say).
+    const std::vector<QString>& drawnLabels() const { return m_drawnLabels; }
     /// The axis label at time `t`, as painted ("10 ms").
     QString tickLabel(double t) const;
     /// The time labels of the last paint, as [left, right] in pixels, left to right (tests: they never overlap).
@@ -89,10 +99,11 @@ private:
     Axis axis() const;
     void updatePlotGeometry();
     QRectF laneRect(int lane) const;
-    QColor colourOf(OpId v) const;
     void paintAxis(QPainter& p, const Axis& axis);
     std::vector<std::pair<double, double>> m_drawnTicks;
     void paintLane(QPainter& p, int lane, const Axis& axis);
+    void paintLaneLabel(QPainter& p, int lane, const QRectF& laneRect);
+    std::vector<QString> m_drawnLabels;
     void paintTransfers(QPainter& p);
     void emitRange();
 
@@ -102,8 +113,10 @@ private:
     std::vector<int> m_laneOf;       // per op
     std::vector<int> m_subOf;        // per op
     std::vector<char> m_critical;    // per op
+    std::vector<JobStep> m_jobSteps;   // per op on a job-shop, else empty
+    int m_jobs = 0;
     TimeMapping m_map;
-    ColourBy m_colourBy = ColourBy::Device;
+    ColourBy m_colourBy = ColourBy::Auto;
     bool m_showTransfers = true;
     bool m_fitted = true;
     std::optional<QPointF> m_dragFrom;

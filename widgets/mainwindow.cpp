@@ -30,6 +30,7 @@
 #include "core/io/scheduleio.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -288,15 +289,30 @@ void MainWindow::buildViewMenu() {
         if (m_tabs->currentWidget() == m_dag) m_dag->fit();
         else m_gantt->fit();
     });
-    auto* byType = m_viewMenu->addAction(tr("Gantt colours by op &type"));
-    byType->setCheckable(true);
-    connect(byType, &QAction::toggled, this, [this](bool on) { m_gantt->setColourBy(on ? GanttView::ColourBy::OpType : GanttView::ColourBy::Device); });
+    addGanttColourMenu(m_viewMenu);
     auto* transfers = m_viewMenu->addAction(tr("Show &transfers"));
     transfers->setCheckable(true);
     transfers->setChecked(true);
     connect(transfers, &QAction::toggled, m_gantt, &GanttView::setShowTransfers);
     m_viewMenu->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::addGanttColourMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("Gantt co&lours"));
+    menu->setObjectName(QStringLiteral("ganttColourMenu"));
+    auto* group = new QActionGroup(menu);
+    const std::pair<QString, GanttView::ColourBy> choices[] = {
+        {tr("&Automatic (by job on a job-shop, else by device)"), GanttView::ColourBy::Auto},
+        {tr("By &device"), GanttView::ColourBy::Device},
+        {tr("By op &type"), GanttView::ColourBy::OpType},
+        {tr("By &job (job-shops)"), GanttView::ColourBy::Job}};
+    for (const auto& [text, by] : choices) {
+        QAction* a = menu->addAction(text, this, [this, by] { m_gantt->setColourBy(by); });
+        a->setCheckable(true);
+        a->setChecked(by == GanttView::ColourBy::Auto);
+        group->addAction(a);
+    }
 }
 
 void MainWindow::buildRunMenu() {
@@ -472,7 +488,7 @@ RunJob* MainWindow::startRun() {
         job->deleteLater();
         updateStatus();
     });
-    m_runPanel->addJob(job);
+    m_runPanel->addJob(job, problem->objective.kind, problem->g().timeUnit());
     job->start();
     updateStatus();
     return job;
@@ -505,7 +521,7 @@ void MainWindow::updateStatus() {
                                    .arg(g.opCount())
                                    .arg(g.edgeCount())
                                    .arg(g.tensorCount())
-                                   .arg(formatPlain(g.totalWork())));
+                                   .arg(formatDuration(g.totalWork(), g.timeUnit())));
     }
     m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
     updateActions();

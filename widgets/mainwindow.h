@@ -151,11 +151,15 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    /// The neural module is still being built (scripts/explore.sh): loads it once the build's
+    /// stamp file appears, and says so in the status bar meanwhile.
+    void waitForNeuralModuleBuild(const QString& stamp);
     void buildActions();
     void buildFileMenu();
     void addOpenGraphMenus(QMenu* file);   ///< examples, generators, training step
     void buildSaveAndExportActions(QMenu* file);
     void buildViewMenu();
+    void addGanttColourMenu(QMenu* view);   ///< automatic, device, op type, job
     void buildRunMenu();
     void buildResultsActions();
     void buildDocks();

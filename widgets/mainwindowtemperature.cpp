@@ -126,7 +126,9 @@ void MainWindow::showSweepPoint(int index, bool jumpToGantt) {
     withSweepRecord(index, [this, jumpToGantt](const RunRecord& r) {
         m_document->show(r);
         if (jumpToGantt) showTab(GanttTab);
-        statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, formatPlain(r.schedule().makespan)), 8000);
+        const QString makespan = formatDuration(r.schedule().makespan, r.problem->g().timeUnit());
+        statusBar()->showMessage(tr("Showing %1 in the DAG, Gantt and Memory tabs: makespan %2").arg(r.name, makespan),
+                                 8000);
         Q_EMIT scheduleShown(r);
     });
 }

@@ -13,6 +13,14 @@ QColor category(int index) {
     return QColor::fromRgb(colours[i]);
 }
 
+QColor distinct(int index, int count) {
+    constexpr int kCategories = 12;
+    if (count <= kCategories) return category(index);
+    const double hue = static_cast<double>(index % count) / count;
+    return index % 2 ? QColor::fromHsvF(static_cast<float>(hue), 0.55f, 0.78f)
+                     : QColor::fromHsvF(static_cast<float>(hue), 0.38f, 0.96f);
+}
+
 QColor forName(const QString& name) {
     return category(static_cast<int>(qHash(name, 7) % 1000));
 }

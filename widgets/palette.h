@@ -8,6 +8,9 @@
 namespace sl::gui::palette {
 
 QColor category(int index);            ///< 12 distinct, legible colours, cycling
+/// Colour `index` of `count` that must all differ (a job-shop's jobs): the categories while they
+/// suffice, else `count` evenly spaced hues, alternately lighter and darker.
+QColor distinct(int index, int count);
 QColor forName(const QString& name);   ///< stable colour for an op type
 QColor textOn(const QColor& fill);     ///< black or white, whichever reads better
 inline QColor accent() { return QColor(0xd6, 0x27, 0x28); }       // selection / critical path

@@ -288,7 +288,7 @@ bool RunPanel::setOption(const QString& key, const QString& value) {
     return ok;
 }
 
-void RunPanel::addJob(RunJob* job) {
+void RunPanel::addJob(RunJob* job, Objective objective, TimeUnit unit) {
     // a label over a thin bar: the status text never competes with the bar for room
     auto* row = new QWidget(this);
     auto* grid = new QGridLayout(row);
@@ -310,13 +310,17 @@ void RunPanel::addJob(RunJob* job) {
     grid->addWidget(stop, 0, 1, 2, 1);
     m_jobs->addWidget(row);
     connect(stop, &QToolButton::clicked, job, &RunJob::cancel);
-    connect(job, &RunJob::progressed, bar, [bar, text, job](const Progress& p) {
+    connect(job, &RunJob::progressed, bar, [bar, text, job, objective, unit](const Progress& p) {
         bar->setRange(0, 1000);
         bar->setValue(static_cast<int>(std::clamp(p.fraction, 0.0, 1.0) * 1000));
         const double elapsed = job->elapsedSeconds();
         QString left = QStringLiteral("…");
-        if (p.fraction > 0.01) left = QStringLiteral("%1 s left").arg(std::max(0.0, elapsed * (1 - p.fraction) / p.fraction), 0, 'f', 1);
-        text->setText(QStringLiteral("%1 #%2   best %3   %4").arg(job->method()).arg(job->id()).arg(formatPlain(p.best), left));
+        if (p.fraction > 0.01)
+            left = QStringLiteral("%1 s left").arg(std::max(0.0, elapsed * (1 - p.fraction) / p.fraction), 0, 'f', 1);
+        text->setText(QStringLiteral("%1 #%2   best %3   %4")
+                          .arg(job->method())
+                          .arg(job->id())
+                          .arg(formatCost(p.best, objective, unit), left));
     });
     auto done = [this, row] {
         m_jobs->removeWidget(row);

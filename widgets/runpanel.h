@@ -44,7 +44,8 @@ public:
     RunOptions options() const;
     /// Sets an option by its CLI key ("seed", "budget", "population", ...); false if unknown.
     bool setOption(const QString& key, const QString& value);
-    void addJob(RunJob* job);
+    /// A progress row for `job`; its best cost reads in the objective's unit (time in `unit`).
+    void addJob(RunJob* job, Objective objective, TimeUnit unit);
     int activeJobs() const;
     void saveSettings() const;
     void restoreSettings();

@@ -6,6 +6,7 @@
 #include "widgets/document.h"
 #include "widgets/histogramview.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/samplestats.h"
 #include "widgets/schedulerecord.h"
 #include "widgets/stoppable.h"
 #include "widgets/temperatureslider.h"
@@ -42,6 +43,52 @@ QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
 int samplingThreads() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); }
 
 QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
+
+/// k of the dock's top-k numbers (fewer samples: all of them).
+constexpr int kSummaryTopK = 100;
+
+QString statsRow(const QString& label, const QString& value) {
+    return QStringLiteral("<tr><td style='color:#555'>%1</td><td>&nbsp;</td><td>%2</td></tr>").arg(label, value);
+}
+
+QString tr(const char* text) { return TemperaturePanel::tr(text); }
+
+/// The rows that follow from the speedups alone: the same for the samples drawn so far and for all.
+QString speedupRows(const SweepPoint& p) {
+    return statsRow(tr("top-1 U"), QStringLiteral("<b>%1</b>").arg(times(p.proxyTop1))) +
+        statsRow(tr("mean U ± std"), QStringLiteral("%1 ± %2").arg(times(p.proxyMean)).arg(p.proxyStd, 0, 'f', 3)) +
+        statsRow(tr("top-%1 mean U").arg(p.kept), times(p.proxyTopKMean));
+}
+
+/// The rows that need every schedule: distinct counts, the top k's diversity, best of k on targets.
+QString scheduleRows(const SweepPoint& p, TimeUnit unit) {
+    QString rows =
+        statsRow(tr("distinct of %1").arg(QLocale().toString(p.samples)),
+                 tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
+    rows += statsRow(tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
+    rows +=
+        statsRow(tr("d<sub>inv</sub> / d<sub>sen</sub>"),
+                 QStringLiteral("%1 / %2").arg(formatDuration(p.topK.dInv, unit), formatDuration(p.topK.dSen, unit)));
+    for (const TargetOutcome& t : p.targets)
+        rows += statsRow(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
+                         tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
+    return rows;
+}
+
+/// scheduleRows' labels with `why` ("pending", "stopped") in place of numbers the run has not made.
+QString unmadeRows(const SweepPoint& p, const QString& why, TargetModel target) {
+    const QString value = QStringLiteral("<i style='color:#888'>%1</i>").arg(why);
+    QString rows = statsRow(tr("distinct of %1").arg(QLocale().toString(p.samples)), value);
+    rows += statsRow(tr("GED of the top %1").arg(p.kept), value);
+    rows += statsRow(tr("d<sub>inv</sub> / d<sub>sen</sub>"), value);
+    if (target != TargetModel::Proxy)
+        rows += statsRow(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(target))), value);
+    return rows;
+}
+
+QString statsTable(const QString& rows) {
+    return QStringLiteral("<table cellspacing=1>") + rows + QStringLiteral("</table>");
+}
 
 /// Shares the speedups drawn so far with the GUI: the first batch at once, then at most every
 /// 100 ms (the histogram refines while the rest are drawn; copies stay rare on big runs).
@@ -356,12 +403,14 @@ void TemperaturePanel::resampleNow() {
     const SampleRequest request{.temperature = temperature(), .count = m_samples->value(),
                                 .seed = static_cast<std::uint64_t>(m_seed->value()), .threads = samplingThreads()};
     SweepOptions summary;
-    summary.topK = std::min(100, request.count);
+    summary.topK = std::min(kSummaryTopK, request.count);
     summary.targets.clear();
     if (m_target != TargetModel::Proxy) summary.targets = {m_target};
     summary.targetSeed = m_targetSeed;
     const std::string name = sampler().toStdString();
     const int id = m_nextId++;
+    m_drawingTemperature = request.temperature;
+    m_drawn.reset();
     setBusy(tr("Sampling %1 schedules at σ = %2…").arg(QLocale().toString(request.count), sigmaText(request.temperature)));
     m_sampling = runStoppable(
         this,
@@ -376,9 +425,10 @@ void TemperaturePanel::resampleNow() {
                 m_progress->setVisible(false);
                 m_stop->setEnabled(false);
             }
+            if (out.error == QLatin1String("stopped")) return showStopped();
             if (!out.value) {
-                m_status->setText(out.error == QLatin1String("stopped") ? tr("Stopped") : out.error);
-                if (out.error != QLatin1String("stopped")) Q_EMIT failed(tr("Sampling failed"), out.error);
+                m_status->setText(out.error);
+                Q_EMIT failed(tr("Sampling failed"), out.error);
                 return;
             }
             showSample(std::move(*out.value));
@@ -386,32 +436,25 @@ void TemperaturePanel::resampleNow() {
 }
 
 void TemperaturePanel::showDrawn(const std::vector<double>& speedups) {
-    double sum = 0, best = 0;
-    for (double u : speedups) sum += u, best = std::max(best, u);
-    m_histogram->setValues(speedups, sum / static_cast<double>(speedups.size()), best);
+    m_drawn = summarizeSpeedups(m_drawingTemperature, speedups, kSummaryTopK);
+    m_histogram->setValues(speedups, m_drawn->proxyMean, m_drawn->proxyTop1);
+    m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("pending"), m_target)));
+    m_keep->setEnabled(false);   // the best kept so far is another σ's
     m_status->setText(tr("Sampling at σ = %1… %2 of %3 drawn, best so far %4")
-                          .arg(sigmaText(temperature()), formatCount(static_cast<int>(speedups.size())),
-                               formatCount(m_samples->value()), times(best)));
+                          .arg(sigmaText(m_drawingTemperature), formatCount(m_drawn->samples),
+                               formatCount(m_samples->value()), times(m_drawn->proxyTop1)));
+}
+
+void TemperaturePanel::showStopped() {
+    m_status->setText(tr("Stopped"));
+    if (m_drawn) m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("stopped"), m_target)));
 }
 
 void TemperaturePanel::showSample(TemperatureSample s) {
     const SweepPoint& p = s.summary;
-    auto row = [](const QString& label, const QString& value) {
-        return QStringLiteral("<tr><td style='color:#555'>%1</td><td>&nbsp;</td><td>%2</td></tr>").arg(label, value);
-    };
-    QString rows = QStringLiteral("<table cellspacing=1>");
-    rows += row(tr("top-1 U"), QStringLiteral("<b>%1</b>").arg(times(p.proxyTop1)));
-    rows += row(tr("mean U ± std"), QStringLiteral("%1 ± %2").arg(times(p.proxyMean)).arg(p.proxyStd, 0, 'f', 3));
-    rows += row(tr("top-%1 mean U").arg(p.kept), times(p.proxyTopKMean));
-    rows += row(tr("distinct of %1").arg(QLocale().toString(p.samples)),
-                tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
-    rows += row(tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
     const TimeUnit unit = s.best.problem ? s.best.problem->g().timeUnit() : TimeUnit::Abstract;
-    rows += row(tr("d<sub>inv</sub> / d<sub>sen</sub>"), QStringLiteral("%1 / %2").arg(formatDuration(p.topK.dInv, unit), formatDuration(p.topK.dSen, unit)));
-    for (const TargetOutcome& t : p.targets)
-        rows += row(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
-                    tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
-    m_stats->setText(rows + QStringLiteral("</table>"));
+    m_drawn.reset();   // the final numbers replace the ones of the samples drawn so far
+    m_stats->setText(statsTable(speedupRows(p) + scheduleRows(p, unit)));
     m_stats->setToolTip(tr("U = proxy speedup, total work / makespan on the proxy (free transfers); GED in %% of chain edges; "
                            "distinct = different device chains among the N samples"));
     m_histogram->setValues(s.speedups, p.proxyMean, p.proxyTop1);
@@ -488,6 +531,7 @@ bool TemperaturePanel::startSweep() {
 void TemperaturePanel::sampleOnOpen(int ops) {
     cancel();
     m_current.reset();   // the last graph's numbers are not this one's
+    m_drawn.reset();
     m_histogram->setValues({}, 0, 0);
     m_stats->clear();
     m_keep->setEnabled(false);

@@ -104,8 +104,10 @@ private:
     void onSamplerChanged();
     void updateTemperatureLabel();
     void showSample(TemperatureSample s);
-    /// A running sample's histogram from the speedups drawn so far.
+    /// A running sample's histogram and speedup numbers from the speedups drawn so far; the numbers
+    /// that need every schedule (distinct, GED, d_inv, best of k) say "pending" until it ends.
     void showDrawn(const std::vector<double>& speedups);
+    void showStopped();   ///< the user stopped the run: what it drew stays, the rest says "stopped"
     void pollProgress();
     void setBusy(const QString& text);
 
@@ -141,6 +143,8 @@ private:
     int m_generation = 0;
     int m_nextId = 1;
     std::optional<TemperatureSample> m_current;
+    double m_drawingTemperature = 0;     ///< σ of the sampling in flight
+    std::optional<SweepPoint> m_drawn;   ///< its samples drawn so far, summarised (until it ends)
 };
 
 } // namespace sl::gui

@@ -29,6 +29,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <QElapsedTimer>
@@ -89,6 +90,19 @@ RunRecord runToEnd(MainWindow& w, const QString& method) {
     QSignalSpy finished(&w, &MainWindow::runFinished);
     if (!w.startRun() || !finished.wait(60000)) return {};
     return finished.takeFirst().at(0).value<RunRecord>();
+}
+
+/// A graph as tall and narrow as a 910-op DenseNet: a chain of convolutions and concatenations,
+/// each also fed by the op two before (the dense block's skips), written to `path` as JSON.
+void writeTallGraph(const QString& path, int ops) {
+    Graph g;
+    for (int i = 0; i < ops; ++i) {
+        g.addOp({.name = "n" + std::to_string(i), .type = i % 2 ? "Concat" : "Conv", .duration = 1});
+        if (i >= 1) g.addEdge(i - 1, i, 64);
+        if (i >= 2) g.addEdge(i - 2, i, 64);
+    }
+    g.finalize();
+    saveGraphJson(g, nullptr, path.toStdString());
 }
 
 bool openAndLayOut(MainWindow& w, const QString& path) {
@@ -250,6 +264,41 @@ private Q_SLOTS:
                                                           .arg(v).arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(viewport.width()).arg(viewport.height())));
         }
         QVERIFY(shown > 100);
+    }
+
+    // A very tall graph's overview strip stays wide enough to see and click: the strip and the
+    // miniature painted in it are at least DagOverview::kMinMiniatureWidth px wide, and a click
+    // in it still moves the view there. Mutation caught: one scale across and down (the issue:
+    // a 910-op DenseNet's miniature a line 3 px wide).
+    void aTallGraphsOverviewKeepsItsWidth() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tall.json"));
+        writeTallGraph(path, 910);
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(openAndLayOut(w, path));
+        DagOverview* strip = w.dagView()->overview();
+        QTRY_VERIFY(strip->isVisible());
+        const QRectF bounds = w.dagView()->layout()->bounds;
+        QVERIFY2(bounds.height() > 30 * bounds.width(), "the graph must be tall: else nothing is tested");
+        QVERIFY(strip->width() >= DagOverview::kMinMiniatureWidth);
+        QVERIFY2(strip->miniature().width() >= DagOverview::kMinMiniatureWidth,
+                 qPrintable(QString::number(strip->miniature().width())));
+        // painted: a row of the miniature below the frame is covered that wide by nodes
+        const QImage img = strip->grab().toImage();
+        const double dpr = img.width() / static_cast<double>(strip->width());
+        const QRgb background = img.pixel(0, img.height() - 1);
+        const int y = static_cast<int>((strip->frame().bottom() + strip->miniature().bottom()) / 2 * dpr);
+        int left = img.width(), right = -1;
+        for (int x = 0; x < img.width(); ++x)
+            if (img.pixel(x, y) != background) left = std::min(left, x), right = std::max(right, x);
+        QVERIFY2(right - left + 1 >= (DagOverview::kMinMiniatureWidth - 2) * dpr,
+                 qPrintable(QStringLiteral("%1..%2").arg(left).arg(right)));
+        // a click near the bottom of the strip brings the last ops into view
+        const QPointF bottom(strip->miniature().center().x(), strip->miniature().bottom() - 2);
+        QTest::mouseClick(strip, Qt::LeftButton, {}, bottom.toPoint());
+        QTRY_VERIFY(QRectF(w.dagView()->canvas()->rect()).intersects(w.dagView()->viewportRectOf(909)));
     }
 
     // catches: the graphics view's viewport swallowing drops

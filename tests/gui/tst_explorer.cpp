@@ -207,6 +207,7 @@ private Q_SLOTS:
         w.showTab(MainWindow::GanttTab);
         GanttView* g = w.ganttView();
         QCOMPARE(g->barCount(), 36);
+        g->setColourBy(GanttView::ColourBy::Device);   // ft06 is a job-shop: by job unless asked (tst_timeline)
         const QImage img = g->grab().toImage();
         int checked = 0;
         for (OpId v = 0; v < 36; ++v) {
@@ -219,6 +220,42 @@ private Q_SLOTS:
             ++checked;
         }
         QVERIFY(checked >= 30);
+    }
+
+    /// Compare at the default window size, a workflow whose ops moved device between list-cp and
+    /// tabu: the moved ops' names (long, in a row across the table) stay within the table, and the
+    /// A, B and B − A columns stay in view, each wide enough for its values. Mutation caught: the
+    /// measure column sized to its contents, the spanned names row included (the issue: only the
+    /// row labels in view, the values pushed off to the right).
+    void compareKeepsItsValuesInViewWithManyMovedOps() {
+        MainWindow w;
+        w.resize(1600, 1000);   // the default size on a first launch
+        w.show();
+        QVERIFY(w.openFile(QStringLiteral(SCHEDLAB_TEST_DATA "/wfcommons/blast-chameleon-small-001.json")));
+        for (const char* method : {"list-cp", "tabu"}) {
+            QVERIFY(w.runPanel()->setMethod(QString::fromLatin1(method)));
+            QVERIFY2(runToEnd(w).result, method);
+        }
+        w.selectResults({0, 1});
+        w.showTab(MainWindow::CompareTab);
+        QVERIFY(w.compareView()->comparing());
+        QTableWidget* t = w.compareView()->table();
+        QVERIFY2(w.compareView()->movedOps() >= 5, qPrintable(QString::number(w.compareView()->movedOps())));
+        QTest::qWait(50);   // the splitter settles
+        const QTableWidgetItem* names = t->item(t->rowCount() - 1, 0);
+        QVERIFY(names && t->columnSpan(t->rowCount() - 1, 0) == 4);
+        QVERIFY2(t->fontMetrics().horizontalAdvance(names->text()) > t->viewport()->width(),
+                 "the names must not fit: else nothing is tested");
+        QVERIFY(names->toolTip().contains(
+            names->text().section(QStringLiteral(", "), 0, 2)));   // the names in full on hover
+        for (int c = 1; c < 4; ++c) {
+            const int x = t->columnViewportPosition(c);
+            QVERIFY2(x >= 0 && x + t->columnWidth(c) <= t->viewport()->width(),
+                     qPrintable(QStringLiteral("column %1 at %2").arg(c).arg(x)));
+            for (int row = 0; row < t->rowCount() - 1; ++row)
+                QVERIFY2(t->columnWidth(c) >= t->sizeHintForIndex(t->model()->index(row, c)).width(),
+                         qPrintable(QStringLiteral("row %1, column %2 cut").arg(row).arg(c)));
+        }
     }
 
     void ganttHoldsTenThousandBars() {

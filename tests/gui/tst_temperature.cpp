@@ -6,6 +6,7 @@
 #include "core/heuristics/listgumbel.h"
 #include "core/optimizer/optimizer.h"
 #include "core/optimizer/sampler.h"
+#include "widgets/document.h"
 #include "widgets/ganttview.h"
 #include "widgets/histogramview.h"
 #include "widgets/graphorigin.h"
@@ -13,6 +14,7 @@
 #include "widgets/palette.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/samplestats.h"
 #include "widgets/sweepmodel.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
@@ -29,8 +31,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <numeric>
 #include <span>
 #include <thread>
 #include <QAreaSeries>
@@ -88,6 +93,16 @@ int pixelsNear(const QImage& img, const QColor& c, int tolerance = 40) {
     return n;
 }
 
+/// A speedup as the Temperature dock prints it.
+QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
+
+/// Mean of the `k` largest of `values`.
+double topMean(std::vector<double> values, size_t k) {
+    std::sort(values.begin(), values.end(), std::greater<>());
+    return std::accumulate(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), 0.0) /
+        static_cast<double>(k);
+}
+
 /// The "extrapolation" bands of the Sweep tab's three charts.
 QList<QAreaSeries*> extrapolationShades(SweepView& view) {
     QList<QAreaSeries*> out;
@@ -133,6 +148,87 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);
         QCOMPARE(panel->current()->temperature, 1.0);
         QCOMPARE(panel->histogram()->total(), 500);
+    }
+
+    // The numbers the dock shows of the samples drawn so far are the ones core's summary gives for
+    // the same speedups. Mutations caught: a sample std (n - 1) where the summary's is the
+    // population's, a top-k mean over the first k drawn rather than the best k, k not capped.
+    void drawnSpeedupsSummariseLikeTheFinalSummary() {
+        const SweepPoint four = summarizeSpeedups(0.1, std::vector<double>{1, 4, 2, 3}, 2);
+        QCOMPARE(four.proxyTop1, 4.0);
+        QCOMPARE(four.proxyMean, 2.5);
+        QCOMPARE(four.proxyStd, std::sqrt(1.25));
+        QCOMPARE(four.proxyTopKMean, 3.5);
+        QCOMPARE(four.kept, 2);
+        QCOMPARE(summarizeSpeedups(0.1, std::vector<double>{1, 4}, 100).kept, 2);
+        MainWindow w;
+        QVERIFY(opened(w));
+        const auto problem = w.document()->problem();
+        const SampleSet set =
+            makeListGumbelSampler()->sample(*problem, {.temperature = 0.3, .count = 300, .seed = 4}, {}, {});
+        SweepOptions o;
+        o.topK = 100;
+        o.targets.clear();
+        const SweepPoint all = summarizeSamples(*problem, 0.3, set, o);
+        const SweepPoint drawn = summarizeSpeedups(0.3, set.proxySpeedups, 100);
+        QCOMPARE(drawn.samples, all.samples);
+        QCOMPARE(drawn.kept, all.kept);
+        QCOMPARE(drawn.proxyTop1, all.proxyTop1);
+        QCOMPARE(drawn.proxyMean, all.proxyMean);
+        QCOMPARE(drawn.proxyStd, all.proxyStd);
+        QVERIFY(qFuzzyCompare(drawn.proxyTopKMean, all.proxyTopKMean));
+    }
+
+    // While a run at a new σ draws, the stats box below the histogram follows the samples drawn so
+    // far (top-1, mean, top-k mean of those) and says "pending" for what needs every schedule
+    // (distinct, GED, d_inv); the run's end replaces them; a stop says "stopped". Mutations caught:
+    // the stats left at the previous σ's values until the run ends (the issue), GED or distinct
+    // shown before they are computed, the partial numbers left in place of the final ones, "Add
+    // best" offering another σ's best while the new σ's samples are shown.
+    void statsFollowTheSamplesDrawnSoFar() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(opened(w));
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->setSampleCount(500);   // 10 chunks of 50, 1.5 s
+        panel->setSampler(QStringLiteral("test-slow"));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->current() && !panel->isSampling(), 15000);   // a σ's final numbers in the box
+        const SampleSet hot = makeListGumbelSampler()->sample(*w.document()->problem(),
+                                                              {.temperature = 1.0, .count = 500, .seed = 1}, {}, {});
+        auto* stats = panel->findChild<QLabel*>(QStringLiteral("temperatureStats"));
+        auto* keep = panel->findChild<QPushButton*>(QStringLiteral("keepButton"));
+        panel->setTemperature(1.0);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->isSampling() && panel->histogram()->total() > 0 && panel->histogram()->total() < 500, 10000);
+        const int n = panel->histogram()->total();   // drawn so far: the histogram and the box are set together
+        const std::vector<double> drawn(hot.proxySpeedups.begin(), hot.proxySpeedups.begin() + n);
+        const QString partial = stats->text();
+        QVERIFY2(partial.contains(times(*std::max_element(drawn.begin(), drawn.end()))), qPrintable(partial));
+        QVERIFY2(partial.contains(times(std::accumulate(drawn.begin(), drawn.end(), 0.0) / n)), qPrintable(partial));
+        QVERIFY2(partial.contains(times(topMean(drawn, std::min<size_t>(100, drawn.size())))), qPrintable(partial));
+        QVERIFY2(partial.contains(QStringLiteral("distinct of %1").arg(n)) &&
+                     partial.count(QStringLiteral("pending")) == 3,
+                 qPrintable(partial));
+        QVERIFY(!keep->isEnabled());
+        // the end: the run's summary, every number made
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling() && panel->current()->temperature == 1.0, 10000);
+        const SweepPoint& p = panel->current()->summary;
+        const QString final = stats->text();
+        QVERIFY2(!final.contains(QStringLiteral("pending")) && final.contains(QStringLiteral("distinct of 500")),
+                 qPrintable(final));
+        QVERIFY2(final.contains(times(p.proxyTop1)) && final.contains(times(p.proxyMean)), qPrintable(final));
+        QVERIFY2(final.contains(QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1)), qPrintable(final));
+        QVERIFY(keep->isEnabled());
+        // stopped halfway: what was drawn stays, the rest says so
+        panel->setTemperature(0.5);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->isSampling() && panel->histogram()->total() > 0 && panel->histogram()->total() < 500, 10000);
+        panel->cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);
+        QVERIFY2(stats->text().count(QStringLiteral("stopped")) == 3 &&
+                     !stats->text().contains(QStringLiteral("pending")),
+                 qPrintable(stats->text()));
     }
 
     // Catches: a stale sample landing after a newer one, the histogram not fed, the best sample

@@ -8,23 +8,29 @@
 #include "widgets/convergenceview.h"
 #include "widgets/ganttview.h"
 #include "widgets/graphorigin.h"
+#include "widgets/jobshop.h"
 #include "widgets/mainwindow.h"
 #include "widgets/memoryview.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runpanel.h"
+#include "widgets/temperaturepanel.h"
 #include "widgets/timechartview.h"
 #include "widgets/units.h"
 
 #include <QCategoryAxis>
 #include <QChart>
+#include <QLabel>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QXYSeries>
 #include <QtTest>
 
 #define EXAMPLES SCHEDLAB_TEST_DATA "/../../resources/examples"
+#define WORKFLOW SCHEDLAB_TEST_DATA "/wfcommons/blast-chameleon-small-001.json"
 
 using namespace sl;
 using namespace sl::gui;
@@ -56,6 +62,25 @@ RunRecord ganttOfResnet(MainWindow& w) {
 
 QString cell(MainWindow& w, int row, int column) {
     return w.results()->data(w.results()->index(row, column)).toString();
+}
+
+/// The times in `text` ("makespan 6,495", "cost 1.80 h", "total work …", "best …") that do not carry
+/// a unit of a graph timed in seconds.
+QStringList unitlessTimes(const QString& text) {
+    static const QRegularExpression time(
+        QStringLiteral("(makespan|cost|total work|best) ([<>]?[0-9][0-9.,]*)( (µs|ms|s|min|h)\\b)?"));
+    QStringList bare;
+    for (auto it = time.globalMatch(text); it.hasNext();)
+        if (const auto m = it.next(); m.captured(3).isEmpty()) bare << m.captured(0);
+    return bare;
+}
+
+/// Op `job`_`step` of a job-shop graph (named j<job>_o<step>).
+OpId jobOp(const Graph& g, int job, int step) {
+    const std::string name = "j" + std::to_string(job) + "_o" + std::to_string(step);
+    for (OpId v = 0; v < g.opCount(); ++v)
+        if (g.op(v).name == name) return v;
+    return kNoOp;
 }
 
 /// The labels of a chart's axis (a QCategoryAxis: what is painted at the ticks).
@@ -148,6 +173,47 @@ private Q_SLOTS:
         QCOMPARE(jobShop.convergenceView()->lowerBound(), 52.0);
     }
 
+    /// Every time the explorer prints of a workflow timed in seconds carries the unit: the status bar
+    /// after a run, a sample and a sweep point, the graph's total work beside it, a run's progress
+    /// row. Mutations caught: a bare number (formatPlain) for the sweep point's makespan (the issue:
+    /// "makespan 6,495" where the dock says "1.80 h"), for the total work or for a run's best cost.
+    void printedTimesCarryTheGraphsUnit() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QStringList printed;
+        connect(w.statusBar(), &QStatusBar::messageChanged, &w, [&printed](const QString& m) { printed << m; });
+        const RunRecord r = openAndRun(w, GraphOrigin::file(QStringLiteral(WORKFLOW)), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        QVERIFY(r.problem->g().timeUnit() == TimeUnit::Seconds);
+        for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+            if (l->text().contains(QLatin1String("total work"))) printed << l->text();
+        // a run's progress row, while it goes
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("brkga")));
+        QVERIFY(w.runPanel()->setOption(QStringLiteral("budget"), QStringLiteral("100000000")));
+        QVERIFY(w.startRun());
+        auto bestShown = [&w] {
+            for (QLabel* l : w.runPanel()->findChildren<QLabel*>(QStringLiteral("jobText")))
+                if (l->text().contains(QLatin1String("best"))) return l->text();
+            return QString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!bestShown().isEmpty(), 20000);
+        printed << bestShown();
+        w.cancelAll();
+        QTRY_COMPARE_WITH_TIMEOUT(w.activeRuns(), 0, 20000);
+        // a sweep point shown in the views
+        w.temperaturePanel()->setSampler(QStringLiteral("list-gumbel"));
+        w.temperaturePanel()->setSweepSettings(2, 20, 5);
+        QSignalSpy swept(&w, &MainWindow::sweepShown);
+        w.startSweep();
+        QTRY_VERIFY_WITH_TIMEOUT(swept.count() > 0, 30000);
+        w.showSweepPoint(0);
+        QTRY_VERIFY_WITH_TIMEOUT(printed.filter(QStringLiteral("Gantt and Memory tabs: makespan")).size() == 1, 10000);
+        QVERIFY(printed.filter(QStringLiteral("total work")).size() == 1 &&
+                printed.filter(QStringLiteral("finished: cost")).size() >= 1);
+        for (const QString& m : printed) QVERIFY2(unitlessTimes(m).isEmpty(), qPrintable(m));
+    }
+
     /// Costs and counts by hand: the memory objective in IEC bytes, the weighted one plain,
     /// evaluations with separators. Mutation caught: formatCost ignoring the objective.
     void costsAndCountsReadInTheirUnits() {
@@ -207,6 +273,81 @@ private Q_SLOTS:
                 checked += ticks.size() >= 2;
             }
         QVERIFY(checked > 20);   // most settings show several labels
+    }
+
+    /// Job and step from the job-shop importer's op names, and only from those. Mutations caught: a
+    /// prefix match ("j3_o2b", "j3_o"), a graph with one op of another name taken for a job-shop.
+    void jobStepsOnlyFromJobShopNames() {
+        QCOMPARE(parseJobStep("j3_o2")->job, 3);
+        QCOMPARE(parseJobStep("j13_o10")->step, 10);
+        for (const char* name : {"j3_o", "j_o2", "jx_o1", "j3_o2b", "J3_o2", "j-1_o2", "j3o2", "n3"})
+            QVERIFY2(!parseJobStep(name), name);
+        QCOMPARE(jobStepLabel({3, 2}), QStringLiteral("J3·2"));
+        Graph g;
+        g.addOp({.name = "j0_o0", .type = "M0", .duration = 1});
+        g.addOp({.name = "j0_o1", .type = "M1", .duration = 1});
+        QCOMPARE(jobStepsOf(g).size(), size_t(2));
+        g.addOp({.name = "sink", .type = "M0", .duration = 1});
+        QVERIFY(jobStepsOf(g).empty());
+        QSet<QRgb> twenty;   // ta21's 20 jobs: 20 colours
+        for (int j = 0; j < 20; ++j) twenty << palette::distinct(j, 20).rgb();
+        QCOMPARE(twenty.size(), 20);
+    }
+
+    /// A job-shop's Gantt reads by job: the bars of a job share a colour, other jobs differ, and a
+    /// bar says its job and step, not the machine its lane already names; a graph of other names
+    /// keeps device colours and type labels, even when colours by job are asked for. Mutations
+    /// caught: device colours on a job-shop (the issue), bars painted "M0 j3_o2", a colour keyed on
+    /// the step or the machine, the job colouring or labels leaking onto another graph.
+    void jobShopGanttReadsByJob() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        const RunRecord r =
+            openAndRun(w, GraphOrigin::file(QStringLiteral(EXAMPLES "/ft06.txt")), QStringLiteral("list-cp"));
+        QVERIFY(r.result);
+        w.showTab(MainWindow::GanttTab);
+        GanttView* g = w.ganttView();
+        QCOMPARE(g->shownColouring(), GanttView::ColourBy::Job);
+        const Graph& graph = r.problem->g();
+        QSet<QRgb> jobColours;
+        for (int job = 0; job < 6; ++job) {
+            for (int step = 1; step < 6; ++step)
+                QCOMPARE(g->barColour(jobOp(graph, job, step)), g->barColour(jobOp(graph, job, 0)));
+            jobColours << g->barColour(jobOp(graph, job, 0)).rgb();
+        }
+        QCOMPARE(jobColours.size(), 6);
+        QCOMPARE(g->barText(jobOp(graph, 3, 2)), QStringLiteral("J3·2"));
+        // painted: each wide bar in its job's colour, saying its job and step
+        const QImage img = g->grab().toImage();
+        const double dpr = img.width() / static_cast<double>(g->width());
+        int probed = 0;
+        for (OpId v = 0; v < graph.opCount(); ++v) {
+            const QRectF bar = g->barRect(v);
+            if (bar.width() < 6) continue;
+            const QPoint probe(static_cast<int>((bar.left() + 3) * dpr), static_cast<int>((bar.top() + 3) * dpr));
+            QCOMPARE(img.pixelColor(probe).rgb(), g->barColour(v).rgb());
+            ++probed;
+        }
+        QVERIFY(probed >= 30);
+        QVERIFY2(g->drawnLabels().size() >= 12,
+                 qPrintable(QStringLiteral("%1 labels, %2 px wide").arg(g->drawnLabels().size()).arg(g->width())));
+        static const QRegularExpression jobStep(QStringLiteral("^J[0-5]·[0-5]$"));
+        for (const QString& label : g->drawnLabels()) QVERIFY2(jobStep.match(label).hasMatch(), qPrintable(label));
+        // by device on request: the lane's colour again
+        g->setColourBy(GanttView::ColourBy::Device);
+        QCOMPARE(g->barColour(jobOp(graph, 3, 2)),
+                 palette::category(r.schedule().ops[static_cast<size_t>(jobOp(graph, 3, 2))].device));
+        // a graph whose ops are not job steps: by device, and the op's own label
+        const RunRecord layered =
+            openAndRun(w, GraphOrigin::generated(QStringLiteral("layered"), 60, 1), QStringLiteral("list-cp"));
+        QVERIFY(layered.result);
+        g->setColourBy(GanttView::ColourBy::Auto);
+        QCOMPARE(g->shownColouring(), GanttView::ColourBy::Device);
+        QCOMPARE(g->barText(0), GanttView::barLabel(layered.problem->g().op(0)));
+        g->setColourBy(GanttView::ColourBy::Job);   // asked for, but there are no jobs
+        QCOMPARE(g->shownColouring(), GanttView::ColourBy::Device);
+        QCOMPARE(g->barColour(0), palette::category(layered.schedule().ops[0].device));
     }
 
     /// The issue's fault: zoomed out on a 10k-op schedule, merged sub-pixel bars crept right of

@@ -3,6 +3,7 @@
 # Installs the Debian 12 packages SchedLab needs (only the missing ones) and builds it (Release).
 # Usage: scripts/setup.sh [BUILD_DIR]      (default: build)
 #        scripts/setup.sh --packages-only   (the package check and install, no build)
+#        scripts/setup.sh --configure-only [BUILD_DIR]   (packages and CMake's configure, no build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +41,10 @@ else
 fi
 
 [ "${1:-}" = "--packages-only" ] && exit 0
+configure_only=false
+if [ "${1:-}" = "--configure-only" ]; then configure_only=true; shift; fi
 BUILD_DIR=${1:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+$configure_only && exit 0
 # Two jobs: LibTorch translation units need ~1.5 GiB each, and the target machine has two cores.
 cmake --build "$BUILD_DIR" -j "${SCHEDLAB_JOBS:-2}"

@@ -36,6 +36,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -511,6 +512,42 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
         QVERIFY(!w.dagView()->layout()->usedGraphviz);
         QVERIFY(w.dagView()->notice().contains(QStringLiteral("layered")));
+    }
+
+    // scripts/explore.sh opens the window while the neural module builds, and names the stamp file
+    // its build writes at the end. Until the stamp exists the window says it waits (it must never
+    // map a module the linker is still writing); a stamp with a failed status says so; a stamp
+    // with status 0 makes it load the module (none sits next to this test: "unavailable").
+    // Catches a window that loads at once, one that never looks again, and a failed build taken
+    // for a built one.
+    void neuralMethodsWaitForTheModulesBuild() {
+        QTemporaryDir dir;
+        const QString stamp = dir.filePath(QStringLiteral("neural-module.built"));
+        qputenv("SCHEDLAB_NEURAL_MODULE_BUILDING", stamp.toUtf8());
+        auto writeStamp = [&](const char* status) {
+            QFile f(stamp);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(status);
+        };
+        {
+            MainWindow w;
+            QSignalSpy loaded(&w, &MainWindow::neuralMethodsLoaded);
+            w.loadNeuralMethodsInBackground();
+            QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("when their module is built")));
+            QTest::qWait(1500);
+            QCOMPARE(loaded.count(), 0);
+            writeStamp("2\n");
+            QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral("failed to build")), 5000);
+            QCOMPARE(loaded.count(), 0);
+        }
+        QFile::remove(stamp);
+        MainWindow w;
+        QSignalSpy loaded(&w, &MainWindow::neuralMethodsLoaded);
+        w.loadNeuralMethodsInBackground();
+        writeStamp("0\n");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(loaded.front().front().toBool(), false);
+        qunsetenv("SCHEDLAB_NEURAL_MODULE_BUILDING");
     }
 };
 

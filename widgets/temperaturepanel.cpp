@@ -6,7 +6,6 @@
 #include "widgets/document.h"
 #include "widgets/histogramview.h"
 #include "widgets/resultsmodel.h"
-#include "widgets/samplestats.h"
 #include "widgets/schedulerecord.h"
 #include "widgets/stoppable.h"
 #include "widgets/temperatureslider.h"

@@ -4,7 +4,10 @@
 #include "core/costmodel/cost.h"
 #include "core/util/random.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <stdexcept>
 
 namespace sl {
@@ -21,16 +24,30 @@ std::vector<double> logSpacedTemperatures(int count, double lo, double hi) {
     return t;
 }
 
-SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSet& samples, const SweepOptions& o) {
-    if (samples.schedules.empty()) throw std::invalid_argument("no samples to summarise");
+SweepPoint summarizeSpeedups(double temperature, std::span<const double> speedups, int topK) {
+    if (speedups.empty()) throw std::invalid_argument("no samples to summarise");
+    if (topK < 1) throw std::invalid_argument("top-k must be at least 1");
     SweepPoint out;
     out.temperature = temperature;
-    out.samples = static_cast<int>(samples.schedules.size());
+    out.samples = static_cast<int>(speedups.size());
     double sum = 0, squares = 0;
-    for (double u : samples.proxySpeedups) sum += u;
+    for (double u : speedups) sum += u;
     out.proxyMean = sum / out.samples;
-    for (double u : samples.proxySpeedups) squares += (u - out.proxyMean) * (u - out.proxyMean);
-    out.proxyStd = std::sqrt(squares / out.samples);
+    for (double u : speedups) squares += (u - out.proxyMean) * (u - out.proxyMean);
+    out.proxyStd = std::sqrt(squares / out.samples);   // population std
+    out.proxyTop1 = *std::max_element(speedups.begin(), speedups.end());
+    out.kept = std::min(topK, out.samples);
+    // the top k by selection, not a sort: the panel redoes it at every update
+    std::vector<double> v(speedups.begin(), speedups.end());
+    const auto k = static_cast<std::ptrdiff_t>(out.kept);
+    std::nth_element(v.begin(), v.begin() + (k - 1), v.end(), std::greater<>());
+    out.proxyTopKMean = std::accumulate(v.begin(), v.begin() + k, 0.0) / static_cast<double>(k);
+    return out;
+}
+
+SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSet& samples, const SweepOptions& o) {
+    if (samples.schedules.empty()) throw std::invalid_argument("no samples to summarise");
+    SweepPoint out = summarizeSpeedups(temperature, samples.proxySpeedups, o.topK);
     out.distinct = distinctSchedules(samples.schedules);
     // the candidate protocol: top k on the proxy, best of k on each target, diversity of the k
     const CandidateReport r = evaluateCandidates(p, samples.schedules,

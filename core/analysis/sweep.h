@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -74,8 +75,14 @@ struct Sweep {
     bool cancelled = false;
 };
 
-/// Summarises one temperature's samples (also what the Temperature panel shows). Throws
-/// std::invalid_argument for an empty set.
+/// What follows from the samples' proxy speedups alone, cheap enough to recompute while samples
+/// stream in (the Temperature panel's numbers so far): top-1, mean, population std and the mean of
+/// the top k = min(topK, drawn); the fields that need the schedules stay empty. Throws
+/// std::invalid_argument for no speedups or topK < 1.
+SweepPoint summarizeSpeedups(double temperature, std::span<const double> speedups, int topK);
+
+/// Summarises one temperature's samples (also what the Temperature panel shows): summarizeSpeedups,
+/// then distinct schedules and the candidate protocol. Throws std::invalid_argument for an empty set.
 SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSet& samples, const SweepOptions& o);
 
 /// A sweep of `p` by `samplerName` with options `o` and no points yet: what runSweep fills, and

@@ -2,6 +2,7 @@
 // The Temperature panel and the sweep view, driven offscreen: moving the σ slider re-samples in the
 // background and fills the histogram; a sweep fills the charts and the table; clicking a row shows
 // that temperature's best schedule in the Gantt view; sweeps save, reopen and refuse bad files.
+#include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
 #include "core/heuristics/listgumbel.h"
 #include "core/optimizer/optimizer.h"
@@ -14,7 +15,6 @@
 #include "widgets/palette.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
-#include "widgets/samplestats.h"
 #include "widgets/sweepmodel.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"

@@ -162,6 +162,8 @@ QString GanttView::barText(OpId v) const {
     return barLabel(m_record->problem->g().op(v));
 }
 
+QString GanttView::jobStepLabel(JobStep s) { return QStringLiteral("J%1·%2").arg(s.job).arg(s.step); }
+
 QRectF GanttView::barRect(OpId v) const {
     if (!m_record || v < 0 || v >= static_cast<int>(m_laneOf.size())) return {};
     const auto& so = m_record->schedule().ops[static_cast<size_t>(v)];

@@ -4,10 +4,11 @@
 // multi-slot device), ops as bars coloured by device or op type, transfers, the critical path, a
 // time axis with zoom (wheel) and pan (drag), hover details. Paints only what is visible, and
 // merges bars thinner than a pixel into bands, so 100k bars stay fluid.
-#include "widgets/jobshop.h"
 #include "widgets/timemapping.h"
 #include "widgets/types.h"
 #include "widgets/units.h"
+
+#include "core/graph/jobshopnames.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -51,6 +52,8 @@ public:
     /// Op `v`'s fill and its text: "J3·2" (job, step) on a job-shop, else barLabel().
     QColor barColour(OpId v) const;
     QString barText(OpId v) const;
+    /// A job-shop bar's text for job `s.job`, step `s.step`: "J3·2".
+    static QString jobStepLabel(JobStep s);
     /// The bar texts of the last paint, before eliding (tests: what the bars say).
     const std::vector<QString>& drawnLabels() const { return m_drawnLabels; }
     /// The axis label at time `t`, as painted ("10 ms").

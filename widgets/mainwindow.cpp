@@ -488,7 +488,7 @@ RunJob* MainWindow::startRun() {
         job->deleteLater();
         updateStatus();
     });
-    m_runPanel->addJob(job, problem->objective.kind, problem->g().timeUnit());
+    m_runPanel->addJob(job);
     job->start();
     updateStatus();
     return job;

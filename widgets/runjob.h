@@ -32,6 +32,7 @@ public:
     bool isRunning() const { return m_task && m_task->isRunning(); }
     int id() const { return m_id; }
     const QString& method() const { return m_method; }
+    const Problem& problem() const { return *m_problem; }
     const Progress& lastProgress() const { return m_last; }
     /// Every progress report so far (the convergence curve), in order.
     const std::vector<Progress>& history() const { return m_history; }

@@ -288,7 +288,7 @@ bool RunPanel::setOption(const QString& key, const QString& value) {
     return ok;
 }
 
-void RunPanel::addJob(RunJob* job, Objective objective, TimeUnit unit) {
+void RunPanel::addJob(RunJob* job) {
     // a label over a thin bar: the status text never competes with the bar for room
     auto* row = new QWidget(this);
     auto* grid = new QGridLayout(row);
@@ -310,6 +310,8 @@ void RunPanel::addJob(RunJob* job, Objective objective, TimeUnit unit) {
     grid->addWidget(stop, 0, 1, 2, 1);
     m_jobs->addWidget(row);
     connect(stop, &QToolButton::clicked, job, &RunJob::cancel);
+    const Objective objective = job->problem().objective.kind;   // the "best" reads in its unit
+    const TimeUnit unit = job->problem().g().timeUnit();
     connect(job, &RunJob::progressed, bar, [bar, text, job, objective, unit](const Progress& p) {
         bar->setRange(0, 1000);
         bar->setValue(static_cast<int>(std::clamp(p.fraction, 0.0, 1.0) * 1000));

@@ -44,8 +44,8 @@ public:
     RunOptions options() const;
     /// Sets an option by its CLI key ("seed", "budget", "population", ...); false if unknown.
     bool setOption(const QString& key, const QString& value);
-    /// A progress row for `job`; its best cost reads in the objective's unit (time in `unit`).
-    void addJob(RunJob* job, Objective objective, TimeUnit unit);
+    /// A progress row for `job`; its best cost reads in the unit of the job's objective and graph.
+    void addJob(RunJob* job);
     int activeJobs() const;
     void saveSettings() const;
     void restoreSettings();

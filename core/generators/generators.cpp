@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/generators/generators.h"
 
+#include "core/graph/jobshopnames.h"
 #include "core/util/random.h"
 
 #include <algorithm>
@@ -379,7 +380,7 @@ GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
         OpId prev = kNoOp;
         for (int k = 0; k < machines; ++k) {
             const int m = route[static_cast<size_t>(k)];
-            const OpId v = g->addOp({.name = "j" + std::to_string(j) + "_o" + std::to_string(k),
+            const OpId v = g->addOp({.name = jobShopOpName(j, k),
                                      .type = "m" + std::to_string(m), .duration = double(rng.integer(1, 99)),
                                      .machineType = m});
             if (prev != kNoOp) g->addEdge(prev, v, 0);

@@ -3,6 +3,7 @@
 // "jobs machines", then one line per job of `machine duration` pairs, machines 0-based. Ops
 // j<job>_o<k>, a chain per job, machine type = machine; the platform has one device of capacity 1
 // per machine.
+#include "core/graph/jobshopnames.h"
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
 
@@ -85,7 +86,7 @@ LoadedGraph readJobShop(std::string_view text, const std::string& source) {
         for (std::int64_t k = 0; k < machines; ++k) {
             const std::string_view mTok = line.tokens[static_cast<std::size_t>(2 * k)];
             const std::string_view dTok = line.tokens[static_cast<std::size_t>(2 * k + 1)];
-            const std::string opName = "j" + std::to_string(j) + "_o" + std::to_string(k);
+            const std::string opName = jobShopOpName(static_cast<int>(j), static_cast<int>(k));
             const auto m = parseInteger(mTok);
             if (!m || *m < 0 || *m >= machines)
                 failAt(source, line.number, "op " + opName + ": machine '" + std::string(mTok) + "' is not a whole number in 0.." +

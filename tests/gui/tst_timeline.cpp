@@ -8,7 +8,7 @@
 #include "widgets/convergenceview.h"
 #include "widgets/ganttview.h"
 #include "widgets/graphorigin.h"
-#include "widgets/jobshop.h"
+#include "core/graph/jobshopnames.h"
 #include "widgets/mainwindow.h"
 #include "widgets/memoryview.h"
 #include "widgets/palette.h"
@@ -278,11 +278,11 @@ private Q_SLOTS:
     /// Job and step from the job-shop importer's op names, and only from those. Mutations caught: a
     /// prefix match ("j3_o2b", "j3_o"), a graph with one op of another name taken for a job-shop.
     void jobStepsOnlyFromJobShopNames() {
-        QCOMPARE(parseJobStep("j3_o2")->job, 3);
-        QCOMPARE(parseJobStep("j13_o10")->step, 10);
+        QCOMPARE(parseJobShopOpName("j3_o2")->job, 3);
+        QCOMPARE(parseJobShopOpName("j13_o10")->step, 10);
         for (const char* name : {"j3_o", "j_o2", "jx_o1", "j3_o2b", "J3_o2", "j-1_o2", "j3o2", "n3"})
-            QVERIFY2(!parseJobStep(name), name);
-        QCOMPARE(jobStepLabel({3, 2}), QStringLiteral("J3·2"));
+            QVERIFY2(!parseJobShopOpName(name), name);
+        QCOMPARE(GanttView::jobStepLabel({3, 2}), QStringLiteral("J3·2"));
         Graph g;
         g.addOp({.name = "j0_o0", .type = "M0", .duration = 1});
         g.addOp({.name = "j0_o1", .type = "M1", .duration = 1});

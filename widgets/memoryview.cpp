@@ -172,9 +172,9 @@ void MemoryView::rebuild() {
         cap->attachAxis(x);
         cap->attachAxis(y);
     }
-    if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/analysis/bounds.h)
+    if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/analysis/resultbound.h)
         auto* bound = new QLineSeries;
-        bound->setName(tr("lower bound"));
+        bound->setName(tr("lower bound (%1)").arg(m_record->memoryBoundSource));
         bound->append(0, m_record->memoryBound / divisor);
         bound->append(s.makespan, m_record->memoryBound / divisor);
         bound->setPen(QPen(palette::category(2), 1.5, Qt::DashLine));

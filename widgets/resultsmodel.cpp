@@ -64,7 +64,8 @@ namespace {
 /// Same graph, same platform, same objective: the same optimum, so the same bounds.
 std::uint64_t problemKey(const RunRecord& r) {
     if (!r.problem) return 0;
-    return fnv1a64(platformToJson(r.problem->platform) + toString(r.problem->objective.kind), r.graphFingerprint);
+    return fnv1a64(platformToJson(r.problem->platform) + toString(r.problem->objective.kind) + toString(r.problem->objective.memoryClock),
+                   r.graphFingerprint);
 }
 
 } // namespace
@@ -233,14 +234,21 @@ void ResultsModel::clear() {
 }
 
 void ResultsModel::shareBound(std::size_t row) {
+    shareBound(row, &RunRecord::makespanBound, &RunRecord::makespanBoundSource);
+    shareBound(row, &RunRecord::memoryBound, &RunRecord::memoryBoundSource);
+}
+
+/// A bound one run proved holds for every schedule of its problem: every row of that problem
+/// gets the largest one known.
+void ResultsModel::shareBound(std::size_t row, double RunRecord::*bound, QString RunRecord::*source) {
     const std::uint64_t key = m_problemKeys[row];
     std::size_t best = row;
     for (std::size_t i = 0; i < m_rows.size(); ++i)
-        if (m_problemKeys[i] == key && m_rows[i].makespanBound > m_rows[best].makespanBound) best = i;
+        if (m_problemKeys[i] == key && m_rows[i].*bound > m_rows[best].*bound) best = i;
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        if (i == best || m_problemKeys[i] != key || m_rows[i].makespanBound >= m_rows[best].makespanBound) continue;
-        m_rows[i].makespanBound = m_rows[best].makespanBound;
-        m_rows[i].makespanBoundSource = m_rows[best].makespanBoundSource;
+        if (i == best || m_problemKeys[i] != key || m_rows[i].*bound >= m_rows[best].*bound) continue;
+        m_rows[i].*bound = m_rows[best].*bound;
+        m_rows[i].*source = m_rows[best].*source;
         const QModelIndex cell = index(static_cast<int>(i), BoundGap);
         Q_EMIT dataChanged(cell, cell);
     }

@@ -33,6 +33,7 @@ public:
 private:
     /// The best bound any row proved for a problem goes to every row of that problem.
     void shareBound(std::size_t row);
+    void shareBound(std::size_t row, double RunRecord::*bound, QString RunRecord::*source);
 
     std::vector<RunRecord> m_rows;
     std::vector<std::uint64_t> m_problemKeys;   ///< per row: graph, platform and objective

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/schedulerecord.h"
 
+#include "core/analysis/resultbound.h"
+
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
 #include "widgets/criticalpath.h"
@@ -35,11 +37,19 @@ void attachBound(RunRecord& r, const LowerBounds& b) {
     r.makespanBound = b.makespan;
     r.makespanBoundSource = QString::fromUtf8(b.makespanSource);
     r.memoryBound = b.memory;
-    r.memoryBoundSource = QString::fromUtf8(b.memorySource);
-    // an exact method's proven bound (exact-makespan), when the run raised it above the analytic ones
-    if (r.result && r.problem->objective.kind == Objective::Makespan && r.result->lowerBound > b.makespan) {
-        r.makespanBound = r.result->lowerBound;
-        r.makespanBoundSource = QStringLiteral("proved by %1").arg(r.method);
+    r.memoryBoundSource = QStringLiteral("cut bound: %1").arg(QString::fromUtf8(b.memorySource));
+    if (!r.result) return;
+    // a bound an exact method proved (exact-makespan, exact-memory), when above the analytic ones
+    const CostBound tightest = tightestBound(*r.problem, *r.result, b);
+    if (!tightest.proven) return;
+    const QString source = tightest.source == "proved by the run" ? QStringLiteral("proved by %1").arg(r.method)
+                                                                  : QString::fromStdString(tightest.source);
+    if (r.problem->objective.kind == Objective::Makespan) {
+        r.makespanBound = tightest.value;
+        r.makespanBoundSource = source;
+    } else {
+        r.memoryBound = tightest.value;
+        r.memoryBoundSource = source;
     }
 }
 

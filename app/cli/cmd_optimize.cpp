@@ -8,6 +8,7 @@
 #include "problemargs.h"
 
 #include "core/analysis/bounds.h"
+#include "core/analysis/resultbound.h"
 #include "core/costmodel/validator.h"
 #include "core/optimizer/candidates.h"
 #include "core/io/scheduleio.h"
@@ -111,18 +112,15 @@ double percentPoints(double gap) { return std::abs(100 * gap) < 0.005 ? 0.0 : 10
 
 /// How far the result can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%"
 /// for makespan, the peak memory on the problem's clock against the memory bound for a memory
-/// objective. A bound the run proved (exact-makespan) counts when it is the larger.
+/// objective; the tightest bound known (core/analysis/resultbound.h), which a run may have proved.
 void printGapToBound(const Problem& p, const RunResult& r) {
-    const LowerBounds lb = lowerBounds(p);
     const bool memory = p.objective.kind == Objective::Memory;
-    const bool proved = p.objective.kind == Objective::Makespan && r.lowerBound > lb.makespan;
-    const double bound = memory ? lb.memory : proved ? r.lowerBound : lb.makespan;
-    const double gap = gapToBound(memory ? r.schedule.peakMemory() : r.schedule.makespan, bound);
+    const CostBound bound = tightestBound(p, r, lowerBounds(p));
+    const double gap = gapToBound(memory ? r.schedule.peakMemory() : r.schedule.makespan, bound.value);
     if (std::isnan(gap)) return;
-    const char* source = memory ? lb.memorySource : proved ? "proved by the run" : lb.makespanSource;
-    std::cout << std::setprecision(12) << "gap to lower bound " << bound << (memory ? " bytes" : "") << " (" << source
-              << "): " << std::showpos << std::fixed << std::setprecision(2) << percentPoints(gap) << "%" << std::noshowpos
-              << std::defaultfloat << "\n";
+    std::cout << std::setprecision(12) << "gap to lower bound " << bound.value << (memory ? " bytes" : "") << " ("
+              << bound.source << "): " << std::showpos << std::fixed << std::setprecision(2) << percentPoints(gap) << "%"
+              << std::noshowpos << std::defaultfloat << "\n";
 }
 
 /// --target needs what the protocol assumes: a makespan run on the proxy (free transfers).

@@ -108,10 +108,13 @@ double footprintBound(const Graph& g) {
 
 namespace {
 
-/// One bit per op; reach[v] is the set of ops reachable from v along `next` (v excluded).
-using OpBits = std::vector<std::uint64_t>;
+bool hasBit(const OpBits& bits, OpId v) {
+    return (bits[static_cast<size_t>(v) / 64] >> (static_cast<size_t>(v) % 64)) & 1;
+}
 
-std::vector<OpBits> reachability(const Graph& g, bool forward) {
+} // namespace
+
+std::vector<OpBits> opReachability(const Graph& g, bool forward) {
     const auto n = static_cast<size_t>(g.opCount()), words = (n + 63) / 64;
     std::vector<OpBits> reach(n, OpBits(words, 0));
     const std::vector<OpId>& order = g.topologicalOrder();
@@ -128,17 +131,8 @@ std::vector<OpBits> reachability(const Graph& g, bool forward) {
     return reach;
 }
 
-bool hasBit(const OpBits& bits, OpId v) {
-    return (bits[static_cast<size_t>(v) / 64] >> (static_cast<size_t>(v) % 64)) & 1;
-}
-
-} // namespace
-
-double cutMemoryBound(const Graph& g, int devices, int maxOps) {
-    const double footprint = footprintBound(g);
-    if (g.opCount() > maxOps || devices < 1) return footprint;
+std::vector<double> opCutBounds(const Graph& g, const std::vector<OpBits>& after, const std::vector<OpBits>& before) {
     const auto n = static_cast<size_t>(g.opCount()), words = (n + 63) / 64;
-    const std::vector<OpBits> after = reachability(g, true), before = reachability(g, false);
     // crossing[v]: bytes of tensors made before v and read after v, resident somewhere at v's step
     std::vector<double> crossing(n, 0);
     OpBits readLater(words);
@@ -153,7 +147,7 @@ double cutMemoryBound(const Graph& g, int devices, int maxOps) {
             for (std::uint64_t both = made[k] & readLater[k]; both != 0; both &= both - 1)
                 crossing[k * 64 + static_cast<size_t>(std::countr_zero(both))] += tensor.bytes;
     }
-    double best = footprint;
+    std::vector<double> bound(n);
     for (OpId v = 0; v < g.opCount(); ++v) {
         double own = g.outputBytes(v) + g.op(v).paramBytes, cut = crossing[static_cast<size_t>(v)];
         for (const TensorId t : g.inputs(v)) {
@@ -164,8 +158,17 @@ double cutMemoryBound(const Graph& g, int devices, int maxOps) {
                                                        [&](OpId c) { return hasBit(after[static_cast<size_t>(v)], c); }))
                 cut -= input.bytes;
         }
-        best = std::max(best, (own + cut) / devices);
+        bound[static_cast<size_t>(v)] = own + cut;
     }
+    return bound;
+}
+
+double cutMemoryBound(const Graph& g, int devices, int maxOps) {
+    const double footprint = footprintBound(g);
+    if (g.opCount() > maxOps || devices < 1) return footprint;
+    double best = footprint;
+    for (const double b : opCutBounds(g, opReachability(g, true), opReachability(g, false)))
+        best = std::max(best, b / devices);
     return best;
 }
 

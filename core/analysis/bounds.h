@@ -6,6 +6,7 @@
 
 #include "core/costmodel/problem.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace sl {
@@ -69,5 +70,16 @@ double footprintBound(const Graph& g);
 /// footprintBound(g); graphs of more than `maxOps` ops get footprintBound(g) alone (the
 /// reachability sets take O(ops^2) bits). O(ops x (ops + tensors) / 64).
 double cutMemoryBound(const Graph& g, int devices, int maxOps = 4096);
+
+/// One bit per op.
+using OpBits = std::vector<std::uint64_t>;
+/// reach[v]: the ops reachable from v along successors (`forward`) or predecessors, v excluded.
+/// O(ops x edges / 64) time, ops^2 bits.
+std::vector<OpBits> opReachability(const Graph& g, bool forward);
+
+/// Per op v, one device: footprint(v) plus the bytes of tensors made by an ancestor of v and read
+/// by a descendant of v (cutMemoryBound's term; its maximum over v is cutMemoryBound(g, 1)).
+/// `after` and `before` are opReachability(g, true) and (g, false).
+std::vector<double> opCutBounds(const Graph& g, const std::vector<OpBits>& after, const std::vector<OpBits>& before);
 
 } // namespace sl

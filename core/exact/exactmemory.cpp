@@ -3,6 +3,9 @@
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
+#include "core/exact/memorydive.h"
+#include "core/exact/memorystatebound.h"
+#include "core/exact/opsetstore.h"
 #include "core/heuristics/memoryorders.h"
 
 #include <algorithm>
@@ -15,59 +18,13 @@ namespace sl {
 
 namespace {
 
-/// Op sets stored contiguously (W words each) with an open-addressing index for lookup.
-class StateStore {
-public:
-    explicit StateStore(int words) : m_words(static_cast<size_t>(words)), m_table(1u << 12, -1) {}
-    size_t size() const { return m_count; }
-    const std::uint64_t* bits(std::int32_t i) const { return m_bits.data() + static_cast<size_t>(i) * m_words; }
-    /// Index of `set`, or -1.
-    std::int32_t find(const std::uint64_t* set) const {
-        for (size_t h = hash(set) & mask();; h = (h + 1) & mask()) {
-            const std::int32_t i = m_table[h];
-            if (i < 0) return -1;
-            if (std::equal(set, set + m_words, bits(i))) return i;
-        }
-    }
-    std::int32_t insert(const std::uint64_t* set) {
-        if (2 * (m_count + 1) > m_table.size()) grow();
-        const auto index = static_cast<std::int32_t>(m_count++);
-        m_bits.insert(m_bits.end(), set, set + m_words);
-        place(index);
-        return index;
-    }
-
-private:
-    size_t mask() const { return m_table.size() - 1; }
-    size_t hash(const std::uint64_t* set) const {
-        std::uint64_t h = 0x9E3779B97F4A7C15ULL;
-        for (size_t w = 0; w < m_words; ++w) {
-            h ^= set[w] + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-            h *= 0xBF58476D1CE4E5B9ULL;
-        }
-        return static_cast<size_t>(h ^ (h >> 31));
-    }
-    void place(std::int32_t index) {
-        size_t h = hash(bits(index)) & mask();
-        while (m_table[h] >= 0) h = (h + 1) & mask();
-        m_table[h] = index;
-    }
-    void grow() {
-        m_table.assign(m_table.size() * 2, -1);
-        for (size_t i = 0; i < m_count; ++i) place(static_cast<std::int32_t>(i));
-    }
-    size_t m_words;
-    std::vector<std::uint64_t> m_bits;
-    std::vector<std::int32_t> m_table;
-    size_t m_count = 0;
-};
-
+/// An open set: `key` is a lower bound on any order through it at partial peak `cost`.
 struct HeapEntry {
-    double cost;
+    double key, cost;
     int size;
     std::int32_t state;
-    bool operator>(const HeapEntry& o) const {   // min cost first, then larger sets (closer to done)
-        if (cost != o.cost) return cost > o.cost;
+    bool operator>(const HeapEntry& o) const {   // least bound first, then larger sets (closer to done)
+        if (key != o.key) return key > o.key;
         if (size != o.size) return size < o.size;
         return state > o.state;
     }
@@ -91,7 +48,8 @@ ExactMemoryResult bestHeuristicOrder(const Graph& g) {
 }
 
 /// The best-first search over op sets. Each stored set has its partial peak (`cost`), the bytes
-/// live after it (`live`) and the step that reached it at that cost (`parent`, `action`).
+/// live after it (`live`), its bound (`setBound`, computed when first popped; -1 before) and the
+/// step that reached it at that cost (`parent`, `action`).
 class MemorySearch {
 public:
     /// `result` holds the incumbent; `floor` is a lower bound on the optimum; the time limit counts from `begin`.
@@ -99,35 +57,45 @@ public:
                  const std::function<void(std::int64_t, double)>& progress, ExactMemoryResult& result, double floor,
                  std::chrono::steady_clock::time_point begin)
         : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
-          m_progress(progress), m_result(result), m_begin(begin), m_store(m_words),
-          m_scratch(static_cast<size_t>(m_words), 0), m_lowerBound(floor),
+          m_progress(progress), m_result(result), m_begin(begin), m_bound(g), m_dive(g), m_store(m_words),
+          m_scratch(static_cast<size_t>(m_words), 0), m_floor(floor),
+          // per set: its bits and index, five fields, about two heap entries
+          m_bytesPerState(2 * opSetStoreBytesPerSet(m_words) + 2 * (3 * 8 + 2 * 4) + 2 * sizeof(HeapEntry)),
           // Expansions cost O(V + E): on large graphs check the clock and the stop token every time.
           m_checkMask(m_n + g.edgeCount() > 4096 ? 0 : 255) {
         countReaders();
-        m_store.insert(m_scratch.data());
-        m_cost.push_back(0);
-        m_live.push_back(0);
-        m_parent.push_back(-1);
-        m_action.push_back(kNoOp);
-        m_heap.push({0, 0, 0});
+        addState(-1, kNoOp, 0, 0);
+        m_heap.push({0, 0, 0, 0});
+        tryDive(0);
     }
 
     void run() {
         while (!m_heap.empty()) {
             const HeapEntry top = m_heap.top();
+            if (top.key >= m_result.peak) break;   // nothing cheaper than the incumbent is left
             m_heap.pop();
-            if (top.cost > m_cost[static_cast<size_t>(top.state)]) continue;   // stale entry
-            if (top.cost >= m_result.peak) break;   // nothing cheaper than the incumbent is left
-            m_lowerBound = std::max(m_lowerBound, top.cost);
+            const auto s = static_cast<size_t>(top.state);
+            if (top.cost > m_cost[s]) continue;   // stale entry
             if (top.size == m_n) {
                 m_result.order = orderTo(top.state);
                 m_result.peak = top.cost;
                 break;
             }
-            if (outOfBudget()) break;
+            if (m_setBound[s] < 0) {   // first pop: bound the set, and reopen it if that raises its key
+                m_setBound[s] = m_bound.bound(m_store.bits(top.state), m_live[s]);
+                if (m_setBound[s] > top.key) {
+                    if (m_setBound[s] < m_result.peak) m_heap.push({m_setBound[s], top.cost, top.size, top.state});
+                    continue;
+                }
+            }
+            if (outOfBudget(top.state)) {
+                m_heap.push(top);   // still open: it counts for the bound
+                break;
+            }
             expand(top);
         }
         m_result.states = static_cast<std::int64_t>(m_store.size());
+        m_result.lowerBound = provenBound();
     }
 
 private:
@@ -144,6 +112,24 @@ private:
                     m_deadOutputs[static_cast<size_t>(v)] += m_g.tensor(t).bytes;
     }
 
+    /// The optimum when the search closed, else the least key still open (every order passes
+    /// through an open set or was pruned at the incumbent), never below the floor.
+    double provenBound() const {
+        if (!m_result.note.empty() && !m_heap.empty())
+            return std::max(m_floor, std::min(m_result.peak, m_heap.top().key));
+        return m_result.peak;
+    }
+
+    std::int32_t addState(std::int32_t parent, OpId action, double cost, double live) {
+        const std::int32_t i = m_store.insert(m_scratch.data());
+        m_cost.push_back(cost);
+        m_live.push_back(live);
+        m_setBound.push_back(-1);
+        m_parent.push_back(parent);
+        m_action.push_back(action);
+        return i;
+    }
+
     std::vector<OpId> orderTo(std::int32_t state) const {
         std::vector<OpId> order;
         for (std::int32_t s = state; m_parent[static_cast<size_t>(s)] >= 0; s = m_parent[static_cast<size_t>(s)])
@@ -152,15 +138,28 @@ private:
         return order;
     }
 
+    /// Completes the set `state` greedily; keeps the order when it beats the incumbent.
+    void tryDive(std::int32_t state) {
+        std::vector<OpId> order = orderTo(state);
+        const std::vector<OpId> rest = m_dive.complete(m_store.bits(state));
+        order.insert(order.end(), rest.begin(), rest.end());
+        const double peak = m_stepMemory.peak(order);
+        if (peak < m_result.peak) {
+            m_result.order = std::move(order);
+            m_result.peak = peak;
+            ++m_result.improvedByDives;
+        }
+    }
+
     void giveUp(const std::string& why) {
         std::ostringstream s;
-        s << why << " after " << m_store.size() << " states; returning the best heuristic order (peak " << m_result.peak
-          << ", lower bound " << m_lowerBound << ")";
+        s << why << " after " << m_store.size() << " states; returning the best order found (peak " << m_result.peak << ")";
         m_result.note = s.str();
     }
 
-    /// Counts the expansion; true (with the note set) when cancelled, out of time or out of states.
-    bool outOfBudget() {
+    /// Counts the expansion of `state` and dives from it now and then; true (with the note set)
+    /// when cancelled, out of time, states or memory.
+    bool outOfBudget(std::int32_t state) {
         if ((++m_result.expanded & m_checkMask) == 0) {
             if (m_stop.stop_requested()) {
                 m_result.cancelled = true;
@@ -175,8 +174,13 @@ private:
             if (m_progress && (m_result.expanded & (m_checkMask == 0 ? 63 : 4095)) == 0)
                 m_progress(m_result.expanded, m_result.peak);
         }
+        if ((m_result.expanded & kDiveEvery) == 0) tryDive(state);
         if (static_cast<std::int64_t>(m_store.size()) >= m_limits.maxStates) {
             giveUp("state limit reached");
+            return true;
+        }
+        if (static_cast<double>(m_store.size()) * m_bytesPerState >= m_limits.maxBytes) {
+            giveUp("memory limit reached (" + std::to_string(static_cast<long long>(m_limits.maxBytes / (1 << 20))) + " MiB)");
             return true;
         }
         return false;
@@ -207,35 +211,59 @@ private:
     void relax(const HeapEntry& top, OpId v, double next, double after) {
         std::int32_t i = m_store.find(m_scratch.data());
         if (i < 0) {
-            i = m_store.insert(m_scratch.data());
-            m_cost.push_back(next);
-            m_live.push_back(after);
-            m_parent.push_back(top.state);
-            m_action.push_back(v);
-            m_heap.push({next, top.size + 1, i});
+            i = addState(top.state, v, next, after);
+            m_heap.push({next, next, top.size + 1, i});
         } else if (next < m_cost[static_cast<size_t>(i)]) {
-            m_cost[static_cast<size_t>(i)] = next;
-            m_parent[static_cast<size_t>(i)] = top.state;
-            m_action[static_cast<size_t>(i)] = v;
-            m_heap.push({next, top.size + 1, i});
+            const auto s = static_cast<size_t>(i);
+            m_cost[s] = next;
+            m_parent[s] = top.state;
+            m_action[s] = v;
+            m_heap.push({std::max(next, m_setBound[s]), next, top.size + 1, i});
         }
     }
 
-    /// Every ready op appended to `top`'s set, unless that reaches the incumbent's peak.
+    /// A successor of `top` by ready op `v`: its partial peak and the bytes live after it.
+    struct Step {
+        OpId op;
+        double peak, live;
+    };
+
+    /// Every ready op appended to `top`'s set, unless that reaches the incumbent's peak; only one
+    /// when it is forced (raises neither the partial peak nor the live bytes: moving it to the front
+    /// of any completion lowers or keeps every later step, so some optimal completion starts with it).
     void expand(const HeapEntry& top) {
         const std::uint64_t* bits = m_store.bits(top.state);
         std::copy(bits, bits + m_words, m_scratch.begin());
         const double baseLive = m_live[static_cast<size_t>(top.state)];
+        m_steps.clear();
         for (OpId v = 0; v < m_n; ++v) {
             if (has(m_scratch.data(), v) || !ready(v)) continue;
-            const double step = baseLive + m_g.outputBytes(v) + m_g.op(v).paramBytes;
-            const double next = std::max(top.cost, step);
+            const double next = std::max(top.cost, baseLive + m_g.outputBytes(v) + m_g.op(v).paramBytes);
             if (next >= m_result.peak) continue;
-            m_scratch[static_cast<size_t>(v) >> 6] |= std::uint64_t{1} << (v & 63);
-            relax(top, v, next, liveAfter(v, baseLive));
-            m_scratch[static_cast<size_t>(v) >> 6] &= ~(std::uint64_t{1} << (v & 63));
+            setBit(v, true);
+            const double after = liveAfter(v, baseLive);
+            setBit(v, false);
+            if (next <= top.cost && after <= baseLive) {   // forced
+                m_steps.assign(1, {v, next, after});
+                ++m_result.forcedMoves;
+                break;
+            }
+            m_steps.push_back({v, next, after});
+        }
+        for (const Step& step : m_steps) {
+            setBit(step.op, true);
+            relax(top, step.op, step.peak, step.live);
+            setBit(step.op, false);
         }
     }
+
+    void setBit(OpId v, bool on) {
+        const std::uint64_t bit = std::uint64_t{1} << (v & 63);
+        std::uint64_t& word = m_scratch[static_cast<size_t>(v) >> 6];
+        word = on ? (word | bit) : (word & ~bit);
+    }
+
+    static constexpr std::int64_t kDiveEvery = 4095;   ///< expansions between dives, minus one
 
     const Graph& m_g;
     const int m_n;
@@ -245,15 +273,20 @@ private:
     const std::function<void(std::int64_t, double)>& m_progress;
     ExactMemoryResult& m_result;
     const std::chrono::steady_clock::time_point m_begin;
+    const MemoryStateBound m_bound;
+    GreedyMemoryDive m_dive;
+    StepMemory m_stepMemory{m_g, 1};
     std::vector<std::vector<OpId>> m_readers;
     std::vector<double> m_deadOutputs;
-    StateStore m_store;
-    std::vector<double> m_cost, m_live;
+    OpSetStore m_store;
+    std::vector<double> m_cost, m_live, m_setBound;
     std::vector<std::int32_t> m_parent;
     std::vector<OpId> m_action;
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> m_heap;
     std::vector<std::uint64_t> m_scratch;
-    double m_lowerBound;
+    std::vector<Step> m_steps;
+    const double m_floor;
+    const double m_bytesPerState;
     const std::int64_t m_checkMask;
 };
 
@@ -266,11 +299,12 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
     const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search
     if (g.opCount() == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
+        result.lowerBound = result.peak;
         return result;
     }
     MemorySearch search(g, limits, std::move(stop), progress, result, floor, begin);
     search.run();
-    result.optimal = result.note.empty();
+    result.optimal = result.note.empty() || result.lowerBound >= result.peak;
     return result;
 }
 

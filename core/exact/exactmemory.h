@@ -3,19 +3,23 @@
 /// \file
 /// Minimum step-clock peak memory of a single-device total order (Topoformer's objective, Gagrani
 /// et al. 2022, §3.2): a best-first search over the sets of scheduled ops (the down-sets of the
-/// DAG; the state of the paper's DP baselines, App. C.3; docs/heuristics.md, "Choices where the
-/// papers are silent").
+/// DAG; the state of the paper's DP baselines, App. C.3; docs/heuristics.md, "exact-memory").
 ///
 /// The memory live after a prefix depends only on its op set X, and the partial peak never
-/// decreases along a path, so a Dijkstra-like search by partial peak (ties: larger sets first)
-/// reaches the full set first along an optimal order. States at or above the incumbent (the best of
-/// the XLA-list, DFS and post-order heuristics) are pruned. The search is bounded in states and
-/// time; when it gives up it returns the incumbent and says so.
+/// decreases along a path, so a search by the partial peak reaches the full set first along an
+/// optimal order. Each set is ordered by a lower bound on any order through it
+/// (MemoryStateBound: the tensors live now that a remaining op still reads), states at or above the
+/// incumbent are pruned, and an op that raises neither the partial peak nor the live bytes is run
+/// at once (a forced move: some optimal completion starts with it). Greedy dives from the open sets
+/// improve the incumbent while the search runs. The search is bounded in memory (bytes of stored
+/// sets), states and time; when it stops early it returns the best order found and the best bound
+/// it proved (the cheapest open set).
 
 #include "core/graph/graph.h"
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -23,17 +27,23 @@
 namespace sl {
 
 struct ExactMemoryLimits {
-    std::int64_t maxStates = 2'000'000;   ///< distinct op sets stored
-    double timeLimit = 10;                ///< seconds; 0 = none
+    std::int64_t maxStates = std::numeric_limits<std::int32_t>::max();   ///< distinct op sets stored
+    double maxBytes = 2.0 * 1024 * 1024 * 1024;   ///< memory for stored sets, their index and the open list
+    double timeLimit = 10;                        ///< seconds; 0 = none
 };
 
 struct ExactMemoryResult {
     std::vector<OpId> order;   ///< best order found (optimal when `optimal`)
     double peak = 0;           ///< its step-clock peak (StepMemory, keepOutputs = false)
-    bool optimal = false;
+    bool optimal = false;      ///< proven: `peak` is the minimum
+    /// What the run proved: no order has a lower peak. Equals `peak` when `optimal`; otherwise the
+    /// cheapest open set's bound (never below the cut bound of core/analysis/bounds.h).
+    double lowerBound = 0;
     bool cancelled = false;
     std::int64_t states = 0;   ///< op sets stored
     std::int64_t expanded = 0;
+    std::int64_t forcedMoves = 0;   ///< sets expanded by one forced op alone
+    int improvedByDives = 0;        ///< times a dive lowered the incumbent
     std::string note;          ///< why it stopped early, empty when optimal
 };
 

@@ -6,9 +6,20 @@
 #include "core/heuristics/evaluate.h"
 #include "core/optimizer/optimizer.h"
 
+#include <cstdio>
+#include <string>
+
 namespace sl {
 
 namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string bytesText(double bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.0f bytes (%.1f MiB)", bytes, bytes / kMiB);
+    return text;
+}
 
 class ExactMemoryOptimizer : public Optimizer {
 public:
@@ -18,6 +29,7 @@ public:
         RunResult r;
         ExactMemoryLimits limits;
         limits.maxStates = static_cast<std::int64_t>(o.get("max-states", static_cast<double>(limits.maxStates)));
+        limits.maxBytes = o.get("max-memory", limits.maxBytes / kMiB) * kMiB;
         limits.timeLimit = o.timeLimit > 0 ? o.timeLimit : o.get("time", limits.timeLimit);
         const ExactMemoryResult best = exactMinimumMemory(p.g(), limits, stop, [&](std::int64_t expanded, double peak) {
             r.evaluations = expanded;
@@ -26,7 +38,9 @@ public:
         r.schedule = sequentialSchedule(p, best.order);
         r.evaluations = best.expanded + 4;   // + the four heuristic incumbents
         r.cancelled = best.cancelled;
-        r.note = best.optimal ? "optimal (" + std::to_string(best.states) + " states)" : best.note;
+        // what the search proves is about the step-clock peak of one device: the cost only there
+        if (p.platform.deviceCount() == 1 && p.objective.memoryClock == MemoryClock::Step) r.lowerBound = best.lowerBound;
+        r.note = best.optimal ? "optimal (" + std::to_string(best.states) + " states)" : best.note + "; proved >= " + bytesText(best.lowerBound);
         finishResult(r, p, "exact-memory", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
         return r;
@@ -37,16 +51,20 @@ public:
 
 void registerExactOptimizers() {
     OptionSpec states{.key = "max-states", .label = "Max states", .kind = OptionSpec::Kind::Int,
-                      .defaultValue = 2'000'000, .min = 1, .max = 1e8,
-                      .help = "give up (returning the best heuristic order) after this many op sets"};
+                      .defaultValue = 2e9, .min = 1, .max = 2e9,
+                      .help = "give up (returning the best order found and the bound proved) after this many op sets"};
+    OptionSpec memory{.key = "max-memory", .label = "Max memory (MiB)", .kind = OptionSpec::Kind::Int,
+                      .defaultValue = 2048, .min = 1, .max = 1e7,
+                      .help = "give up when the stored op sets would take more than this many MiB"};
     OptionSpec time{.key = "time", .label = "Give up after (s)", .kind = OptionSpec::Kind::Int, .defaultValue = 10,
                     .min = 0, .max = 1e6, .help = "give up after this many seconds unless --time-limit is set"};
     OptimizerRegistry::instance().add(
         {.name = "exact-memory",
-         .summary = "minimum single-device step-clock peak memory: best-first DP over op sets (bounded)",
+         .summary = "minimum single-device step-clock peak memory: best-first search over op sets (bounded); "
+                    "proves the optimum, else returns its best order and a proven lower bound",
          .family = "exact",
          .objectives = {Objective::Memory},
-         .options = {states, time}},
+         .options = {states, memory, time}},
         [] { return std::make_unique<ExactMemoryOptimizer>(); });
     OptimizerRegistry::instance().add(
         {.name = "exact-makespan",

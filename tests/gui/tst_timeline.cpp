@@ -401,7 +401,7 @@ private Q_SLOTS:
         // the dashed lower bound sits at the problem's memory bound, in the peak marker's unit
         double boundY = 0, peakY = 0;
         for (QAbstractSeries* s : view->chart()->series()) {
-            if (s->name() == QLatin1String("lower bound")) boundY = static_cast<QXYSeries*>(s)->at(0).y();
+            if (s->name().startsWith(QLatin1String("lower bound"))) boundY = static_cast<QXYSeries*>(s)->at(0).y();
             if (s->name() == QLatin1String("peak")) peakY = static_cast<QXYSeries*>(s)->at(0).y();
         }
         QVERIFY(r.memoryBound > 0 && peakY > 0);

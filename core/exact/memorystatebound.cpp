@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "core/exact/memorystatebound.h"
+
+#include <algorithm>
+
+namespace sl {
+
+namespace {
+
+bool has(const std::uint64_t* set, OpId v) { return (set[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
+
+} // namespace
+
+MemoryStateBound::MemoryStateBound(const Graph& g) : m_g(g) {
+    const int n = g.opCount();
+    if (n <= kMaxReachOps) {
+        m_after = opReachability(g, true);
+        m_before = opReachability(g, false);
+        m_opBound = opCutBounds(g, m_after, m_before);
+    } else {
+        for (OpId v = 0; v < n; ++v) {
+            double bytes = g.outputBytes(v) + g.op(v).paramBytes;
+            for (TensorId t : g.inputs(v)) bytes += g.tensor(t).bytes;
+            m_opBound.push_back(bytes);
+        }
+    }
+    m_byBound.resize(static_cast<size_t>(n));
+    for (OpId v = 0; v < n; ++v) {
+        m_byBound[static_cast<size_t>(v)] = v;
+        m_stepExtra.push_back(g.outputBytes(v) + g.op(v).paramBytes);
+    }
+    std::stable_sort(m_byBound.begin(), m_byBound.end(), [&](OpId a, OpId b) {
+        return m_opBound[static_cast<size_t>(a)] > m_opBound[static_cast<size_t>(b)];
+    });
+}
+
+double MemoryStateBound::bound(const std::uint64_t* set, double live) const {
+    return std::max(nextStepBound(set, live), remainingOpsBound(set));
+}
+
+double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) const {
+    double cheapest = -1;
+    for (OpId v = 0; v < m_g.opCount(); ++v) {
+        if (has(set, v)) continue;
+        const auto& preds = m_g.predecessors(v);
+        if (!std::all_of(preds.begin(), preds.end(), [&](OpId q) { return has(set, q); })) continue;
+        const double extra = m_stepExtra[static_cast<size_t>(v)];
+        if (cheapest < 0 || extra < cheapest) cheapest = extra;
+    }
+    return cheapest < 0 ? 0 : live + cheapest;
+}
+
+double MemoryStateBound::remainingOpsBound(const std::uint64_t* set) const {
+    double best = 0;
+    int checked = 0;
+    for (const OpId v : m_byBound) {
+        if (has(set, v)) continue;
+        const double own = m_opBound[static_cast<size_t>(v)];
+        if (checked == 0) best = own;   // the largest static bound among remaining ops
+        if (m_after.empty() || ++checked > kOpsChecked) break;
+        best = std::max(best, own + liveTensorsKeptBy(v, set));
+    }
+    return best;
+}
+
+/// Bytes of tensors live after `set` that are not made by an ancestor of the remaining op `v` but
+/// that a descendant of v still reads: they stay live through v's step, and neither v's footprint
+/// nor its cut counts them.
+double MemoryStateBound::liveTensorsKeptBy(OpId v, const std::uint64_t* set) const {
+    const OpBits& after = m_after[static_cast<size_t>(v)];
+    const OpBits& before = m_before[static_cast<size_t>(v)];
+    const auto inBits = [](const OpBits& bits, OpId u) { return (bits[static_cast<size_t>(u) >> 6] >> (u & 63)) & 1u; };
+    double bytes = 0;
+    for (TensorId t = 0; t < m_g.tensorCount(); ++t) {
+        const Tensor& tensor = m_g.tensor(t);
+        if (tensor.producer == kNoOp || tensor.bytes <= 0 || !has(set, tensor.producer) || inBits(before, tensor.producer))
+            continue;
+        const bool readLater = std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
+                                           [&](OpId c) { return !has(set, c) && inBits(after, c); });
+        if (readLater) bytes += tensor.bytes;
+    }
+    return bytes;
+}
+
+} // namespace sl

@@ -65,7 +65,7 @@ public:
           m_checkMask(m_n + g.edgeCount() > 4096 ? 0 : 255) {
         countReaders();
         addState(-1, kNoOp, 0, 0);
-        m_heap.push({0, 0, 0, 0});
+        m_heap.push({m_floor, 0, 0, 0});
         tryDive(0);
     }
 
@@ -82,7 +82,7 @@ public:
                 break;
             }
             if (m_setBound[s] < 0) {   // first pop: bound the set, and reopen it if that raises its key
-                m_setBound[s] = m_bound.bound(m_store.bits(top.state), m_live[s]);
+                m_setBound[s] = std::max(m_floor, m_bound.bound(m_store.bits(top.state), m_live[s]));
                 if (m_setBound[s] > top.key) {
                     if (m_setBound[s] < m_result.peak) m_heap.push({m_setBound[s], top.cost, top.size, top.state});
                     continue;
@@ -212,13 +212,13 @@ private:
         std::int32_t i = m_store.find(m_scratch.data());
         if (i < 0) {
             i = addState(top.state, v, next, after);
-            m_heap.push({next, next, top.size + 1, i});
+            m_heap.push({std::max(next, m_floor), next, top.size + 1, i});
         } else if (next < m_cost[static_cast<size_t>(i)]) {
             const auto s = static_cast<size_t>(i);
             m_cost[s] = next;
             m_parent[s] = top.state;
             m_action[s] = v;
-            m_heap.push({std::max(next, m_setBound[s]), next, top.size + 1, i});
+            m_heap.push({std::max({next, m_setBound[s], m_floor}), next, top.size + 1, i});
         }
     }
 

@@ -20,12 +20,22 @@ namespace sl::models {
 
 struct TopoformerTrainConfig {
     // data
+    /// A label set file (models/topoformer/labelset.h), built first when missing: training draws
+    /// its entries and validates on its reserved steps against their optima. Empty: fresh
+    /// layered graphs of minNodes-maxNodes, validated against the best classic order.
+    std::string labels;
+    int labelSteps = 2400;                   ///< entries of a label set built here
+    int labelValidation = 64;                ///< ... and its reserved validation steps
     int minNodes = 50, maxNodes = 100;       ///< training graph sizes, uniform
     int validationGraphs = 128;
     int validationNodes = 100;
     // model (EncoderConfig::cpuSmall by default)
     int width = 64, layers = 3, headsPerMask = 2, headDim = 16, mlpHidden = 64;
     // optimisation
+    /// "reinforce" (the paper's, §4.3) or "imitation": the Plackett-Luce log-likelihood of the
+    /// labelled optimal orders (needs `labels`).
+    std::string loss = "reinforce";
+    std::string init;                         ///< weights to start from (a fresh run only), e.g. imitation's
     std::int64_t steps = 2000;
     int batch = 8;
     int samplesPerGraph = 1;                  ///< sampled orders per graph (the paper does not say)
@@ -49,7 +59,7 @@ struct TopoformerTrainReport {
     double seconds = 0;
     double initialValidation = 0;     ///< mean greedy peak of the baseline at the start of this run
     double bestValidation = 0;        ///< mean greedy peak on the validation set, best epoch
-    double bestValidationGap = 0;     ///< ... as mean % above the best classic memory order
+    double bestValidationGap = 0;     ///< ... as mean % above the reference (best classic order, or the optima)
     double firstMeanCost = 0;         ///< mean sampled peak, first epoch of this run
     double lastMeanCost = 0;          ///< ... last epoch
 };

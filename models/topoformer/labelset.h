@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// The labelled set of Topoformer's imitation training (docs/topoformer.md, "Learning from proven
+/// optima"): generated single-device memory problems, each with the order `exact-memory` proves
+/// optimal (or the best it found), computed once and kept in a file. Graphs are not stored: each
+/// entry names its generator, size, seed and training step, and is rebuilt from them. Torch-free.
+///
+/// The mix, in fives: training steps (SGD and Adam, docs/training-graphs.md) of `nn` network-like
+/// graphs of 30-250 forward ops, of 250-400, and the paper's layered graphs of 50-100 ops;
+/// validation: SGD and Adam steps of 30-250 forward ops from seeds no training entry uses.
+
+#include "core/graph/graph.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace sl::models {
+
+struct MemoryStepSpec {
+    std::string family;     ///< "nn" or "layered" (core/generators)
+    int nodes = 0;          ///< the generator's size (forward ops for nn)
+    std::uint64_t seed = 0;
+    std::string training;   ///< "", "sgd" or "adam": the graph's training step instead
+};
+
+struct LabelledStep {
+    MemoryStepSpec spec;
+    int ops = 0;
+    std::vector<OpId> order;   ///< the label: optimal when `optimal`
+    double peak = 0;           ///< its step-clock peak
+    bool optimal = false;
+};
+
+struct LabelSet {
+    std::vector<LabelledStep> train, validation;
+    double seconds = 0;   ///< compute that built it (exact-memory and generation)
+};
+
+struct LabelSetSize {
+    int train = 2400;
+    int validation = 64;
+    double secondsPerStep = 10;   ///< exact-memory's time limit per entry
+};
+
+/// Seeds of the set's graphs: training entry i uses kLabelTrainSeedBase + i, validation entry i
+/// kLabelValidationSeedBase + i (below Topoformer's other training and validation seeds, above
+/// the benchmarks').
+inline constexpr std::uint64_t kLabelTrainSeedBase = 200'000'000'000ULL;
+inline constexpr std::uint64_t kLabelValidationSeedBase = 300'000'000'000ULL;
+
+/// The graph an entry names, finalized.
+std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec);
+
+/// Builds the set (exact-memory on every entry); `log` gets a line every few hundred entries.
+LabelSet buildLabelSet(const LabelSetSize& size, const std::function<void(const std::string&)>& log, std::stop_token stop = {});
+
+/// JSON lines: a header line, then one entry per line. Written atomically.
+void saveLabelSet(const LabelSet& set, const std::string& path);
+/// Throws std::runtime_error naming the file and line on a malformed file, and when an entry's
+/// order is not a topological order of its graph or its peak differs from the order's.
+LabelSet loadLabelSet(const std::string& path);
+/// loadLabelSet(path) when the file exists, else buildLabelSet and saveLabelSet.
+LabelSet loadOrBuildLabelSet(const std::string& path, const LabelSetSize& size,
+                             const std::function<void(const std::string&)>& log, std::stop_token stop = {});
+
+} // namespace sl::models

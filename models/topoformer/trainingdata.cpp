@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#include "models/topoformer/trainingdata.h"
+
+#include "models/topoformer/decoding.h"
+
+#include "core/generators/generators.h"
+#include "core/heuristics/memoryorders.h"
+#include "core/util/random.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace sl::models {
+
+namespace {
+
+double bestClassicPeak(const Graph& g) {
+    double best = kInfinity;
+    for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) best = std::min(best, orderPeak(g, (*rule)(g)));
+    return best;
+}
+
+} // namespace
+
+std::uint64_t mixSeeds(std::uint64_t a, std::uint64_t b) {
+    std::uint64_t x = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x7F4A7C159E3779B9ULL + (a << 6) + (a >> 2));
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 29;
+    return x | 1;
+}
+
+std::vector<double> rowPriorities(const at::Tensor& y, int n) {
+    const at::Tensor row = y.narrow(0, 0, n).detach().to(at::kDouble).contiguous();
+    const double* p = row.data_ptr<double>();
+    return {p, p + n};
+}
+
+EncoderInput batchOf(const std::vector<Prepared>& graphs) {
+    std::vector<EncoderInput> inputs;
+    for (const Prepared& p : graphs) inputs.push_back(p.input);
+    return batchInputs(inputs);
+}
+
+std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepared>& graphs) {
+    at::NoGradGuard noGrad;
+    std::vector<double> peaks;
+    const size_t chunk = 16;
+    for (size_t i = 0; i < graphs.size(); i += chunk) {
+        const std::vector<Prepared> part(graphs.begin() + static_cast<std::ptrdiff_t>(i),
+                                         graphs.begin() + static_cast<std::ptrdiff_t>(std::min(graphs.size(), i + chunk)));
+        const at::Tensor y = model->forward(batchOf(part));
+        for (size_t j = 0; j < part.size(); ++j) {
+            const Graph& g = *part[j].graph;
+            peaks.push_back(orderPeak(g, greedyOrder(g, rowPriorities(y[static_cast<std::int64_t>(j)], g.opCount()))));
+        }
+    }
+    return peaks;
+}
+
+double meanOf(const std::vector<double>& v) {
+    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
+
+TopoformerData::TopoformerData(const TopoformerTrainConfig& c, const TopoformerConfig& model,
+                               const std::function<void(const std::string&)>& log)
+    : m_c(c), m_model(model) {
+    if (!c.labels.empty()) {
+        m_labels = std::make_unique<LabelSet>(
+            loadOrBuildLabelSet(c.labels, {.train = c.labelSteps, .validation = c.labelValidation}, log));
+        for (const LabelledStep& s : m_labels->validation) {
+            m_validation.push_back(prepare(graphOf(s.spec), 0, &s));
+            m_reference.push_back(s.peak);
+        }
+        return;
+    }
+    for (int i = 0; i < c.validationGraphs; ++i) {   // a fixed validation set and the best classic order on each
+        GeneratedInstance inst = generateLayered(c.validationNodes, kValidationSeedBase + static_cast<std::uint64_t>(i));
+        m_reference.push_back(bestClassicPeak(*inst.graph));
+        m_validation.push_back(prepare(inst.graph, 0));
+    }
+}
+
+Prepared TopoformerData::prepare(std::shared_ptr<Graph> g, std::uint64_t peSeed, const LabelledStep* label) const {
+    EncoderInput input = topoformerInput(*g, m_model, peSeed);
+    return {std::move(g), std::move(input), label};
+}
+
+std::vector<Prepared> TopoformerData::batch(std::int64_t step, std::uint64_t seed) const {
+    const std::uint64_t stepSeed = mixSeeds(seed, static_cast<std::uint64_t>(step));
+    Rng rng(stepSeed);
+    std::vector<Prepared> batch;
+    for (int b = 0; b < m_c.batch; ++b) {
+        const std::uint64_t gseed = kTrainSeedBase + (mixSeeds(stepSeed, static_cast<std::uint64_t>(b)) % kTrainSeedBase);
+        if (m_labels) {
+            const auto& train = m_labels->train;
+            const LabelledStep& s = train[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(train.size()) - 1))];
+            batch.push_back(prepare(graphOf(s.spec), gseed, &s));
+        } else {
+            const int n = static_cast<int>(rng.integer(m_c.minNodes, m_c.maxNodes));
+            batch.push_back(prepare(generateLayered(n, gseed).graph, gseed));
+        }
+    }
+    return batch;
+}
+
+double TopoformerData::meanGap(const std::vector<double>& peaks) const {
+    double s = 0;
+    for (size_t i = 0; i < peaks.size(); ++i) s += (peaks[i] - m_reference[i]) / m_reference[i];
+    return 100 * s / static_cast<double>(peaks.size());
+}
+
+double TopoformerData::worstGap(const std::vector<double>& peaks) const {
+    double worst = -kInfinity;
+    for (size_t i = 0; i < peaks.size(); ++i) worst = std::max(worst, 100 * (peaks[i] - m_reference[i]) / m_reference[i]);
+    return worst;
+}
+
+std::string TopoformerData::describe() const {
+    if (m_labels) {
+        int proven = 0;
+        for (const LabelledStep& s : m_labels->train) proven += s.optimal;
+        return "label set " + m_c.labels + " (models/topoformer/labelset.h): " + std::to_string(m_labels->train.size()) +
+               " training entries (" + std::to_string(proven) + " proven optimal by exact-memory; nn SGD/Adam steps of 30-400 " +
+               "forward ops and layered graphs of 50-100 ops, seeds " + std::to_string(kLabelTrainSeedBase) + " + i), " +
+               std::to_string(m_labels->validation.size()) + " validation steps (nn SGD/Adam, 30-250 forward ops, seeds " +
+               std::to_string(kLabelValidationSeedBase) + " + i), built in " + std::to_string(m_labels->seconds) + " s";
+    }
+    return "layered graphs (Gagrani et al., NeurIPS 2022; core/generators generateLayered), " + std::to_string(m_c.minNodes) +
+           "-" + std::to_string(m_c.maxNodes) + " ops, fresh each step, seeds " + std::to_string(kTrainSeedBase) +
+           " + mix(seed, step, i); validation " + std::to_string(m_c.validationGraphs) + " graphs of " +
+           std::to_string(m_c.validationNodes) + " ops, seeds " + std::to_string(kValidationSeedBase) + " + i";
+}
+
+} // namespace sl::models

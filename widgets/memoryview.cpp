@@ -174,7 +174,7 @@ void MemoryView::rebuild() {
     }
     if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/analysis/resultbound.h)
         auto* bound = new QLineSeries;
-        bound->setName(tr("lower bound (%1)").arg(m_record->memoryBoundSource));
+        bound->setName(tr("lower bound: %1").arg(m_record->memoryBoundSource.section(QLatin1Char(':'), 0, 0)));   // "cut bound", "proven optimum", "search bound"
         bound->append(0, m_record->memoryBound / divisor);
         bound->append(s.makespan, m_record->memoryBound / divisor);
         bound->setPen(QPen(palette::category(2), 1.5, Qt::DashLine));

@@ -5,6 +5,7 @@
 // smaller faults (convergence of one evaluation, cancelled titles, disabled actions, export errors).
 #include "app/gui/commandline.h"
 #include "core/generators/generators.h"
+#include "core/graph/traininggraph.h"
 #include "core/graph/fingerprint.h"
 #include "common/cutexample.h"
 #include "core/io/graphio.h"
@@ -84,6 +85,33 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         m_graphA = writeGraph("alpha.json", 30, 1);
         m_graphB = writeGraph("beta.json", 24, 2);
+    }
+
+    /// An exact-memory run's proof bounds every run of its problem: on the Adam step of a generated
+    /// network (nn, 100 ops, seed 2: optimum 148,897,792 bytes, 2.5 % above the cut bound, and
+    /// above XLA's list order) the list order's row first reads against the cut bound, then, once
+    /// exact-memory has proved the optimum, against it ("proven optimum"). Catches a proved memory
+    /// bound that is not attached to the exact run's record or not shared with its problem's rows.
+    void anExactMemoryProofBoundsEveryRunOfItsProblem() {
+        const Graph g = makeTrainingGraph(*generateNetworkLike(100, 2).graph, {.rule = UpdateRule::Adam});
+        const QString path = m_dir.filePath(QStringLiteral("nn100adam.json"));
+        saveGraphJson(g, nullptr, path.toStdString());
+        MainWindow w;
+        QVERIFY(w.openFile(path));
+        w.platformPanel()->setObjective(Objective::Memory);
+        w.platformPanel()->setDeviceCount(1);
+        const RunRecord list = runToEnd(w, QStringLiteral("mem-xla-list"));
+        QVERIFY(list.result);
+        const double listPeak = list.result->schedule.peakMemory();
+        const QModelIndex listCell = w.results()->index(0, ResultsModel::BoundGap);
+        QVERIFY(w.results()->data(listCell, Qt::ToolTipRole).toString().contains(QStringLiteral("cut bound")));
+        const RunRecord exact = runToEnd(w, QStringLiteral("exact-memory"));
+        QVERIFY(exact.result);
+        QCOMPARE(exact.result->schedule.peakMemory(), 148897792.0);
+        QVERIFY(listPeak > 148897792.0);
+        QCOMPARE(w.results()->data(w.results()->index(1, ResultsModel::BoundGap)).toString(), QStringLiteral("0 % (optimal)"));
+        QVERIFY(w.results()->data(listCell, Qt::ToolTipRole).toString().contains(QStringLiteral("proven optimum")));
+        QCOMPARE(w.results()->data(listCell, ResultsModel::SortRole).toDouble(), (listPeak - 148897792.0) / 148897792.0);
     }
 
     /// A peak-memory run reads against the memory bound (core/analysis/bounds.h), not the makespan's:

@@ -6,7 +6,7 @@
 #include "core/exact/memorydive.h"
 #include "core/exact/memorystatebound.h"
 #include "core/exact/opsetstore.h"
-#include "core/heuristics/memoryorders.h"
+#include "core/exact/setmemory.h"
 
 #include <algorithm>
 #include <bit>
@@ -34,16 +34,10 @@ bool has(const std::uint64_t* set, OpId v) { return (set[static_cast<size_t>(v) 
 
 /// The incumbent: the best of the memory heuristics (the first one wins ties).
 ExactMemoryResult bestHeuristicOrder(const Graph& g) {
+    MemoryOrder best = bestClassicMemoryOrder(g);
     ExactMemoryResult result;
-    StepMemory mem(g, 1);
-    for (auto* rule : {&xlaListOrder, &dfsOrder, &postOrder, &bfsOrder}) {
-        std::vector<OpId> order = rule(g);
-        const double peak = mem.peak(order);
-        if (result.order.empty() || peak < result.peak) {
-            result.order = std::move(order);
-            result.peak = peak;
-        }
-    }
+    result.order = std::move(best.order);
+    result.peak = best.peak;
     return result;
 }
 
@@ -57,13 +51,12 @@ public:
                  const std::function<void(std::int64_t, double)>& progress, ExactMemoryResult& result, double floor,
                  std::chrono::steady_clock::time_point begin)
         : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
-          m_progress(progress), m_result(result), m_begin(begin), m_bound(g), m_dive(g), m_store(m_words),
+          m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(g), m_dive(g), m_store(m_words),
           m_scratch(static_cast<size_t>(m_words), 0), m_floor(floor),
           // per set: its bits and index, five fields, about two heap entries
           m_bytesPerState(2 * opSetStoreBytesPerSet(m_words) + 2 * (3 * 8 + 2 * 4) + 2 * sizeof(HeapEntry)),
           // Expansions cost O(V + E): on large graphs check the clock and the stop token every time.
           m_checkMask(m_n + g.edgeCount() > 4096 ? 0 : 255) {
-        countReaders();
         addState(-1, kNoOp, 0, 0);
         m_heap.push({m_floor, 0, 0, 0});
         tryDive(0);
@@ -99,19 +92,6 @@ public:
     }
 
 private:
-    /// Distinct consumer ops of every tensor (as StepMemory counts them: through inputs()), and
-    /// each op's outputs nobody reads, freed at once.
-    void countReaders() {
-        m_readers.resize(static_cast<size_t>(m_g.tensorCount()));
-        for (OpId v = 0; v < m_n; ++v)
-            for (TensorId t : m_g.inputs(v)) m_readers[static_cast<size_t>(t)].push_back(v);
-        m_deadOutputs.assign(static_cast<size_t>(m_n), 0);
-        for (OpId v = 0; v < m_n; ++v)
-            for (TensorId t : m_g.outputs(v))
-                if (m_readers[static_cast<size_t>(t)].empty())
-                    m_deadOutputs[static_cast<size_t>(v)] += m_g.tensor(t).bytes;
-    }
-
     /// The optimum when the search closed, else the least key still open (every order passes
     /// through an open set or was pruned at the incumbent), never below the floor.
     double provenBound() const {
@@ -194,17 +174,7 @@ private:
 
     /// Live bytes after the step of `v` (already in m_scratch) from `baseLive` before it.
     double liveAfter(OpId v, double baseLive) const {
-        double after = baseLive + m_g.outputBytes(v) - m_deadOutputs[static_cast<size_t>(v)];
-        for (TensorId t : m_g.inputs(v)) {
-            bool last = true;
-            for (OpId c : m_readers[static_cast<size_t>(t)])
-                if (!has(m_scratch.data(), c)) {
-                    last = false;
-                    break;
-                }
-            if (last) after -= m_g.tensor(t).bytes;
-        }
-        return after;
+        return m_memory.liveAfter(v, baseLive, [this](OpId c) { return has(m_scratch.data(), c); });
     }
 
     /// Stores the set in m_scratch reached from `top` by `v` at partial peak `next`, or lowers its cost.
@@ -238,7 +208,7 @@ private:
         m_steps.clear();
         for (OpId v = 0; v < m_n; ++v) {
             if (has(m_scratch.data(), v) || !ready(v)) continue;
-            const double next = std::max(top.cost, baseLive + m_g.outputBytes(v) + m_g.op(v).paramBytes);
+            const double next = std::max(top.cost, m_memory.stepBytes(baseLive, v));
             if (next >= m_result.peak) continue;
             setBit(v, true);
             const double after = liveAfter(v, baseLive);
@@ -273,11 +243,10 @@ private:
     const std::function<void(std::int64_t, double)>& m_progress;
     ExactMemoryResult& m_result;
     const std::chrono::steady_clock::time_point m_begin;
+    const SetStepMemory m_memory;
     const MemoryStateBound m_bound;
     GreedyMemoryDive m_dive;
     StepMemory m_stepMemory{m_g, 1};
-    std::vector<std::vector<OpId>> m_readers;
-    std::vector<double> m_deadOutputs;
     OpSetStore m_store;
     std::vector<double> m_cost, m_live, m_setBound;
     std::vector<std::int32_t> m_parent;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // exact-memory: the set DP for minimum single-device step-clock peak memory.
 // exact-makespan: constraint programming (Gecode) for minimum makespan.
+// mem-approx-dp: the approximate DP of Gagrani et al. 2022 (K best op sets per step).
+#include "core/exact/approxmemory.h"
 #include "core/exact/exactmakespanoptimizer.h"
 #include "core/exact/exactmemory.h"
 #include "core/heuristics/evaluate.h"
 #include "core/optimizer/optimizer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -47,6 +50,36 @@ public:
     }
 };
 
+constexpr double kApproxSeconds = 600;   // mem-approx-dp's default time limit
+
+class ApproxMemoryOptimizer : public Optimizer {
+public:
+    RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
+        p.check();
+        RunMonitor monitor(o, progress);
+        RunResult r;
+        ApproxMemoryOptions options;
+        options.beamWidth = static_cast<int>(o.get("k", options.beamWidth));
+        options.timeLimit = o.timeLimit > 0 ? o.timeLimit : o.get("time", kApproxSeconds);
+        const double levels = std::max(p.g().opCount(), 1);
+        const ApproxMemoryResult best =
+            approximateMinimumMemory(p.g(), options, stop, [&](std::int64_t done, double incumbent) {
+                monitor.report(r, incumbent, incumbent, static_cast<double>(done) / levels);
+            });
+        r.schedule = sequentialSchedule(p, best.order);
+        r.evaluations = best.expanded + 4;   // + the four classic incumbents
+        r.cancelled = best.cancelled;
+        r.note = best.note;
+        finishResult(r, p, "mem-approx-dp", o, monitor);
+        if (best.optimal) {   // the beam never dropped a set: the DP was exact
+            r.lowerBound = r.cost;
+            monitor.setBound(r.lowerBound);
+        }
+        monitor.report(r, r.cost, r.cost, 1.0, true);
+        return r;
+    }
+};
+
 } // namespace
 
 void registerExactOptimizers() {
@@ -66,6 +99,27 @@ void registerExactOptimizers() {
          .objectives = {Objective::Memory},
          .options = {states, memory, time}},
         [] { return std::make_unique<ExactMemoryOptimizer>(); });
+    OptionSpec k{.key = "k",
+                 .label = "Sets per step (K)",
+                 .kind = OptionSpec::Kind::Int,
+                 .defaultValue = 10'000,
+                 .min = 1,
+                 .max = 100'000,
+                 .help = "op sets kept per level; exact when no level has more"};
+    OptionSpec dpTime{
+        .key = "time",
+        .label = "Give up after (s)",
+        .kind = OptionSpec::Kind::Int,
+        .defaultValue = kApproxSeconds,
+        .min = 0,
+        .max = 1e6,
+        .help = "give up (returning the best classic order) after this many seconds unless --time-limit is set"};
+    OptimizerRegistry::instance().add({.name = "mem-approx-dp",
+                                       .summary = "approximate DP of Gagrani et al. 2022 (K best op sets per step)",
+                                       .family = "heuristic",
+                                       .objectives = {Objective::Memory},
+                                       .options = {k, dpTime}},
+                                      [] { return std::make_unique<ApproxMemoryOptimizer>(); });
     OptimizerRegistry::instance().add(
         {.name = "exact-makespan",
          .summary = "minimum makespan by constraint programming (Gecode; job-shops, identical devices): "

@@ -24,6 +24,11 @@ std::string bytesText(double bytes) {
     return text;
 }
 
+/// What the set searches prove is about the step-clock peak of one device: the cost only there.
+bool provesTheCost(const Problem& p) {
+    return p.platform.deviceCount() == 1 && p.objective.memoryClock == MemoryClock::Step;
+}
+
 class ExactMemoryOptimizer : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
@@ -41,8 +46,7 @@ public:
         r.schedule = sequentialSchedule(p, best.order);
         r.evaluations = best.expanded + 4;   // + the four heuristic incumbents
         r.cancelled = best.cancelled;
-        // what the search proves is about the step-clock peak of one device: the cost only there
-        if (p.platform.deviceCount() == 1 && p.objective.memoryClock == MemoryClock::Step) r.lowerBound = best.lowerBound;
+        if (provesTheCost(p)) r.lowerBound = best.lowerBound;
         r.note = best.optimal ? "optimal (" + std::to_string(best.states) + " states)" : best.note + "; proved >= " + bytesText(best.lowerBound);
         finishResult(r, p, "exact-memory", o, monitor);
         monitor.report(r, r.cost, r.cost, 1.0, true);
@@ -71,7 +75,7 @@ public:
         r.cancelled = best.cancelled;
         r.note = best.note;
         finishResult(r, p, "mem-approx-dp", o, monitor);
-        if (best.optimal) {   // the beam never dropped a set: the DP was exact
+        if (best.optimal && provesTheCost(p)) {   // the beam never dropped a set: the DP was exact
             r.lowerBound = r.cost;
             monitor.setBound(r.lowerBound);
         }

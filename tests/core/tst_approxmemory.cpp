@@ -12,6 +12,8 @@
 #include "core/optimizer/optimizer.h"
 #include "core/util/random.h"
 
+#include "common/memorybrute.h"
+
 #include <QTest>
 
 #include <algorithm>
@@ -19,34 +21,9 @@
 #include <functional>
 
 using namespace sl;
+using namespace sl::reference;
 
 namespace {
-
-/// A random DAG of `n` ops (as tst_exact's): one tensor per op read by later ops with probability
-/// `p`, sometimes a second tensor nobody reads, sometimes parameters; ids shuffled.
-std::shared_ptr<Graph> randomGraph(int n, double p, std::uint64_t seed) {
-    Rng rng(seed);
-    std::vector<int> label(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) label[static_cast<size_t>(i)] = i;
-    rng.shuffle(label);
-    auto g = std::make_shared<Graph>();
-    std::vector<OpId> id(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) {
-        Op op{.name = "op" + std::to_string(label[static_cast<size_t>(i)]), .duration = 1};
-        if (rng.uniform() < 0.3) op.paramBytes = static_cast<double>(rng.integer(1, 4));
-        id[static_cast<size_t>(i)] = g->addOp(op);
-    }
-    for (int i = 0; i < n; ++i) {
-        const TensorId t =
-            g->addTensor("t" + std::to_string(i), id[static_cast<size_t>(i)], static_cast<double>(rng.integer(0, 10)));
-        for (int j = i + 1; j < n; ++j)
-            if (rng.uniform() < p) g->addConsumer(t, id[static_cast<size_t>(j)]);
-        if (rng.uniform() < 0.2)
-            g->addTensor("u" + std::to_string(i), id[static_cast<size_t>(i)], static_cast<double>(rng.integer(1, 5)));
-    }
-    g->finalize();
-    return g;
-}
 
 /// The training step (Adam) of an "nn" network of `forwardOps` ops: about three times as many ops.
 std::shared_ptr<Graph> trainingGraph(int forwardOps, std::uint64_t seed) {
@@ -65,34 +42,6 @@ std::shared_ptr<Graph> fanIn(int width) {
     }
     g->finalize();
     return g;
-}
-
-/// Minimum StepMemory peak over all topological orders (backtracking).
-double bruteMinimum(const Graph& g) {
-    const int n = g.opCount();
-    StepMemory mem(g, 1);
-    std::vector<OpId> order;
-    std::vector<char> used(static_cast<size_t>(n), 0);
-    double best = kInfinity;
-    std::function<void()> rec = [&] {
-        if (static_cast<int>(order.size()) == n) {
-            best = std::min(best, mem.peak(order));
-            return;
-        }
-        for (OpId v = 0; v < n; ++v) {
-            const auto preds = g.predecessors(v);
-            if (used[static_cast<size_t>(v)] ||
-                !std::all_of(preds.begin(), preds.end(), [&](OpId q) { return used[static_cast<size_t>(q)] != 0; }))
-                continue;
-            used[static_cast<size_t>(v)] = 1;
-            order.push_back(v);
-            rec();
-            order.pop_back();
-            used[static_cast<size_t>(v)] = 0;
-        }
-    };
-    rec();
-    return best;
 }
 
 /// Every op exactly once, each after its predecessors.
@@ -118,7 +67,7 @@ std::vector<std::shared_ptr<Graph>> smallGraphs() {
     for (std::uint64_t seed = 1; seed <= 30; ++seed)
         graphs.push_back(trainingGraph(8 + static_cast<int>(seed % 3), seed));
     for (std::uint64_t seed = 1; seed <= 30; ++seed)
-        graphs.push_back(randomGraph(10 + static_cast<int>(seed % 5), 0.25, seed));
+        graphs.push_back(randomMemoryGraph(10 + static_cast<int>(seed % 5), 0.25, seed));
     return graphs;
 }
 
@@ -159,7 +108,7 @@ private Q_SLOTS:
     void wideBeamEqualsBruteForceOnTinyGraphs() {
         for (std::uint64_t seed = 1; seed <= 60; ++seed) {
             const int n = 3 + static_cast<int>(seed % 6);   // 3..8 ops
-            const auto g = randomGraph(n, seed % 3 == 0 ? 0.2 : 0.4, seed);
+            const auto g = randomMemoryGraph(n, seed % 3 == 0 ? 0.2 : 0.4, seed);
             const ApproxMemoryResult r = approximateMinimumMemory(*g, {.beamWidth = 100'000});
             QVERIFY(r.optimal);
             QVERIFY(r.peak == bruteMinimum(*g));

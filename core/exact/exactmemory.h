@@ -7,7 +7,8 @@
 ///
 /// The memory live after a prefix depends only on its op set X, and the partial peak never
 /// decreases along a path, so a search by the partial peak reaches the full set first along an
-/// optimal order. Each set is ordered by a lower bound on any order through it
+/// optimal order. Before searching, a narrow approximate DP (core/exact/approxmemory.h) may
+/// lower the incumbent or prove the optimum outright. Each set is ordered by a lower bound on any order through it
 /// (MemoryStateBound: the tensors live now that a remaining op still reads), states at or above the
 /// incumbent are pruned, and an op that raises neither the partial peak nor the live bytes is run
 /// at once (a forced move: some optimal completion starts with it). Greedy dives from the open sets
@@ -30,6 +31,8 @@ struct ExactMemoryLimits {
     std::int64_t maxStates = std::numeric_limits<std::int32_t>::max();   ///< distinct op sets stored
     double maxBytes = 2.0 * 1024 * 1024 * 1024;   ///< memory for stored sets, their index and the open list
     double timeLimit = 10;                        ///< seconds; 0 = none
+    /// K of the approximate DP run first as a second incumbent (mem-approx-dp); 0 = none.
+    int incumbentBeam = 256;
 };
 
 struct ExactMemoryResult {

@@ -93,18 +93,21 @@ private Q_SLOTS:
 
     // Catches a forced move that is not dominant (e.g. without the "live bytes do not grow"
     // condition) and a search order that stops before the optimum: the reported optimum then
-    // differs from brute force.
+    // differs from brute force. The search alone (no approximate-DP incumbent, which proves these
+    // small graphs by itself), then with it (the default).
     void everyReportedOptimumIsTheTrueOne() {
         std::int64_t forced = 0;
-        for (std::uint64_t i = 0; i < 200; ++i) {
-            const auto g = graphNumber(i);
-            const ExactMemoryResult r = exactMinimumMemory(*g, {});
-            QVERIFY(r.optimal);
-            const double brute = bruteMinimum(*g);
-            QCOMPARE(r.peak, brute);
-            QCOMPARE(r.lowerBound, brute);
-            QCOMPARE(definitionPeak(*g, r.order), brute);
-            forced += r.forcedMoves;
+        for (const int incumbentBeam : {0, ExactMemoryLimits{}.incumbentBeam}) {
+            for (std::uint64_t i = 0; i < 200; ++i) {
+                const auto g = graphNumber(i);
+                const ExactMemoryResult r = exactMinimumMemory(*g, {.incumbentBeam = incumbentBeam});
+                QVERIFY(r.optimal);
+                const double brute = bruteMinimum(*g);
+                QCOMPARE(r.peak, brute);
+                QCOMPARE(r.lowerBound, brute);
+                QCOMPARE(definitionPeak(*g, r.order), brute);
+                forced += r.forcedMoves;
+            }
         }
         QVERIFY(forced > 0);   // the forced-move rule ran
     }
@@ -115,7 +118,7 @@ private Q_SLOTS:
         int open = 0;
         for (std::uint64_t i = 0; i < 200; ++i) {
             const auto g = graphNumber(i);
-            const ExactMemoryResult r = exactMinimumMemory(*g, {.maxStates = 3, .timeLimit = 0});
+            const ExactMemoryResult r = exactMinimumMemory(*g, {.maxStates = 3, .timeLimit = 0, .incumbentBeam = 0});
             QCOMPARE(static_cast<int>(r.order.size()), g->opCount());
             std::vector<char> done(static_cast<size_t>(g->opCount()), 0);
             for (OpId v : r.order) {
@@ -135,7 +138,7 @@ private Q_SLOTS:
 
     void memoryBudgetGivesUpWithANote() {
         const auto g = randomMemoryGraph(40, 0.05, 7);
-        const ExactMemoryResult r = exactMinimumMemory(*g, {.maxBytes = 1000, .timeLimit = 0});
+        const ExactMemoryResult r = exactMinimumMemory(*g, {.maxBytes = 1000, .timeLimit = 0, .incumbentBeam = 0});
         if (!r.optimal) QVERIFY(r.note.find("memory limit") != std::string::npos);
         QCOMPARE(static_cast<int>(r.order.size()), g->opCount());
         QVERIFY(r.lowerBound <= r.peak);

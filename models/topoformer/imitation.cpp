@@ -7,6 +7,8 @@
 
 #include <ATen/ATen.h>
 
+#include <filesystem>
+
 #include <cstdio>
 
 namespace sl::models {
@@ -86,7 +88,7 @@ ModelCard ImitationMethod::card() const {
     card.architecture = m_config.toJson();
     card.features = m_config.features.describe();
     card.data = m_data.describe() + "; loss: Plackett-Luce negative log-likelihood of the labelled orders" +
-                (m_c.init.empty() ? "" : "; started from " + m_c.init);
+                (m_c.init.empty() ? "" : "; started from " + std::filesystem::path(m_c.init).filename().string());
     return card;
 }
 

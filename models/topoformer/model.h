@@ -15,8 +15,12 @@
 namespace sl::models {
 
 inline constexpr const char* kTopoformerKind = "topoformer-memory";
-/// File name of the shipped memory model under modelsDir().
+/// File name of the shipped memory model under modelsDir(): learned from proven optima of
+/// training steps (docs/topoformer.md, "Learning from proven optima").
 inline constexpr const char* kTopoformerWeightsFile = "topoformer-memory.slw";
+/// The paper's recipe alone (REINFORCE on layered graphs), kept beside it: the weights of the
+/// reproduction tables (docs/topoformer.md, "Numbers"); `--weights` selects it.
+inline constexpr const char* kTopoformerLayeredWeightsFile = "topoformer-memory-layered.slw";
 
 struct TopoformerConfig {
     FeatureSpec features;   ///< App. C.5: memory, degrees, hops, PE 20

@@ -165,7 +165,7 @@ public:
         card.model = kTopoformerKind;
         card.architecture = m_config.toJson();
         card.features = m_config.features.describe();
-        card.data = m_data.describe() + (m_c.init.empty() ? "" : "; started from " + m_c.init);
+        card.data = m_data.describe() + (m_c.init.empty() ? "" : "; started from " + std::filesystem::path(m_c.init).filename().string());
         return card;
     }
 

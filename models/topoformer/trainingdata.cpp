@@ -9,6 +9,8 @@
 
 #include <ATen/ATen.h>
 
+#include <filesystem>
+
 #include <algorithm>
 #include <numeric>
 
@@ -122,7 +124,7 @@ std::string TopoformerData::describe() const {
     if (m_labels) {
         int proven = 0;
         for (const LabelledStep& s : m_labels->train) proven += s.optimal;
-        return "label set " + m_c.labels + " (models/topoformer/labelset.h): " + std::to_string(m_labels->train.size()) +
+        return "label set " + std::filesystem::path(m_c.labels).filename().string() + " (models/topoformer/labelset.h): " + std::to_string(m_labels->train.size()) +
                " training entries (" + std::to_string(proven) + " proven optimal by exact-memory; nn SGD/Adam steps of 30-400 " +
                "forward ops and layered graphs of 50-100 ops, seeds " + std::to_string(kLabelTrainSeedBase) + " + i), " +
                std::to_string(m_labels->validation.size()) + " validation steps (nn SGD/Adam, 30-250 forward ops, seeds " +

@@ -63,7 +63,7 @@ class MemorySearch {
 public:
     /// `result` holds the incumbent; `floor` is a lower bound on the optimum; the time limit counts from `begin`.
     MemorySearch(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
-                 const std::function<void(std::int64_t, double)>& progress, ExactMemoryResult& result, double floor,
+                 const ExactMemoryProgress& progress, ExactMemoryResult& result, double floor,
                  std::chrono::steady_clock::time_point begin)
         : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
           m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(g), m_dive(g), m_store(m_words),
@@ -96,6 +96,7 @@ public:
                     continue;
                 }
             }
+            m_popped = top.key;
             if (outOfBudget(top.state)) {
                 m_heap.push(top);   // still open: it counts for the bound
                 break;
@@ -107,12 +108,17 @@ public:
     }
 
 private:
-    /// The optimum when the search closed, else the least key still open (every order passes
-    /// through an open set or was pruned at the incumbent), never below the floor.
-    double provenBound() const {
-        if (!m_result.note.empty() && !m_heap.empty())
-            return std::max(m_floor, std::min(m_result.peak, m_heap.top().key));
-        return m_result.peak;
+    /// The optimum when the search closed, else the best bound proved on the way.
+    double provenBound() { return !m_result.note.empty() && !m_heap.empty() ? raiseBound() : m_result.peak; }
+
+    /// Every order passes through an open set or was pruned at the incumbent, so the least open
+    /// key (the incumbent when that is lower; the set being expanded counts as open) bounds the
+    /// optimum now. Keys need not rise monotonically (a set's bound may exceed its successors'),
+    /// so the proof is the largest of these seen, never below the floor.
+    double raiseBound() {
+        const double open = m_heap.empty() ? m_result.peak : std::min(m_result.peak, m_heap.top().key);
+        m_proven = std::max({m_proven, m_floor, std::min(open, m_popped)});
+        return m_proven;
     }
 
     std::int32_t addState(std::int32_t parent, OpId action, double cost, double live) {
@@ -167,7 +173,7 @@ private:
                 return true;
             }
             if (m_progress && (m_result.expanded & (m_checkMask == 0 ? 63 : 4095)) == 0)
-                m_progress(m_result.expanded, m_result.peak);
+                m_progress(m_result.expanded, m_result.peak, raiseBound());
         }
         if ((m_result.expanded & kDiveEvery) == 0) tryDive(state);
         if (static_cast<std::int64_t>(m_store.size()) >= m_limits.maxStates) {
@@ -255,7 +261,7 @@ private:
     const int m_words;
     const ExactMemoryLimits& m_limits;
     const std::stop_token m_stop;
-    const std::function<void(std::int64_t, double)>& m_progress;
+    const ExactMemoryProgress& m_progress;
     ExactMemoryResult& m_result;
     const std::chrono::steady_clock::time_point m_begin;
     const SetStepMemory m_memory;
@@ -270,6 +276,8 @@ private:
     std::vector<std::uint64_t> m_scratch;
     std::vector<Step> m_steps;
     const double m_floor;
+    double m_popped = 0;   ///< key of the set being expanded (off the heap while it is)
+    double m_proven = 0;   ///< the best bound raiseBound() has seen
     const double m_bytesPerState;
     const std::int64_t m_checkMask;
 };
@@ -277,7 +285,7 @@ private:
 } // namespace
 
 ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
-                                     const std::function<void(std::int64_t, double)>& progress) {
+                                     const ExactMemoryProgress& progress) {
     const auto begin = std::chrono::steady_clock::now();
     ExactMemoryResult result = bestHeuristicOrder(g);
     const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search

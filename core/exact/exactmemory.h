@@ -50,8 +50,10 @@ struct ExactMemoryResult {
     std::string note;          ///< why it stopped early, empty when optimal
 };
 
-/// `progress(expanded, incumbentPeak)` is called every few thousand expansions (may be empty).
+/// `progress(expanded, incumbentPeak, provenBound)` is called every few thousand expansions (may
+/// be empty); the bound is what the search has proved so far (it only rises).
+using ExactMemoryProgress = std::function<void(std::int64_t, double, double)>;
 ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop = {},
-                                     const std::function<void(std::int64_t, double)>& progress = {});
+                                     const ExactMemoryProgress& progress = {});
 
 } // namespace sl

@@ -39,10 +39,12 @@ public:
         limits.maxStates = static_cast<std::int64_t>(o.get("max-states", static_cast<double>(limits.maxStates)));
         limits.maxBytes = o.get("max-memory", limits.maxBytes / kMiB) * kMiB;
         limits.timeLimit = o.timeLimit > 0 ? o.timeLimit : o.get("time", limits.timeLimit);
-        const ExactMemoryResult best = exactMinimumMemory(p.g(), limits, stop, [&](std::int64_t expanded, double peak) {
-            r.evaluations = expanded;
-            monitor.report(r, peak, peak, limits.timeLimit > 0 ? monitor.seconds() / limits.timeLimit : 0);
-        });
+        const ExactMemoryResult best =
+            exactMinimumMemory(p.g(), limits, stop, [&](std::int64_t expanded, double peak, double bound) {
+                r.evaluations = expanded;
+                if (provesTheCost(p)) monitor.setBound(bound);   // the Convergence view's line rises with the proof
+                monitor.report(r, peak, peak, limits.timeLimit > 0 ? monitor.seconds() / limits.timeLimit : 0);
+            });
         r.schedule = sequentialSchedule(p, best.order);
         r.evaluations = best.expanded + 4;   // + the four heuristic incumbents
         r.cancelled = best.cancelled;

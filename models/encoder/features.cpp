@@ -154,7 +154,7 @@ void checkEncoderSize(const Graph& g) {
     if (g.opCount() > kMaxEncoderOps)
         throw std::invalid_argument("the neural methods handle at most " + std::to_string(kMaxEncoderOps) +
                                     " ops (their attention is dense in the op count); this graph has " +
-                                    std::to_string(g.opCount()) + ". Use a list heuristic, a memory order or BRKGA.");
+                                    std::to_string(g.opCount()) + ". Use a list heuristic or BRKGA; for peak memory, exact-memory or mem-approx-dp (they prove or approach the optimum of steps of tens of thousands of ops).");
 }
 
 NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra,

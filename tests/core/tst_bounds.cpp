@@ -5,6 +5,7 @@
 // a hand-checked graph and the peaks of random placements and orders.
 #include "common/cutexample.h"
 #include "core/analysis/bounds.h"
+#include "core/analysis/resultbound.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
@@ -134,6 +135,49 @@ class TestBounds : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    /// The tightest bound a run's record shows (core/analysis/resultbound.h), hand-checked: a
+    /// proved memory bound counts only on the step clock of one device and only above the cut
+    /// bound; it is the "proven optimum" when the run's peak meets it, else the "search bound"; a
+    /// proved makespan bound counts above the analytic one. Catches a step-clock proof applied to
+    /// the time clock or to several devices, and a search bound labelled as the optimum.
+    void tightestBoundNamesWhatProvedIt() {
+        LowerBounds analytic;
+        analytic.makespan = 10;
+        analytic.memory = 100;
+        analytic.memorySource = "tensors live across an op";
+        Problem memory{.platform = Platform::identical(1), .objective = {.kind = Objective::Memory}};
+        RunResult r;
+        r.schedule.memoryClock = MemoryClock::Step;
+        r.schedule.stepMemory.peak = 120;
+        r.lowerBound = 110;
+        CostBound b = tightestBound(memory, r, analytic);
+        QCOMPARE(b.value, 110.0);
+        QCOMPARE(b.source, std::string("search bound"));
+        QVERIFY(b.proven);
+        r.lowerBound = 120;
+        QCOMPARE(tightestBound(memory, r, analytic).source, std::string("proven optimum"));
+        r.lowerBound = 90;   // below the cut bound: the cut bound is the tighter
+        b = tightestBound(memory, r, analytic);
+        QCOMPARE(b.value, 100.0);
+        QCOMPARE(b.source, std::string("cut bound: tensors live across an op"));
+        QVERIFY(!b.proven);
+        r.lowerBound = 110;
+        Problem timeClock = memory;
+        timeClock.objective.memoryClock = MemoryClock::Time;
+        QCOMPARE(tightestBound(timeClock, r, analytic).value, 100.0);
+        Problem twoDevices = memory;
+        twoDevices.platform = Platform::identical(2);
+        QCOMPARE(tightestBound(twoDevices, r, analytic).value, 100.0);
+        Problem makespan{.platform = Platform::identical(1), .objective = {.kind = Objective::Makespan}};
+        r.lowerBound = 12;
+        QCOMPARE(tightestBound(makespan, r, analytic).value, 12.0);
+        QCOMPARE(tightestBound(makespan, r, analytic).source, std::string("proved by the run"));
+        r.lowerBound = 0;
+        QCOMPARE(tightestBound(makespan, r, analytic).value, 10.0);
+        Problem weighted{.platform = Platform::identical(1), .objective = {.kind = Objective::Weighted}};
+        QCOMPARE(tightestBound(weighted, r, analytic).value, 0.0);
+    }
+
     /// Computed by hand: A runs 0-1, B (released at 1, longest tail) preempts it and ends at 2
     /// (2 + 6 = 8), A ends at 4, C at 6. The non-preemptive optimum is 8 too; the simple bound
     /// (min head + work + min tail) says 6. Catches a non-preemptive or shortest-tail-first rule.

@@ -77,6 +77,23 @@ void checkTransfers(const Problem& p, const Schedule& s, Fail&& fail) {
 
 } // namespace
 
+std::string orderError(const Graph& g, std::span<const OpId> order) {
+    const int n = g.opCount();
+    std::vector<int> pos(static_cast<size_t>(n), -1);
+    bool permutation = static_cast<int>(order.size()) == n;
+    for (size_t i = 0; permutation && i < order.size(); ++i) {
+        const OpId v = order[i];
+        if (v < 0 || v >= n || pos[static_cast<size_t>(v)] >= 0) permutation = false;
+        else pos[static_cast<size_t>(v)] = static_cast<int>(i);
+    }
+    if (!permutation) return "the order is not a permutation of the graph's ops";
+    for (OpId v = 0; v < n; ++v)
+        for (OpId q : g.predecessors(v))
+            if (pos[static_cast<size_t>(q)] > pos[static_cast<size_t>(v)])
+                return "the order puts op '" + g.op(v).name + "' before its predecessor '" + g.op(q).name + "'";
+    return {};
+}
+
 ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
     ValidationReport r;
     const Graph& g = *p.graph;
@@ -143,23 +160,7 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
         }
     }
     // The total order must be a topological permutation.
-    bool orderOk = static_cast<int>(s.order.size()) == n;
-    std::vector<int> pos(static_cast<size_t>(n), -1);
-    for (size_t i = 0; orderOk && i < s.order.size(); ++i) {
-        const OpId v = s.order[i];
-        if (v < 0 || v >= n || pos[static_cast<size_t>(v)] >= 0) orderOk = false;
-        else pos[static_cast<size_t>(v)] = static_cast<int>(i);
-    }
-    if (!orderOk) {
-        fail("the order is not a permutation of the graph's ops");
-    } else {
-        for (OpId v = 0; v < n; ++v)
-            for (OpId q : g.predecessors(v))
-                if (pos[static_cast<size_t>(q)] > pos[static_cast<size_t>(v)]) {
-                    fail("the order puts op '" + g.op(v).name + "' before its predecessor '" + g.op(q).name + "'");
-                    break;
-                }
-    }
+    if (const std::string error = orderError(g, s.order); !error.empty()) fail(error);
     if (!r.ok()) return r;
     checkTransfers(p, s, fail);
     if (!r.ok()) return r;

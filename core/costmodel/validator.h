@@ -6,6 +6,7 @@
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct ValidationReport {
 /// warning with the excess (the schedule is still valid, but infeasible for a memory-capped
 /// objective). The objective values themselves come from sl::scoreSchedule.
 ValidationReport validateSchedule(const Problem& p, const Schedule& s);
+
+/// Empty when `order` is a topological permutation of `g`'s ops, else what is wrong (the first
+/// op found before a predecessor, by name): validateSchedule's order check, alone.
+std::string orderError(const Graph& g, std::span<const OpId> order);
 
 /// The one verdict on a method's result, in the CLI and the explorer alike: throws
 /// std::runtime_error("METHOD produced an invalid schedule: FIRST ERROR") unless `s` validates;

@@ -66,7 +66,7 @@ public:
                  const ExactMemoryProgress& progress, ExactMemoryResult& result, double floor,
                  std::chrono::steady_clock::time_point begin)
         : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
-          m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(g), m_dive(g), m_store(m_words),
+          m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(g), m_dive(m_memory, g), m_store(m_words),
           m_scratch(static_cast<size_t>(m_words), 0), m_floor(floor),
           // per set: its bits and index, five fields, about two heap entries
           m_bytesPerState(2 * opSetStoreBytesPerSet(m_words) + 2 * (3 * 8 + 2 * 4) + 2 * sizeof(HeapEntry)),
@@ -148,7 +148,6 @@ private:
         if (peak < m_result.peak) {
             m_result.order = std::move(order);
             m_result.peak = peak;
-            ++m_result.improvedByDives;
         }
     }
 

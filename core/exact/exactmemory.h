@@ -46,7 +46,6 @@ struct ExactMemoryResult {
     std::int64_t states = 0;   ///< op sets stored
     std::int64_t expanded = 0;
     std::int64_t forcedMoves = 0;   ///< sets expanded by one forced op alone
-    int improvedByDives = 0;        ///< times a dive lowered the incumbent
     std::string note;          ///< why it stopped early, empty when optimal
 };
 

@@ -53,28 +53,41 @@ double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) co
 double MemoryStateBound::remainingOpsBound(const std::uint64_t* set) const {
     double best = 0;
     int checked = 0;
+    std::vector<TensorId> live;   // gathered once, for the first op whose term is evaluated
     for (const OpId v : m_byBound) {
         if (has(set, v)) continue;
         const double own = m_opBound[static_cast<size_t>(v)];
         if (checked == 0) best = own;   // the largest static bound among remaining ops
         if (m_after.empty() || ++checked > kOpsChecked) break;
-        best = std::max(best, own + liveTensorsKeptBy(v, set));
+        if (checked == 1) live = liveTensors(set);
+        best = std::max(best, own + liveTensorsKeptBy(v, set, live));
     }
     return best;
 }
 
-/// Bytes of tensors live after `set` that are not made by an ancestor of the remaining op `v` but
-/// that a descendant of v still reads: they stay live through v's step, and neither v's footprint
-/// nor its cut counts them.
-double MemoryStateBound::liveTensorsKeptBy(OpId v, const std::uint64_t* set) const {
+/// Tensors live after `set`: made in it, with positive size, still read by an op outside it.
+std::vector<TensorId> MemoryStateBound::liveTensors(const std::uint64_t* set) const {
+    std::vector<TensorId> live;
+    for (TensorId t = 0; t < m_g.tensorCount(); ++t) {
+        const Tensor& tensor = m_g.tensor(t);
+        if (tensor.producer == kNoOp || tensor.bytes <= 0 || !has(set, tensor.producer)) continue;
+        if (std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](OpId c) { return !has(set, c); }))
+            live.push_back(t);
+    }
+    return live;
+}
+
+/// Bytes of the tensors live after `set` that are not made by an ancestor of the remaining op `v`
+/// but that a descendant of v still reads: they stay live through v's step, and neither v's
+/// footprint nor its cut counts them.
+double MemoryStateBound::liveTensorsKeptBy(OpId v, const std::uint64_t* set, const std::vector<TensorId>& live) const {
     const OpBits& after = m_after[static_cast<size_t>(v)];
     const OpBits& before = m_before[static_cast<size_t>(v)];
     const auto inBits = [](const OpBits& bits, OpId u) { return (bits[static_cast<size_t>(u) >> 6] >> (u & 63)) & 1u; };
     double bytes = 0;
-    for (TensorId t = 0; t < m_g.tensorCount(); ++t) {
+    for (const TensorId t : live) {
         const Tensor& tensor = m_g.tensor(t);
-        if (tensor.producer == kNoOp || tensor.bytes <= 0 || !has(set, tensor.producer) || inBits(before, tensor.producer))
-            continue;
+        if (inBits(before, tensor.producer)) continue;
         const bool readLater = std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
                                            [&](OpId c) { return !has(set, c) && inBits(after, c); });
         if (readLater) bytes += tensor.bytes;

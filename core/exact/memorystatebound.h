@@ -32,7 +32,8 @@ public:
 private:
     double nextStepBound(const std::uint64_t* set, double live) const;
     double remainingOpsBound(const std::uint64_t* set) const;
-    double liveTensorsKeptBy(OpId v, const std::uint64_t* set) const;
+    std::vector<TensorId> liveTensors(const std::uint64_t* set) const;
+    double liveTensorsKeptBy(OpId v, const std::uint64_t* set, const std::vector<TensorId>& live) const;
 
     const Graph& m_g;
     std::vector<OpBits> m_after, m_before;

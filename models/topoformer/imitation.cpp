@@ -2,6 +2,7 @@
 #include "models/topoformer/imitation.h"
 
 #include "models/topoformer/decoding.h"
+#include "models/train/trainers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,19 +10,8 @@
 
 #include <filesystem>
 
-#include <cstdio>
 
 namespace sl::models {
-
-namespace {
-
-std::string fmt(const char* format, double x) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, format, x);
-    return buf;
-}
-
-} // namespace
 
 torch::Tensor imitationLoss(const torch::Tensor& priorities, const std::vector<const Graph*>& graphs,
                             const std::vector<std::vector<OpId>>& orders) {
@@ -41,7 +31,7 @@ ImitationMethod::ImitationMethod(const TopoformerTrainConfig& c, const LogFn& lo
     const std::vector<double> start = greedyPeaks(m_model, m_data.validation());
     m_initialValidation = meanOf(start);
     log("validation: " + std::to_string(m_data.validation().size()) + " steps; untrained greedy " +
-        fmt("%+.2f", m_data.meanGap(start)) + "% above their optima");
+        formatText("%+.2f", m_data.meanGap(start)) + "% above their optima");
 }
 
 void ImitationMethod::restore(const std::string& checkpoint) { loadWeights(*m_model, checkpoint + ".model", kTopoformerKind); }
@@ -61,7 +51,7 @@ StepResult ImitationMethod::step(std::int64_t step, std::uint64_t seed) {
 }
 
 std::string ImitationMethod::describeWindow(const std::vector<double>& means) const {
-    return "nll/step " + fmt("%.4f", means[0]);
+    return "nll/step " + formatText("%.4f", means[0]);
 }
 
 Validation ImitationMethod::validate() {
@@ -69,7 +59,7 @@ Validation ImitationMethod::validate() {
     const double gap = m_data.meanGap(val), worst = m_data.worstGap(val);
     Validation v;
     v.score = -gap;
-    v.summary = "greedy " + fmt("%+.2f", gap) + "% above the optima (worst " + fmt("%+.2f", worst) + "%)";
+    v.summary = "greedy " + formatText("%+.2f", gap) + "% above the optima (worst " + formatText("%+.2f", worst) + "%)";
     nlohmann::json r;
     r["loss"] = "imitation";
     r["validation_mean_greedy_peak"] = meanOf(val);

@@ -2,6 +2,7 @@
 #include "models/topoformer/labelset.h"
 
 #include "core/costmodel/stepmemory.h"
+#include "core/costmodel/validator.h"
 #include "core/exact/exactmemory.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
@@ -45,18 +46,6 @@ LabelledStep label(const MemoryStepSpec& spec, double seconds, std::stop_token s
     return {spec, g->opCount(), r.order, r.peak, r.optimal};
 }
 
-void requireTopological(const Graph& g, const std::vector<OpId>& order) {
-    std::vector<char> done(static_cast<size_t>(g.opCount()), 0);
-    for (OpId v : order) {
-        if (v < 0 || v >= g.opCount() || done[static_cast<size_t>(v)])
-            throw std::runtime_error("the entry's order names op " + std::to_string(v) + " twice or out of range");
-        for (OpId q : g.predecessors(v))
-            if (!done[static_cast<size_t>(q)])
-                throw std::runtime_error("the entry's order runs '" + g.op(v).name + "' before its predecessor '" + g.op(q).name + "'");
-        done[static_cast<size_t>(v)] = 1;
-    }
-}
-
 nlohmann::json toJson(const LabelledStep& s, const char* part) {
     return {{"part", part}, {"family", s.spec.family}, {"nodes", s.spec.nodes}, {"seed", s.spec.seed},
             {"training", s.spec.training}, {"ops", s.ops}, {"peak", s.peak}, {"optimal", s.optimal}, {"order", s.order}};
@@ -75,7 +64,7 @@ LabelledStep fromJson(const nlohmann::json& j) {
     if (g->opCount() != s.ops || static_cast<int>(s.order.size()) != s.ops)
         throw std::runtime_error("the entry's graph has " + std::to_string(g->opCount()) + " ops, its order " +
                                  std::to_string(s.order.size()));
-    requireTopological(*g, s.order);
+    if (const std::string error = orderError(*g, s.order); !error.empty()) throw std::runtime_error("the entry's label: " + error);
     StepMemory mem(*g, 1);
     if (mem.peak(s.order) != s.peak) throw std::runtime_error("the entry's order does not have the peak it records");
     return s;

@@ -4,7 +4,7 @@
 #include "models/topoformer/decoding.h"
 
 #include "core/generators/generators.h"
-#include "core/heuristics/memoryorders.h"
+#include "core/exact/setmemory.h"
 #include "core/util/random.h"
 
 #include <ATen/ATen.h>
@@ -15,16 +15,6 @@
 #include <numeric>
 
 namespace sl::models {
-
-namespace {
-
-double bestClassicPeak(const Graph& g) {
-    double best = kInfinity;
-    for (auto* rule : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) best = std::min(best, orderPeak(g, (*rule)(g)));
-    return best;
-}
-
-} // namespace
 
 std::uint64_t mixSeeds(std::uint64_t a, std::uint64_t b) {
     std::uint64_t x = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x7F4A7C159E3779B9ULL + (a << 6) + (a >> 2));
@@ -80,7 +70,7 @@ TopoformerData::TopoformerData(const TopoformerTrainConfig& c, const TopoformerC
     }
     for (int i = 0; i < c.validationGraphs; ++i) {   // a fixed validation set and the best classic order on each
         GeneratedInstance inst = generateLayered(c.validationNodes, kValidationSeedBase + static_cast<std::uint64_t>(i));
-        m_reference.push_back(bestClassicPeak(*inst.graph));
+        m_reference.push_back(bestClassicMemoryOrder(*inst.graph).peak);
         m_validation.push_back(prepare(inst.graph, 0));
     }
 }

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 PACKAGE_GROUPS=(
   "to build (compiler, CMake, Ninja, ccache): g++ cmake ninja-build pkg-config ccache"
   "for the explorer (Qt 6 widgets, charts, SVG; Qt's CMake packages want OpenGL): qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev"
-  "for the neural methods (LibTorch, a fast BLAS under it) and distributed runs (Gloo's headers, for LibTorch's c10d): libtorch-dev libopenblas0-pthread libgloo-dev"
+  "for the neural methods (LibTorch, a fast BLAS under it, Eigen's sparse solvers for large graphs) and distributed runs (Gloo's headers, for LibTorch's c10d): libtorch-dev libopenblas0-pthread libeigen3-dev libgloo-dev"
   "for DOT files and graph algorithms (Graphviz, Boost Graph): libgraphviz-dev libboost-graph-dev"
   "to read ONNX models (ONNX, Protobuf): libonnx-dev libprotobuf-dev protobuf-compiler"
   "for the exact makespan solver (Gecode's constraint engine, unary and cumulative propagators): libgecode-dev"

@@ -12,6 +12,17 @@ namespace sl::models {
 
 inline constexpr int kMaskCount = 7;   ///< the seven pair sets of Gagrani et al. 2022, §4.1
 
+/// The seven pair sets, in the order of the encoder's masks and heads.
+enum class MaskKind : int {
+    Reduction = 0,          ///< 1: transitive reduction edges (forward)
+    Redundant = 1,          ///< 2: DAG edges not in the reduction (forward)
+    ClosureRest = 2,        ///< 3: closure pairs that are not DAG edges (forward)
+    ReductionBack = 3,      ///< 4: reverse of 1
+    RedundantBack = 4,      ///< 5: reverse of 2
+    ClosureRestBack = 5,    ///< 6: reverse of 3
+    Incomparable = 6,       ///< 7: both directions of every incomparable pair
+};
+
 /// Sizes of the encoder. headsPerMask[k] = 0 drops mask k (ablations).
 struct EncoderConfig {
     int inputWidth = 28;

@@ -2,6 +2,7 @@
 // The masked multi-head Topoformer encoder (Gagrani et al. 2022, §4.1 eqs. 4-5, App. C.2) and its
 // input tensors.
 #include "models/encoder/encoder.h"
+#include "models/encoder/relationattention.h"
 
 #include <nlohmann/json.hpp>
 
@@ -104,11 +105,24 @@ EncoderInput makeEncoderInput(const NodeFeatures& features, const GraphMasks& ma
     return in;
 }
 
+EncoderInput makeEncoderInput(const NodeFeatures& features, std::shared_ptr<const GraphRelations> relations) {
+    if (!relations || features.ops != relations->ops)
+        throw std::invalid_argument("makeEncoderInput: features and relations differ in size");
+    const std::int64_t n = features.ops;
+    EncoderInput in;
+    in.x = at::from_blob(const_cast<float*>(features.values.data()), {n, features.width}, at::kFloat).clone();
+    in.nodeMask = at::ones({n}, at::kFloat);
+    in.sizes = {static_cast<int>(n)};
+    in.relations = std::move(relations);
+    return in;
+}
+
 EncoderInput batchInputs(const std::vector<EncoderInput>& inputs) {
     if (inputs.empty()) throw std::invalid_argument("batchInputs: no inputs");
     std::int64_t nmax = 0;
     for (const auto& in : inputs) {
         if (in.batched()) throw std::invalid_argument("batchInputs: inputs must be unbatched");
+        if (in.relations) throw std::invalid_argument("batchInputs: an input by relations is for one graph alone");
         nmax = std::max<std::int64_t>(nmax, in.x.size(0));
     }
     const auto b = static_cast<std::int64_t>(inputs.size());
@@ -189,9 +203,12 @@ torch::Tensor TopoformerEncoderImpl::forward(const EncoderInput& input, const to
 EncoderContext TopoformerEncoderImpl::prepare(const EncoderInput& input, std::int64_t b, const torch::Tensor& logSigma) {
     EncoderContext c;
     c.batch = b;
-    c.ops = input.maskBias.size(-1);
+    c.ops = input.relations ? input.x.size(-2) : input.maskBias.size(-1);
     const std::int64_t n = c.ops, heads = m_config.totalHeads();
-    if (heads > 0) {
+    if (input.relations) {
+        if (b != 1) throw std::invalid_argument("TopoformerEncoder: an input by relations is one graph");
+        c.relations = input.relations;
+    } else if (heads > 0) {
         // Unbatched masks serve every graph of a batch of states of one graph (expand: no copy
         // until the reshape, once per context; a view for per-graph masks).
         const at::Tensor maskBias = input.maskBias.dim() == 4 ? input.maskBias : input.maskBias.unsqueeze(0);
@@ -223,7 +240,11 @@ torch::Tensor TopoformerEncoderImpl::forward(const torch::Tensor& x, const Encod
     at::Tensor h = m_embed->forward(x);
     for (size_t l = 0; l < m_layers.size(); ++l) {
         Layer& layer = m_layers[l];
-        if (heads > 0 && direct) {
+        if (heads > 0 && c.relations) {
+            if (at::GradMode::is_enabled()) throw std::invalid_argument("TopoformerEncoder: attention by relations is for inference (no gradient)");
+            const at::Tensor qkv = layer.qkv->forward(layer.norm1->forward(h))[0].contiguous();
+            h = h + layer.out->forward(attendByRelations(qkv, *c.relations, m_headMask, dk, scale).unsqueeze(0));
+        } else if (heads > 0 && direct) {
             h = h + layer.out->forward(attendDirect(layer.qkv->forward(layer.norm1->forward(h)), c, heads, dk, scale));
         } else if (heads > 0) {
             const at::Tensor z = layer.norm1->forward(h);

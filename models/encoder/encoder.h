@@ -34,6 +34,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@
 #include <torch/nn/pimpl.h>
 
 namespace sl::models {
+
+struct GraphRelations;   // models/encoder/relations.h
 
 // ------------------------------------------------------------------------------------------------
 // Node features (Gagrani et al. 2022, App. C.5)
@@ -81,11 +84,19 @@ struct NodeFeatures {
     float at(int op, int column) const { return values[static_cast<size_t>(op) * static_cast<size_t>(width) + static_cast<size_t>(column)]; }
 };
 
-/// The encoder's attention, masks and Laplacian are dense in the number of ops (O(N^2) memory:
-/// about 2 GB at 3,000 ops, 5-6 GB at 5,000). Larger graphs are refused with a clear message
-/// rather than exhausting memory. Throws std::invalid_argument.
+/// The dense masks and attention are O(N^2) in memory (about 2 GB at 3,000 ops, 5-6 GB at
+/// 5,000): buildMasks() and the methods that batch dense inputs (GFlowNet, priority sampler) refuse
+/// larger graphs with a clear message rather than exhausting memory. Throws std::invalid_argument.
 inline constexpr int kMaxEncoderOps = 5000;
 void checkEncoderSize(const Graph& g);
+/// Up to this many ops the positional encoding is a dense eigensolve (as when the shipped models
+/// were trained and measured); beyond it, the sparse solver (sparselaplacian.h), and inputs of one
+/// graph for inference keep their masks as relations (makeEncoderInput(features, relations)).
+inline constexpr int kDenseEncoderOps = 2000;
+/// Inputs by relations hold O(N^2 / 8) bytes of bitsets and take O(N^2) time per layer: the most
+/// ops buildFeatures() and encoder inputs by relations accept. Throws std::invalid_argument.
+inline constexpr int kMaxRelationEncoderOps = 50000;
+void checkRelationEncoderSize(const Graph& g);
 
 /// Builds the features of a finalized graph. `extra`, when spec.extraColumns > 0, is row-major
 /// [opCount x extraColumns] and is max-normalised per column like the base columns.
@@ -99,17 +110,7 @@ NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::v
 // The seven masks (Gagrani et al. 2022, §4.1)
 // ------------------------------------------------------------------------------------------------
 
-enum class MaskKind : int {
-    Reduction = 0,          ///< 1: transitive reduction edges (forward)
-    Redundant = 1,          ///< 2: DAG edges not in the reduction (forward)
-    ClosureRest = 2,        ///< 3: closure pairs that are not DAG edges (forward)
-    ReductionBack = 3,      ///< 4: reverse of 1
-    RedundantBack = 4,      ///< 5: reverse of 2
-    ClosureRestBack = 5,    ///< 6: reverse of 3
-    Incomparable = 6,       ///< 7: both directions of every incomparable pair
-};
-
-/// Dense pair sets of one graph. Forward sets are stored; backward sets are their transposes.
+/// Dense pair sets (MaskKind, config.h, names them) of one graph. Forward sets are stored; backward sets are their transposes.
 struct GraphMasks {
     int ops = 0;
     /// [u * ops + v] = 1 iff (u, v) is in forward set 1, 2, 3 resp.; incomparable is symmetric.
@@ -135,10 +136,15 @@ struct EncoderInput {
     torch::Tensor rowHasKey;  ///< [7, N, 1] or [B, 7, N, 1]: 1 if the row has any allowed key, else 0
     torch::Tensor nodeMask;   ///< [N] or [B, N]: 1 for real ops, 0 for padding
     std::vector<int> sizes;   ///< real op count per graph (one entry when unbatched)
+    /// Set instead of maskBias and rowHasKey for graphs beyond dense reach (one graph, inference
+    /// only): attention reads the relations (relationattention.h).
+    std::shared_ptr<const GraphRelations> relations;
     bool batched() const { return x.dim() == 3; }
 };
 
 EncoderInput makeEncoderInput(const NodeFeatures& features, const GraphMasks& masks);
+/// One graph's input that keeps its masks as relations: O(N^2 / 8) bytes instead of 28 N^2.
+EncoderInput makeEncoderInput(const NodeFeatures& features, std::shared_ptr<const GraphRelations> relations);
 /// Pads unbatched inputs to a batch [B, Nmax, ...].
 EncoderInput batchInputs(const std::vector<EncoderInput>& inputs);
 
@@ -154,6 +160,7 @@ struct EncoderContext {
     /// Attention products as direct BLAS calls when no gradient is recorded (see attendDirect in
     /// encoder.cpp): the same numbers, without LibTorch's per-matrix overhead. Off by default.
     bool directAttention = false;
+    std::shared_ptr<const GraphRelations> relations;   ///< attention by relations (bias, rowKey unset)
 };
 
 /// h^(0) = W x + b, then L pre-LN masked-attention layers (eqs. 4-5), then an optional LayerNorm.

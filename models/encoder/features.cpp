@@ -4,6 +4,7 @@
 // docs/topoformer.md, 'Choices where the paper is silent'.
 #include "models/encoder/encoder.h"
 #include "models/encoder/maththreads.h"
+#include "models/encoder/sparselaplacian.h"
 
 #include "core/util/random.h"
 
@@ -102,12 +103,10 @@ at::Tensor smallestEigenvectors(const at::Tensor& a, int count) {
     return at::from_blob(z.data(), {count, n}, at::kDouble).t().contiguous();
 }
 
-/// Eigenvectors of the symmetric normalised Laplacian of the undirected graph, smallest
-/// eigenvalues first, the trivial one skipped; [n x dims] row-major, zero-padded.
-std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t signSeed) {
+/// The `count` smallest eigenvectors as columns of an [n x count] (or wider) double tensor, by
+/// LAPACK on the dense Laplacian: the encoding of the graph sizes the models are trained on.
+at::Tensor denseEigenvectors(const Graph& g, int count) {
     const int n = g.opCount();
-    std::vector<float> pe(static_cast<size_t>(n) * static_cast<size_t>(dims), 0.0f);
-    if (n < 2 || dims <= 0) return pe;
     std::vector<double> degree(static_cast<size_t>(n), 0);
     for (OpId v = 0; v < n; ++v)
         degree[static_cast<size_t>(v)] = static_cast<double>(g.successors(v).size() + g.predecessors(v).size());
@@ -119,12 +118,27 @@ std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t sig
             L[static_cast<size_t>(u) * static_cast<size_t>(n) + static_cast<size_t>(v)] = w;
             L[static_cast<size_t>(v) * static_cast<size_t>(n) + static_cast<size_t>(u)] = w;
         }
-    const int take = std::min(dims, n - 1);
     // One BLAS thread: the basis LAPACK picks in a degenerate eigenspace depends on the thread count.
     const MathThreads pin(1);
-    at::Tensor vectors = n >= kPartialEigenOps ? smallestEigenvectors(lap, take + 1) : at::Tensor();
+    at::Tensor vectors = n >= kPartialEigenOps ? smallestEigenvectors(lap, count) : at::Tensor();
     if (!vectors.defined()) vectors = std::get<1>(at::linalg_eigh(lap));
-    vectors = vectors.contiguous();
+    return vectors.contiguous();
+}
+
+/// The same from the sparse solver (sparselaplacian.h): beyond dense reach.
+at::Tensor sparseEigenvectors(const Graph& g, int count) {
+    LaplacianEigenpairs pairs = smallestLaplacianEigenpairs(g, count);
+    return at::from_blob(pairs.vectors.data(), {pairs.ops, pairs.count}, at::kDouble).clone();
+}
+
+/// Eigenvectors of the symmetric normalised Laplacian of the undirected graph, smallest
+/// eigenvalues first, the trivial one skipped; [n x dims] row-major, zero-padded.
+std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t signSeed) {
+    const int n = g.opCount();
+    std::vector<float> pe(static_cast<size_t>(n) * static_cast<size_t>(dims), 0.0f);
+    if (n < 2 || dims <= 0) return pe;
+    const int take = std::min(dims, n - 1);
+    at::Tensor vectors = n > kDenseEncoderOps ? sparseEigenvectors(g, take + 1) : denseEigenvectors(g, take + 1);
     const double* V = vectors.data_ptr<double>();   // column k = k-th eigenvector, ascending
     const auto cols = static_cast<size_t>(vectors.size(1));
     Rng rng(signSeed);
@@ -150,17 +164,28 @@ std::vector<float> laplacianEncoding(const Graph& g, int dims, std::uint64_t sig
 
 } // namespace
 
-void checkEncoderSize(const Graph& g) {
-    if (g.opCount() > kMaxEncoderOps)
-        throw std::invalid_argument("the neural methods handle at most " + std::to_string(kMaxEncoderOps) +
-                                    " ops (their attention is dense in the op count); this graph has " +
-                                    std::to_string(g.opCount()) + ". Use a list heuristic or BRKGA; for peak memory, exact-memory or mem-approx-dp (they prove or approach the optimum of steps of tens of thousands of ops).");
+namespace {
+
+void checkSize(const Graph& g, int most, const char* why) {
+    if (g.opCount() > most)
+        throw std::invalid_argument("the neural methods handle at most " + std::to_string(most) + " ops (" + why +
+                                    "); this graph has " + std::to_string(g.opCount()) +
+                                    ". Use a list heuristic or BRKGA; for peak memory, exact-memory or mem-approx-dp "
+                                    "(they prove or approach the optimum of steps of tens of thousands of ops).");
+}
+
+} // namespace
+
+void checkEncoderSize(const Graph& g) { checkSize(g, kMaxEncoderOps, "their attention is dense in the op count"); }
+
+void checkRelationEncoderSize(const Graph& g) {
+    checkSize(g, kMaxRelationEncoderOps, "their attention takes time quadratic in the op count");
 }
 
 NodeFeatures buildFeatures(const Graph& g, const FeatureSpec& spec, const std::vector<float>* extra,
                            std::uint64_t peSignSeed) {
     if (!g.finalized()) throw std::invalid_argument("buildFeatures: the graph is not finalized");
-    checkEncoderSize(g);
+    checkRelationEncoderSize(g);
     const int n = g.opCount();
     const int raw = spec.rawWidth();
     const int pe = std::max(0, spec.laplacianDims);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The seven attention masks of the Topoformer encoder (Gagrani et al. 2022, §4.1): transitive
-// closure and reduction with bitsets.
+// closure and reduction from the compact relations (relations.h).
 #include "models/encoder/encoder.h"
+#include "models/encoder/relations.h"
 
 #include <stdexcept>
 
@@ -42,21 +43,8 @@ std::int64_t GraphMasks::count(MaskKind k) const {
 GraphMasks buildMasks(const Graph& g) {
     if (!g.finalized()) throw std::invalid_argument("buildMasks: the graph is not finalized");
     checkEncoderSize(g);
+    const GraphRelations r = buildRelations(g);
     const int n = g.opCount();
-    const size_t words = (static_cast<size_t>(n) + 63) / 64;
-    // reach[u]: ops strictly reachable from u.
-    std::vector<std::uint64_t> reach(static_cast<size_t>(n) * words, 0);
-    auto row = [&](OpId u) { return reach.data() + static_cast<size_t>(u) * words; };
-    auto test = [&](OpId u, OpId v) { return (row(u)[static_cast<size_t>(v) / 64] >> (v % 64)) & 1u; };
-    const auto& topo = g.topologicalOrder();
-    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
-        std::uint64_t* r = row(*it);
-        for (OpId w : g.successors(*it)) {
-            const std::uint64_t* rw = row(w);
-            for (size_t i = 0; i < words; ++i) r[i] |= rw[i];
-            r[static_cast<size_t>(w) / 64] |= std::uint64_t{1} << (w % 64);
-        }
-    }
     GraphMasks m;
     m.ops = n;
     const size_t nn = static_cast<size_t>(n) * static_cast<size_t>(n);
@@ -64,27 +52,22 @@ GraphMasks buildMasks(const Graph& g) {
     m.redundant.assign(nn, 0);
     m.closureRest.assign(nn, 0);
     m.incomparable.assign(nn, 0);
-    std::vector<std::uint64_t> viaOthers(words);
     for (OpId u = 0; u < n; ++u) {
-        std::fill(viaOthers.begin(), viaOthers.end(), 0);
-        for (OpId w : g.successors(u)) {
-            const std::uint64_t* rw = row(w);
-            for (size_t i = 0; i < words; ++i) viaOthers[i] |= rw[i];
-        }
         const size_t base = static_cast<size_t>(u) * static_cast<size_t>(n);
         // Closure pairs first; direct edges are then moved to the reduction or redundant sets.
-        for (OpId v = 0; v < n; ++v)
-            if (test(u, v)) m.closureRest[base + static_cast<size_t>(v)] = 1;
-        for (OpId v : g.successors(u)) {
+        for (OpId v = 0; v < n; ++v) {
+            if (r.reaches(u, v)) m.closureRest[base + static_cast<size_t>(v)] = 1;
+            else if (u != v && !r.reaches(v, u)) m.incomparable[base + static_cast<size_t>(v)] = 1;
+        }
+        for (OpId v : r.reductionSuccs[static_cast<size_t>(u)]) {
             m.closureRest[base + static_cast<size_t>(v)] = 0;
-            const bool redundant = (viaOthers[static_cast<size_t>(v) / 64] >> (v % 64)) & 1u;
-            (redundant ? m.redundant : m.reduction)[base + static_cast<size_t>(v)] = 1;
+            m.reduction[base + static_cast<size_t>(v)] = 1;
+        }
+        for (OpId v : r.redundantSuccs[static_cast<size_t>(u)]) {
+            m.closureRest[base + static_cast<size_t>(v)] = 0;
+            m.redundant[base + static_cast<size_t>(v)] = 1;
         }
     }
-    for (OpId u = 0; u < n; ++u)
-        for (OpId v = 0; v < n; ++v)
-            if (u != v && !test(u, v) && !test(v, u))
-                m.incomparable[static_cast<size_t>(u) * static_cast<size_t>(n) + static_cast<size_t>(v)] = 1;
     return m;
 }
 

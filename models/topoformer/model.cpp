@@ -2,6 +2,8 @@
 #include "models/configjson.h"
 #include "models/topoformer/model.h"
 
+#include "models/encoder/relations.h"
+
 #include <nlohmann/json.hpp>
 
 #include <ATen/ATen.h>
@@ -79,7 +81,9 @@ TopoformerConfig topoformerModelConfig(const TopoformerTrainConfig& train) {
 }
 
 EncoderInput topoformerInput(const Graph& g, const TopoformerConfig& config, std::uint64_t peSignSeed) {
-    return makeEncoderInput(buildFeatures(g, config.features, nullptr, peSignSeed), buildMasks(g));
+    NodeFeatures features = buildFeatures(g, config.features, nullptr, peSignSeed);
+    if (g.opCount() > kDenseEncoderOps) return makeEncoderInput(features, std::make_shared<const GraphRelations>(buildRelations(g)));
+    return makeEncoderInput(features, buildMasks(g));
 }
 
 torch::Tensor plackettLuceLogProbTensor(const torch::Tensor& priority, const std::vector<OpId>& order,

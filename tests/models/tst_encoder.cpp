@@ -200,25 +200,30 @@ private Q_SLOTS:
         QVERIFY(finite(h1));
     }
 
-    void graphsAboveTheSizeCapAreRefusedClearly() {
-        // one op past the cap: refused before any O(N^2) allocation, with both counts named
-        Graph g;
-        OpId previous = kNoOp;
-        for (int i = 0; i <= models::kMaxEncoderOps; ++i) {
-            const OpId v = g.addOp({.name = "op" + std::to_string(i), .duration = 1});
-            if (previous != kNoOp) g.addEdge(previous, v, 4);
-            previous = v;
-        }
-        g.finalize();
+    void graphsAboveTheSizeCapsAreRefusedClearly() {
+        // one op past each cap: refused before any O(N^2) allocation, with both counts named (the
+        // dense masks at kMaxEncoderOps, the features and relations at kMaxRelationEncoderOps)
+        const auto chain = [](int ops) {
+            Graph g;
+            OpId previous = kNoOp;
+            for (int i = 0; i < ops; ++i) {
+                const OpId v = g.addOp({.name = "op" + std::to_string(i), .duration = 1});
+                if (previous != kNoOp) g.addEdge(previous, v, 4);
+                previous = v;
+            }
+            g.finalize();
+            return g;
+        };
         for (int which = 0; which < 2; ++which) {
+            const int cap = which == 0 ? models::kMaxEncoderOps : models::kMaxRelationEncoderOps;
+            const Graph g = chain(cap + 1);
             try {
                 if (which == 0) models::buildMasks(g);
                 else models::buildFeatures(g, models::FeatureSpec{});
                 QFAIL("a graph above the cap was accepted");
             } catch (const std::invalid_argument& e) {
                 const std::string m = e.what();
-                QVERIFY2(m.find(std::to_string(models::kMaxEncoderOps)) != std::string::npos &&
-                             m.find(std::to_string(models::kMaxEncoderOps + 1)) != std::string::npos,
+                QVERIFY2(m.find(std::to_string(cap)) != std::string::npos && m.find(std::to_string(cap + 1)) != std::string::npos,
                          e.what());
             }
         }

@@ -150,6 +150,21 @@ void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs
               << " | distinct " << d.distinct << " (" << d.distinctUpToRelabelling << " up to device relabelling)\n";
 }
 
+/// The schedule of `--start FILE`: read, valid for this problem, and for a method that takes one.
+std::shared_ptr<const Schedule> loadStart(const Problem& p, const std::string& path, const OptimizerInfo& info) {
+    RunOptions probe;
+    probe.start = std::make_shared<Schedule>();
+    try {
+        checkStart(info, probe);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    auto start = std::make_shared<Schedule>(loadScheduleJson(p, path));
+    const ValidationReport v = validateSchedule(p, *start);
+    if (!v.ok()) throw UsageError(path + " is not a valid schedule of this graph on this platform: " + v.errors.front());
+    return start;
+}
+
 int runOptimize(Args& args) {
     const auto method = args.take("method");
     if (!method) throw UsageError("--method is required (see 'schedlab-cli methods')");
@@ -168,8 +183,12 @@ int runOptimize(Args& args) {
         o.strings["weights"] = *weights;
     }
     takeMethodOptions(args, *info, o);
+    const auto start = args.take("start");
     const auto outDir = args.take("out-dir");
-    if (isBatch(args, outDir.has_value())) return runOptimizeBatch(args, {*method, o, outDir});
+    if (isBatch(args, outDir.has_value())) {
+        if (start) throw UsageError("--start is a schedule of one graph: give one graph, not several");
+        return runOptimizeBatch(args, {*method, o, outDir});
+    }
     const auto out = args.take("out");
     if (!out) throw UsageError("--out SCHEDULE.json is required");
     const auto trace = args.take("trace");
@@ -188,6 +207,7 @@ int runOptimize(Args& args) {
         throw UsageError(*method + " does not optimise " + toString(p.objective.kind) + ": it declares --objective " +
                          join(objectiveNames(*info), "|"));
     checkTargetRun(p, targets);
+    if (start) o.start = loadStart(p, *start, *info);
     // Fail before a long run, not after it, when an output cannot be written.
     for (const auto& target : {std::optional<std::string>(out), trace, csv})
         if (target) checkWritable(*target);
@@ -247,7 +267,10 @@ std::string optimizeHelp() {
                        "  --time-limit SEC      stop after this many seconds (default: none)\n"
                        "  --threads T           worker threads for methods that use them (default 1)\n"
                        "  --progress            print progress to stderr\n"
-                       "  --weights FILE        weight file of a neural method (default: its shipped weights)\n") +
+                       "  --weights FILE        weight file of a neural method (default: its shipped weights)\n"
+                       "  --start FILE          a schedule of this graph to start from (a hand-edited one, say):\n"
+                       "                        tabu searches from it, brkga-chains seeds its population with it;\n"
+                       "                        neither returns a costlier schedule. Other methods refuse it\n") +
            problemOptionsHelp() + targetOptionsHelp() +
            "  --top-k K             with --target: the candidates kept by proxy speedup and judged on\n"
            "                        the targets (default 100, as in Zhang et al. 2023, §5): BRKGA's final\n"

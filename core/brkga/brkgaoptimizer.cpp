@@ -58,6 +58,19 @@ Params paramsFromOptions(const RunOptions& o) {
 
 namespace {
 
+/// A warm-started run is never worse than its start: its chains decode to their earliest times,
+/// which a memory cost may like less than the start's own.
+void keepStartIfBetter(const Problem& problem, const Schedule& start, RunResult& out) {
+    Schedule s = start;
+    const double cost = scoreSchedule(problem, s);
+    if (!(cost < out.cost)) return;
+    s.method = out.schedule.method;
+    s.seed = out.schedule.seed;
+    out.schedule = std::move(s);
+    out.cost = cost;
+    out.note += "; the start schedule kept (nothing better found)";
+}
+
 const char* methodName(Chromosomes kind) {
     switch (kind) {
     case Chromosomes::Regal: return "brkga";
@@ -89,6 +102,8 @@ public:
         std::vector<Chromosome> warm;
         if (m_kind == Chromosomes::Order && options.get("warm-start", 1) != 0)
             warm = listHeuristicKeys(problem.g());
+        if constexpr (std::is_same_v<DecoderT, ChainDecoder>)
+            if (options.start) warm.push_back(chainKeysOf(problem, *options.start));
 
         Engine engine(genes, [&](std::span<double> keys, int worker) {
             return decoders[static_cast<size_t>(worker)]->decode(keys);
@@ -129,6 +144,7 @@ public:
         out.cancelled = r.stop == StopReason::Cancelled;
         out.note = "stopped on " + toString(r.stop) + " after " + std::to_string(r.generations) + " generations" +
                    (r.restarts ? ", " + std::to_string(r.restarts) + " restarts" : std::string());
+        if (options.start) keepStartIfBetter(problem, *options.start, out);
         return out;
     }
 

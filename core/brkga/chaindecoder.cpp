@@ -49,4 +49,28 @@ Schedule ChainDecoder::schedule(std::span<const double> keys) {
     return s;
 }
 
+std::vector<double> chainKeysOf(const Problem& p, const Schedule& s) {
+    const int n = p.g().opCount();
+    if (static_cast<int>(s.ops.size()) != n || static_cast<int>(s.order.size()) != n)
+        throw std::invalid_argument("chainKeysOf: the schedule is not of this graph");
+    std::vector<int> place(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i) place[static_cast<size_t>(s.order[static_cast<size_t>(i)])] = i;
+    std::vector<OpId> ranked(s.order.begin(), s.order.end());
+    std::stable_sort(ranked.begin(), ranked.end(), [&](OpId a, OpId b) {
+        const double sa = s.ops[static_cast<size_t>(a)].start, sb = s.ops[static_cast<size_t>(b)].start;
+        return sa != sb ? sa < sb : place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)];
+    });
+    const std::vector<std::vector<int>> devicesOfType = p.platform.devicesByType();
+    std::vector<double> keys(2 * static_cast<size_t>(n));
+    for (int r = 0; r < n; ++r) {
+        const OpId v = ranked[static_cast<size_t>(r)];
+        // Highest priority first: rank r gets (n - r) / (n + 1), all distinct, in (0, 1).
+        keys[static_cast<size_t>(v)] = static_cast<double>(n - r) / static_cast<double>(n + 1);
+        const std::vector<int>& allowed = devicesOfType[static_cast<size_t>(p.g().op(v).machineType)];
+        const auto slot = std::find(allowed.begin(), allowed.end(), s.ops[static_cast<size_t>(v)].device) - allowed.begin();
+        keys[static_cast<size_t>(n + v)] = (static_cast<double>(slot) + 0.5) / static_cast<double>(allowed.size());
+    }
+    return keys;
+}
+
 } // namespace sl

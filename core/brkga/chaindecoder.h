@@ -54,4 +54,9 @@ private:
     PriorityQueue m_ready;
 };
 
+/// Keys that decode to `s`'s device chains (each device's ops by start time, ties by their place
+/// in s.order, as sl::deviceChains), every op started as early as those chains allow: a schedule
+/// as a chromosome, to seed the population with it (a hand-edited schedule, `--start FILE`).
+std::vector<double> chainKeysOf(const Problem& p, const Schedule& s);
+
 } // namespace sl

@@ -29,7 +29,8 @@ void registerSearchOptimizers() {
            .objectives = {Objective::Makespan},
            .options = brkga::optionSpecs(Chromosomes::Chains),
            .usesBudget = true,
-           .usesSeed = true},
+           .usesSeed = true,
+           .acceptsStart = true},
           [] { return brkga::makeOptimizer(Chromosomes::Chains); });
 }
 

@@ -8,12 +8,13 @@ namespace sl {
 void registerLocalSearchOptimizers() {
     OptimizerRegistry::instance().add(
         {.name = "tabu",
-         .summary = "tabu search on the critical path (N5 block swaps, critical ops to other devices), from the best list schedule or HEFT",
+         .summary = "tabu search on the critical path (N5 block swaps, critical ops to other devices), from the best list schedule or HEFT, or from a given schedule",
          .family = "search",
          .objectives = {Objective::Makespan},
          .options = tabuOptions(),
          .usesBudget = true,
-         .usesSeed = true},
+         .usesSeed = true,
+         .acceptsStart = true},
         [] { return makeTabuOptimizer(); });
 }
 

@@ -42,6 +42,13 @@ TabuParams tabuParamsFromOptions(const RunOptions& o) {
 
 namespace {
 
+/// The schedule a run was asked to start from (RunOptions::start), scored on `p`.
+NamedSchedule givenStart(const Problem& p, const Schedule& start) {
+    NamedSchedule s{"the start schedule", start, 0};
+    s.cost = scoreSchedule(p, s.schedule);
+    return s;
+}
+
 class TabuOptimizer final : public Optimizer {
 public:
     RunResult run(const Problem& p, const RunOptions& o, const ProgressFn& progress, std::stop_token stop) override {
@@ -52,7 +59,7 @@ public:
         const CostFunction cost(p);
         const ChainCost chainCost = chainCostFor(p, cost);
 
-        std::vector<NamedSchedule> starts = classicSchedules(p, stop);
+        std::vector<NamedSchedule> starts = o.start ? std::vector<NamedSchedule>{givenStart(p, *o.start)} : classicSchedules(p, stop);
         const std::int64_t startEvaluations = static_cast<std::int64_t>(starts.size());
         const auto fallback = std::min_element(starts.begin(), starts.end(),
                                                [](const auto& a, const auto& b) { return a.cost < b.cost; });

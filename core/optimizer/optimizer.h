@@ -55,6 +55,9 @@ struct RunOptions {
     int candidates = 0;
     std::map<std::string, double> values;        ///< declared options by key (numbers, bools as 0/1)
     std::map<std::string, std::string> strings;  ///< Choice options and free-form ones
+    /// A schedule of the problem to start from (a hand-edited one, `--start FILE`), for methods
+    /// whose OptimizerInfo::acceptsStart says so; they never return a costlier one.
+    std::shared_ptr<const Schedule> start;
 
     double get(const std::string& key, double fallback) const {
         auto it = values.find(key);
@@ -113,7 +116,13 @@ struct OptimizerInfo {
     /// Device count the method needs with its shipped weights (a learned model with per-device
     /// heads, e.g. REGAL's 2); 0 = any platform.
     int devices = 0;
+    /// Starts from RunOptions::start when given (checkStart refuses it for the others).
+    bool acceptsStart = false;
 };
+
+/// Throws std::invalid_argument when `o` asks `info`'s method to start from a schedule and the
+/// method cannot, naming the methods that can.
+void checkStart(const OptimizerInfo& info, const RunOptions& o);
 
 class OptimizerRegistry {
 public:

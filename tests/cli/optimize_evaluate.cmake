@@ -46,6 +46,23 @@ if(b GREATER 61 OR b LESS 55)
   message(FATAL_ERROR "brkga-order's makespan on ft06 is ${b}, outside [55 (the optimum), 61 (list-cp)]")
 endif()
 
+# Improve from here: tabu and brkga-chains started from list-cp's schedule (61) keep it or improve
+# on it, never below the optimum 55; a method that cannot start from a schedule refuses --start,
+# naming those that can. Mutations caught: --start ignored (tabu searches from its own start) is not;
+# a refusal that only warns.
+foreach(method tabu brkga-chains)
+  run_cli(0 optimize ${DATA}/jobshop/ft06.txt --method ${method} --seed 3 --budget 300
+          --start ${OUT}/ft06-list-cp.json --out ${OUT}/ft06-${method}-from-list-cp.json)
+  evaluated_makespan(w ${DATA}/jobshop/ft06.txt ${OUT}/ft06-${method}-from-list-cp.json)
+  if(w GREATER 61 OR w LESS 55)
+    message(FATAL_ERROR "${method} started from list-cp's 61 gave ${w}, outside [55, 61]")
+  endif()
+endforeach()
+run_cli(2 optimize ${DATA}/jobshop/ft06.txt --method heft --start ${OUT}/ft06-list-cp.json --out ${OUT}/refused.json)
+if(NOT LAST_ERR MATCHES "heft cannot start from a given schedule; the methods that can: .*tabu")
+  message(FATAL_ERROR "heft with --start: ${LAST_ERR}")
+endif()
+
 # Corrupt every start time (prefix a digit): durations no longer match, evaluate must exit 1.
 file(READ ${OUT}/ft06-list-cp.json text)
 string(REGEX REPLACE "\"start\": *([0-9])" "\"start\": 1\\1" bad "${text}")

@@ -7,6 +7,8 @@
 #include "core/edit/scheduleeditor.h"
 #include "core/heuristics/classicoptimizers.h"
 #include "core/io/scheduleio.h"
+#include "core/brkga/chaindecoder.h"
+#include "core/optimizer/optimizer.h"
 #include "common/reference.h"
 
 #include <QTest>
@@ -19,12 +21,13 @@ namespace {
 
 bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
-/// Same placement, times, order and costs, bit for bit.
-QString difference(const Schedule& a, const Schedule& b) {
+/// Same placement, times, order (unless `anyOrder`) and costs, bit for bit.
+QString difference(const Schedule& a, const Schedule& b, bool anyOrder = false) {
     if (a.ops.size() != b.ops.size()) return "op counts differ";
     for (std::size_t v = 0; v < a.ops.size(); ++v)
         if (a.ops[v].device != b.ops[v].device || !sameBits(a.ops[v].start, b.ops[v].start) || !sameBits(a.ops[v].end, b.ops[v].end))
             return QString("op %1 differs").arg(v);
+    if (anyOrder) return sameBits(a.makespan, b.makespan) ? QString() : "makespans differ";
     if (a.order != b.order) return "orders differ";
     if (!sameBits(a.makespan, b.makespan) || !sameBits(a.peakMemory(), b.peakMemory())) return "costs differ";
     return {};
@@ -163,6 +166,72 @@ private Q_SLOTS:
         QVERIFY(!edit.later(1).has_value());
         QCOMPARE(*edit.onDevice(1, +1), (OpPlace{1, 1}));   // b starts at 2, after c's start 0
         QVERIFY(!edit.onDevice(1, -1).has_value());
+    }
+
+    // A schedule as brkga-chains keys decodes to its own chains, timed as early as they allow.
+    // Catches keys that rank ops by id instead of start, or a device key off by one slot.
+    void chainKeysDecodeToTheScheduleChains() {
+        for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+            const Problem p = reference::randomCase(seed, 4, 20).problem;
+            const Schedule start = delayedLastOp(p, bestClassicSchedule(p));
+            ChainDecoder decoder(p);
+            const Schedule decoded = decoder.schedule(chainKeysOf(p, start));
+            Schedule expected = timeChains(p, deviceChains(start, p.platform.deviceCount()));
+            scoreSchedule(p, expected);
+            // the same placement and times (the order of ops that start together may differ)
+            QVERIFY2(difference(decoded, expected, true).isEmpty(), qPrintable(QString("seed %1: %2").arg(seed).arg(difference(decoded, expected, true))));
+        }
+    }
+
+    // Improve from here: tabu and brkga-chains started from a poor schedule (every op on one
+    // device of its type, in a topological order) and from a good one (a long tabu run's, better
+    // than every classic schedule) never return a costlier one, and from the poor one mostly a
+    // cheaper one; a method that cannot start from a schedule is refused, naming those that can.
+    // Catches a method that ignores the start (from the good start it returns a classic-like
+    // cost) and one that drops the start when the search finds nothing better.
+    void warmStartsAreNeverWorseThanTheirStart() {
+        registerCoreOptimizers();
+        const auto run = [](const Problem& p, const char* method, std::int64_t budget, std::uint64_t seed, const Schedule* start) {
+            RunOptions o;
+            o.seed = seed;
+            o.budget = budget;
+            if (start) o.start = std::make_shared<Schedule>(*start);
+            checkStart(*OptimizerRegistry::instance().find(method), o);
+            return OptimizerRegistry::instance().create(method)->run(p, o, {}, {});
+        };
+        int improved = 0, runs = 0, goodStarts = 0;
+        for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+            const Problem p = reference::randomCase(seed, 6, 20).problem;
+            DeviceChains chains(static_cast<size_t>(p.platform.deviceCount()));
+            const auto byType = p.platform.devicesByType();
+            for (OpId v : p.g().topologicalOrder()) chains[static_cast<size_t>(byType[static_cast<size_t>(p.g().op(v).machineType)].front())].push_back(v);
+            Schedule poor = timeChains(p, chains);
+            scoreSchedule(p, poor);
+            const RunResult good = run(p, "tabu", 20000, seed, nullptr);
+            Schedule classic = bestClassicSchedule(p);
+            goodStarts += good.cost < scoreSchedule(p, classic);
+            for (const Schedule* start : {static_cast<const Schedule*>(&poor), &good.schedule}) {
+                Schedule scored = *start;
+                const double startCost = scoreSchedule(p, scored);
+                for (const char* method : {"tabu", "brkga-chains"}) {
+                    const RunResult r = run(p, method, start == &poor ? 300 : 20, seed, start);
+                    QVERIFY2(r.cost <= startCost, qPrintable(QString("%1, seed %2: %3 above the start's %4").arg(method).arg(seed).arg(r.cost).arg(startCost)));
+                    QVERIFY(validateSchedule(p, r.schedule).ok());
+                    if (start == &poor) ++runs, improved += r.cost < startCost;
+                }
+            }
+        }
+        QVERIFY2(goodStarts > 0, "no long tabu run beat the classic schedules: the good starts test nothing");
+        QVERIFY2(improved * 2 > runs, qPrintable(QString("improved %1 of %2").arg(improved).arg(runs)));
+        RunOptions o;
+        o.start = std::make_shared<Schedule>();
+        try {
+            checkStart(*OptimizerRegistry::instance().find("list-cp"), o);
+            QFAIL("list-cp accepted a start schedule");
+        } catch (const std::invalid_argument& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("tabu") != std::string::npos && m.find("brkga-chains") != std::string::npos, e.what());
+        }
     }
 
     // A schedule that runs two ops at once on a device is refused with both names.

@@ -5,6 +5,7 @@
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/scheduleedits.h"
 #include "widgets/units.h"
 
 #include <QMouseEvent>
@@ -26,9 +27,12 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
 }
 
 void GanttView::setRecord(const std::optional<RunRecord>& r) {
+    // Another schedule of the same graph while zoomed in (an edit, say): the view stays where it is.
+    const bool keepView = !m_fitted && m_record && r && m_record->problem && r->problem && m_record->problem->graph == r->problem->graph;
     m_record = r;
     rebuild();
-    fit();
+    if (keepView) update();
+    else fit();
 }
 
 void GanttView::setSelection(OpSelection* selection) {
@@ -203,6 +207,7 @@ void GanttView::paintEvent(QPaintEvent*) {
     for (size_t lane = 0; lane < m_lanes.size(); ++lane) paintLane(p, static_cast<int>(lane), ax);
     if (m_showTransfers) paintTransfers(p);
     paintAxis(p, ax);
+    paintDrop(p);
     // selected op: a guide line through all lanes at its start
     const OpId sel = m_selection ? m_selection->current() : kNoOp;
     if (sel >= 0 && sel < static_cast<int>(m_laneOf.size())) {
@@ -416,11 +421,20 @@ void GanttView::wheelEvent(QWheelEvent* e) {
 }
 
 void GanttView::mousePressEvent(QMouseEvent* e) {
+    const OpId v = e->button() == Qt::LeftButton && m_edits ? opAt(e->position()) : kNoOp;
+    if (v != kNoOp) {   // a bar: dragging it moves the op (ganttedit.cpp)
+        m_opDrag = OpDrag{.op = v, .from = e->position(), .at = e->position()};
+        return;
+    }
     m_dragFrom = e->position();
     m_dragged = false;
 }
 
 void GanttView::mouseMoveEvent(QMouseEvent* e) {
+    if (m_opDrag && (e->buttons() & Qt::LeftButton)) {
+        dragOpTo(e->position());
+        return;
+    }
     if (m_dragFrom && (e->buttons() & Qt::LeftButton)) {
         const double dx = e->position().x() - m_dragFrom->x();
         if (std::abs(dx) > 2 || m_dragged) {
@@ -458,6 +472,15 @@ QString GanttView::tooltipFor(OpId v) const {
 }
 
 void GanttView::mouseReleaseEvent(QMouseEvent* e) {
+    if (m_opDrag) {
+        const bool moved = m_opDrag->moving;
+        if (moved) dropOp();
+        else if (m_selection) m_selection->setCurrent(m_opDrag->op);
+        m_opDrag.reset();
+        unsetCursor();
+        update();
+        return;
+    }
     if (!m_dragged && m_selection) m_selection->setCurrent(opAt(e->position()));
     m_dragFrom.reset();
     m_dragged = false;

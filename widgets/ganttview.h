@@ -8,6 +8,7 @@
 #include "widgets/types.h"
 #include "widgets/units.h"
 
+#include "core/edit/scheduleeditor.h"
 #include "core/graph/jobshopnames.h"
 
 #include <QPointer>
@@ -20,6 +21,7 @@ namespace sl::gui {
 class Document;
 
 class OpSelection;
+class ScheduleEdits;
 
 class GanttView : public QWidget {
     Q_OBJECT
@@ -34,6 +36,20 @@ public:
     void observe(const Document* doc);
     const std::optional<RunRecord>& record() const { return m_record; }
     void setSelection(OpSelection* selection);
+    /// Dragging a bar moves its op (through `edits`: a preview while dragging, the edit on the
+    /// drop); without it, or on the background, a drag pans.
+    void setEdits(ScheduleEdits* edits);
+    /// Where dropping op `v` at `pos` puts it: the lane under the cursor and, in it, after the ops
+    /// whose middle is left of the cursor. Empty outside the lanes.
+    std::optional<OpPlace> placeAt(OpId v, QPointF pos) const;
+    /// A point where dropping op `v` gives `to` (inverse of placeAt): on the lane, between the
+    /// ops that will run before and after it. For tests and scripted screenshots.
+    QPointF dropPoint(OpId v, OpPlace to) const;
+    /// What the last refused drop said (empty after an accepted one).
+    const QString& lastRefusal() const { return m_lastRefusal; }
+    /// The drag's read-out while an op is dragged: "makespan 61 → 58 (−4.9 %) · peak …", or why
+    /// the drop would be refused. Empty when no op is dragged.
+    QString dragText() const;
     void setColourBy(ColourBy c);
     ColourBy shownColouring() const;   ///< what the bars are coloured by now (never Auto)
     bool isJobShop() const { return !m_jobSteps.empty(); }
@@ -79,6 +95,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void leaveEvent(QEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
 
 private:
     struct Bar {
@@ -108,6 +125,9 @@ private:
     void paintLaneLabel(QPainter& p, int lane, const QRectF& laneRect);
     std::vector<QString> m_drawnLabels;
     void paintTransfers(QPainter& p);
+    void paintDrop(QPainter& p);
+    void dragOpTo(QPointF pos);
+    void dropOp();
     void emitRange();
 
     std::optional<RunRecord> m_record;
@@ -124,6 +144,17 @@ private:
     bool m_fitted = true;
     std::optional<QPointF> m_dragFrom;
     bool m_dragged = false;
+    /// An op being dragged to another place (ScheduleEdits): its preview at the place under the cursor.
+    struct OpDrag {
+        OpId op = kNoOp;
+        QPointF from, at;
+        bool moving = false;
+        std::optional<OpPlace> place;
+        EditOutcome outcome;
+    };
+    QPointer<ScheduleEdits> m_edits;
+    std::optional<OpDrag> m_opDrag;
+    QString m_lastRefusal;
 };
 
 } // namespace sl::gui

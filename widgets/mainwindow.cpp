@@ -195,6 +195,7 @@ void MainWindow::buildDocks() {
 
 void MainWindow::buildActions() {
     buildFileMenu();
+    buildEditMenu();
     buildViewMenu();
     buildRunMenu();
     buildResultsActions();

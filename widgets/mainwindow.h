@@ -24,6 +24,8 @@ class QSortFilterProxyModel;
 
 namespace sl {
 struct Sweep;
+class ScheduleEditor;
+struct OpPlace;
 }
 
 namespace sl::gui {
@@ -40,6 +42,7 @@ class ResultsModel;
 struct OpenGraph;
 class RunJob;
 class RunPanel;
+class ScheduleEdits;
 class SessionStore;
 struct OrphanSession;
 struct SessionGraph;
@@ -117,6 +120,8 @@ public:
     TemperaturePanel* temperaturePanel() const { return m_temperature; }
     TrainingMenu* trainingMenu() const { return m_trainingMenu; }
     SweepView* sweepView() const { return m_sweepView; }
+    /// Hand edits of the schedule on show (the Gantt chart's drags, the Edit menu).
+    ScheduleEdits* scheduleEdits() const { return m_edits; }
     int activeRuns() const;
     /// Errors are also reported here (tests, --screenshot); the dialog still shows.
     QString lastError() const { return m_lastError; }
@@ -161,6 +166,11 @@ private:
     void buildViewMenu();
     void addGanttColourMenu(QMenu* view);   ///< automatic, device, op type, job
     void buildRunMenu();
+    // ---- hand edits of a schedule (mainwindowedit.cpp) ----
+    void buildEditMenu();
+    /// Moves the selected op to `place(editor, op)` (the keyboard's moves); the status bar says why not.
+    void moveSelectedOp(const std::function<std::optional<OpPlace>(const ScheduleEditor&, OpId)>& place);
+    void updateEditActions();
     void buildResultsActions();
     void buildDocks();
     void showError(const QString& title, const QString& message);
@@ -231,6 +241,10 @@ private:
     TemperaturePanel* m_temperature = nullptr;
     bool m_neuralLoadStarted = false;
     bool m_samplesWanted = false;   // the user moved the temperature (since the graph opened): samples go to the views
+    ScheduleEdits* m_edits = nullptr;
+    QAction* m_undoAction = nullptr;
+    QAction* m_redoAction = nullptr;
+    QList<QAction*> m_moveActions;   // the keyboard's moves of the selected op
     QAction* m_sweepAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;

@@ -226,6 +226,14 @@ void ResultsModel::add(const RunRecord& r) {
     shareBound(m_rows.size() - 1);
 }
 
+void ResultsModel::replace(const RunRecord& r) {
+    const int row = rowOfId(r.id);
+    if (row < 0) return;
+    m_rows[static_cast<size_t>(row)] = r;
+    m_problemKeys[static_cast<size_t>(row)] = problemKey(r);
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
 void ResultsModel::clear() {
     beginResetModel();
     m_rows.clear();

@@ -24,6 +24,8 @@ public:
     bool removeRows(int row, int count, const QModelIndex& parent = {}) override;
 
     void add(const RunRecord& r);
+    /// Replaces the row of `r.id` by `r` (a hand-edited result after another edit, an undo or a redo).
+    void replace(const RunRecord& r);
     void clear();
     const RunRecord& record(int row) const { return m_rows[static_cast<size_t>(row)]; }
     int rowOfId(int id) const;

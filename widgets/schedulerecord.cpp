@@ -29,6 +29,23 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
     return r;
 }
 
+RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Schedule schedule, double cost) {
+    auto result = std::make_shared<RunResult>();
+    result->schedule = std::move(schedule);
+    result->cost = cost;
+    result->evaluations = 1;
+    result->lowerBound = base.result ? base.result->lowerBound : 0;   // a bound of the problem, still true
+    result->note = "edited by hand";
+    RunRecord r = base;
+    r.id = id;
+    r.name = name;
+    r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*r.problem, result->schedule));
+    r.criticalPath = criticalPath(*r.problem, result->schedule);
+    r.result = std::move(result);
+    scoreOnTarget(r, base.target, 1);
+    return r;
+}
+
 void attachBound(RunRecord& r) {
     if (r.problem) attachBound(r, lowerBounds(*r.problem));
 }

@@ -11,6 +11,11 @@ namespace sl::gui {
 RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
                            Schedule schedule, TargetModel target = TargetModel::Proxy, std::uint64_t targetSeed = 1);
 
+/// `base` with its schedule replaced by `schedule` (scored: `cost`), as result `id` named `name`:
+/// the problem, target and bounds are base's (the same problem), the memory timeline and critical
+/// path are the new schedule's. O(V + E): a hand edit's record, on the GUI thread.
+RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Schedule schedule, double cost);
+
 /// Fills r.makespanBound and r.makespanBoundSource (the analytic bounds, or the bound the run
 /// proved when larger) and r.memoryBound: O(ops^2 / 64) at most (core/analysis/bounds.h), so off the
 /// GUI thread too.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/commandline.h"
+#include "app/gui/scriptededits.h"
 
 #include "app/gui/afterpaint.h"
 
@@ -65,10 +66,12 @@ struct CommandLineFlags {
     const QCommandLineOption quitAfterPaint{QStringLiteral("quit-after-paint"), QStringLiteral("Exit once the graph's layout has been painted (startup timing: 'schedlab-cli bench startup').")};
     const QCommandLineOption bench{QStringLiteral("bench-startup"), QStringLiteral("Print a table: open to first painted layout, event-loop stalls, DAG and Gantt zoom/pan steps, peak memory (docs/gui.md, Scale).")};
     const QCommandLineOption select{QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME")};
+    const QCommandLineOption move{QStringLiteral("move"), QStringLiteral("Before the screenshot, move op OP of the schedule on show to device DEVICE, at POSITION in its sequence (an edit, as a drop in the Gantt chart makes); repeatable."), QStringLiteral("OP,DEVICE,POSITION")};
+    const QCommandLineOption drag{QStringLiteral("drag"), QStringLiteral("Before the screenshot, start dragging op OP's bar in the Gantt chart to DEVICE, POSITION (its preview is painted)."), QStringLiteral("OP,DEVICE,POSITION")};
     const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE")};
     QList<QCommandLineOption> all() const {
         return {format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                sweepPoint, bench, quitAfterPaint, select, colour};
+                sweepPoint, bench, quitAfterPaint, select, move, drag, colour};
     }
 };
 
@@ -157,6 +160,18 @@ bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFla
     this->sweepFile = p.value(f.sweepFile);
     if (p.isSet(f.sweepPoint)) this->sweepPoint = p.value(f.sweepPoint).toInt();
     this->select = p.value(f.select);
+    this->moves = p.values(f.move);
+    this->drag = p.value(f.drag);
+    QStringList specs = moves;
+    if (!drag.isEmpty()) specs << drag;
+    for (const QString& spec : specs) {
+        QString op, error;
+        int device = 0, position = 0;
+        if (!parseEditSpec(spec, &op, &device, &position, &error)) {
+            std::fprintf(stderr, "schedlab: %s\n", qPrintable(error));
+            return false;
+        }
+    }
     if (p.isSet(f.colour)) {
         colourBy = QStringList{QStringLiteral("auto"), QStringLiteral("category"), QStringLiteral("device"), QStringLiteral("order"), QStringLiteral("start"),
                                QStringLiteral("memory")}.indexOf(p.value(f.colour).toLower());
@@ -282,17 +297,21 @@ bool CommandLine::startScreenshot(MainWindow& w) {
     since->start();
     const int delayMs = screenshotDelay;
     const QString op = select;
-    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs, op] {
+    const QStringList edits = moves;
+    const QString dragSpec = drag;
+    QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs, op, edits, dragSpec] {
         const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping();
         const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.document() && !w.dagView()->hasLayout()));
         if (waiting) return;
         delete since;
         poll->stop();
-        if (w.results()->rowCount() >= 2) w.selectResults({0, 1});
+        const bool editing = !edits.isEmpty() || !dragSpec.isEmpty();
+        if (w.results()->rowCount() >= 2 && !editing) w.selectResults({0, 1});
         if (w.sweepView()->sweep() && w.sweepView()->selectedPoint() < 0 && tab == QLatin1String("sweep"))
             w.sweepView()->selectPoint(static_cast<int>(w.sweepView()->sweep()->points.size()) / 3);
         if (!tab.isEmpty()) w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(tab)));
         if (!op.isEmpty() && !w.dagView()->search(op, true)) std::fprintf(stderr, "schedlab: no op '%s'\n", qPrintable(op));
+        if (QString error; editing && !applyScriptedEdits(w, edits, dragSpec, &error)) std::fprintf(stderr, "schedlab: %s\n", qPrintable(error));
         QTimer::singleShot(600, &w, [&w, out] {   // let charts and the scene settle
             const bool ok = w.grab().save(out);
             std::fprintf(ok ? stdout : stderr, ok ? "wrote %s\n" : "schedlab: cannot write %s\n", qPrintable(out));

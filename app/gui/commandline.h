@@ -39,6 +39,8 @@ struct CommandLine {
     int sweepPoint = -1;          // select this row of the shown sweep
     QString select;               // select this op (by name) in the DAG before the screenshot
     int colourBy = -1;            // DagColourBy for this launch; -1: the remembered one
+    QStringList moves;            // hand edits "OP,DEVICE,POSITION" made before the screenshot
+    QString drag;                 // a drag "OP,DEVICE,POSITION" under way in the screenshot
 
     /// Parses argv; prints usage / errors and returns false on bad input. --help and --version
     /// print and exit.

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's hand edits of a schedule: the Edit menu (undo, redo, the keyboard's moves of the
+// selected op) and the edited results it adds and updates (widgets/scheduleedits.h).
+#include "widgets/mainwindow.h"
+
+#include "widgets/document.h"
+#include "widgets/ganttview.h"
+#include "widgets/opselection.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/scheduleedits.h"
+
+#include <QMenuBar>
+#include <QStatusBar>
+
+namespace sl::gui {
+
+void MainWindow::buildEditMenu() {
+    m_edits = new ScheduleEdits(m_document, [this] { return m_nextRunId++; }, this);
+    m_gantt->setEdits(m_edits);
+    connect(m_edits, &ScheduleEdits::resultAdded, this, [this](const RunRecord& r) { addResult(r); });
+    connect(m_edits, &ScheduleEdits::resultReplaced, this, [this](const RunRecord& r) {
+        m_document->results()->replace(r);
+        m_document->show(r);
+    });
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_undoAction = edit->addAction(tr("&Undo Edit"), QKeySequence::Undo, this, [this] { m_edits->undo(); });
+    m_redoAction = edit->addAction(tr("&Redo Edit"), QKeySequence(tr("Ctrl+Shift+Z")), this, [this] { m_edits->redo(); });
+    edit->addSeparator();
+    using Place = std::function<std::optional<OpPlace>(const ScheduleEditor&, OpId)>;
+    const std::pair<QString, QPair<QKeySequence, Place>> moves[] = {
+        {tr("Move Op &Earlier"), {QKeySequence(tr("Alt+Left")), [](const ScheduleEditor& e, OpId v) { return e.earlier(v); }}},
+        {tr("Move Op &Later"), {QKeySequence(tr("Alt+Right")), [](const ScheduleEditor& e, OpId v) { return e.later(v); }}},
+        {tr("Move Op to the &Previous Device"), {QKeySequence(tr("Alt+Up")), [](const ScheduleEditor& e, OpId v) { return e.onDevice(v, -1); }}},
+        {tr("Move Op to the &Next Device"), {QKeySequence(tr("Alt+Down")), [](const ScheduleEditor& e, OpId v) { return e.onDevice(v, +1); }}},
+    };
+    for (const auto& [text, keyAndPlace] : moves) {
+        QAction* a = edit->addAction(text, keyAndPlace.first, this, [this, place = keyAndPlace.second] { moveSelectedOp(place); });
+        a->setStatusTip(tr("The selected op, one step this way in the schedule on show (a new result on the first edit)"));
+        m_moveActions << a;
+    }
+    connect(m_document, &Document::shownChanged, this, &MainWindow::updateEditActions);
+    connect(m_selection, &OpSelection::currentChanged, this, &MainWindow::updateEditActions);
+    updateEditActions();
+}
+
+void MainWindow::moveSelectedOp(const std::function<std::optional<OpPlace>(const ScheduleEditor&, OpId)>& place) {
+    const OpId v = m_selection->current();
+    const ScheduleEditor* editor = m_edits->editor();
+    if (!editor || v < 0 || v >= editor->problem().g().opCount()) {
+        statusBar()->showMessage(editor ? tr("Select an op first (click its bar)") : tr("Not editable: %1").arg(m_edits->refusal()), 6000);
+        return;
+    }
+    const std::optional<OpPlace> to = place(*editor, v);
+    if (!to) {
+        statusBar()->showMessage(tr("%1 cannot move further that way").arg(QString::fromStdString(editor->problem().g().op(v).name)), 6000);
+        return;
+    }
+    const EditOutcome o = m_edits->commit(v, *to);
+    if (!o.allowed()) statusBar()->showMessage(tr("Not moved: %1").arg(QString::fromStdString(o.refusal)), 8000);
+}
+
+void MainWindow::updateEditActions() {
+    if (!m_edits) return;
+    m_undoAction->setEnabled(m_edits->canUndo());
+    m_redoAction->setEnabled(m_edits->canRedo());
+    const bool editable = m_document->shown() && m_document->shown()->result && m_selection->current() >= 0;
+    for (QAction* a : m_moveActions) a->setEnabled(editable);
+}
+
+} // namespace sl::gui

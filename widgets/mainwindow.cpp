@@ -459,7 +459,11 @@ RunJob* MainWindow::startRun() {
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;
     }
-    auto* job = new RunJob(m_nextRunId++, problem, method, m_runPanel->options(), this);
+    return startRunOf(problem, method, m_runPanel->options());
+}
+
+RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options) {
+    auto* job = new RunJob(m_nextRunId++, problem, method, std::move(options), this);
     job->setTarget(m_document->machine().target, 1);
     m_jobs.append(job);
     m_watched = job;

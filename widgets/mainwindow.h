@@ -171,6 +171,10 @@ private:
     /// Moves the selected op to `place(editor, op)` (the keyboard's moves); the status bar says why not.
     void moveSelectedOp(const std::function<std::optional<OpPlace>(const ScheduleEditor&, OpId)>& place);
     void updateEditActions();
+    /// Runs `method` from the schedule on show (RunOptions::start) on that schedule's problem.
+    void improveFromHere(const QString& method);
+    /// A run of `method` with `options` on `problem` (startRun's second half).
+    RunJob* startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options);
     void buildResultsActions();
     void buildDocks();
     void showError(const QString& title, const QString& message);
@@ -245,6 +249,7 @@ private:
     QAction* m_undoAction = nullptr;
     QAction* m_redoAction = nullptr;
     QList<QAction*> m_moveActions;   // the keyboard's moves of the selected op
+    QList<QAction*> m_improveActions;   // run a method that accepts a start from the schedule on show
     QAction* m_sweepAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_cancelAction = nullptr;

@@ -7,10 +7,15 @@
 #include "widgets/ganttview.h"
 #include "widgets/opselection.h"
 #include "widgets/resultsmodel.h"
+#include "widgets/runpanel.h"
 #include "widgets/scheduleedits.h"
+
+#include "core/optimizer/optimizer.h"
 
 #include <QMenuBar>
 #include <QStatusBar>
+
+#include <algorithm>
 
 namespace sl::gui {
 
@@ -38,6 +43,15 @@ void MainWindow::buildEditMenu() {
         a->setStatusTip(tr("The selected op, one step this way in the schedule on show (a new result on the first edit)"));
         m_moveActions << a;
     }
+    edit->addSeparator();
+    for (const OptimizerInfo& info : OptimizerRegistry::instance().list()) {
+        if (!info.acceptsStart) continue;
+        const QString name = QString::fromStdString(info.name);
+        QAction* a = edit->addAction(tr("Improve from Here with %1").arg(name), this, [this, name] { improveFromHere(name); });
+        a->setStatusTip(tr("Run %1 starting from the schedule on show (never returns a costlier one)").arg(name));
+        a->setData(name);
+        m_improveActions << a;
+    }
     connect(m_document, &Document::shownChanged, this, &MainWindow::updateEditActions);
     connect(m_selection, &OpSelection::currentChanged, this, &MainWindow::updateEditActions);
     updateEditActions();
@@ -59,12 +73,32 @@ void MainWindow::moveSelectedOp(const std::function<std::optional<OpPlace>(const
     if (!o.allowed()) statusBar()->showMessage(tr("Not moved: %1").arg(QString::fromStdString(o.refusal)), 8000);
 }
 
+void MainWindow::improveFromHere(const QString& method) {
+    const std::optional<RunRecord>& shown = m_document->shown();
+    const OptimizerInfo* info = OptimizerRegistry::instance().find(method.toStdString());
+    if (!shown || !shown->result || !info) return;
+    const auto& objectives = info->objectives;
+    if (std::find(objectives.begin(), objectives.end(), shown->problem->objective.kind) == objectives.end()) {
+        statusBar()->showMessage(tr("%1 does not optimise %2").arg(method, QString::fromStdString(toString(shown->problem->objective.kind))), 8000);
+        return;
+    }
+    RunOptions options = m_runPanel->method() == method ? m_runPanel->options() : RunOptions{};
+    options.start = std::make_shared<Schedule>(shown->schedule());
+    startRunOf(shown->problem, method, std::move(options));
+}
+
 void MainWindow::updateEditActions() {
     if (!m_edits) return;
     m_undoAction->setEnabled(m_edits->canUndo());
     m_redoAction->setEnabled(m_edits->canRedo());
     const bool editable = m_document->shown() && m_document->shown()->result && m_selection->current() >= 0;
     for (QAction* a : m_moveActions) a->setEnabled(editable);
+    const std::optional<RunRecord>& shown = m_document->shown();
+    for (QAction* a : m_improveActions) {
+        const OptimizerInfo* info = OptimizerRegistry::instance().find(a->data().toString().toStdString());
+        const auto& o = info ? info->objectives : std::vector<Objective>{};
+        a->setEnabled(shown && shown->result && std::find(o.begin(), o.end(), shown->problem->objective.kind) != o.end());
+    }
 }
 
 } // namespace sl::gui

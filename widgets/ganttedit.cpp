@@ -22,14 +22,6 @@ namespace {
 
 constexpr double kDragThreshold = 4;   ///< pixels before a press on a bar becomes a drag
 
-/// "61 → 58 (−4.9 %)": a value before and after, with the relative change.
-QString change(const QString& before, const QString& after, double from, double to) {
-    if (from == to) return QStringLiteral("%1 (unchanged)").arg(after);
-    const double pct = from != 0 ? 100 * (to - from) / from : 0;
-    return QStringLiteral("%1 → %2 (%3%4 %)").arg(before, after, pct < 0 ? QStringLiteral("−") : QStringLiteral("+"),
-                                                  QString::number(std::abs(pct), 'f', 1));
-}
-
 } // namespace
 
 void GanttView::setEdits(ScheduleEdits* edits) { m_edits = edits; }
@@ -91,10 +83,10 @@ QString GanttView::dragText() const {
     if (!o.allowed()) return tr("Cannot move here: %1").arg(QString::fromStdString(o.refusal));
     const Schedule& now = m_record->schedule();
     const TimeUnit unit = timeUnit();
-    QString text = tr("makespan %1").arg(change(formatDuration(now.makespan, unit), formatDuration(o.schedule.makespan, unit),
+    QString text = tr("makespan %1").arg(formatChange(formatDuration(now.makespan, unit), formatDuration(o.schedule.makespan, unit),
                                                 now.makespan, o.schedule.makespan));
     if (now.peakMemory() > 0 || o.schedule.peakMemory() > 0)
-        text += tr(" · peak memory %1").arg(change(formatBytes(now.peakMemory()), formatBytes(o.schedule.peakMemory()),
+        text += tr(" · peak memory %1").arg(formatChange(formatBytes(now.peakMemory()), formatBytes(o.schedule.peakMemory()),
                                                    now.peakMemory(), o.schedule.peakMemory()));
     return text;
 }

@@ -5,6 +5,7 @@
 
 #include "widgets/document.h"
 #include "widgets/ganttview.h"
+#include "widgets/memoryview.h"
 #include "widgets/opselection.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/runpanel.h"
@@ -22,6 +23,7 @@ namespace sl::gui {
 void MainWindow::buildEditMenu() {
     m_edits = new ScheduleEdits(m_document, [this] { return m_nextRunId++; }, this);
     m_gantt->setEdits(m_edits);
+    m_memory->setEdits(m_edits);
     connect(m_edits, &ScheduleEdits::resultAdded, this, [this](const RunRecord& r) { addResult(r); });
     connect(m_edits, &ScheduleEdits::resultReplaced, this, [this](const RunRecord& r) {
         m_document->results()->replace(r);

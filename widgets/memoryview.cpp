@@ -115,6 +115,8 @@ void MemoryView::resetChart() {
         delete a;
     }
     m_marker = nullptr;
+    m_stepPreview = nullptr;
+    m_stepDrag.reset();
     m_live->clear();
 }
 
@@ -265,8 +267,15 @@ void MemoryView::rebuildSteps() {
     m_chart->addSeries(mark);
     mark->attachAxis(x);
     mark->attachAxis(y);
+    m_stepPreview = new QLineSeries;
+    m_stepPreview->setName(tr("after the move"));
+    m_stepPreview->setPen(QPen(palette::accent(), 1.6, Qt::DashLine));
+    m_chart->addSeries(m_stepPreview);
+    m_stepPreview->attachAxis(x);
+    m_stepPreview->attachAxis(y);
     m_liveTitle->setText(tr("The step clock ignores devices and times: it is the memory of running the whole order on one "
-                            "device, one op per step. Switch to the time clock for live tensors."));
+                            "device, one op per step. Switch to the time clock for live tensors.") +
+                         (m_record->problem->platform.deviceCount() == 1 ? tr("\n\nDrag along the curve to move an op to another step.") : QString()));
 }
 
 void MemoryView::showWindow(double t0, double t1) {

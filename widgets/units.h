@@ -33,6 +33,9 @@ QString formatCount(long long n);
 /// A dimensionless number (a weighted cost, a ratio) with three significant digits, thousands
 /// separators below a million and "M", "G", "T" suffixes above: "0.734", "1,235", "19.9 M".
 QString formatPlain(double value);
+/// A value before and after a change, with the relative change: "61 → 58 (−4.9 %)", or
+/// "61 (unchanged)"; `before` and `after` are the formatted values, `from` and `to` the numbers.
+QString formatChange(const QString& before, const QString& after, double from, double to);
 
 /// The IEC scale for bytes (B, KiB, MiB, GiB, TiB) under which `maxBytes` reads as at least 1.
 TimeScale byteScaleFor(double maxBytes);

@@ -8,6 +8,9 @@
 #include "widgets/ganttview.h"
 #include "widgets/graphorigin.h"
 #include "widgets/mainwindow.h"
+#include "widgets/memoryview.h"
+#include "widgets/timechartview.h"
+#include "core/costmodel/stepmemory.h"
 #include "widgets/opselection.h"
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
@@ -198,6 +201,57 @@ private Q_SLOTS:
         const RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
         QVERIFY2(r.result->cost <= 58 && r.result->cost >= 55, qPrintable(QString::number(r.result->cost)));
         QVERIFY2(QString::fromStdString(r.result->note).contains(QStringLiteral("start schedule")), r.result->note.c_str());
+    }
+
+    // The Memory view's step clock, one device: a drag along the curve from one step to another
+    // moves that op there (a new edited result whose order has it at the new step, its step peak
+    // that of the new order recomputed here), the dashed curve previews the move during the drag,
+    // and a move before an op's own input is refused with nothing changed. Mutations caught: the
+    // drop one step off, a preview never drawn, a refused move that still edits.
+    void reorderingOnTheStepClock() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.open(GraphOrigin::file(QStringLiteral(EXAMPLES "/layered200.json"))));
+        w.platformPanel()->setDeviceCount(1);
+        w.platformPanel()->setObjective(Objective::Memory);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("mem-dfs")));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun() && finished.wait(60000));
+        const RunRecord base = finished.takeFirst().at(0).value<RunRecord>();
+        w.showTab(MainWindow::MemoryTab);
+        MemoryView* m = w.memoryView();
+        m->setStepClock(true);
+        QApplication::processEvents();
+        const Graph& g = base.problem->g();
+        const std::vector<OpId>& order = base.schedule().order;
+        const auto feeds = [&](OpId u, OpId v) {
+            const auto succ = g.successors(u);
+            return std::find(succ.begin(), succ.end(), v) != succ.end();
+        };
+        int free = -1, bound = -1;   // a step whose op may go one step earlier, and one whose may not
+        for (int i = 10; i + 1 < static_cast<int>(order.size()) && (free < 0 || bound < 0); ++i) {
+            if (free < 0 && !feeds(order[static_cast<size_t>(i)], order[static_cast<size_t>(i + 1)])) free = i + 1;
+            if (bound < 0 && feeds(order[static_cast<size_t>(i)], order[static_cast<size_t>(i + 1)])) bound = i + 1;
+        }
+        QVERIFY(free > 0 && bound > 0);
+        QCOMPARE(m->stepAt(m->stepPoint(free)), free);
+        // refused: the op before its own input
+        QVERIFY(!m->moveStep(bound, bound - 1));
+        QCOMPARE(w.results()->rowCount(), 1);
+        // a mouse drag from step `free` to step `free - 1`
+        QWidget* viewport = m->chartView()->viewport();
+        QTest::mousePress(viewport, Qt::LeftButton, {}, m->stepPoint(free));
+        QMouseEvent move(QEvent::MouseMove, m->stepPoint(free - 1), viewport->mapToGlobal(m->stepPoint(free - 1)), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &move);
+        QVERIFY(m->previewPointCount() > 0);
+        QTest::mouseRelease(viewport, Qt::LeftButton, {}, m->stepPoint(free - 1));
+        QCOMPARE(w.results()->rowCount(), 2);
+        const RunRecord edited = *w.document()->shown();
+        QCOMPARE(edited.schedule().order[static_cast<size_t>(free - 1)], order[static_cast<size_t>(free)]);
+        StepMemory steps(g, 1);
+        QCOMPARE(edited.schedule().stepMemory.peak, steps.peak(edited.schedule().order));
     }
 };
 

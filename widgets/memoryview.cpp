@@ -267,15 +267,17 @@ void MemoryView::rebuildSteps() {
     m_chart->addSeries(mark);
     mark->attachAxis(x);
     mark->attachAxis(y);
-    m_stepPreview = new QLineSeries;
-    m_stepPreview->setName(tr("after the move"));
-    m_stepPreview->setPen(QPen(palette::accent(), 1.6, Qt::DashLine));
-    m_chart->addSeries(m_stepPreview);
-    m_stepPreview->attachAxis(x);
-    m_stepPreview->attachAxis(y);
+    if (stepDragAllowed()) {   // the curve after a dragged move, drawn while it is dragged
+        m_stepPreview = new QLineSeries;
+        m_stepPreview->setName(tr("after the move"));
+        m_stepPreview->setPen(QPen(palette::accent(), 1.6, Qt::DashLine));
+        m_chart->addSeries(m_stepPreview);
+        m_stepPreview->attachAxis(x);
+        m_stepPreview->attachAxis(y);
+    }
     m_liveTitle->setText(tr("The step clock ignores devices and times: it is the memory of running the whole order on one "
                             "device, one op per step. Switch to the time clock for live tensors.") +
-                         (m_record->problem->platform.deviceCount() == 1 ? tr("\n\nDrag along the curve to move an op to another step.") : QString()));
+                         (stepDragAllowed() ? tr("\n\nDrag along the curve to move an op to another step.") : QString()));
 }
 
 void MemoryView::showWindow(double t0, double t1) {

@@ -30,6 +30,7 @@ int runEvaluate(Args& args) {
     LoadedProblem lp = takeProblem(args);
     const std::string path = args.positional(1, "schedule file");
     args.finish(2);
+    lp.problem.pins = loadSchedulePins(lp.problem, path);   // a schedule is checked against the pins it carries
     const Problem& p = lp.problem;
     const Schedule s = loadScheduleJson(p, path);
     const ValidationReport v = validateSchedule(p, s);

@@ -184,9 +184,10 @@ int runOptimize(Args& args) {
     }
     takeMethodOptions(args, *info, o);
     const auto start = args.take("start");
+    const auto pins = args.take("pins");
     const auto outDir = args.take("out-dir");
     if (isBatch(args, outDir.has_value())) {
-        if (start) throw UsageError("--start is a schedule of one graph: give one graph, not several");
+        if (start || pins) throw UsageError("--start and --pins name a schedule of one graph: give one graph, not several");
         return runOptimizeBatch(args, {*method, o, outDir});
     }
     const auto out = args.take("out");
@@ -201,6 +202,12 @@ int runOptimize(Args& args) {
     if (!targets.models.empty()) o.candidates = static_cast<int>(topK);
     LoadedProblem lp = takeProblem(args);
     args.finish(1);
+    if (pins) lp.problem.pins = loadSchedulePins(lp.problem, *pins);
+    try {
+        checkPins(*info, lp.problem);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
     const Problem& p = lp.problem;
     const auto& declared = info->objectives;
     if (std::find(declared.begin(), declared.end(), p.objective.kind) == declared.end())
@@ -270,7 +277,9 @@ std::string optimizeHelp() {
                        "  --weights FILE        weight file of a neural method (default: its shipped weights)\n"
                        "  --start FILE          a schedule of this graph to start from (a hand-edited one, say):\n"
                        "                        tabu searches from it, brkga-chains seeds its population with it;\n"
-                       "                        neither returns a costlier schedule. Other methods refuse it\n") +
+                       "                        neither returns a costlier schedule. Other methods refuse it\n"
+                       "  --pins FILE           keep the ops a schedule file pins (its \"pins\") where they are pinned:\n"
+                       "                        list-cp, list-mopnr, list-spt and tabu can; other methods refuse them\n") +
            problemOptionsHelp() + targetOptionsHelp() +
            "  --top-k K             with --target: the candidates kept by proxy speedup and judged on\n"
            "                        the targets (default 100, as in Zhang et al. 2023, §5): BRKGA's final\n"

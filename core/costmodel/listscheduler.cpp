@@ -37,7 +37,22 @@ ListScheduler::ListScheduler(const Problem& problem)
         m_duration[sv] = o.deviceDurations.empty() ? o.duration : -1;
         m_predCount[sv] = static_cast<int>(m_graph.predecessors(v).size());
     }
-    bool unit = problem.platform.deviceCount() <= 64 && m_devicesOfType.size() == 1;
+    if (!problem.pins.empty()) {
+        // Pins (core/costmodel/pins.h): a pinned op's device is fixed whatever placement is asked,
+        // and a ranked op is ready only once the op of the next lower rank on its device has ended.
+        m_pinPlacement.assign(n, -1);
+        m_rankNext.assign(n, kNoOp);
+        for (OpId v = 0; v < m_graph.opCount(); ++v) m_pinPlacement[static_cast<size_t>(v)] = problem.pins.of(v).device;
+        for (int d = 0; d < problem.platform.deviceCount(); ++d) {
+            const std::vector<OpId> ranked = problem.pins.ranked(d);
+            for (size_t i = 0; i + 1 < ranked.size(); ++i) {
+                m_rankNext[static_cast<size_t>(ranked[i])] = ranked[i + 1];
+                ++m_predCount[static_cast<size_t>(ranked[i + 1])];
+            }
+        }
+        m_placement.resize(n);
+    }
+    bool unit = m_pinPlacement.empty() && problem.platform.deviceCount() <= 64 && m_devicesOfType.size() == 1;
     for (const Device& d : problem.platform.devices) unit = unit && d.resourceCapacity == 1;
     for (double demand : m_demand) unit = unit && demand == 1;
     m_uniform = unit && m_freeTransfers;
@@ -129,6 +144,8 @@ inline void ListScheduler::finish(OpId u, OnReady&& onReady) {
         count += --pending[s] == 0;
     }
     for (size_t i = 0; i < count; ++i) onReady(woken[i]);
+    if (!m_rankNext.empty())
+        if (const OpId next = m_rankNext[static_cast<size_t>(u)]; next != kNoOp && --pending[next] == 0) onReady(next);
 }
 
 /// Advances to the next event time and handles everything that happens then: for each op that
@@ -192,8 +209,13 @@ void ListScheduler::runUniform() {
 
 void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement) {
     const int n = m_graph.opCount();
+    if (!placement.empty()) checkPlacement(placement);
+    if (!m_pinPlacement.empty()) {   // the pins override the placement asked for their ops
+        for (size_t v = 0; v < m_placement.size(); ++v)
+            m_placement[v] = m_pinPlacement[v] >= 0 ? m_pinPlacement[v] : placement.empty() ? -1 : placement[v];
+        placement = m_placement;
+    }
     const bool fixed = !placement.empty();
-    if (fixed) checkPlacement(placement);
     if (m_uniform && !fixed) {
         m_readyQueue.assignRanks(rankOf);
         return runUniform();

@@ -6,6 +6,8 @@
 /// Algorithm (Jeon et al., ICLR 2023, §2.2, Steps 1-4, generalised to devices and transfers; the
 /// reading of Step 3 is in docs/costmodel.md, "Choices where the papers are silent"):
 ///  - an op is *ready* once all its predecessors have finished;
+///  - pins (Problem::pins): a pinned op runs on its device whatever placement is asked; a ranked
+///    pin is ready only once the one of the next lower rank on its device has ended;
 ///  - at each decision time t, ready ops are scanned in priority order (higher key first, ties to
 ///    the smaller op id); each one starts at t on a device of its machine type (or its fixed
 ///    device) that has enough free resource capacity and on which all its inputs have arrived,
@@ -103,7 +105,10 @@ private:
     std::vector<int> m_type;
     std::vector<double> m_demand;
     std::vector<double> m_duration;       ///< device-independent duration, or -1 for a table
-    std::vector<int> m_predCount;         ///< distinct predecessors per op
+    std::vector<int> m_predCount;         ///< distinct predecessors per op (and a ranked pin's predecessor)
+    std::vector<int> m_pinPlacement;      ///< the pinned device per op, -1 when free; empty without pins
+    std::vector<OpId> m_rankNext;         ///< the ranked pin after each op on its device, or kNoOp; empty without pins
+    std::vector<int> m_placement;         ///< run(): the placement asked, with the pins over it
 
     // workspace
     std::vector<int> m_pending;          ///< unfinished predecessors per op

@@ -25,6 +25,8 @@ void Problem::check() const {
     if (!graph) throw GraphError("no graph");
     if (!graph->finalized()) throw GraphError("the graph is not finalized");
     platform.checkCompatible(*graph);
+    if (!pins.empty())
+        if (const std::string why = pinsError(*graph, platform, pins); !why.empty()) throw GraphError("pins: " + why);
 }
 
 } // namespace sl

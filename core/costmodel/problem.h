@@ -3,6 +3,7 @@
 /// \file
 /// A scheduling problem (graph + platform + objective) and the scalar cost every optimizer minimises.
 
+#include "core/costmodel/pins.h"
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
 #include "core/schedule/schedule.h"
@@ -35,8 +36,11 @@ struct Problem {
     std::shared_ptr<const Graph> graph;
     Platform platform;
     ObjectiveSpec objective;
+    /// Ops fixed by hand to a device or a place (core/costmodel/pins.h); none by default.
+    Pins pins;
 
-    /// Checks that the graph is finalized and fits the platform; throws GraphError.
+    /// Checks that the graph is finalized and fits the platform, and that some schedule can keep
+    /// the pins; throws GraphError.
     void check() const;
     const Graph& g() const { return *graph; }
 };

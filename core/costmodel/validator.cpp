@@ -124,6 +124,7 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
             fail(who + " runs for " + ran + " (" + from + " to " + to + ") but its duration there is " + due);
         }
     }
+    if (const std::string pin = pinViolation(g, p.pins, s); !pin.empty()) fail(pin);
     // Precedence, with transfer time between devices.
     for (TensorId t = 0; t < g.tensorCount(); ++t) {
         const Tensor& x = g.tensor(t);

@@ -23,7 +23,7 @@ struct ValidationReport {
 /// the op's duration there; precedence (a consumer starts after its inputs arrive, transfers
 /// included); resource capacity of every device at every instant; `order` is a topological
 /// permutation of all ops; transfer steps, when given, each between the producer and the consumers
-/// on its destination. Memory capacity is checked on the problem's memory clock and reported as a
+/// on its destination; the problem's pins (core/costmodel/pins.h). Memory capacity is checked on the problem's memory clock and reported as a
 /// warning with the excess (the schedule is still valid, but infeasible for a memory-capped
 /// objective). The objective values themselves come from sl::scoreSchedule.
 ValidationReport validateSchedule(const Problem& p, const Schedule& s);

@@ -74,6 +74,8 @@ std::string ScheduleEditor::placeRefusal(OpId v, int device) const {
     if (d.machineType != op.machineType)
         return "'" + op.name + "' runs on machine type " + std::to_string(op.machineType) + "; " + deviceName(platform, device) +
                " is of type " + std::to_string(d.machineType);
+    if (const Pin pin = m_problem->pins.of(v); pin.device >= 0 && pin.device != device)
+        return "'" + op.name + "' is pinned to " + deviceName(platform, pin.device);
     if (op.resourceDemand > d.resourceCapacity)
         return "'" + op.name + "' needs " + formatNumber(op.resourceDemand) + " of " + deviceName(platform, device) + "'s " +
                formatNumber(d.resourceCapacity) + " resource units";
@@ -116,6 +118,8 @@ EditOutcome ScheduleEditor::preview(OpId v, OpPlace to) const {
     if (to == from) return {.schedule = m_current, .cost = m_cost};
     EditOutcome o = outcomeOf(movedChains(v, to));
     if (o.allowed()) o.refusal = capacityRefusal(o.schedule);
+    if (o.allowed() && pinViolation(m_problem->g(), m_problem->pins, m_current).empty())   // refuse what newly breaks a pin
+        o.refusal = pinViolation(m_problem->g(), m_problem->pins, o.schedule);
     return o;
 }
 

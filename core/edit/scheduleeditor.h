@@ -9,8 +9,9 @@
 /// sl::timeChains and scored by sl::scoreSchedule, so an edited schedule costs here what
 /// `schedlab-cli evaluate` says of its saved file, to the bit. An edit is refused, with the reason
 /// and nothing changed, when the op cannot run on the device (machine type, resource demand), when
-/// the sequences would contradict the graph (a cycle through device order and data edges), or when
-/// a device would newly exceed its memory capacity. Each device runs one op at a time: a schedule
+/// the sequences would contradict the graph (a cycle through device order and data edges), when
+/// a device would newly exceed its memory capacity, or when a pin (Problem::pins) would newly break:
+/// a pinned op leaving its device, ranked ops out of their order. Each device runs one op at a time: a schedule
 /// that runs several ops at once on a device is not editable (the constructor says so).
 ///
 /// \code

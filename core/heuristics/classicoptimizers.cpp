@@ -88,6 +88,9 @@ std::vector<NamedSchedule> classicSchedules(const Problem& p, std::stop_token st
     add("list-mopnr", evaluator.schedule(mopnrPriorities(p.g())));
     add("list-spt", evaluator.schedule(sptPriorities(p.g())));
     add("heft", heftSchedule(p, stop));
+    // With pins, only the schedules that keep them (the list schedulers' always do; HEFT's may not).
+    if (!p.pins.empty())
+        std::erase_if(out, [&](const NamedSchedule& s) { return !pinViolation(p.g(), p.pins, s.schedule).empty(); });
     return out;
 }
 

@@ -34,7 +34,8 @@ struct NamedSchedule {
 
 /// The schedules of the one-shot time heuristics: list-cp, list-mopnr, list-spt, heft, in that
 /// order, each scored by the cost model. One evaluation each; heft stops early (with a valid
-/// schedule) when `stop` fires. The local searches start from them.
+/// schedule) when `stop` fires. The local searches start from them. With pins, only those that
+/// keep them (the list schedulers' always do).
 std::vector<NamedSchedule> classicSchedules(const Problem& p, std::stop_token stop = {});
 
 /// The lowest-cost of classicSchedules(); the first of them wins a tie. Exact methods start from it

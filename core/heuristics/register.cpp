@@ -13,7 +13,8 @@ void registerClassicOptimizers() {
     const std::vector<Objective> timeFirst = {Objective::Makespan, Objective::Weighted, Objective::Memory};
     const std::vector<Objective> memoryFirst = {Objective::Memory, Objective::Weighted, Objective::Makespan};
     auto rule = [&](const char* name, const char* summary, PriorityRule fn) {
-        reg.add({.name = name, .summary = summary, .family = "heuristic", .objectives = timeFirst},
+        // the list scheduler keeps the problem's pins (core/costmodel/listscheduler.h)
+        reg.add({.name = name, .summary = summary, .family = "heuristic", .objectives = timeFirst, .acceptsPins = true},
                 [name, fn] { return makePriorityRuleOptimizer(name, fn); });
     };
     rule("list-cp", "list scheduling by critical path (longest remaining duration first)", criticalPathPriorities);

@@ -6,7 +6,7 @@
 /// truncated file behind. Formats: docs/formats.md.
 ///
 /// Schedule JSON contract (stable; other tools read it):
-///   { "format": "schedlab-schedule", "version": 1,
+///   { "format": "schedlab-schedule", "version": 1 (2 when it has "pins"),
 ///     "makespan": number, "peak_memory_bytes": number, "memory_clock": "time"|"step",
 ///     "peak_memory_step_bytes": number, "peak_memory_time_bytes": number,
 ///     "method": string, "seed": number, "devices": [device names],
@@ -16,7 +16,9 @@
 ///     "ops": [{"id": op name, "device": index into devices, "start": number, "end": number}],
 ///     "transfers": [{"tensor": name, "from": index, "to": index, "start": number, "end": number,
 ///                    "step": position in the step sequence (optional)}] }
-/// plus, when known, "device_peak_memory_bytes": [bytes per device, on memory_clock]. On reading
+/// plus, when known, "device_peak_memory_bytes": [bytes per device, on memory_clock], and when the
+/// problem has pins, "pins": [{"op": name, "device": index, "rank": place (optional)}] with
+/// version 2 (older readers refuse the file rather than drop the pins). On reading
 /// only "ops" is required: a missing order is the ops by start time, missing transfers the ones
 /// the placement implies. The objective values written are informative: reading ignores them and
 /// sl::scoreSchedule recomputes them after validation. Unknown keys are ignored; "platform" and
@@ -39,6 +41,10 @@ void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& pa
 /// Reading does not validate the schedule: use sl::validateSchedule (core/costmodel/validator.h).
 Schedule parseScheduleJson(const Problem& p, std::string_view json, const std::string& sourceName);
 Schedule loadScheduleJson(const Problem& p, const std::string& path);
+/// The pins a schedule file carries ("pins", version 2; none in older files), checked against the
+/// problem's graph and platform (core/costmodel/pins.h). Throws IoError naming the file and entry.
+Pins parseSchedulePins(const Problem& p, std::string_view json, const std::string& sourceName);
+Pins loadSchedulePins(const Problem& p, const std::string& path);
 
 /// Where a schedule file says it belongs, read without a problem so that a reader can pick the
 /// platform before parsing the schedule and tell "another graph" apart. Fields absent from the

@@ -24,7 +24,10 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kFormat = "schedlab-schedule";
-constexpr int kVersion = 1;
+/// 1: SchedLab up to 0.4; 2: pins ("pins"). A file without pins is still written as version 1, so
+/// older readers read it; one with pins is version 2, which they refuse rather than drop the pins.
+constexpr int kVersion = 2;
+constexpr int kVersionWithoutPins = 1;
 
 /// Reads typed fields and names the file and the place of every fault.
 class Reader {
@@ -79,13 +82,27 @@ std::string quoted(const std::string& name) { return "'" + name + "'"; }
 
 } // namespace
 
+/// "pins": [{"op": name, "device": index, "rank": place among the device's ranked pins (when ranked)}].
+json pinsJson(const Problem& p) {
+    json pins = json::array();
+    for (OpId v = 0; v < p.g().opCount(); ++v) {
+        const Pin pin = p.pins.of(v);
+        if (pin.device < 0) continue;
+        json e = {{"op", p.g().op(v).name}, {"device", pin.device}};
+        if (pin.rank >= 0) e["rank"] = pin.rank;
+        pins.push_back(std::move(e));
+    }
+    return pins;
+}
+
 std::string scheduleToJson(const Problem& p, const Schedule& s) {
     scheduleformat::checkShape(p, s, "schedule" + (s.method.empty() ? std::string() : " of " + s.method));
     const Graph& g = p.g();
     // Written by hand around nlohmann's dump: the header fields first, one op or transfer per line.
     nlohmann::ordered_json head = nlohmann::ordered_json::object();
     head["format"] = kFormat;
-    head["version"] = kVersion;
+    head["version"] = p.pins.empty() ? kVersionWithoutPins : kVersion;
+    if (!p.pins.empty()) head["pins"] = pinsJson(p);
     head["makespan"] = s.makespan;
     head["peak_memory_bytes"] = s.peakMemory();
     head["memory_clock"] = toString(s.memoryClock);
@@ -305,6 +322,38 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
     readProvenance(r, j, s);
     checkReportedValues(r, j);
     return s;
+}
+
+Pins parseSchedulePins(const Problem& p, std::string_view text, const std::string& sourceName) {
+    const Reader r(sourceName);
+    const json j = parseDocument(r, text);
+    checkHeader(r, j);
+    Pins pins;
+    auto it = j.find("pins");
+    if (it == j.end()) return pins;
+    const json& entries = r.array(*it, "\"pins\"");
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::string where = "\"pins\"[" + std::to_string(i) + "]";
+        const json& e = entries[i];
+        if (!e.is_object()) r.fail(where + " must be an object {\"op\", \"device\", \"rank\"}");
+        const std::string name = r.string(r.field(e, "op", where), where + ".op");
+        const OpId v = p.g().findOp(name);
+        if (v == kNoOp) r.fail(where + ": unknown op " + quoted(name) + " (not in the graph)");
+        const int device = r.device(r.field(e, "device", where), where, "device", p.platform.deviceCount());
+        int rank = -1;
+        if (auto k = e.find("rank"); k != e.end()) {
+            const double x = r.number(*k, where + ".rank");
+            if (x < 0 || x != std::floor(x) || x > INT_MAX) r.fail(where + ": \"rank\" must be a whole number >= 0, not " + k->dump());
+            rank = static_cast<int>(x);
+        }
+        pins.pin(v, device, rank);
+    }
+    if (const std::string why = pinsError(p.g(), p.platform, pins); !why.empty()) r.fail("\"pins\": " + why);
+    return pins;
+}
+
+Pins loadSchedulePins(const Problem& p, const std::string& path) {
+    return parseSchedulePins(p, readFile(path, std::size_t(1) << 30), path);
 }
 
 Schedule loadScheduleJson(const Problem& p, const std::string& path) {

@@ -8,6 +8,7 @@ namespace sl {
 namespace {
 
 void addRelocations(const ChainSchedule& s, OpId v, std::vector<Move>& out) {
+    if (s.problem().pins.pinned(v)) return;   // a pinned op stays on its device
     for (int d : s.devicesFor(v)) {
         if (d == s.device(v)) continue;
         // Chains are in start order and one op runs at a time, so ends are in order too.
@@ -18,6 +19,12 @@ void addRelocations(const ChainSchedule& s, OpId v, std::vector<Move>& out) {
         out.push_back({Move::Kind::Relocate, v, d, static_cast<int>(before - c.begin())});
         if (after != before) out.push_back({Move::Kind::Relocate, v, d, static_cast<int>(after - c.begin())});
     }
+}
+
+/// Swapping `u` and the op after it keeps the pins unless both are ranked (their order is pinned).
+bool swapKeepsPins(const ChainSchedule& s, OpId u) {
+    const Pins& pins = s.problem().pins;
+    return pins.empty() || pins.of(u).rank < 0 || pins.of(s.next(u)).rank < 0;
 }
 
 } // namespace
@@ -31,8 +38,9 @@ void criticalMoves(const ChainSchedule& s, const CriticalPath& path, std::vector
             if (block.size() < 2) continue;
             const OpId firstPair = path.ops[static_cast<size_t>(block.first)];
             const OpId lastPair = path.ops[static_cast<size_t>(block.last) - 1];
-            if (b > 0) out.push_back({Move::Kind::Swap, firstPair});
-            if (b + 1 < blocks && (b == 0 || lastPair != firstPair)) out.push_back({Move::Kind::Swap, lastPair});
+            if (b > 0 && swapKeepsPins(s, firstPair)) out.push_back({Move::Kind::Swap, firstPair});
+            if (b + 1 < blocks && (b == 0 || lastPair != firstPair) && swapKeepsPins(s, lastPair))
+                out.push_back({Move::Kind::Swap, lastPair});
         }
     for (OpId v : path.ops)
         if (s.devicesFor(v).size() > 1) addRelocations(s, v, out);

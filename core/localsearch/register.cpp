@@ -14,7 +14,8 @@ void registerLocalSearchOptimizers() {
          .options = tabuOptions(),
          .usesBudget = true,
          .usesSeed = true,
-         .acceptsStart = true},
+         .acceptsStart = true,
+         .acceptsPins = true},
         [] { return makeTabuOptimizer(); });
 }
 

@@ -118,7 +118,13 @@ struct OptimizerInfo {
     int devices = 0;
     /// Starts from RunOptions::start when given (checkStart refuses it for the others).
     bool acceptsStart = false;
+    /// Keeps the problem's pins (Problem::pins; checkPins refuses a pinned problem for the others).
+    bool acceptsPins = false;
 };
+
+/// Throws std::invalid_argument when `p` has pins and `info`'s method cannot keep them, naming
+/// the methods that can.
+void checkPins(const OptimizerInfo& info, const Problem& p);
 
 /// Throws std::invalid_argument when `o` asks `info`'s method to start from a schedule and the
 /// method cannot, naming the methods that can.

@@ -15,12 +15,27 @@ std::unique_ptr<Optimizer> OptimizerRegistry::create(const std::string& name) co
     throw std::invalid_argument("unknown method '" + name + "' (see 'schedlab-cli methods')");
 }
 
+namespace {
+
+/// "a, b, c": the registered methods whose info has `can` set.
+std::string methodsThat(bool OptimizerInfo::*can) {
+    std::string names;
+    for (const OptimizerInfo& m : OptimizerRegistry::instance().list())
+        if (m.*can) names += (names.empty() ? "" : ", ") + m.name;
+    return names.empty() ? "none" : names;
+}
+
+} // namespace
+
 void checkStart(const OptimizerInfo& info, const RunOptions& o) {
     if (!o.start || info.acceptsStart) return;
-    std::string can;
-    for (const OptimizerInfo& m : OptimizerRegistry::instance().list())
-        if (m.acceptsStart) can += (can.empty() ? "" : ", ") + m.name;
-    throw std::invalid_argument(info.name + " cannot start from a given schedule; the methods that can: " + (can.empty() ? "none" : can));
+    throw std::invalid_argument(info.name + " cannot start from a given schedule; the methods that can: " + methodsThat(&OptimizerInfo::acceptsStart));
+}
+
+void checkPins(const OptimizerInfo& info, const Problem& p) {
+    if (p.pins.empty() || info.acceptsPins) return;
+    throw std::invalid_argument(info.name + " cannot keep pinned ops where they are pinned; the methods that can: " +
+                                methodsThat(&OptimizerInfo::acceptsPins));
 }
 
 } // namespace sl

@@ -63,6 +63,29 @@ if(NOT LAST_ERR MATCHES "heft cannot start from a given schedule; the methods th
   message(FATAL_ERROR "heft with --start: ${LAST_ERR}")
 endif()
 
+# Pins: a schedule file pinning j0_o0 to M2 (its machine) and j1_o0 to M1 at rank 0: list-cp and
+# tabu keep them and write them (version 2), evaluate checks each file against its pins, heft is
+# refused. Mutations caught: --pins ignored (heft would run), the pins or the version not written.
+file(READ ${OUT}/ft06-list-cp.json text)
+string(JSON text SET "${text}" version 2)
+string(JSON text SET "${text}" pins "[{\"op\": \"j0_o0\", \"device\": 2}, {\"op\": \"j1_o0\", \"device\": 1, \"rank\": 0}]")
+file(WRITE ${OUT}/ft06-pins.json "${text}")
+foreach(method list-cp tabu)
+  run_cli(0 optimize ${DATA}/jobshop/ft06.txt --method ${method} --budget 300 --pins ${OUT}/ft06-pins.json
+          --out ${OUT}/ft06-${method}-pinned.json)
+  file(READ ${OUT}/ft06-${method}-pinned.json pinned)
+  string(JSON version GET "${pinned}" version)
+  string(JSON pinCount LENGTH "${pinned}" pins)
+  if(NOT version EQUAL 2 OR NOT pinCount EQUAL 2)
+    message(FATAL_ERROR "${method} with --pins wrote version ${version} with ${pinCount} pins (expected 2 and 2)")
+  endif()
+  evaluated_makespan(ignored ${DATA}/jobshop/ft06.txt ${OUT}/ft06-${method}-pinned.json)
+endforeach()
+run_cli(2 optimize ${DATA}/jobshop/ft06.txt --method heft --pins ${OUT}/ft06-pins.json --out ${OUT}/refused.json)
+if(NOT LAST_ERR MATCHES "heft cannot keep pinned ops where they are pinned; the methods that can: list-cp")
+  message(FATAL_ERROR "heft with --pins: ${LAST_ERR}")
+endif()
+
 # Corrupt every start time (prefix a digit): durations no longer match, evaluate must exit 1.
 file(READ ${OUT}/ft06-list-cp.json text)
 string(REGEX REPLACE "\"start\": *([0-9])" "\"start\": 1\\1" bad "${text}")

@@ -517,7 +517,7 @@ private Q_SLOTS:
         expectFault(p, edit([](json& k) { k.erase("ops"); }), "\"ops\"");
         expectFault(p, edit([](json& k) { k["ops"] = "none"; }), "\"ops\" must be an array");
         expectFault(p, edit([](json& k) { k["format"] = "something-else"; }), "not a SchedLab schedule");
-        expectFault(p, edit([](json& k) { k["version"] = 2; }), "version 2 is newer");
+        expectFault(p, edit([](json& k) { k["version"] = 3; }), "version 3 is newer");
         expectFault(p, edit([](json& k) { k["ops"][0]["id"] = "no-such-op"; }), "unknown op 'no-such-op'");
         expectFault(p, edit([&](json& k) { k["ops"][1]["id"] = op0; }), "op '" + op0 + "' appears twice in \"ops\"");
         expectFault(p, edit([](json& k) { k["ops"].erase(1); }), "no entry for op '" + op1 + "'");

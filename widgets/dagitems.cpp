@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/dagitems.h"
+#include "widgets/pinglyph.h"
 
 #include "widgets/palette.h"
 
@@ -138,6 +139,11 @@ void DagNodesItem::setPositions(std::vector<int> position) {
     update();
 }
 
+void DagNodesItem::setPins(Pins pins) {
+    m_pins = std::move(pins);
+    update();
+}
+
 void DagNodesItem::setSelection(OpId v, const std::vector<OpId>& neighbours) {
     std::fill(m_neighbour.begin(), m_neighbour.end(), 0);
     for (OpId u : neighbours) m_neighbour[static_cast<size_t>(u)] = 1;
@@ -203,6 +209,7 @@ void DagNodesItem::paintNode(QPainter* p, OpId v, double lod) const {
     else p->setPen(QPen(fill.darker(140), 1));
     p->setBrush(fill);
     p->drawRoundedRect(r, 4, 4);
+    if (m_pins.pinned(v)) paintPin(*p, r.topLeft() + QPointF(1, 1), 4, m_pins.of(v));
     if (lod < kTextLod) return;
     QStringList lines = labelLines(v);
     const bool two = lines.size() > 1 && lod * r.height() >= 30;

@@ -4,6 +4,7 @@
 // a spatial grid, so that 100k ops cost megabytes and a paint touches only what is exposed. Level of
 // detail: zoomed far out the nodes are one cached overview image (aggregated blocks), nearer they
 // are blocks, then boxes with the op type, then the name on a second line.
+#include "core/costmodel/pins.h"
 #include "widgets/daglayout.h"
 
 #include <QGraphicsItem>
@@ -58,6 +59,7 @@ public:
 
     void setFills(std::vector<QRgb> fill);
     void setPositions(std::vector<int> position);   ///< order badges; empty: none
+    void setPins(Pins pins);                        ///< pinned ops get a pin mark
     void setSelection(OpId v, const std::vector<OpId>& neighbours);
     bool isNeighbour(OpId v) const { return m_neighbour[static_cast<size_t>(v)] != 0; }
     const DagGrid& grid() const { return m_grid; }
@@ -75,6 +77,7 @@ private:
     std::vector<QRgb> m_fill;
     std::vector<int> m_position;
     std::vector<int> m_folded;   // per op: how many ops are folded into it
+    Pins m_pins;
     std::vector<char> m_neighbour;
     OpId m_selected = kNoOp;
     QRectF m_bounds;

@@ -280,6 +280,7 @@ void DagView::buildScene() {
     std::vector<int> counts(m_layout->foldedInto.size());
     for (size_t v = 0; v < counts.size(); ++v) counts[v] = static_cast<int>(m_layout->foldedInto[v].size());
     m_nodes = new DagNodesItem(m_graph, *m_layout, std::move(counts));
+    m_nodes->setPins(m_pins);
     m_edges = new DagEdgesItem(*m_layout, m_nodes);
     m_scene->addItem(m_edges);
     m_scene->addItem(m_nodes);
@@ -503,6 +504,10 @@ QString DagView::tooltipFor(OpId v) const {
 void DagView::observe(const Document* doc) {
     connect(doc, &Document::graphChanged, this, [this, doc] { setGraph(doc->graph()->graph); });
     connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
+    connect(doc, &Document::pinsChanged, this, [this, doc] {
+        m_pins = doc->pins();
+        if (m_nodes) m_nodes->setPins(m_pins);
+    });
 }
 
 } // namespace sl::gui

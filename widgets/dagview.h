@@ -126,6 +126,7 @@ private:
     QComboBox* m_colourCombo;
     QToolButton* m_parametersButton;
     DagNodesItem* m_nodes = nullptr;
+    Pins m_pins;   // the document's, marked on the nodes
     DagEdgesItem* m_edges = nullptr;
     DagColourBy m_colourBy = DagColourBy::Auto;
     DagColouring m_colouring;

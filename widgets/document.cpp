@@ -11,8 +11,15 @@ namespace sl::gui {
 
 Document::Document(QObject* parent) : QObject(parent), m_results(new ResultsModel(this)) {}
 
+void Document::setPins(Pins pins) {
+    m_pins = std::move(pins);
+    Q_EMIT pinsChanged();
+}
+
 void Document::setGraph(OpenGraph g) {
+    const bool samePins = m_graph && m_graph->fingerprint == g.fingerprint;   // a reload keeps them
     m_graph = std::move(g);
+    if (!samePins && !m_pins.empty()) setPins({});
     remember(*m_graph);
     Q_EMIT graphChanged();
     if (m_shown && !ofOpenGraph(*m_shown)) show(std::nullopt);
@@ -63,6 +70,7 @@ std::shared_ptr<Problem> Document::problem() const {
     problem->graph = m_graph->graph;
     problem->platform = m_machine.platform;
     problem->objective = m_machine.objective;
+    problem->pins = m_pins;
     problem->check();
     return problem;
 }

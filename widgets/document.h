@@ -54,9 +54,13 @@ public:
     const Machine& machine() const { return m_machine; }
     /// Emits machineChanged().
     void setMachine(Machine m);
-    /// The open graph on the machine; throws std::exception when nothing is open or it cannot be
-    /// scheduled there (the message says why).
+    /// The open graph on the machine, with the pins; throws std::exception when nothing is open or
+    /// it cannot be scheduled there (the message says why).
     std::shared_ptr<Problem> problem() const;
+    /// Ops pinned by hand (core/costmodel/pins.h): part of every run's problem and of the hand
+    /// edits' checks. Cleared when another graph opens. setPins() emits pinsChanged().
+    const Pins& pins() const { return m_pins; }
+    void setPins(Pins pins);
 
     ResultsModel* results() const { return m_results; }
     /// Stamps `r` with its graph (fingerprint, title), adds it to the results and returns it.
@@ -73,6 +77,7 @@ Q_SIGNALS:
     void graphChanged();
     void machineChanged();
     void shownChanged();
+    void pinsChanged();
 
 private:
     void remember(const OpenGraph& g);
@@ -84,6 +89,7 @@ private:
     Machine m_machine;
     ResultsModel* m_results;
     std::optional<RunRecord> m_shown;
+    Pins m_pins;
 };
 
 } // namespace sl::gui

@@ -9,7 +9,9 @@
 #include "widgets/scheduleedits.h"
 #include "widgets/units.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QToolTip>
 
@@ -127,6 +129,23 @@ void GanttView::paintDrop(QPainter& p) {
     p.drawRoundedRect(box, 4, 4);
     p.setPen(allowed ? palette().color(QPalette::ToolTipText) : QColor(150, 20, 20));
     p.drawText(box.adjusted(8, 0, -8, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+}
+
+void GanttView::contextMenuEvent(QContextMenuEvent* e) {
+    const OpId v = m_edits ? opAt(e->pos()) : kNoOp;
+    if (v == kNoOp) return;
+    const QString name = QString::fromStdString(m_record->problem->g().op(v).name);
+    const auto& devices = m_record->problem->platform.devices;
+    const int d = m_record->schedule().ops[static_cast<std::size_t>(v)].device;
+    const QString device = QString::fromStdString(devices[static_cast<std::size_t>(d)].name);
+    QMenu menu(this);
+    menu.addAction(tr("Pin %1 to %2").arg(name, device), this, [this, v] { m_edits->pin(v, false); });
+    menu.addAction(tr("Pin %1 to %2 at Its Place").arg(name, device), this, [this, v] { m_edits->pin(v, true); })
+        ->setStatusTip(tr("Also keep it in this order among %1's ops pinned at their place").arg(device));
+    if (m_edits->pins().pinned(v)) menu.addAction(tr("Unpin %1").arg(name), this, [this, v] { m_edits->unpin(v); });
+    if (!m_edits->pins().empty())
+        menu.addAction(tr("Unpin All (%1)").arg(m_edits->pins().count()), this, [this] { m_edits->unpinAll(); });
+    menu.exec(e->globalPos());
 }
 
 void GanttView::keyPressEvent(QKeyEvent* e) {

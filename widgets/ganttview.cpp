@@ -4,6 +4,7 @@
 #include "widgets/document.h"
 #include "widgets/opselection.h"
 #include "widgets/palette.h"
+#include "widgets/pinglyph.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/scheduleedits.h"
 #include "widgets/units.h"
@@ -361,6 +362,7 @@ void GanttView::paintLane(QPainter& p, int laneIndex, const Axis& axis) {
             p.drawText(r.adjusted(4, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        fm.elidedText(m_drawnLabels.back(), Qt::ElideRight, static_cast<int>(r.width() - 7)));
         }
+        if (m_edits && m_edits->pins().pinned(it->op)) paintPin(p, r.topLeft() + QPointF(5, 5), 3.5, m_edits->pins().of(it->op));
     }
     for (int sub = 0; sub < lane.subRows; ++sub) {
         flush(bands[static_cast<size_t>(sub)], sub);
@@ -496,6 +498,7 @@ void GanttView::leaveEvent(QEvent*) {
 
 void GanttView::observe(const Document* doc) {
     connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
+    connect(doc, &Document::pinsChanged, this, qOverload<>(&QWidget::update));
 }
 
 } // namespace sl::gui

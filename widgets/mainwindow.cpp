@@ -463,6 +463,13 @@ RunJob* MainWindow::startRun() {
 }
 
 RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options) {
+    try {   // pins: a method that cannot keep them is refused before it runs
+        if (const OptimizerInfo* info = OptimizerRegistry::instance().find(method.toStdString())) checkPins(*info, *problem);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot run %1: %2").arg(method, QString::fromUtf8(e.what())), 15000);
+        showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
+        return nullptr;
+    }
     auto* job = new RunJob(m_nextRunId++, problem, method, std::move(options), this);
     job->setTarget(m_document->machine().target, 1);
     m_jobs.append(job);

@@ -86,7 +86,13 @@ void MainWindow::improveFromHere(const QString& method) {
     }
     RunOptions options = m_runPanel->method() == method ? m_runPanel->options() : RunOptions{};
     options.start = std::make_shared<Schedule>(shown->schedule());
-    startRunOf(shown->problem, method, std::move(options));
+    auto problem = std::make_shared<Problem>(*shown->problem);
+    problem->pins = m_document->pins();   // the pins set since the schedule was made hold too
+    if (!pinViolation(problem->g(), problem->pins, *options.start).empty()) {
+        statusBar()->showMessage(tr("The schedule on show breaks a pin: %1").arg(QString::fromStdString(pinViolation(problem->g(), problem->pins, *options.start))), 10000);
+        return;
+    }
+    startRunOf(problem, method, std::move(options));
 }
 
 void MainWindow::updateEditActions() {

@@ -35,6 +35,13 @@ public:
     /// else the shown one updated (resultReplaced). Returns the outcome (its refusal when refused).
     EditOutcome commit(OpId v, OpPlace to);
 
+    /// Pins `v` (in the document's pins) to its device in the shown schedule; `atItsPlace` also
+    /// to its place among that device's ranked pins, renumbered by their starts in the schedule.
+    void pin(OpId v, bool atItsPlace);
+    void unpin(OpId v);
+    void unpinAll();
+    const Pins& pins() const;
+
     bool canUndo();
     bool canRedo();
     void undo();

@@ -50,6 +50,13 @@ ScheduleEditor::ScheduleEditor(std::shared_ptr<const Problem> problem, Schedule 
     m_cost = m_startCost;
 }
 
+void ScheduleEditor::setPins(const Pins& pins) {
+    if (pins == m_problem->pins) return;
+    auto copy = std::make_shared<Problem>(*m_problem);
+    copy->pins = pins;
+    m_problem = std::move(copy);
+}
+
 OpPlace ScheduleEditor::placeOf(OpId v) const {
     const int d = m_current.ops[static_cast<std::size_t>(v)].device;
     const auto& chain = m_chains[static_cast<std::size_t>(d)];

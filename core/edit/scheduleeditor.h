@@ -56,6 +56,10 @@ public:
     ScheduleEditor(std::shared_ptr<const Problem> problem, Schedule start);
 
     const Problem& problem() const { return *m_problem; }
+    const std::shared_ptr<const Problem>& sharedProblem() const { return m_problem; }
+    /// Checks later edits against these pins instead of the problem's (pins set after the
+    /// schedule was made); the problem becomes a copy with them.
+    void setPins(const Pins& pins);
     /// The schedule as edited so far (the start itself, untouched, before any edit or after
     /// undoing them all).
     const Schedule& schedule() const { return m_current; }

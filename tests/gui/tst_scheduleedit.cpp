@@ -253,6 +253,41 @@ private Q_SLOTS:
         StepMemory steps(g, 1);
         QCOMPARE(edited.schedule().stepMemory.peak, steps.peak(edited.schedule().order));
     }
+
+    // Pins from the explorer: an op pinned to its device (as the Gantt's context menu does) is
+    // marked on its bar, a drag of it to another lane is refused saying it is pinned, a list-cp
+    // run keeps it there and its schedule file carries the pin, and heft, which cannot keep pins,
+    // is refused naming the methods that can. Mutations caught: pins not in the run's problem,
+    // an editor blind to the document's pins, no mark.
+    void pinsFromTheExplorer() {
+        MainWindow w;
+        const RunRecord base = listCpInGantt(w, QStringLiteral(EXAMPLES "/layered200.json"), 3);
+        QVERIFY(base.result);
+        GanttView* g = w.ganttView();
+        const OpId v = nth(base.schedule(), 1, 4);
+        w.scheduleEdits()->pin(v, false);
+        QVERIFY(w.document()->pins().pinned(v));
+        QCOMPARE(w.document()->pins().of(v).device, 1);
+        const QImage img = g->grab().toImage();
+        const double dpr = img.width() / static_cast<double>(g->width());
+        const QPointF head = g->barRect(v).topLeft() + QPointF(5, 5);
+        QCOMPARE(img.pixelColor(QPoint(static_cast<int>(head.x() * dpr), static_cast<int>(head.y() * dpr))), QColor(0x2b, 0x2f, 0x36));
+        drag(g, v, g->dropPoint(v, {2, 0}));
+        QVERIFY2(g->lastRefusal().contains(QStringLiteral("pinned")), qPrintable(g->lastRefusal()));
+        QCOMPARE(w.results()->rowCount(), 1);
+        // a run keeps it, and says so in its file
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("list-spt")));
+        QVERIFY(w.startRun() && finished.wait(60000));
+        const RunRecord kept = finished.takeFirst().at(0).value<RunRecord>();
+        QCOMPARE(kept.schedule().ops[static_cast<size_t>(v)].device, 1);
+        QVERIFY(scheduleToJson(*kept.problem, kept.schedule()).find("\"pins\"") != std::string::npos);
+        QVERIFY(w.runPanel()->setMethod(QStringLiteral("heft")));
+        QVERIFY(!w.startRun());
+        QVERIFY2(w.lastError().contains(QStringLiteral("cannot keep pinned ops")), qPrintable(w.lastError()));
+        w.scheduleEdits()->unpinAll();
+        QVERIFY(w.document()->pins().empty());
+    }
 };
 
 QTEST_MAIN(TestScheduleEdit)

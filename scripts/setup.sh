@@ -17,6 +17,7 @@ PACKAGE_GROUPS=(
   "to read ONNX models (ONNX, Protobuf): libonnx-dev libprotobuf-dev protobuf-compiler"
   "for the exact makespan solver (Gecode's constraint engine, unary and cumulative propagators): libgecode-dev"
   "for JSON files, and a font for the explorer's text: nlohmann-json3-dev fonts-dejavu-core"
+  "for studies (many graphs, methods and seeds in one database): libsqlite3-dev"
   "for the .deb (cpack runs dpkg-shlibdeps and file) and the validators of its desktop files: dpkg-dev file appstream desktop-file-utils"
 )
 PACKAGES=()

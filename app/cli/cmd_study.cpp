@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli study run STUDY.json --db FILE` and `study print FILE`: many graphs, methods and
+// seeds in one SQLite database (core/study), each run stored as it finishes; a study stopped with
+// Ctrl-C (or killed) resumes where it was.
+#include "command.h"
+#include "interrupt.h"
+#include "neural.h"
+
+#include "core/study/studyrunner.h"
+#include "core/study/studysummary.h"
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+
+namespace sl::cli {
+namespace {
+
+StudyStore openOrCreate(const std::string& db, const std::optional<std::string>& specPath) {
+    if (std::filesystem::exists(db)) {
+        StudyStore store = StudyStore::open(db);
+        if (specPath && studySpecJson(loadStudySpec(*specPath)) != studySpecJson(store.spec()))
+            throw UsageError(db + " holds another study than " + *specPath + " (a new database for a new study)");
+        return store;
+    }
+    if (!specPath) throw UsageError(db + ": no such study (give STUDY.json to create it)");
+    return StudyStore::create(db, loadStudySpec(*specPath));
+}
+
+int runStudyCommand(Args& args) {
+    const std::string action = args.positional(0, "action (run or print)");
+    const auto db = args.take("db");
+    const std::string format = args.take("format").value_or("table");
+    const bool progress = args.takeFlag("progress");
+    if (action == "print") {
+        const std::string path = db ? *db : args.positional(1, "study database");
+        args.finish(db ? 1 : 2);
+        const StudyStore store = StudyStore::open(path);
+        std::cout << formatSummary(summarize(store.spec(), store.runs()), format);
+        return 0;
+    }
+    if (action != "run") throw UsageError("study: the action is run or print, not " + action);
+    const std::optional<std::string> spec = args.positionalCount() > 1 ? std::optional(args.positional(1, "study file")) : std::nullopt;
+    args.finish(spec ? 2 : 1);
+    if (!db) throw UsageError("--db FILE is required (the study's database; created when missing)");
+    StudyStore store = openOrCreate(*db, spec);
+    InterruptStop interrupt({SIGINT, SIGTERM});   // the run in flight finishes and is stored
+    const int made = runStudy(store, [&](const StudyProgress& p) {
+        if (progress && p.last)
+            std::cerr << "  " << p.done << "/" << p.total << "  " << p.last->graph << "  " << p.last->method << "  seed "
+                      << p.last->seed << (p.last->ok ? "" : "  failed: " + p.last->error) << "\n";
+    }, interrupt.token());
+    const std::vector<StudyRun> runs = store.runs();
+    std::cerr << "study: " << made << " runs made, " << runs.size() << " stored in " << *db << "\n";
+    std::cout << formatSummary(summarize(store.spec(), runs), format);
+    return 0;
+}
+
+const char* const kStudyHelp =
+    "Usage: schedlab-cli study run [STUDY.json] --db FILE [--progress] [--format F]\n"
+    "       schedlab-cli study print FILE [--format F]\n"
+    "A study is many graphs, methods and seeds on one kind of problem (docs/studies.md). 'run' creates\n"
+    "the database FILE from STUDY.json when it does not exist, else resumes it: every run not yet\n"
+    "stored is made and stored as it finishes (Ctrl-C stops after the run in flight; a run already\n"
+    "stored never runs again). Then, as 'print' does, per method: the geometric mean of its cost over\n"
+    "the best method's per graph (mean over seeds), wins, ties (equal to the best within 1e-9), losses\n"
+    "(a failed run loses), failed runs and the mean time.\n\n"
+    "Options:\n"
+    "  --db FILE       the study's SQLite database\n"
+    "  --progress      print each run as it is stored (stderr)\n"
+    "  --format F      table (default), csv or json\n";
+
+SL_CLI_COMMAND({"study", "many graphs x methods x seeds in one database: resumable runs and a summary per method", kStudyHelp,
+                {"progress"}, &runStudyCommand});
+
+} // namespace
+} // namespace sl::cli

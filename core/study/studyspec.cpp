@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "core/study/studyspec.h"
+
+#include "core/io/graphio.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace sl {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kFormat = "schedlab-study";
+constexpr int kVersion = 1;
+
+std::vector<std::string> graphFilesIn(const fs::path& folder) {
+    static const std::set<std::string> extensions{".json", ".dot", ".gv", ".stg", ".onnx", ".hlo", ".jss", ".txt"};
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(folder)) {
+        if (!e.is_regular_file() || !extensions.contains(e.path().extension().string())) continue;
+        const std::string name = e.path().filename().string();
+        if (name.ends_with(".schedule.json") || name.ends_with(".card.json") || name.ends_with(".sweep.json") ||
+            name.ends_with(".study.json") || name == "NOTICE.txt")
+            continue;
+        files.push_back(e.path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+Platform machineTypesPlatform(const Graph& g) {
+    int maxType = 0;
+    for (const Op& op : g.ops()) maxType = std::max(maxType, op.machineType);
+    Platform p = Platform::identical(maxType + 1);
+    for (int t = 0; t <= maxType; ++t) p.devices[static_cast<std::size_t>(t)].machineType = t;
+    return p;
+}
+
+StudyMethod methodFromJson(const json& e, const std::string& where) {
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) throw IoError(where + " must be an object with a \"name\"");
+    StudyMethod m;
+    m.name = e["name"].get<std::string>();
+    const OptimizerInfo* info = OptimizerRegistry::instance().find(m.name);
+    if (!info) throw IoError(where + ": unknown method \"" + m.name + "\" (see 'schedlab-cli methods')");
+    if (e.contains("budget")) m.options.budget = e["budget"].get<std::int64_t>();
+    if (e.contains("time_limit")) m.options.timeLimit = e["time_limit"].get<double>();
+    std::string suffix;
+    if (e.contains("options")) {
+        if (!e["options"].is_object()) throw IoError(where + ": \"options\" must be an object of numbers");
+        for (const auto& [key, value] : e["options"].items()) {
+            if (!value.is_number()) throw IoError(where + ": option \"" + key + "\" must be a number");
+            const bool declared = std::any_of(info->options.begin(), info->options.end(), [&](const OptionSpec& o) { return o.key == key; });
+            if (!declared) throw IoError(where + ": " + m.name + " has no option \"" + key + "\"");
+            m.options.values[key] = value.get<double>();
+            std::ostringstream v;
+            v << value.get<double>();
+            suffix += " " + key + "=" + v.str();
+        }
+    }
+    if (e.contains("strings"))
+        for (const auto& [key, value] : e["strings"].items()) m.options.strings[key] = value.get<std::string>();
+    if (m.options.budget > 0) suffix += " budget=" + std::to_string(m.options.budget);
+    m.label = e.contains("label") ? e["label"].get<std::string>() : m.name + suffix;
+    return m;
+}
+
+json methodToJson(const StudyMethod& m) {
+    json e = {{"name", m.name}, {"label", m.label}};
+    if (m.options.budget > 0) e["budget"] = m.options.budget;
+    if (m.options.timeLimit > 0) e["time_limit"] = m.options.timeLimit;
+    if (!m.options.values.empty()) e["options"] = m.options.values;
+    if (!m.options.strings.empty()) e["strings"] = m.options.strings;
+    return e;
+}
+
+} // namespace
+
+std::vector<std::string> StudySpec::graphFiles() const {
+    std::vector<std::string> files;
+    for (const std::string& g : graphs) {
+        if (fs::is_directory(g)) {
+            const std::vector<std::string> inside = graphFilesIn(g);
+            files.insert(files.end(), inside.begin(), inside.end());
+        } else {
+            files.push_back(g);
+        }
+    }
+    return files;
+}
+
+Problem StudySpec::problemFor(const std::string& graphFile) const {
+    LoadedGraph loaded = loadGraph(graphFile);
+    Problem p;
+    p.objective = objective;
+    p.graph = training ? std::make_shared<Graph>(makeTrainingGraph(*loaded.graph, {.rule = *training})) : loaded.graph;
+    if (devices > 0) p.platform = Platform::identical(devices);
+    else if (loaded.platform && !training) p.platform = *loaded.platform;
+    else p.platform = machineTypesPlatform(p.g());
+    try {
+        p.check();
+    } catch (const GraphError& e) {
+        throw IoError(graphFile + ": does not fit the study's platform: " + e.what());
+    }
+    return p;
+}
+
+StudySpec parseStudySpec(std::string_view text, const std::string& sourceName) {
+    json j;
+    try {
+        j = json::parse(text.begin(), text.end());
+    } catch (const json::exception& e) {
+        throw IoError(sourceName + ": not valid JSON: " + e.what());
+    }
+    auto fail = [&](const std::string& why) { throw IoError(sourceName + ": " + why); };
+    if (!j.is_object()) fail("a study is a JSON object with \"graphs\" and \"methods\"");
+    if (j.contains("format") && j["format"] != kFormat) fail("not a SchedLab study (\"format\" is " + j["format"].dump() + ")");
+    if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() > kVersion))
+        fail("study version " + j["version"].dump() + " is newer than this SchedLab reads (" + std::to_string(kVersion) + ")");
+    StudySpec s;
+    try {
+        if (!j.contains("graphs") || !j["graphs"].is_array() || j["graphs"].empty()) fail("\"graphs\" must list files or folders");
+        for (const json& g : j["graphs"]) s.graphs.push_back(g.get<std::string>());
+        if (!j.contains("methods") || !j["methods"].is_array() || j["methods"].empty()) fail("\"methods\" must list methods");
+        for (std::size_t i = 0; i < j["methods"].size(); ++i)
+            s.methods.push_back(methodFromJson(j["methods"][i], sourceName + ": \"methods\"[" + std::to_string(i) + "]"));
+        if (j.contains("seeds")) {
+            s.seeds.clear();
+            for (const json& seed : j["seeds"]) {
+                if (!seed.is_number_unsigned()) fail("\"seeds\" must be whole numbers >= 0");
+                s.seeds.push_back(seed.get<std::uint64_t>());
+            }
+            if (s.seeds.empty()) fail("\"seeds\" is empty");
+        }
+        if (j.contains("devices")) s.devices = j["devices"].get<int>();
+        if (s.devices < 0) fail("\"devices\" must be >= 0");
+        if (j.contains("objective")) s.objective.kind = objectiveFromString(j["objective"].get<std::string>());
+        if (j.contains("training")) {
+            s.training = parseUpdateRule(j["training"].get<std::string>());
+            if (!s.training) fail("\"training\" must be sgd or adam");
+        }
+    } catch (const json::exception& e) {
+        fail(std::string("a field of the wrong type: ") + e.what());
+    } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    }
+    std::set<std::string> labels;
+    for (const StudyMethod& m : s.methods)
+        if (!labels.insert(m.label).second) fail("two methods are labelled \"" + m.label + "\" (give one a \"label\")");
+    return s;
+}
+
+StudySpec loadStudySpec(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw IoError(path + ": cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parseStudySpec(text.str(), path);
+}
+
+std::string studySpecJson(const StudySpec& s) {
+    json j = {{"format", kFormat}, {"version", kVersion}, {"graphs", s.graphs}, {"seeds", s.seeds},
+              {"devices", s.devices}, {"objective", toString(s.objective.kind)}};
+    json methods = json::array();
+    for (const StudyMethod& m : s.methods) methods.push_back(methodToJson(m));
+    j["methods"] = std::move(methods);
+    if (s.training) j["training"] = std::string(updateRuleName(*s.training));
+    return j.dump(1);
+}
+
+} // namespace sl

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// A study: many graphs, many methods, many seeds, on one kind of problem (issue 43). Its spec is
+/// typed fields, written into the study's database (core/study/studystore.h) and read from a JSON
+/// file:
+/// \code
+///   {"format": "schedlab-study", "version": 1,
+///    "graphs": ["tests/data/stg", "resources/examples/ft06.txt"],      // files and folders
+///    "methods": [{"name": "list-cp"}, {"name": "tabu", "budget": 2000, "options": {"tenure-min": 8}}],
+///    "seeds": [1, 2, 3],
+///    "devices": 4, "objective": "makespan", "training": "adam"}      // all three optional
+/// \endcode
+/// A method entry may also carry "label" (its column name; default: name, or name and options),
+/// "time_limit" (seconds) and "strings" (text options).
+
+#include "core/costmodel/problem.h"
+#include "core/graph/traininggraph.h"
+#include "core/optimizer/optimizer.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sl {
+
+struct StudyMethod {
+    std::string label;   ///< unique within the study
+    std::string name;    ///< the registered optimizer
+    RunOptions options;  ///< seed overwritten per run
+};
+
+struct StudySpec {
+    std::vector<std::string> graphs;   ///< files and folders, as given
+    std::vector<StudyMethod> methods;
+    std::vector<std::uint64_t> seeds{1};
+    int devices = 0;                   ///< 0: the file's machine, else one device per machine type
+    ObjectiveSpec objective;
+    std::optional<UpdateRule> training;
+
+    /// The graph files: files as given, folders' graph files sorted by name.
+    std::vector<std::string> graphFiles() const;
+    /// The problem of one graph file. Throws IoError / GraphError naming the file.
+    Problem problemFor(const std::string& graphFile) const;
+};
+
+/// Throws IoError naming `sourceName` and the field at fault (unknown method, bad seed, ...).
+StudySpec parseStudySpec(std::string_view json, const std::string& sourceName);
+StudySpec loadStudySpec(const std::string& path);
+std::string studySpecJson(const StudySpec& spec);
+
+} // namespace sl

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "core/study/studystore.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace sl {
+
+namespace {
+
+constexpr int kSchema = 1;
+constexpr const char* kKind = "schedlab-study";
+
+/// A prepared statement, finalized on scope exit.
+class Statement {
+public:
+    Statement(sqlite3* db, const char* sql, const std::string& path) {
+        if (sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr) != SQLITE_OK)
+            throw std::runtime_error(path + ": " + sqlite3_errmsg(db));
+    }
+    ~Statement() { sqlite3_finalize(m_stmt); }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+    sqlite3_stmt* get() const { return m_stmt; }
+    void text(int i, const std::string& s) { sqlite3_bind_text(m_stmt, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT); }
+    void integer(int i, std::int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
+    void real(int i, double v) { sqlite3_bind_double(m_stmt, i, v); }
+    bool step() const { return sqlite3_step(m_stmt) == SQLITE_ROW; }
+    std::string columnText(int i) const {
+        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, i));
+        return t ? std::string(t, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, i))) : std::string();
+    }
+
+private:
+    sqlite3_stmt* m_stmt = nullptr;
+};
+
+sqlite3* openDatabase(const std::string& path, int flags) {
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
+        const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
+        sqlite3_close(db);
+        throw std::runtime_error(path + ": cannot open the study: " + why);
+    }
+    sqlite3_busy_timeout(db, 5000);
+    return db;
+}
+
+} // namespace
+
+StudyStore::StudyStore(std::string path, sqlite3* db) : m_path(std::move(path)), m_db(db) {}
+
+StudyStore::StudyStore(StudyStore&& o) noexcept : m_path(std::move(o.m_path)), m_db(o.m_db), m_spec(std::move(o.m_spec)) { o.m_db = nullptr; }
+
+StudyStore& StudyStore::operator=(StudyStore&& o) noexcept {
+    std::swap(m_path, o.m_path);
+    std::swap(m_db, o.m_db);
+    std::swap(m_spec, o.m_spec);
+    return *this;
+}
+
+StudyStore::~StudyStore() { sqlite3_close(m_db); }
+
+void StudyStore::exec(const char* sql) const {
+    char* error = nullptr;
+    if (sqlite3_exec(m_db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string why = error ? error : "unknown error";
+        sqlite3_free(error);
+        throw std::runtime_error(m_path + ": " + why);
+    }
+}
+
+std::string StudyStore::meta(const char* key) const {
+    Statement s(m_db, "SELECT value FROM study WHERE key = ?", m_path);
+    s.text(1, key);
+    return s.step() ? s.columnText(0) : std::string();
+}
+
+StudyStore StudyStore::create(const std::string& path, const StudySpec& spec) {
+    if (std::filesystem::exists(path)) throw std::runtime_error(path + ": exists already (open it to resume)");
+    StudyStore store(path, openDatabase(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+    store.exec("PRAGMA journal_mode = WAL; BEGIN;"
+               "CREATE TABLE study (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+               "CREATE TABLE runs (graph TEXT NOT NULL, fingerprint INTEGER NOT NULL, method TEXT NOT NULL, seed INTEGER NOT NULL,"
+               " ok INTEGER NOT NULL, error TEXT, cost REAL, makespan REAL, peak_memory REAL, evaluations INTEGER, seconds REAL,"
+               " settings TEXT, schedule TEXT, PRIMARY KEY (graph, method, seed));");
+    Statement put(store.m_db, "INSERT INTO study (key, value) VALUES (?, ?), ('schema', ?), ('kind', ?)", path);
+    put.text(1, "spec");
+    put.text(2, studySpecJson(spec));
+    put.text(3, std::to_string(kSchema));
+    put.text(4, kKind);
+    put.step();
+    store.exec("COMMIT;");
+    store.m_spec = spec;
+    return store;
+}
+
+StudyStore StudyStore::open(const std::string& path) {
+    if (!std::filesystem::exists(path)) throw std::runtime_error(path + ": no such study");
+    StudyStore store(path, openDatabase(path, SQLITE_OPEN_READWRITE));
+    try {
+        if (store.meta("kind") != kKind) throw std::runtime_error("no SchedLab study in it");
+    } catch (const std::runtime_error& e) {   // not SQLite at all, or another program's database
+        throw std::runtime_error(path + ": not a SchedLab study (" + std::string(e.what()) + ")");
+    }
+    if (std::stoi(store.meta("schema")) > kSchema)
+        throw std::runtime_error(path + ": a study of a newer SchedLab (schema " + store.meta("schema") + ")");
+    store.m_spec = parseStudySpec(store.meta("spec"), path + " (its spec)");
+    return store;
+}
+
+bool StudyStore::has(const std::string& graph, const std::string& method, std::uint64_t seed) const {
+    Statement s(m_db, "SELECT 1 FROM runs WHERE graph = ? AND method = ? AND seed = ?", m_path);
+    s.text(1, graph);
+    s.text(2, method);
+    s.integer(3, static_cast<std::int64_t>(seed));
+    return s.step();
+}
+
+void StudyStore::store(const StudyRun& r, const std::string& scheduleJson) {
+    Statement s(m_db,
+                "INSERT OR REPLACE INTO runs (graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, evaluations,"
+                " seconds, settings, schedule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                m_path);
+    s.text(1, r.graph);
+    s.integer(2, static_cast<std::int64_t>(r.fingerprint));
+    s.text(3, r.method);
+    s.integer(4, static_cast<std::int64_t>(r.seed));
+    s.integer(5, r.ok ? 1 : 0);
+    s.text(6, r.error);
+    s.real(7, r.cost);
+    s.real(8, r.makespan);
+    s.real(9, r.peakMemory);
+    s.integer(10, r.evaluations);
+    s.real(11, r.seconds);
+    s.text(12, r.settings);
+    s.text(13, scheduleJson);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) throw std::runtime_error(m_path + ": cannot store a run: " + sqlite3_errmsg(m_db));
+}
+
+std::vector<StudyRun> StudyStore::runs() const {
+    Statement s(m_db,
+                "SELECT graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, evaluations, seconds, settings"
+                " FROM runs ORDER BY rowid",
+                m_path);
+    std::vector<StudyRun> out;
+    while (s.step()) {
+        StudyRun r;
+        r.graph = s.columnText(0);
+        r.fingerprint = static_cast<std::uint64_t>(sqlite3_column_int64(s.get(), 1));
+        r.method = s.columnText(2);
+        r.seed = static_cast<std::uint64_t>(sqlite3_column_int64(s.get(), 3));
+        r.ok = sqlite3_column_int(s.get(), 4) != 0;
+        r.error = s.columnText(5);
+        r.cost = sqlite3_column_double(s.get(), 6);
+        r.makespan = sqlite3_column_double(s.get(), 7);
+        r.peakMemory = sqlite3_column_double(s.get(), 8);
+        r.evaluations = sqlite3_column_int64(s.get(), 9);
+        r.seconds = sqlite3_column_double(s.get(), 10);
+        r.settings = s.columnText(11);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::string StudyStore::schedule(const std::string& graph, const std::string& method, std::uint64_t seed) const {
+    Statement s(m_db, "SELECT schedule FROM runs WHERE graph = ? AND method = ? AND seed = ?", m_path);
+    s.text(1, graph);
+    s.text(2, method);
+    s.integer(3, static_cast<std::int64_t>(seed));
+    return s.step() ? s.columnText(0) : std::string();
+}
+
+} // namespace sl

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// A study's database (SQLite): its spec and one row per (graph, method, seed) run, stored as each
+/// run finishes, in its own transaction, so that a study stopped, killed or crashed loses at most
+/// the runs in flight and resumes where it was. The CLI and the explorer share it.
+///
+/// Tables: `study` (key, value: the spec as JSON, the schema version) and `runs` (graph file,
+/// graph fingerprint, method label, seed, ok, error, cost, makespan, peak memory, evaluations,
+/// seconds, the method's settings as JSON, the schedule as schedule JSON). A file that is not an
+/// SQLite database, or one that is not a SchedLab study, is refused with a message naming it.
+
+#include "core/study/studyspec.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace sl {
+
+struct StudyRun {
+    std::string graph;            ///< the graph file, as the spec lists it
+    std::uint64_t fingerprint = 0;
+    std::string method;           ///< the method's label
+    std::uint64_t seed = 0;
+    bool ok = false;
+    std::string error;            ///< why it failed (ok == false)
+    double cost = 0, makespan = 0, peakMemory = 0;
+    std::int64_t evaluations = 0;
+    double seconds = 0;
+    std::string settings;         ///< the method's name and options, JSON
+};
+
+class StudyStore {
+public:
+    /// Creates `path` (which must not exist) holding `spec`. Throws std::runtime_error.
+    static StudyStore create(const std::string& path, const StudySpec& spec);
+    /// Opens an existing study. Throws std::runtime_error naming the file when it is not one.
+    static StudyStore open(const std::string& path);
+    StudyStore(StudyStore&&) noexcept;
+    StudyStore& operator=(StudyStore&&) noexcept;
+    ~StudyStore();
+
+    const StudySpec& spec() const { return m_spec; }
+    const std::string& path() const { return m_path; }
+    bool has(const std::string& graph, const std::string& method, std::uint64_t seed) const;
+    /// Stores one finished run and its schedule JSON (empty for a failed run), in one transaction.
+    void store(const StudyRun& run, const std::string& scheduleJson);
+    /// Every stored run, without schedules, in the order stored.
+    std::vector<StudyRun> runs() const;
+    /// The schedule JSON of one run; empty when it failed or is not stored.
+    std::string schedule(const std::string& graph, const std::string& method, std::uint64_t seed) const;
+
+private:
+    StudyStore(std::string path, sqlite3* db);
+    void exec(const char* sql) const;
+    std::string meta(const char* key) const;
+
+    std::string m_path;
+    sqlite3* m_db = nullptr;
+    StudySpec m_spec;
+};
+
+} // namespace sl

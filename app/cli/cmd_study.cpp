@@ -27,16 +27,35 @@ StudyStore openOrCreate(const std::string& db, const std::optional<std::string>&
     return StudyStore::create(db, loadStudySpec(*specPath));
 }
 
+/// "--compare A,B": the Wilcoxon signed-rank test of two methods' per-graph costs.
+void printComparison(const StudySummary& s, const std::string& pair) {
+    const auto comma = pair.find(',');
+    if (comma == std::string::npos) throw UsageError("--compare expects two method labels: A,B");
+    const std::string a = pair.substr(0, comma), b = pair.substr(comma + 1);
+    WilcoxonResult w;
+    try {
+        w = compareMethods(s, a, b);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    std::cout << "\n" << a << " against " << b << ": Wilcoxon signed-rank test over " << w.pairs
+              << " graphs with a difference, V = " << w.plus << ", two-sided p = " << w.pValue
+              << (w.exact ? " (exact)" : " (normal approximation, tie-corrected)") << "\n";
+}
+
 int runStudyCommand(Args& args) {
     const std::string action = args.positional(0, "action (run or print)");
     const auto db = args.take("db");
     const std::string format = args.take("format").value_or("table");
     const bool progress = args.takeFlag("progress");
+    const auto compare = args.take("compare");
     if (action == "print") {
         const std::string path = db ? *db : args.positional(1, "study database");
         args.finish(db ? 1 : 2);
         const StudyStore store = StudyStore::open(path);
-        std::cout << formatSummary(summarize(store.spec(), store.runs()), format);
+        const StudySummary summary = summarize(store.spec(), store.runs());
+        std::cout << formatSummary(summary, format);
+        if (compare) printComparison(summary, *compare);
         return 0;
     }
     if (action != "run") throw UsageError("study: the action is run or print, not " + action);
@@ -58,7 +77,7 @@ int runStudyCommand(Args& args) {
 
 const char* const kStudyHelp =
     "Usage: schedlab-cli study run [STUDY.json] --db FILE [--progress] [--format F]\n"
-    "       schedlab-cli study print FILE [--format F]\n"
+    "       schedlab-cli study print FILE [--format F] [--compare A,B]\n"
     "A study is many graphs, methods and seeds on one kind of problem (docs/studies.md). 'run' creates\n"
     "the database FILE from STUDY.json when it does not exist, else resumes it: every run not yet\n"
     "stored is made and stored as it finishes (Ctrl-C stops after the run in flight; a run already\n"
@@ -68,7 +87,9 @@ const char* const kStudyHelp =
     "Options:\n"
     "  --db FILE       the study's SQLite database\n"
     "  --progress      print each run as it is stored (stderr)\n"
-    "  --format F      table (default), csv or json\n";
+    "  --format F      table (default), csv or json\n"
+    "  --compare A,B   also the two-sided Wilcoxon signed-rank test of methods A and B over the graphs\n"
+    "                  (per-graph means; exact up to 25 graphs, else the normal approximation)\n";
 
 SL_CLI_COMMAND({"study", "many graphs x methods x seeds in one database: resumable runs and a summary per method", kStudyHelp,
                 {"progress"}, &runStudyCommand});

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 namespace sl {
 
@@ -40,6 +41,7 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
         MethodSummary row{.method = m, .meanSeconds = meanSeconds.count(m) ? meanSeconds.at(m) : 0};
         double logSum = 0;
         int counted = 0;
+        std::vector<double> ratios;
         for (std::size_t g = 0; g < s.graphs.size(); ++g) {
             const double c = s.cost.at(m)[g], best = bestOf(s, g);
             if (std::isnan(c)) {
@@ -48,6 +50,7 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
                 continue;
             }
             logSum += std::log(ratio(c, best));
+            ratios.push_back(ratio(c, best));
             ++counted;
             if (!equal(c, best)) {
                 ++row.losses;
@@ -59,6 +62,7 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
             (atBest > 1 ? row.ties : row.wins) += 1;
         }
         row.geomeanRatio = counted ? std::exp(logSum / counted) : kNaN;
+        std::tie(row.low, row.high) = bootstrapGeomeanInterval(ratios);
         s.rows.push_back(row);
     }
     return s;
@@ -104,22 +108,34 @@ double performanceProfile(const StudySummary& s, const std::string& method, doub
     return static_cast<double>(within) / static_cast<double>(s.graphs.size());
 }
 
+WilcoxonResult compareMethods(const StudySummary& s, const std::string& a, const std::string& b) {
+    if (!s.cost.count(a) || !s.cost.count(b)) throw std::invalid_argument("no method labelled " + (s.cost.count(a) ? b : a) + " in this study");
+    std::vector<double> x, y;
+    for (std::size_t g = 0; g < s.graphs.size(); ++g)
+        if (!std::isnan(s.cost.at(a)[g]) && !std::isnan(s.cost.at(b)[g])) x.push_back(s.cost.at(a)[g]), y.push_back(s.cost.at(b)[g]);
+    return wilcoxonSignedRank(x, y);
+}
+
 std::string formatSummary(const StudySummary& s, const std::string& format) {
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
         for (const MethodSummary& r : s.rows)
-            rows.push_back({{"method", r.method}, {"geomean_ratio_to_best", r.geomeanRatio}, {"wins", r.wins}, {"ties", r.ties},
+            rows.push_back({{"method", r.method}, {"geomean_ratio_to_best", r.geomeanRatio}, {"interval_95", {r.low, r.high}}, {"wins", r.wins}, {"ties", r.ties},
                             {"losses", r.losses}, {"failed", r.failed}, {"mean_seconds", r.meanSeconds}});
         return nlohmann::json{{"graphs", s.graphs.size()}, {"methods", rows}}.dump(1) + "\n";
     }
     if (format != "csv" && format != "table") throw std::invalid_argument("--format expects table, csv or json");
     const bool csv = format == "csv";
-    std::string out = csv ? "method,geomean_ratio_to_best,wins,ties,losses,failed,mean_seconds\n"
-                          : "method                          | cost / best (geomean) | wins | ties | losses | failed | mean s\n";
+    std::string out = csv ? "method,geomean_ratio_to_best,interval_95_low,interval_95_high,wins,ties,losses,failed,mean_seconds\n"
+                          : "method                          | cost / best (geomean) | 95 % interval | wins | ties | losses | failed | mean s\n";
     char line[512];
     for (const MethodSummary& r : s.rows) {
-        if (csv) std::snprintf(line, sizeof line, "%s,%.9g,%d,%d,%d,%d,%.6g\n", r.method.c_str(), r.geomeanRatio, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
-        else std::snprintf(line, sizeof line, "%-31s | %21.4f | %4d | %4d | %6d | %6d | %.3g\n", r.method.c_str(), r.geomeanRatio, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
+        if (csv)
+            std::snprintf(line, sizeof line, "%s,%.9g,%.9g,%.9g,%d,%d,%d,%d,%.6g\n", r.method.c_str(), r.geomeanRatio, r.low, r.high, r.wins,
+                          r.ties, r.losses, r.failed, r.meanSeconds);
+        else
+            std::snprintf(line, sizeof line, "%-31s | %21.4f | %6.4f-%-6.4f | %4d | %4d | %6d | %6d | %.3g\n", r.method.c_str(), r.geomeanRatio,
+                          r.low, r.high, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
         out += line;
     }
     return out;

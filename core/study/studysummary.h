@@ -7,6 +7,7 @@
 /// another method) and losses, and the mean time. A failed run (any seed) counts as a loss and
 /// as never within any factor of the best (the performance profile of Dolan and Moré, 2002).
 
+#include "core/study/studystats.h"
 #include "core/study/studystore.h"
 
 #include <map>
@@ -18,6 +19,7 @@ namespace sl {
 struct MethodSummary {
     std::string method;
     double geomeanRatio = 0;   ///< over the graphs where it ran
+    double low = 0, high = 0;  ///< its 95 % bootstrap interval over those graphs (studystats.h)
     int wins = 0, ties = 0, losses = 0, failed = 0;
     double meanSeconds = 0;
 };
@@ -39,6 +41,10 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
 /// Dolan and Moré's performance profile: the share of graphs on which `method`'s cost is within a
 /// factor `tau` of the best (ratio <= tau); failed runs never are.
 double performanceProfile(const StudySummary& s, const std::string& method, double tau);
+
+/// The two-sided Wilcoxon signed-rank test of methods `a` and `b`'s per-graph costs over the graphs
+/// where both ran (studystats.h). Throws std::invalid_argument for an unknown method.
+WilcoxonResult compareMethods(const StudySummary& s, const std::string& a, const std::string& b);
 
 /// The summary as text: "table" (aligned columns), "csv" or "json".
 std::string formatSummary(const StudySummary& s, const std::string& format);

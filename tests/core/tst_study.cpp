@@ -5,6 +5,7 @@
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/study/studyrunner.h"
+#include "core/study/studystats.h"
 #include "core/study/studysummary.h"
 
 #include <QTemporaryDir>
@@ -69,6 +70,43 @@ private Q_SLOTS:
         QCOMPARE(performanceProfile(s, "B", 1e9), 2.0 / 3);   // its failure is never within
         QCOMPARE(performanceProfile(s, "C", 1.249), 2.0 / 3);
         QCOMPARE(performanceProfile(s, "C", 1.25), 1.0);
+    }
+
+    // The worked example of Hollander and Wolfe (Nonparametric Statistical Methods, 1973, p. 29;
+    // also R's ?wilcox.test): Hamilton depression scores before (x) and after (y) a drug in nine
+    // patients. V = 40; the exact one-sided p is 10/512 = 0.01953 (R: "V = 40, p-value = 0.01953"
+    // for alternative "greater"), so two-sided 0.0390625. Mutations caught: ranks of the signed
+    // differences, a one-sided p, zeros kept.
+    void wilcoxonMatchesHollanderAndWolfe() {
+        const std::vector<double> x{1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30};
+        const std::vector<double> y{0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29};
+        const WilcoxonResult r = wilcoxonSignedRank(x, y);
+        QVERIFY(r.exact);
+        QCOMPARE(r.pairs, 9);
+        QCOMPARE(r.plus, 40.0);
+        QVERIFY(std::abs(r.pValue - 0.0390625) < 1e-12);
+        // a zero difference is dropped: the same result with an equal pair added
+        std::vector<double> x2 = x, y2 = y;
+        x2.push_back(5);
+        y2.push_back(5);
+        QCOMPARE(wilcoxonSignedRank(x2, y2).pValue, r.pValue);
+        // 30 positive differences 1..30: the normal approximation, V = 465, E = 232.5,
+        // Var = 30 * 31 * 61 / 24 = 2363.75, z = (232.5 - 0.5) / sqrt(2363.75) = 4.7718
+        std::vector<double> a(30), b(30, 0.0);
+        for (int i = 0; i < 30; ++i) a[static_cast<size_t>(i)] = i + 1;
+        const WilcoxonResult big = wilcoxonSignedRank(a, b);
+        QVERIFY(!big.exact);
+        QCOMPARE(big.plus, 465.0);
+        QVERIFY(std::abs(big.pValue - std::erfc(232.0 / std::sqrt(2363.75) / std::sqrt(2.0))) < 1e-15);
+        QVERIFY(big.pValue > 1.7e-6 && big.pValue < 1.9e-6);
+        // the bootstrap interval brackets the geometric mean and is reproducible
+        const std::vector<double> ratios{1.0, 1.1, 1.3, 1.0, 1.05, 1.2};
+        const auto [lo, hi] = bootstrapGeomeanInterval(ratios, 2000, 7);
+        double g = 0;
+        for (double q : ratios) g += std::log(q);
+        g = std::exp(g / 6);
+        QVERIFY(lo <= g && g <= hi && lo >= 1.0 && hi <= 1.3);
+        QCOMPARE(bootstrapGeomeanInterval(ratios, 2000, 7), std::make_pair(lo, hi));
     }
 
     // A study stopped after 5 of its 18 runs and resumed (from the file, as after a kill) stores

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
 namespace sl::cli {
 namespace {
@@ -48,6 +49,7 @@ int runStudyCommand(Args& args) {
     const auto db = args.take("db");
     const std::string format = args.take("format").value_or("table");
     const bool progress = args.takeFlag("progress");
+    const int threads = args.takeThreads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     const auto compare = args.take("compare");
     if (action == "print") {
         const std::string path = db ? *db : args.positional(1, "study database");
@@ -68,7 +70,7 @@ int runStudyCommand(Args& args) {
         if (progress && p.last)
             std::cerr << "  " << p.done << "/" << p.total << "  " << p.last->graph << "  " << p.last->method << "  seed "
                       << p.last->seed << (p.last->ok ? "" : "  failed: " + p.last->error) << "\n";
-    }, interrupt.token());
+    }, interrupt.token(), threads);
     const std::vector<StudyRun> runs = store.runs();
     std::cerr << "study: " << made << " runs made, " << runs.size() << " stored in " << *db << "\n";
     std::cout << formatSummary(summarize(store.spec(), runs), format);
@@ -76,7 +78,7 @@ int runStudyCommand(Args& args) {
 }
 
 const char* const kStudyHelp =
-    "Usage: schedlab-cli study run [STUDY.json] --db FILE [--progress] [--format F]\n"
+    "Usage: schedlab-cli study run [STUDY.json] --db FILE [--threads N] [--progress] [--format F]\n"
     "       schedlab-cli study print FILE [--format F] [--compare A,B]\n"
     "A study is many graphs, methods and seeds on one kind of problem (docs/studies.md). 'run' creates\n"
     "the database FILE from STUDY.json when it does not exist, else resumes it: every run not yet\n"
@@ -87,6 +89,8 @@ const char* const kStudyHelp =
     "Options:\n"
     "  --db FILE       the study's SQLite database\n"
     "  --progress      print each run as it is stored (stderr)\n"
+    "  --threads N     runs made at once (default: the machine's cores); each run has one thread and\n"
+    "                  its seed, so the results do not depend on N\n"
     "  --format F      table (default), csv or json\n"
     "  --compare A,B   also the two-sided Wilcoxon signed-rank test of methods A and B over the graphs\n"
     "                  (per-graph means; exact up to 25 graphs, else the normal approximation)\n";

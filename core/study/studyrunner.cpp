@@ -7,7 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace sl {
 
@@ -50,39 +54,100 @@ StudyRun runOne(const Problem& p, const std::string& graph, const StudyMethod& m
 
 } // namespace
 
-int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress, std::stop_token stop) {
+namespace {
+
+struct Task {
+    std::size_t graph;
+    const StudyMethod* method;
+    std::uint64_t seed;
+};
+
+/// The graphs' problems, loaded by the first task that needs one and dropped after its last.
+class ProblemCache {
+public:
+    ProblemCache(const StudySpec& spec, const std::vector<std::string>& graphs, const std::vector<Task>& tasks)
+        : m_spec(spec), m_graphs(graphs), m_entries(graphs.size()) {
+        for (const Task& t : tasks) ++m_entries[t.graph].remaining;
+    }
+    /// The problem of graph `g` (null with `error` set when it cannot be loaded).
+    std::shared_ptr<const Problem> get(std::size_t g, std::string& error) {
+        Entry& e = m_entries[g];
+        std::lock_guard lock(e.mutex);
+        if (!e.problem && e.error.empty()) {
+            try {
+                e.problem = std::make_shared<const Problem>(m_spec.problemFor(m_graphs[g]));
+            } catch (const std::exception& x) {
+                e.error = x.what();
+            }
+        }
+        error = e.error;
+        return e.problem;
+    }
+    void done(std::size_t g) {
+        Entry& e = m_entries[g];
+        std::lock_guard lock(e.mutex);
+        if (--e.remaining == 0) e.problem.reset();
+    }
+
+private:
+    struct Entry {
+        std::mutex mutex;
+        std::shared_ptr<const Problem> problem;
+        std::string error;
+        int remaining = 0;
+    };
+    const StudySpec& m_spec;
+    const std::vector<std::string>& m_graphs;
+    std::vector<Entry> m_entries;
+};
+
+} // namespace
+
+int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress, std::stop_token stop, int threads) {
     const StudySpec& spec = store.spec();
     const std::vector<std::string> graphs = spec.graphFiles();
+    std::vector<Task> tasks;
+    for (std::size_t g = 0; g < graphs.size(); ++g)
+        for (const StudyMethod& m : spec.methods)
+            for (std::uint64_t seed : spec.seeds)
+                if (!store.has(graphs[g], m.label, seed)) tasks.push_back({g, &m, seed});
     StudyProgress state;
     state.total = static_cast<int>(graphs.size() * spec.methods.size() * spec.seeds.size());
-    state.done = static_cast<int>(store.runs().size());
+    state.done = state.total - static_cast<int>(tasks.size());
     if (progress) progress(state);
+    ProblemCache problems(spec, graphs, tasks);
+    std::mutex storing;
+    std::atomic<std::size_t> next{0};
     int made = 0;
-    for (const std::string& graph : graphs) {
-        if (stop.stop_requested()) break;
-        std::optional<Problem> problem;
-        std::string loadError;
-        for (const StudyMethod& m : spec.methods)
-            for (std::uint64_t seed : spec.seeds) {
-                if (stop.stop_requested() || store.has(graph, m.label, seed)) continue;
-                if (!problem && loadError.empty()) {
-                    try {
-                        problem = spec.problemFor(graph);
-                    } catch (const std::exception& e) {
-                        loadError = e.what();
-                    }
-                }
-                std::string schedule;
-                StudyRun r = problem ? runOne(*problem, graph, m, seed, schedule, stop)
-                                     : StudyRun{.graph = graph, .method = m.label, .seed = seed, .error = loadError};
-                if (stop.stop_requested()) return made;   // a run cut short is not a result: it runs again on resume
+    std::exception_ptr failure;
+    auto work = [&] {
+        for (std::size_t i = next++; i < tasks.size() && !stop.stop_requested(); i = next++) {
+            const Task& t = tasks[i];
+            std::string error, schedule;
+            const std::shared_ptr<const Problem> p = problems.get(t.graph, error);
+            StudyRun r = p ? runOne(*p, graphs[t.graph], *t.method, t.seed, schedule, stop)
+                           : StudyRun{.graph = graphs[t.graph], .method = t.method->label, .seed = t.seed, .error = error};
+            problems.done(t.graph);
+            if (stop.stop_requested()) return;   // a run cut short is not a result: it runs again on resume
+            std::lock_guard lock(storing);
+            try {
                 store.store(r, schedule);
-                ++made;
-                ++state.done;
-                state.last = &r;
-                if (progress) progress(state);
+            } catch (...) {
+                failure = std::current_exception();
+                return;
             }
-    }
+            ++made;
+            ++state.done;
+            state.last = &r;
+            if (progress) progress(state);
+            state.last = nullptr;
+        }
+    };
+    std::vector<std::thread> workers;
+    for (int w = 1; w < std::max(1, threads); ++w) workers.emplace_back(work);
+    work();
+    for (std::thread& w : workers) w.join();
+    if (failure) std::rethrow_exception(failure);
     return made;
 }
 

@@ -2,10 +2,11 @@
 #pragma once
 /// \file
 /// Runs a study's missing runs and stores each as it finishes (core/study/studystore.h): a run
-/// already stored is never run again, a run that fails stores its error. Graphs are loaded once
-/// each; runs are made one after the other in (graph, method, seed) order, each with its seed and
-/// one thread, so a study resumed after a stop stores the same results as one never stopped (to
-/// the bit, for methods bounded by evaluations).
+/// already stored is never run again, a run that fails stores its error. Runs are taken in
+/// (graph, method, seed) order by `threads` workers; each run has its seed and one thread of its
+/// own, so what is stored does not depend on the worker count or on stops and resumes (to the
+/// bit, for methods bounded by evaluations; only the order of the rows does). A graph is loaded
+/// once, by the first run that needs it, and dropped after its last.
 
 #include "core/study/studystore.h"
 
@@ -20,8 +21,10 @@ struct StudyProgress {
     const StudyRun* last = nullptr;   ///< the run just stored (null at the start)
 };
 
-/// Runs what `store` lacks until done or `stop` fires (the run in flight is finished and stored).
-/// Returns the number of runs made by this call.
-int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress = {}, std::stop_token stop = {});
+/// Runs what `store` lacks until done or `stop` fires (a run cut short by the stop is not stored:
+/// it runs again on resume). `progress` is called under a lock, one stored run at a time. Returns
+/// the number of runs made by this call.
+int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress = {}, std::stop_token stop = {},
+             int threads = 1);
 
 } // namespace sl

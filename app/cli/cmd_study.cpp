@@ -3,6 +3,7 @@
 // seeds in one SQLite database (core/study), each run stored as it finishes; a study stopped with
 // Ctrl-C (or killed) resumes where it was.
 #include "command.h"
+#include "distargs.h"
 #include "interrupt.h"
 #include "neural.h"
 
@@ -50,6 +51,7 @@ int runStudyCommand(Args& args) {
     const std::string format = args.take("format").value_or("table");
     const bool progress = args.takeFlag("progress");
     const int threads = args.takeThreads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    const dist::DistOptions ranks = takeDistOptions(args);   // a shard per rank, each its own --db: no rendezvous
     const auto compare = args.take("compare");
     if (action == "print") {
         const std::string path = db ? *db : args.positional(1, "study database");
@@ -60,7 +62,19 @@ int runStudyCommand(Args& args) {
         if (compare) printComparison(summary, *compare);
         return 0;
     }
-    if (action != "run") throw UsageError("study: the action is run or print, not " + action);
+    if (action == "merge") {
+        const std::string out = args.positional(1, "output database");
+        std::vector<std::string> inputs;
+        for (std::size_t i = 2; i < args.positionalCount(); ++i) inputs.push_back(args.positional(i, "database"));
+        args.finish(args.positionalCount());
+        if (inputs.empty()) throw UsageError("study merge OUT.db IN.db...: name the databases to merge");
+        const int added = StudyStore::merge(out, inputs);
+        const StudyStore merged = StudyStore::open(out);
+        std::cerr << "study merge: " << added << " runs added, " << merged.runs().size() << " in " << out << "\n";
+        std::cout << formatSummary(summarize(merged.spec(), merged.runs()), format);
+        return 0;
+    }
+    if (action != "run") throw UsageError("study: the action is run, print or merge, not " + action);
     const std::optional<std::string> spec = args.positionalCount() > 1 ? std::optional(args.positional(1, "study file")) : std::nullopt;
     args.finish(spec ? 2 : 1);
     if (!db) throw UsageError("--db FILE is required (the study's database; created when missing)");
@@ -70,7 +84,7 @@ int runStudyCommand(Args& args) {
         if (progress && p.last)
             std::cerr << "  " << p.done << "/" << p.total << "  " << p.last->graph << "  " << p.last->method << "  seed "
                       << p.last->seed << (p.last->ok ? "" : "  failed: " + p.last->error) << "\n";
-    }, interrupt.token(), threads);
+    }, interrupt.token(), threads, {ranks.worldSize, ranks.rank});
     const std::vector<StudyRun> runs = store.runs();
     std::cerr << "study: " << made << " runs made, " << runs.size() << " stored in " << *db << "\n";
     std::cout << formatSummary(summarize(store.spec(), runs), format);
@@ -80,12 +94,15 @@ int runStudyCommand(Args& args) {
 const char* const kStudyHelp =
     "Usage: schedlab-cli study run [STUDY.json] --db FILE [--threads N] [--progress] [--format F]\n"
     "       schedlab-cli study print FILE [--format F] [--compare A,B]\n"
+    "       schedlab-cli study merge OUT.db IN.db... [--format F]\n"
     "A study is many graphs, methods and seeds on one kind of problem (docs/studies.md). 'run' creates\n"
     "the database FILE from STUDY.json when it does not exist, else resumes it: every run not yet\n"
     "stored is made and stored as it finishes (Ctrl-C stops after the run in flight; a run already\n"
     "stored never runs again). Then, as 'print' does, per method: the geometric mean of its cost over\n"
     "the best method's per graph (mean over seeds), wins, ties (equal to the best within 1e-9), losses\n"
-    "(a failed run loses), failed runs and the mean time.\n\n"
+    "(a failed run loses), failed runs and the mean time. Sharded: with --world-size N --rank R a\n"
+    "process makes runs R, R + N, R + 2N, ... of the study into its own --db (no shared file system,\n"
+    "no rendezvous); 'merge' joins the ranks' databases into OUT.db (created when missing).\n\n"
     "Options:\n"
     "  --db FILE       the study's SQLite database\n"
     "  --progress      print each run as it is stored (stderr)\n"

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <stdexcept>
+
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -103,16 +105,21 @@ private:
 
 } // namespace
 
-int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress, std::stop_token stop, int threads) {
+int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress, std::stop_token stop, int threads,
+             StudyShard shard) {
+    if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count) throw std::invalid_argument("runStudy: a shard index out of range");
     const StudySpec& spec = store.spec();
     const std::vector<std::string> graphs = spec.graphFiles();
     std::vector<Task> tasks;
+    StudyProgress state;
+    std::size_t k = 0;
     for (std::size_t g = 0; g < graphs.size(); ++g)
         for (const StudyMethod& m : spec.methods)
-            for (std::uint64_t seed : spec.seeds)
+            for (std::uint64_t seed : spec.seeds) {
+                if (static_cast<int>(k++ % static_cast<std::size_t>(shard.count)) != shard.index) continue;
+                ++state.total;
                 if (!store.has(graphs[g], m.label, seed)) tasks.push_back({g, &m, seed});
-    StudyProgress state;
-    state.total = static_cast<int>(graphs.size() * spec.methods.size() * spec.seeds.size());
+            }
     state.done = state.total - static_cast<int>(tasks.size());
     if (progress) progress(state);
     ProblemCache problems(spec, graphs, tasks);

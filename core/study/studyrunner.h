@@ -15,6 +15,13 @@
 
 namespace sl {
 
+/// A rank's share of a sharded study: run k of the study's (graph, method, seed) enumeration
+/// belongs to rank k mod count. Each rank writes its own database; StudyStore::merge joins them.
+struct StudyShard {
+    int count = 1;
+    int index = 0;
+};
+
 struct StudyProgress {
     int done = 0;       ///< runs stored, this call and before
     int total = 0;      ///< runs in the study
@@ -25,6 +32,6 @@ struct StudyProgress {
 /// it runs again on resume). `progress` is called under a lock, one stored run at a time. Returns
 /// the number of runs made by this call.
 int runStudy(StudyStore& store, const std::function<void(const StudyProgress&)>& progress = {}, std::stop_token stop = {},
-             int threads = 1);
+             int threads = 1, StudyShard shard = {});
 
 } // namespace sl

@@ -111,6 +111,28 @@ StudyStore StudyStore::open(const std::string& path) {
     return store;
 }
 
+int StudyStore::merge(const std::string& out, const std::vector<std::string>& inputs) {
+    if (inputs.empty()) throw std::runtime_error("study merge: no databases to merge");
+    std::vector<StudyStore> sources;
+    for (const std::string& in : inputs) sources.push_back(open(in));
+    const std::string spec = studySpecJson(sources.front().spec());
+    for (const StudyStore& s : sources)
+        if (studySpecJson(s.spec()) != spec)
+            throw std::runtime_error(s.path() + ": another study than " + sources.front().path() + " (their specs differ)");
+    StudyStore target = std::filesystem::exists(out) ? open(out) : create(out, sources.front().spec());
+    if (studySpecJson(target.spec()) != spec) throw std::runtime_error(out + ": another study than the ones merged into it");
+    int added = 0;
+    target.exec("BEGIN;");
+    for (const StudyStore& s : sources)
+        for (const StudyRun& r : s.runs())
+            if (!target.has(r.graph, r.method, r.seed)) {
+                target.store(r, s.schedule(r.graph, r.method, r.seed));
+                ++added;
+            }
+    target.exec("COMMIT;");
+    return added;
+}
+
 bool StudyStore::has(const std::string& graph, const std::string& method, std::uint64_t seed) const {
     Statement s(m_db, "SELECT 1 FROM runs WHERE graph = ? AND method = ? AND seed = ?", m_path);
     s.text(1, graph);

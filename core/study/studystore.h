@@ -41,6 +41,10 @@ public:
     static StudyStore create(const std::string& path, const StudySpec& spec);
     /// Opens an existing study. Throws std::runtime_error naming the file when it is not one.
     static StudyStore open(const std::string& path);
+    /// Joins the runs of `inputs` (the databases of a sharded study's ranks, or any studies of the
+    /// same spec) into `out`, created when missing; a run `out` already has is kept. Throws
+    /// std::runtime_error naming a file whose spec differs. Returns the runs added.
+    static int merge(const std::string& out, const std::vector<std::string>& inputs);
     StudyStore(StudyStore&&) noexcept;
     StudyStore& operator=(StudyStore&&) noexcept;
     ~StudyStore();

@@ -147,6 +147,42 @@ private Q_SLOTS:
         QCOMPARE(formatSummary(summarize(spec, b), "csv").substr(0, 40), formatSummary(summarize(spec, a), "csv").substr(0, 40));
     }
 
+    // A study sharded over three ranks (each its own database) and merged equals the study run
+    // whole, run for run and bit for bit, each run once; merging a database of another study is
+    // refused naming it. Mutations caught: shards that overlap or leave runs out, a merge that
+    // duplicates runs or mixes studies.
+    void shardsMergeToTheWholeStudy() {
+        QTemporaryDir dir;
+        const StudySpec spec = smallStudy(dir.path());
+        const std::string whole = (dir.path() + "/whole.db").toStdString(), merged = (dir.path() + "/merged.db").toStdString();
+        {
+            StudyStore store = StudyStore::create(whole, spec);
+            runStudy(store);
+        }
+        std::vector<std::string> shards;
+        for (int rank = 0; rank < 3; ++rank) {
+            shards.push_back((dir.path() + QStringLiteral("/rank%1.db").arg(rank)).toStdString());
+            StudyStore store = StudyStore::create(shards.back(), spec);
+            QCOMPARE(runStudy(store, {}, {}, 1, {3, rank}), 6);
+        }
+        QCOMPARE(StudyStore::merge(merged, shards), 18);
+        QCOMPARE(StudyStore::merge(merged, shards), 0);   // nothing twice
+        const StudyStore a = StudyStore::open(whole), b = StudyStore::open(merged);
+        QCOMPARE(b.runs().size(), std::size_t{18});
+        for (const StudyRun& r : a.runs())
+            QCOMPARE(b.schedule(r.graph, r.method, r.seed), a.schedule(r.graph, r.method, r.seed));
+        StudySpec other = spec;
+        other.seeds = {7};
+        const std::string foreign = (dir.path() + "/other.db").toStdString();
+        StudyStore::create(foreign, other);
+        try {
+            StudyStore::merge(merged, {foreign});
+            QFAIL("a database of another study was merged");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(std::string(e.what()).find("another study") != std::string::npos, e.what());
+        }
+    }
+
     // Files that are not studies are refused with a message naming them: random bytes, another
     // program's SQLite database, a missing file; a spec with an unknown method names it. Mutation
     // caught: opening a foreign database as an empty study.

@@ -18,6 +18,7 @@
 #include "widgets/runpanel.h"
 #include "widgets/schedulerecord.h"
 #include "widgets/sessionstore.h"
+#include "widgets/studyview.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
 #include "widgets/trainingmenu.h"
@@ -81,6 +82,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_convergence, tr("Convergence"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_sweepView, tr("Sweep"));
+    m_studyView = new StudyView(m_tabs);
+    m_tabs->addTab(m_studyView, tr("Study"));
+    connect(m_studyView, &StudyView::runRequested, this, &MainWindow::openStudyRun);
     setCentralWidget(m_tabs);
     m_dag->observe(m_document);
     m_gantt->observe(m_document);
@@ -233,6 +237,14 @@ void MainWindow::buildFileMenu() {
         QSettings().setValue(QStringLiteral("lastSweepDir"), QFileInfo(path).absolutePath());
         openSweep(path);
     });
+    file->addAction(tr("Open St&udy…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a study (made by schedlab-cli study run)"),
+                                                          QSettings().value(QStringLiteral("lastStudyDir")).toString(),
+                                                          tr("Study database (*.db *.sqlite);;All files (*)"));
+        if (path.isEmpty()) return;
+        QSettings().setValue(QStringLiteral("lastStudyDir"), QFileInfo(path).absolutePath());
+        openStudy(path);
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     addOpenGraphMenus(file);
     file->addSeparator();
@@ -282,7 +294,7 @@ void MainWindow::buildSaveAndExportActions(QMenu* file) {
 
 void MainWindow::buildViewMenu() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
-    const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare"), tr("S&weep")};
+    const QStringList names = {tr("&DAG"), tr("&Gantt"), tr("&Memory"), tr("&Convergence"), tr("C&ompare"), tr("S&weep"), tr("S&tudy")};
     for (int i = 0; i < names.size(); ++i)
         m_viewMenu->addAction(names[i], QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)), this, [this, i] { m_tabs->setCurrentIndex(i); });
     m_viewMenu->addSeparator();

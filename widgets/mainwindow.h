@@ -46,6 +46,7 @@ class ScheduleEdits;
 class SessionStore;
 struct OrphanSession;
 struct SessionGraph;
+class StudyView;
 class SweepView;
 class TemperaturePanel;
 class TrainingMenu;
@@ -53,7 +54,7 @@ class TrainingMenu;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Tab { DagTab, GanttTab, MemoryTab, ConvergenceTab, CompareTab, SweepTab };
+    enum Tab { DagTab, GanttTab, MemoryTab, ConvergenceTab, CompareTab, SweepTab, StudyTab };
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -120,6 +121,9 @@ public:
     TemperaturePanel* temperaturePanel() const { return m_temperature; }
     TrainingMenu* trainingMenu() const { return m_trainingMenu; }
     SweepView* sweepView() const { return m_sweepView; }
+    StudyView* studyView() const { return m_studyView; }
+    /// Opens a study database in the Study tab (read on a worker).
+    void openStudy(const QString& path);
     /// Hand edits of the schedule on show (the Gantt chart's drags, the Edit menu).
     ScheduleEdits* scheduleEdits() const { return m_edits; }
     int activeRuns() const;
@@ -173,6 +177,8 @@ private:
     void updateEditActions();
     /// Runs `method` from the schedule on show (RunOptions::start) on that schedule's problem.
     void improveFromHere(const QString& method);
+    /// Opens a study run's graph and schedule (the Study tab's double-click).
+    void openStudyRun(const QString& graph, const QString& method, quint64 seed);
     /// A run of `method` with `options` on `problem` (startRun's second half).
     RunJob* startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options);
     void buildResultsActions();
@@ -242,6 +248,7 @@ private:
     ConvergenceView* m_convergence;
     CompareView* m_compare;
     SweepView* m_sweepView;
+    StudyView* m_studyView = nullptr;
     TemperaturePanel* m_temperature = nullptr;
     bool m_neuralLoadStarted = false;
     bool m_samplesWanted = false;   // the user moved the temperature (since the graph opened): samples go to the views

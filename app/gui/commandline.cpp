@@ -26,7 +26,7 @@
 namespace sl::gui {
 namespace {
 const QStringList tabs = {QStringLiteral("dag"), QStringLiteral("gantt"), QStringLiteral("memory"), QStringLiteral("convergence"),
-                          QStringLiteral("compare"), QStringLiteral("sweep")};
+                          QStringLiteral("compare"), QStringLiteral("sweep"), QStringLiteral("study")};
 
 /// FILE as typed fields: "generated:FAMILY:N:SEED" is a generator's instance, anything else a file.
 /// The one place a graph's name is read from a string; none (and `error` set) on a malformed one.
@@ -57,10 +57,11 @@ struct CommandLineFlags {
     const QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png")};
     const QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."), QStringLiteral("WxH")};
     const QCommandLineOption delay{QStringLiteral("screenshot-after"), QStringLiteral("Take the screenshot after MS milliseconds, even while runs go (shows live progress)."), QStringLiteral("MS")};
-    const QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep."), QStringLiteral("NAME")};
+    const QCommandLineOption view{QStringLiteral("view"), QStringLiteral("Tab to show: dag, gantt, memory, convergence, compare, sweep, study."), QStringLiteral("NAME")};
     const QCommandLineOption temperature{QStringLiteral("temperature"), QStringLiteral("Set the Temperature panel's sigma and sample the graph at it."), QStringLiteral("SIGMA")};
     const QCommandLineOption sampler{QStringLiteral("sampler"), QStringLiteral("The Temperature panel's sampler (e.g. gflownet, list-gumbel)."), QStringLiteral("NAME")};
     const QCommandLineOption sweep{QStringLiteral("sweep"), QStringLiteral("Run a temperature sweep: T temperatures, N samples each, top K (default 20,1000,100)."), QStringLiteral("T,N,K")};
+    const QCommandLineOption studyFile{QStringLiteral("open-study"), QStringLiteral("Open a study database (made by schedlab-cli study run) in the Study tab."), QStringLiteral("FILE")};
     const QCommandLineOption sweepFile{QStringLiteral("open-sweep"), QStringLiteral("Open a saved sweep (.sweep.json) in the Sweep tab."), QStringLiteral("FILE")};
     const QCommandLineOption sweepPoint{QStringLiteral("sweep-point"), QStringLiteral("Select row I of the sweep (its best schedule goes to the views)."), QStringLiteral("I")};
     const QCommandLineOption quitAfterPaint{QStringLiteral("quit-after-paint"), QStringLiteral("Exit once the graph's layout has been painted (startup timing: 'schedlab-cli bench startup').")};
@@ -71,7 +72,7 @@ struct CommandLineFlags {
     const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE")};
     QList<QCommandLineOption> all() const {
         return {format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                sweepPoint, bench, quitAfterPaint, select, move, drag, colour};
+                sweepPoint, studyFile, bench, quitAfterPaint, select, move, drag, colour};
     }
 };
 
@@ -158,6 +159,7 @@ bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFla
     this->sampler = p.value(f.sampler);
     if (p.isSet(f.sweep)) this->sweep = p.value(f.sweep).isEmpty() ? QStringLiteral("20,1000,100") : p.value(f.sweep);
     this->sweepFile = p.value(f.sweepFile);
+    this->studyFile = p.value(f.studyFile);
     if (p.isSet(f.sweepPoint)) this->sweepPoint = p.value(f.sweepPoint).toInt();
     this->select = p.value(f.select);
     this->moves = p.values(f.move);
@@ -268,6 +270,7 @@ bool CommandLine::applySettings(MainWindow& w) {
         w.startSweep();
     }
     if (!sweepFile.isEmpty()) w.openSweep(sweepFile);
+    if (!studyFile.isEmpty()) w.openStudy(studyFile);
     if (sweepPoint >= 0) {   // once the sweep is shown (run or opened)
         const int row = sweepPoint;
         QObject::connect(&w, &MainWindow::sweepShown, &w, [&w, row] { w.sweepView()->selectPoint(row); });
@@ -301,7 +304,7 @@ bool CommandLine::startScreenshot(MainWindow& w) {
     const QString dragSpec = drag;
     QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs, op, edits, dragSpec] {
         const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping();
-        const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.document() && !w.dagView()->hasLayout()));
+        const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.openGraph() && !w.dagView()->hasLayout()));
         if (waiting) return;
         delete since;
         poll->stop();

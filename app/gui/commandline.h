@@ -36,6 +36,7 @@ struct CommandLine {
     double temperature = 0;       // > 0: set the Temperature panel's σ and sample
     QString sweep;                // "T,N,K": run a sweep (temperatures, samples, top k)
     QString sweepFile;            // open a saved sweep
+    QString studyFile;            // open a study database
     int sweepPoint = -1;          // select this row of the shown sweep
     QString select;               // select this op (by name) in the DAG before the screenshot
     int colourBy = -1;            // DagColourBy for this launch; -1: the remembered one

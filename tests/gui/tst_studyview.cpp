@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+// The Study tab: a small study's summary, win/loss matrix and charts as the database says (pixels
+// of the profile and the strips), and a double-click on a per-graph cell opening that run's graph
+// and schedule with the stored cost.
+#include "core/generators/generators.h"
+#include "core/io/graphio.h"
+#include "core/study/studyrunner.h"
+#include "widgets/document.h"
+#include "widgets/mainwindow.h"
+#include "widgets/resultsmodel.h"
+#include "widgets/studyview.h"
+
+#include <QChartView>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace sl;
+using namespace sl::gui;
+
+namespace {
+
+/// Colours of `view`'s pixels that are not white, grey or black: the series drawn.
+int colouredPixels(QWidget* view) {
+    const QImage img = view->grab().toImage();
+    int n = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            const QColor c = img.pixelColor(x, y);
+            if (std::abs(c.red() - c.green()) + std::abs(c.green() - c.blue()) > 60) ++n;
+        }
+    return n;
+}
+
+} // namespace
+
+class TestStudyView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SchedLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_studyview"));
+        QSettings().clear();
+        registerCoreOptimizers();
+    }
+
+    // Mutations caught: a win/loss matrix transposed, charts left empty, a double-click opening
+    // another run (its cost would differ from the stored one) or none.
+    void aStudyShowsAndOpensItsRuns() {
+        QTemporaryDir dir;
+        StudySpec spec;
+        for (int i = 0; i < 3; ++i) {
+            const std::string path = (dir.path() + QStringLiteral("/g%1.json").arg(i)).toStdString();
+            saveGraphJson(*generateLayered(30 + 10 * i, static_cast<std::uint64_t>(i + 3)).graph, nullptr, path);
+            spec.graphs.push_back(path);
+        }
+        spec.devices = 3;
+        spec.methods = {{"list-cp", "list-cp", {}}, {"heft", "heft", {}}, {"tabu", "tabu", {}}};
+        spec.methods[2].options.budget = 2000;
+        const std::string db = (dir.path() + "/study.db").toStdString();
+        std::vector<StudyRun> runs;
+        {
+            StudyStore store = StudyStore::create(db, spec);
+            runStudy(store);
+            runs = store.runs();
+        }
+        MainWindow w;
+        w.resize(1500, 950);
+        w.show();
+        QSignalSpy shown(w.studyView(), &StudyView::studyShown);
+        w.openStudy(QString::fromStdString(db));
+        QVERIFY(shown.wait(10000));
+        StudyView* v = w.studyView();
+        QCOMPARE(v->summaryTable()->rowCount(), 3);
+        const StudySummary& s = *v->summary();
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) {
+                if (a == b) continue;
+                int beats = 0;
+                for (int g = 0; g < 3; ++g) beats += s.cost.at(s.methods[static_cast<size_t>(a)])[static_cast<size_t>(g)] <
+                                                    s.cost.at(s.methods[static_cast<size_t>(b)])[static_cast<size_t>(g)] - 1e-9;
+                QCOMPARE(v->winLossTable()->item(a, b)->text(), QString::number(beats));
+            }
+        QApplication::processEvents();
+        QTest::qWait(200);
+        QVERIFY2(colouredPixels(v->profileChart()) > 50, "the performance profile draws nothing");
+        QVERIFY2(colouredPixels(v->gapChart()) > 20, "the gap strips draw nothing");
+        // double-click: graph 1, tabu
+        QTableWidget* graphs = v->graphTable();
+        const QRect cell = graphs->visualItemRect(graphs->item(1, 3));
+        QSignalSpy asked(v, &StudyView::runRequested);
+        QTest::mousePress(graphs->viewport(), Qt::LeftButton, {}, cell.center());   // a view takes a double-click on the index it pressed
+        QTest::mouseRelease(graphs->viewport(), Qt::LeftButton, {}, cell.center());
+        QTest::mouseDClick(graphs->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.first().at(1).toString(), QStringLiteral("tabu"));
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->rowCount(), 1, 20000);
+        const RunRecord opened = w.results()->record(0);
+        const auto stored = std::find_if(runs.begin(), runs.end(), [&](const StudyRun& r) { return r.graph == spec.graphs[1] && r.method == "tabu"; });
+        QVERIFY(stored != runs.end());
+        QCOMPARE(opened.result->cost, stored->cost);
+        QCOMPARE(opened.problem->g().opCount(), loadGraph(spec.graphs[1]).graph->opCount());
+    }
+};
+
+QTEST_MAIN(TestStudyView)
+#include "tst_studyview.moc"

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/studyview.h"
+
+#include "widgets/background.h"
+#include "widgets/palette.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QScatterSeries>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace sl::gui {
+
+namespace {
+
+struct Loaded {
+    StudySpec spec;
+    StudySummary summary;
+};
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(align);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    return item;
+}
+
+QTableWidget* makeTable(QWidget* parent) {
+    auto* t = new QTableWidget(parent);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->setAlternatingRowColors(true);
+    return t;
+}
+
+QChartView* makeChart(QChart* chart, const QString& title, QWidget* parent) {
+    chart->setTitle(title);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    auto* view = new QChartView(chart, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+/// A method's ratio to the best on graph g; infinity for a failed run.
+double ratioOn(const StudySummary& s, const std::string& method, std::size_t g) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& m : s.methods)
+        if (const double c = s.cost.at(m)[g]; !std::isnan(c)) best = std::min(best, c);
+    const double c = s.cost.at(method)[g];
+    if (std::isnan(c)) return std::numeric_limits<double>::infinity();
+    return best > 0 ? c / best : (c == 0 ? 1.0 : std::numeric_limits<double>::infinity());
+}
+
+} // namespace
+
+StudyView::StudyView(QWidget* parent) : QWidget(parent) {
+    m_title = new QLabel(tr("No study open: File ▸ Open Study… (a database made by `schedlab-cli study run`)"), this);
+    m_title->setWordWrap(true);
+    m_table = makeTable(this);
+    m_winLoss = makeTable(this);
+    m_winLoss->setToolTip(tr("Row beats column on this many graphs (more than a relative 1e-9 cheaper)"));
+    m_graphs = makeTable(this);
+    m_graphs->setToolTip(tr("Mean cost over the seeds; double-click a cell to open that run's schedule"));
+    m_profile = new QChart;
+    m_profileView = makeChart(m_profile, tr("Performance profile"), this);
+    m_gaps = new QChart;
+    m_gapView = makeChart(m_gaps, tr("Per-graph gap to the best"), this);
+    auto* grid = new QGridLayout;
+    grid->addWidget(m_profileView, 0, 0);
+    grid->addWidget(m_gapView, 0, 1);
+    grid->addWidget(m_table, 1, 0);
+    grid->addWidget(m_winLoss, 1, 1);
+    auto* top = new QWidget(this);
+    top->setLayout(grid);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(m_graphs);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_title);
+    layout->addWidget(split, 1);
+    connect(m_graphs, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
+        if (!m_summary || !m_spec || column < 1) return;
+        const std::string& graph = m_summary->graphs[static_cast<std::size_t>(row)];
+        const std::string& method = m_summary->methods[static_cast<std::size_t>(column - 1)];
+        Q_EMIT runRequested(QString::fromStdString(graph), QString::fromStdString(method), m_spec->seeds.front());
+    });
+}
+
+void StudyView::openStudy(const QString& path) {
+    m_path = path;
+    m_title->setText(tr("Reading %1 …").arg(path));
+    runInBackground(
+        this,
+        [p = path.toStdString()] {
+            const StudyStore store = StudyStore::open(p);
+            return Loaded{store.spec(), summarize(store.spec(), store.runs())};
+        },
+        [this](Outcome<Loaded> o) {
+            if (!o.value) {
+                m_title->setText(tr("Cannot open the study: %1").arg(o.error));
+                Q_EMIT studyFailed(o.error);
+                return;
+            }
+            show(std::move(o.value->spec), std::move(o.value->summary));
+        });
+}
+
+void StudyView::show(StudySpec spec, StudySummary summary) {
+    m_spec = std::move(spec);
+    m_summary = std::move(summary);
+    m_title->setText(tr("%1: %2 graphs × %3 methods × %4 seeds").arg(QFileInfo(m_path).fileName())
+                         .arg(m_summary->graphs.size()).arg(m_summary->methods.size()).arg(m_spec->seeds.size()));
+    fillSummary();
+    fillWinLoss();
+    fillGraphs();
+    drawProfile();
+    drawGaps();
+    Q_EMIT studyShown();
+}
+
+void StudyView::fillSummary() {
+    const QStringList headers{tr("Method"), tr("Cost / best (geomean)"), tr("95 % interval"), tr("Wins"), tr("Ties"), tr("Losses"), tr("Failed"), tr("Mean s")};
+    m_table->clear();
+    m_table->setColumnCount(static_cast<int>(headers.size()));
+    m_table->setHorizontalHeaderLabels(headers);
+    m_table->setRowCount(static_cast<int>(m_summary->rows.size()));
+    for (int i = 0; i < m_table->rowCount(); ++i) {
+        const MethodSummary& r = m_summary->rows[static_cast<std::size_t>(i)];
+        m_table->setItem(i, 0, cell(QString::fromStdString(r.method), Qt::AlignLeft | Qt::AlignVCenter));
+        m_table->setItem(i, 1, cell(QString::number(r.geomeanRatio, 'f', 4)));
+        m_table->setItem(i, 2, cell(QStringLiteral("%1 – %2").arg(r.low, 0, 'f', 4).arg(r.high, 0, 'f', 4)));
+        m_table->setItem(i, 3, cell(QString::number(r.wins)));
+        m_table->setItem(i, 4, cell(QString::number(r.ties)));
+        m_table->setItem(i, 5, cell(QString::number(r.losses)));
+        m_table->setItem(i, 6, cell(QString::number(r.failed)));
+        m_table->setItem(i, 7, cell(QString::number(r.meanSeconds, 'g', 3)));
+    }
+}
+
+void StudyView::fillWinLoss() {
+    const auto& methods = m_summary->methods;
+    const int n = static_cast<int>(methods.size());
+    m_winLoss->clear();
+    m_winLoss->setRowCount(n);
+    m_winLoss->setColumnCount(n);
+    QStringList labels;
+    for (const auto& m : methods) labels << QString::fromStdString(m);
+    m_winLoss->setHorizontalHeaderLabels(labels);
+    m_winLoss->setVerticalHeaderLabels(labels);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+            if (a == b) {
+                m_winLoss->setItem(a, b, cell(QStringLiteral("—"), Qt::AlignCenter));
+                continue;
+            }
+            int beats = 0;
+            for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
+                const double x = m_summary->cost.at(methods[static_cast<std::size_t>(a)])[g];
+                const double y = m_summary->cost.at(methods[static_cast<std::size_t>(b)])[g];
+                if (!std::isnan(x) && (std::isnan(y) || x < y - 1e-9 * std::max(std::abs(x), std::abs(y)))) ++beats;
+            }
+            m_winLoss->setItem(a, b, cell(QString::number(beats), Qt::AlignCenter));
+        }
+}
+
+void StudyView::fillGraphs() {
+    const auto& methods = m_summary->methods;
+    m_graphs->clear();
+    m_graphs->setRowCount(static_cast<int>(m_summary->graphs.size()));
+    m_graphs->setColumnCount(static_cast<int>(methods.size()) + 1);
+    QStringList headers{tr("Graph")};
+    for (const auto& m : methods) headers << QString::fromStdString(m);
+    m_graphs->setHorizontalHeaderLabels(headers);
+    for (int g = 0; g < m_graphs->rowCount(); ++g) {
+        m_graphs->setItem(g, 0, cell(QFileInfo(QString::fromStdString(m_summary->graphs[static_cast<std::size_t>(g)])).fileName(),
+                                     Qt::AlignLeft | Qt::AlignVCenter));
+        for (std::size_t m = 0; m < methods.size(); ++m) {
+            const double c = m_summary->cost.at(methods[m])[static_cast<std::size_t>(g)];
+            m_graphs->setItem(g, static_cast<int>(m) + 1, cell(std::isnan(c) ? tr("failed") : QString::number(c, 'g', 8)));
+        }
+    }
+}
+
+void StudyView::drawProfile() {
+    m_profile->removeAllSeries();
+    for (auto* a : m_profile->axes()) m_profile->removeAxis(a), delete a;
+    double tauMax = 1.05;
+    for (const auto& m : m_summary->methods)
+        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
+            if (const double r = ratioOn(*m_summary, m, g); std::isfinite(r)) tauMax = std::max(tauMax, r * 1.05);
+    auto* x = new QLogValueAxis;
+    x->setTitleText(tr("τ: within this factor of the best"));
+    x->setRange(1, tauMax);
+    x->setBase(std::pow(tauMax, 1.0 / 5));   // about five labelled ticks whatever the range
+    x->setLabelFormat(QStringLiteral("%.2f"));
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("share of graphs"));
+    y->setRange(0, 1);
+    y->setTickCount(6);
+    m_profile->addAxis(x, Qt::AlignBottom);
+    m_profile->addAxis(y, Qt::AlignLeft);
+    for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
+        const std::string& m = m_summary->methods[i];
+        std::vector<double> taus{1.0, tauMax};
+        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
+            if (const double r = ratioOn(*m_summary, m, g); std::isfinite(r)) taus.push_back(r);
+        std::sort(taus.begin(), taus.end());
+        auto* s = new QLineSeries;
+        s->setName(QString::fromStdString(m));
+        s->setPen(QPen(palette::category(static_cast<int>(i)), 2));
+        double previous = performanceProfile(*m_summary, m, 1.0);
+        s->append(1.0, previous);
+        for (double t : taus) {   // a step function: flat, then up at each ratio
+            const double share = performanceProfile(*m_summary, m, t);
+            s->append(t, previous);
+            s->append(t, share);
+            previous = share;
+        }
+        m_profile->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+void StudyView::drawGaps() {
+    m_gaps->removeAllSeries();
+    for (auto* a : m_gaps->axes()) m_gaps->removeAxis(a), delete a;
+    const auto n = static_cast<double>(m_summary->methods.size());
+    auto* x = new QValueAxis;
+    x->setRange(-0.5, n - 0.5);
+    x->setTickCount(static_cast<int>(n) + 1);
+    x->setLabelsVisible(false);   // the legend names the strips, left to right
+    auto* y = new QValueAxis;
+    y->setTitleText(tr("% above the best"));
+    double top = 1;
+    m_gaps->addAxis(x, Qt::AlignBottom);
+    m_gaps->addAxis(y, Qt::AlignLeft);
+    for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
+        auto* s = new QScatterSeries;
+        s->setName(QString::fromStdString(m_summary->methods[i]));
+        s->setColor(palette::category(static_cast<int>(i)));
+        s->setMarkerSize(8);
+        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
+            const double r = ratioOn(*m_summary, m_summary->methods[i], g);
+            if (!std::isfinite(r)) continue;
+            const double jitter = (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
+            s->append(static_cast<double>(i) + jitter, 100 * (r - 1));
+            top = std::max(top, 100 * (r - 1));
+        }
+        m_gaps->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+    y->setRange(0, top * 1.1);
+    y->applyNiceNumbers();
+}
+
+} // namespace sl::gui

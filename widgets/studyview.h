@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Study tab (docs/studies.md): a study's summary per method (cost over the best, its 95 %
+// interval, wins, ties, losses, failures, time), Dolan and Moré's performance profile on a log τ
+// axis, the win/loss matrix of every pair of methods, the per-graph gaps as a strip per method,
+// and the per-graph costs, where a double-click asks for that run's schedule (runRequested).
+// The database is read on a worker; schedules are read only when one is asked for.
+#include "core/study/studysummary.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QChart;
+class QChartView;
+class QLabel;
+class QTableWidget;
+
+namespace sl::gui {
+
+class StudyView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StudyView(QWidget* parent = nullptr);
+    /// Reads the study at `path` on a worker, then shows it (studyShown(), or studyFailed()).
+    void openStudy(const QString& path);
+    const QString& path() const { return m_path; }
+    const std::optional<StudySummary>& summary() const { return m_summary; }
+    const StudySpec* spec() const { return m_spec ? &*m_spec : nullptr; }
+    QTableWidget* summaryTable() const { return m_table; }
+    QTableWidget* winLossTable() const { return m_winLoss; }
+    QTableWidget* graphTable() const { return m_graphs; }
+    QChartView* profileChart() const { return m_profileView; }
+    QChartView* gapChart() const { return m_gapView; }
+
+Q_SIGNALS:
+    void studyShown();
+    void studyFailed(const QString& message);
+    /// The user asked for a run's schedule: graph file, method label, the first seed that ran.
+    void runRequested(const QString& graph, const QString& method, quint64 seed);
+
+private:
+    void show(StudySpec spec, StudySummary summary);
+    void fillSummary();
+    void fillWinLoss();
+    void fillGraphs();
+    void drawProfile();
+    void drawGaps();
+
+    QString m_path;
+    std::optional<StudySpec> m_spec;
+    std::optional<StudySummary> m_summary;
+    QLabel* m_title;
+    QTableWidget* m_table;
+    QTableWidget* m_winLoss;
+    QTableWidget* m_graphs;
+    QChart* m_profile;
+    QChartView* m_profileView;
+    QChart* m_gaps;
+    QChartView* m_gapView;
+};
+
+} // namespace sl::gui

@@ -84,7 +84,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_tabs->addTab(m_sweepView, tr("Sweep"));
     m_studyView = new StudyView(m_tabs);
     m_tabs->addTab(m_studyView, tr("Study"));
-    connect(m_studyView, &StudyView::runRequested, this, &MainWindow::openStudyRun);
+    connectStudyView();
     setCentralWidget(m_tabs);
     m_dag->observe(m_document);
     m_gantt->observe(m_document);

@@ -179,6 +179,7 @@ private:
     void improveFromHere(const QString& method);
     /// Opens a study run's graph and schedule (the Study tab's double-click).
     void openStudyRun(const QString& graph, const QString& method, quint64 seed);
+    void connectStudyView();
     /// A run of `method` with `options` on `problem` (startRun's second half).
     RunJob* startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options);
     void buildResultsActions();

@@ -3,6 +3,7 @@
 // graph's results (or all of them, with a Graph column); a result of another graph is never drawn
 // over the open one, and Compare, Save and Export refuse such mixes with a sentence.
 #include "widgets/mainwindow.h"
+#include "widgets/studyview.h"
 
 #include "widgets/background.h"
 #include "widgets/compareview.h"
@@ -289,7 +290,7 @@ void MainWindow::updateActions() {
                                          "chart quality against diversity (Ctrl+T)")
                                     : noGraph);
     const bool sweep = m_sweepView->sweep() != nullptr;
-    m_exportViewAction->setEnabled(open || sweep);
+    m_exportViewAction->setEnabled(open || sweep || m_studyView->summary().has_value());
     for (QAction* a : m_sweepFileActions) {
         a->setEnabled(sweep);
         a->setToolTip(sweep ? QString() : tr("Run a sweep (Run ▸ Sweep temperatures) or open one first"));

@@ -19,6 +19,12 @@ void MainWindow::openStudy(const QString& path) {
     showTab(StudyTab);
 }
 
+void MainWindow::connectStudyView() {
+    connect(m_studyView, &StudyView::runRequested, this, &MainWindow::openStudyRun);
+    connect(m_studyView, &StudyView::studyShown, this, &MainWindow::updateActions);   // the view export becomes possible
+    connect(m_studyView, &StudyView::studyFailed, this, [this](const QString& m) { showError(tr("Cannot open the study"), m); });
+}
+
 void MainWindow::openStudyRun(const QString& graph, const QString& method, quint64 seed) {
     std::string json;
     try {

@@ -2,16 +2,21 @@
 #include "widgets/studyview.h"
 
 #include "widgets/background.h"
+#include "widgets/exporter.h"
 #include "widgets/palette.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QMessageBox>
+#include <QSaveFile>
 #include <QScatterSeries>
 #include <QSplitter>
 #include <QTableWidget>
@@ -92,12 +97,64 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(split, 1);
+    addExportMenus();
     connect(m_graphs, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
         if (!m_summary || !m_spec || column < 1) return;
         const std::string& graph = m_summary->graphs[static_cast<std::size_t>(row)];
         const std::string& method = m_summary->methods[static_cast<std::size_t>(column - 1)];
         Q_EMIT runRequested(QString::fromStdString(graph), QString::fromStdString(method), m_spec->seeds.front());
     });
+}
+
+QString StudyView::tableCsv(const QTableWidget* table) {
+    const auto quote = [](QString text) {
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"'))) text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+        return text;
+    };
+    const bool rowNames = table->rowCount() > 0 && table->verticalHeaderItem(0);   // the win/loss matrix names its rows
+    QStringList lines;
+    QStringList header;
+    if (rowNames) header << QString();
+    for (int c = 0; c < table->columnCount(); ++c) header << quote(table->horizontalHeaderItem(c) ? table->horizontalHeaderItem(c)->text() : QString());
+    lines << header.join(QLatin1Char(','));
+    for (int r = 0; r < table->rowCount(); ++r) {
+        QStringList row;
+        if (rowNames) row << quote(table->verticalHeaderItem(r)->text());
+        for (int c = 0; c < table->columnCount(); ++c) row << quote(table->item(r, c) ? table->item(r, c)->text() : QString());
+        lines << row.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+void StudyView::addExportMenus() {
+    for (QChartView* chart : {m_profileView, m_gapView}) {
+        chart->setContextMenuPolicy(Qt::ActionsContextMenu);
+        auto* a = new QAction(tr("Export Chart as PNG or SVG…"), chart);
+        connect(a, &QAction::triggered, this, [this, chart] {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"), chart->chart()->title().toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".svg"),
+                                                              tr("SVG drawing (*.svg);;PNG image (*.png)"));
+            if (path.isEmpty()) return;
+            try {
+                exportWidgetImage(chart, path);
+            } catch (const std::exception& e) {
+                QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
+            }
+        });
+        chart->addAction(a);
+    }
+    for (QTableWidget* table : {m_table, m_winLoss, m_graphs}) {
+        table->setContextMenuPolicy(Qt::ActionsContextMenu);
+        auto* a = new QAction(tr("Export Table as CSV…"), table);
+        connect(a, &QAction::triggered, this, [this, table] {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), QStringLiteral("study.csv"), tr("CSV (*.csv)"));
+            if (path.isEmpty()) return;
+            QSaveFile out(path);
+            const QByteArray csv = tableCsv(table).toUtf8();
+            if (!out.open(QIODevice::WriteOnly) || out.write(csv) != csv.size() || !out.commit())
+                QMessageBox::warning(this, tr("Export failed"), tr("%1 could not be written").arg(path));
+        });
+        table->addAction(a);
+    }
 }
 
 void StudyView::openStudy(const QString& path) {

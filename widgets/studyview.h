@@ -34,6 +34,9 @@ public:
     QChartView* profileChart() const { return m_profileView; }
     QChartView* gapChart() const { return m_gapView; }
 
+    /// The table as CSV (its headers, then its rows), for the tables' Export as CSV.
+    static QString tableCsv(const QTableWidget* table);
+
 Q_SIGNALS:
     void studyShown();
     void studyFailed(const QString& message);
@@ -47,6 +50,8 @@ private:
     void fillGraphs();
     void drawProfile();
     void drawGaps();
+    /// Right-click menus: a chart exports as PNG or SVG, a table as CSV.
+    void addExportMenus();
 
     QString m_path;
     std::optional<StudySpec> m_spec;

@@ -13,6 +13,7 @@ set(header_priority-sampler "\\| +\\| 50 SpeedUp \\| Time \\|.*\\(25,10\\) Makes
 set(header_topoformer "method +\\| 20 ops")
 set(header_topoformer-scale "ops +optimum MiB +classic.*network greedy.*network sample-16.*topoformer default")
 set(header_edit "ops +\\| preview, allowed +\\| preview, refused +\\| move +\\| frame budget.*ms: (met|missed)")
+set(header_study "step +\\| +seconds.*open \\+ read \\+ summarise")
 set(header_memory-steps "Training steps, one device.*exact-memory .*network greedy.*Real models.*above the optimum: mean")
 set(header_targets "method +proxy 1 +proxy top +noisy +bandwidth +latency +GED +d_inv +d_sen")
 set(header_regal "method +\\| +mean % better +\\| +better or equal.*gap from best.*above bound.*BRKGA 2x.*Oracle 2x.*room: BRKGA 5K is.*targets \\(REGAL's acceptance bar.*Paper \\(Paliwal et al. 2020, Table 1")

@@ -83,6 +83,10 @@ private Q_SLOTS:
                                                     s.cost.at(s.methods[static_cast<size_t>(b)])[static_cast<size_t>(g)] - 1e-9;
                 QCOMPARE(v->winLossTable()->item(a, b)->text(), QString::number(beats));
             }
+        const QStringList csv = StudyView::tableCsv(v->winLossTable()).split(QLatin1Char('\n'));
+        QCOMPARE(csv[0], QStringLiteral(",list-cp,heft,tabu"));
+        QCOMPARE(csv[3].section(QLatin1Char(','), 0, 0), QStringLiteral("tabu"));
+        QCOMPARE(csv[3].section(QLatin1Char(','), 1, 1), v->winLossTable()->item(2, 0)->text());
         QApplication::processEvents();
         QTest::qWait(200);
         QVERIFY2(colouredPixels(v->profileChart()) > 50, "the performance profile draws nothing");

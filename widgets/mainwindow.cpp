@@ -47,6 +47,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QScrollArea>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -133,6 +134,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     for (RunJob* j : m_jobs) j->cancel();   // each job waits for its worker in its destructor
+    if (m_studyStop) m_studyStop->request_stop();
+    if (m_studyTask) m_studyTask->wait();   // a run in flight finishes (and is not stored)
     m_session->discard();   // an orderly end: only a crash or a kill leaves a session to restore
 }
 
@@ -236,6 +239,19 @@ void MainWindow::buildFileMenu() {
         if (path.isEmpty()) return;
         QSettings().setValue(QStringLiteral("lastSweepDir"), QFileInfo(path).absolutePath());
         openSweep(path);
+    });
+    file->addAction(tr("&New Study…"), this, [this] {
+        const QString spec = QFileDialog::getOpenFileName(this, tr("New study: its file (graphs, methods, seeds)"),
+                                                          QSettings().value(QStringLiteral("lastStudyDir")).toString(),
+                                                          tr("Study file (*.study.json *.json);;All files (*)"));
+        if (spec.isEmpty()) return;
+        QString base = spec;
+        base.remove(QRegularExpression(QStringLiteral("(\\.study)?\\.json$")));
+        const QString db = QFileDialog::getSaveFileName(this, tr("New study: its database (an existing one resumes)"), base + QStringLiteral(".db"),
+                                                        tr("Study database (*.db)"), nullptr, QFileDialog::DontConfirmOverwrite);
+        if (db.isEmpty()) return;
+        QSettings().setValue(QStringLiteral("lastStudyDir"), QFileInfo(spec).absolutePath());
+        runStudyHere(spec, db);
     });
     file->addAction(tr("Open St&udy…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open a study (made by schedlab-cli study run)"),
@@ -520,6 +536,7 @@ RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QSt
 
 void MainWindow::cancelAll() {
     for (RunJob* j : m_jobs) j->cancel();
+    if (m_studyStop) m_studyStop->request_stop();   // the runs stored so far stay
     m_temperature->cancel();
 }
 

@@ -10,6 +10,8 @@
 #include <QMainWindow>
 
 #include <functional>
+#include <memory>
+#include <stop_token>
 #include <map>
 #include <optional>
 
@@ -47,6 +49,7 @@ class SessionStore;
 struct OrphanSession;
 struct SessionGraph;
 class StudyView;
+class TaskState;
 class SweepView;
 class TemperaturePanel;
 class TrainingMenu;
@@ -124,6 +127,11 @@ public:
     StudyView* studyView() const { return m_studyView; }
     /// Opens a study database in the Study tab (read on a worker).
     void openStudy(const QString& path);
+    /// Runs the study of `specPath` into `dbPath` (created when missing, else resumed) on workers;
+    /// the Study tab fills in as runs are stored, the status bar counts them, Cancel all stops it
+    /// (the runs stored so far stay; running it again resumes). False when one is running.
+    bool runStudyHere(const QString& specPath, const QString& dbPath);
+    bool studyRunning() const { return m_studyTask != nullptr; }
     /// Hand edits of the schedule on show (the Gantt chart's drags, the Edit menu).
     ScheduleEdits* scheduleEdits() const { return m_edits; }
     int activeRuns() const;
@@ -180,6 +188,7 @@ private:
     /// Opens a study run's graph and schedule (the Study tab's double-click).
     void openStudyRun(const QString& graph, const QString& method, quint64 seed);
     void connectStudyView();
+    void onStudyProgress(const QString& dbPath, int done, int total);
     /// A run of `method` with `options` on `problem` (startRun's second half).
     RunJob* startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options);
     void buildResultsActions();
@@ -250,6 +259,9 @@ private:
     CompareView* m_compare;
     SweepView* m_sweepView;
     StudyView* m_studyView = nullptr;
+    std::shared_ptr<TaskState> m_studyTask;            // a study running here (runStudyHere)
+    std::shared_ptr<std::stop_source> m_studyStop;
+    qint64 m_studyRefreshedAt = 0;                      // ms since epoch of the Study tab's last reload
     TemperaturePanel* m_temperature = nullptr;
     bool m_neuralLoadStarted = false;
     bool m_samplesWanted = false;   // the user moved the temperature (since the graph opened): samples go to the views

@@ -5,18 +5,69 @@
 
 #include "widgets/studyview.h"
 
+#include "core/study/studyrunner.h"
 #include "core/study/studystore.h"
+#include "widgets/pooltask.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QPointer>
+#include <QDateTime>
 #include <QStatusBar>
+#include <QThreadPool>
+
+#include <filesystem>
+#include <thread>
 
 namespace sl::gui {
 
 void MainWindow::openStudy(const QString& path) {
     m_studyView->openStudy(path);
     showTab(StudyTab);
+}
+
+bool MainWindow::runStudyHere(const QString& specPath, const QString& dbPath) {
+    if (m_studyTask) {
+        statusBar()->showMessage(tr("A study is running already; Cancel all stops it"), 8000);
+        return false;
+    }
+    auto stop = std::make_shared<std::stop_source>();
+    m_studyStop = stop;
+    m_studyRefreshedAt = 0;
+    QPointer<MainWindow> self(this);
+    auto progress = [self, dbPath](const StudyProgress& p) {   // on a worker: counted on the GUI thread
+        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, dbPath, done = p.done, total = p.total] {
+            if (self) self->onStudyProgress(dbPath, done, total);
+        }, Qt::QueuedConnection);
+    };
+    m_studyTask = runOnPool(
+        *QThreadPool::globalInstance(), this,
+        [spec = specPath.toStdString(), db = dbPath.toStdString(), progress, stop] {
+            StudyStore store = std::filesystem::exists(db) ? StudyStore::open(db) : StudyStore::create(db, loadStudySpec(spec));
+            return runStudy(store, progress, stop->get_token(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+        },
+        [this, dbPath](Outcome<int> o) {
+            m_studyTask.reset();
+            m_studyStop.reset();
+            if (!o.value) showError(tr("The study stopped"), o.error);
+            else statusBar()->showMessage(tr("Study: %1 runs made; %2").arg(*o.value).arg(QFileInfo(dbPath).fileName()), 10000);
+            openStudy(dbPath);
+            updateStatus();
+        });
+    showTab(StudyTab);
+    updateStatus();
+    return true;
+}
+
+void MainWindow::onStudyProgress(const QString& dbPath, int done, int total) {
+    statusBar()->showMessage(tr("Study: %1 of %2 runs stored").arg(done).arg(total));
+    // The tab follows the database at most twice a second: reading it back costs ~0.1 s at 15,000 runs.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (now - m_studyRefreshedAt < 500 && done < total) return;
+    m_studyRefreshedAt = now;
+    m_studyView->openStudy(dbPath);
 }
 
 void MainWindow::connectStudyView() {

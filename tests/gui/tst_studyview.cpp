@@ -11,6 +11,7 @@
 #include "widgets/studyview.h"
 
 #include <QChartView>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -106,6 +107,42 @@ private Q_SLOTS:
         QVERIFY(stored != runs.end());
         QCOMPARE(opened.result->cost, stored->cost);
         QCOMPARE(opened.problem->g().opCount(), loadGraph(spec.graphs[1]).graph->opCount());
+    }
+
+    // File > New Study: a study run in the explorer fills the Study tab as it goes; Cancel all
+    // stops it with the runs stored so far kept, and running it again resumes to every run, each
+    // once (random-search runs of 0.15 s each: 12 of them, so the cancel lands mid-study). Mutations caught: a cancel that loses the stored runs, a resume that starts over
+    // (the made count), a tab never refreshed.
+    void aStudyRunsCancelsAndResumesInTheExplorer() {
+        QTemporaryDir dir;
+        QStringList graphs;
+        for (int i = 0; i < 4; ++i) {
+            const QString path = dir.path() + QStringLiteral("/g%1.json").arg(i);
+            saveGraphJson(*generateLayered(40 + 10 * i, static_cast<std::uint64_t>(i + 9)).graph, nullptr, path.toStdString());
+            graphs << QStringLiteral("\"%1\"").arg(path);
+        }
+        const QString specPath = dir.path() + "/s.study.json", db = dir.path() + "/s.db";
+        QFile spec(specPath);
+        QVERIFY(spec.open(QIODevice::WriteOnly));
+        spec.write(QStringLiteral(R"({"graphs": [%1], "devices": 2, "seeds": [1, 2, 3],
+            "methods": [{"name": "list-cp"}, {"name": "random-search", "time_limit": 0.15, "options": {"samples": 100000000}}]})").arg(graphs.join(QLatin1Char(','))).toUtf8());
+        spec.close();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.runStudyHere(specPath, db));
+        QVERIFY(!w.runStudyHere(specPath, db));   // one at a time
+        w.cancelAll();   // at once: the 12 random-search runs alone take 0.9 s on two workers
+        QTRY_VERIFY_WITH_TIMEOUT(!w.studyRunning(), 20000);
+        const std::size_t kept = StudyStore::open(db.toStdString()).runs().size();
+        QVERIFY2(kept < 24, qPrintable(QString::number(kept)));
+        QVERIFY(w.runStudyHere(specPath, db));
+        QTRY_VERIFY_WITH_TIMEOUT(w.studyView()->summary().has_value(), 20000);   // filled in while it runs
+        QTRY_VERIFY_WITH_TIMEOUT(!w.studyRunning(), 60000);
+        QCOMPARE(StudyStore::open(db.toStdString()).runs().size(), std::size_t{24});
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Study: %1 runs made").arg(24 - kept)),
+                 qPrintable(w.statusBar()->currentMessage()));   // the resume made only what was missing
+        QTRY_COMPARE_WITH_TIMEOUT(w.studyView()->summaryTable()->rowCount(), 2, 10000);
     }
 };
 

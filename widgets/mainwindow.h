@@ -187,6 +187,11 @@ private:
     void improveFromHere(const QString& method);
     /// Opens a study run's graph and schedule (the Study tab's double-click).
     void openStudyRun(const QString& graph, const QString& method, quint64 seed);
+    /// Two runs of one graph opened and shown in Compare (the Study tab's two selected cells).
+    void compareStudyRuns(const QString& graph, const QString& first, const QString& second, quint64 seed);
+    /// A study run's schedule JSON written to a temporary file (slot 0 or 1); empty on failure.
+    QString studyRunFile(const QString& graph, const QString& method, quint64 seed, int slot);
+    GraphOrigin studyGraphOrigin(const QString& graph) const;
     void connectStudyView();
     void onStudyProgress(const QString& dbPath, int done, int total);
     /// A run of `method` with `options` on `problem` (startRun's second half).

@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QPointer>
 #include <QDateTime>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QThreadPool>
 
@@ -72,34 +73,59 @@ void MainWindow::onStudyProgress(const QString& dbPath, int done, int total) {
 
 void MainWindow::connectStudyView() {
     connect(m_studyView, &StudyView::runRequested, this, &MainWindow::openStudyRun);
+    connect(m_studyView, &StudyView::compareRequested, this, &MainWindow::compareStudyRuns);
     connect(m_studyView, &StudyView::studyShown, this, &MainWindow::updateActions);   // the view export becomes possible
     connect(m_studyView, &StudyView::studyFailed, this, [this](const QString& m) { showError(tr("Cannot open the study"), m); });
 }
 
-void MainWindow::openStudyRun(const QString& graph, const QString& method, quint64 seed) {
+QString MainWindow::studyRunFile(const QString& graph, const QString& method, quint64 seed, int slot) {
     std::string json;
     try {
         json = StudyStore::open(m_studyView->path().toStdString()).schedule(graph.toStdString(), method.toStdString(), seed);
     } catch (const std::exception& e) {
         showError(tr("Cannot read the study"), QString::fromUtf8(e.what()));
-        return;
+        return {};
     }
     if (json.empty()) {
         statusBar()->showMessage(tr("%1 on %2 has no schedule (the run failed)").arg(method, graph), 8000);
-        return;
+        return {};
     }
     // The schedule goes through Open Schedule, as a file: re-timed, re-scored, its platform adopted.
-    const QString file = QDir(QDir::tempPath()).filePath(QStringLiteral("schedlab-study-run-%1.json").arg(QCoreApplication::applicationPid()));
+    const QString file = QDir(QDir::tempPath()).filePath(QStringLiteral("schedlab-study-run-%1-%2.json").arg(QCoreApplication::applicationPid()).arg(slot));
     QFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size())) {
         showError(tr("Cannot open the run"), tr("%1 could not be written").arg(file));
-        return;
+        return {};
     }
-    out.close();
+    return file;
+}
+
+GraphOrigin MainWindow::studyGraphOrigin(const QString& graph) const {
     const StudySpec* spec = m_studyView->spec();
-    const GraphOrigin origin = GraphOrigin::file(graph).withTraining(spec ? spec->training : std::nullopt);
-    openInBackground(origin, {}, [this, file](bool opened) {
+    const QString file = spec ? QString::fromStdString(spec->resolve(graph.toStdString())) : graph;   // relative to the study file
+    return GraphOrigin::file(file).withTraining(spec ? spec->training : std::nullopt);
+}
+
+void MainWindow::openStudyRun(const QString& graph, const QString& method, quint64 seed) {
+    const QString file = studyRunFile(graph, method, seed, 0);
+    if (file.isEmpty()) return;
+    openInBackground(studyGraphOrigin(graph), {}, [this, file](bool opened) {
         if (opened) importSchedule(file, [this](bool) { showTab(GanttTab); });
+    });
+}
+
+void MainWindow::compareStudyRuns(const QString& graph, const QString& first, const QString& second, quint64 seed) {
+    const QString a = studyRunFile(graph, first, seed, 0), b = studyRunFile(graph, second, seed, 1);
+    if (a.isEmpty() || b.isEmpty()) return;
+    openInBackground(studyGraphOrigin(graph), {}, [this, a, b](bool opened) {
+        if (!opened) return;
+        importSchedule(a, [this, b](bool firstIn) {
+            importSchedule(b, [this, firstIn](bool secondIn) {
+                const int rows = m_sorted->rowCount();
+                if (firstIn && secondIn && rows >= 2) selectResults({rows - 2, rows - 1});   // Compare shows them
+                showTab(CompareTab);
+            });
+        });
     });
 }
 

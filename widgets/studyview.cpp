@@ -126,7 +126,21 @@ QString StudyView::tableCsv(const QTableWidget* table) {
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+bool StudyView::compareSelected() {
+    const QList<QTableWidgetItem*> items = m_graphs->selectedItems();
+    if (!m_summary || !m_spec || items.size() != 2 || items[0]->row() != items[1]->row() || items[0]->column() < 1 || items[1]->column() < 1)
+        return false;
+    const auto label = [&](const QTableWidgetItem* i) { return QString::fromStdString(m_summary->methods[static_cast<std::size_t>(i->column() - 1)]); };
+    Q_EMIT compareRequested(QString::fromStdString(m_summary->graphs[static_cast<std::size_t>(items[0]->row())]), label(items[0]), label(items[1]),
+                            m_spec->seeds.front());
+    return true;
+}
+
 void StudyView::addExportMenus() {
+    auto* compare = new QAction(tr("Compare the Two Selected Runs"), m_graphs);
+    compare->setStatusTip(tr("Select two methods' cells of one graph (Ctrl+click), then compare their schedules"));
+    connect(compare, &QAction::triggered, this, [this] { compareSelected(); });
+    m_graphs->addAction(compare);
     for (QChartView* chart : {m_profileView, m_gapView}) {
         chart->setContextMenuPolicy(Qt::ActionsContextMenu);
         auto* a = new QAction(tr("Export Chart as PNG or SVG…"), chart);
@@ -304,6 +318,7 @@ void StudyView::drawGaps() {
     auto* y = new QValueAxis;
     y->setTitleText(tr("% above the best"));
     double top = 1;
+    m_gapGraphs.assign(m_summary->methods.size(), {});
     m_gaps->addAxis(x, Qt::AlignBottom);
     m_gaps->addAxis(y, Qt::AlignLeft);
     for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
@@ -316,14 +331,29 @@ void StudyView::drawGaps() {
             if (!std::isfinite(r)) continue;
             const double jitter = (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
             s->append(static_cast<double>(i) + jitter, 100 * (r - 1));
+            m_gapGraphs[i].push_back(g);
             top = std::max(top, 100 * (r - 1));
         }
+        connect(s, &QScatterSeries::clicked, this, [this, i](const QPointF& at) { openGapPoint(i, at); });
         m_gaps->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
     }
     y->setRange(0, top * 1.1);
     y->applyNiceNumbers();
+}
+
+void StudyView::openGapPoint(std::size_t method, QPointF at) {
+    auto* series = static_cast<QScatterSeries*>(m_gaps->series().at(static_cast<qsizetype>(method)));
+    const QList<QPointF> points = series->points();
+    if (points.isEmpty() || !m_spec) return;
+    qsizetype nearest = 0;   // in value space: y spans far more than x, so y decides
+    for (qsizetype k = 1; k < points.size(); ++k)
+        if (std::abs(points[k].y() - at.y()) + std::abs(points[k].x() - at.x()) <
+            std::abs(points[nearest].y() - at.y()) + std::abs(points[nearest].x() - at.x()))
+            nearest = k;
+    Q_EMIT runRequested(QString::fromStdString(m_summary->graphs[m_gapGraphs[method][static_cast<std::size_t>(nearest)]]),
+                        QString::fromStdString(m_summary->methods[method]), m_spec->seeds.front());
 }
 
 } // namespace sl::gui

@@ -11,6 +11,9 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
+
+#include <QPointF>
 
 class QChart;
 class QChartView;
@@ -34,6 +37,9 @@ public:
     QChartView* profileChart() const { return m_profileView; }
     QChartView* gapChart() const { return m_gapView; }
 
+    /// Asks to compare the two selected cells of the per-graph table (one graph, two methods);
+    /// false when the selection is not that.
+    bool compareSelected();
     /// The table as CSV (its headers, then its rows), for the tables' Export as CSV.
     static QString tableCsv(const QTableWidget* table);
 
@@ -42,6 +48,8 @@ Q_SIGNALS:
     void studyFailed(const QString& message);
     /// The user asked for a run's schedule: graph file, method label, the first seed that ran.
     void runRequested(const QString& graph, const QString& method, quint64 seed);
+    /// Two methods' runs on one graph, to compare (two cells of one row selected, then Compare).
+    void compareRequested(const QString& graph, const QString& first, const QString& second, quint64 seed);
 
 private:
     void show(StudySpec spec, StudySummary summary);
@@ -50,6 +58,8 @@ private:
     void fillGraphs();
     void drawProfile();
     void drawGaps();
+    /// A click on a strip's point: that method's run on that point's graph (runRequested).
+    void openGapPoint(std::size_t method, QPointF at);
     /// Right-click menus: a chart exports as PNG or SVG, a table as CSV.
     void addExportMenus();
 
@@ -63,6 +73,7 @@ private:
     QChart* m_profile;
     QChartView* m_profileView;
     QChart* m_gaps;
+    std::vector<std::vector<std::size_t>> m_gapGraphs;   // per method: the graph of each strip point
     QChartView* m_gapView;
 };
 

@@ -108,7 +108,7 @@ const char* const kStudyHelp =
     "  --progress      print each run as it is stored (stderr)\n"
     "  --threads N     runs made at once (default: the machine's cores); each run has one thread and\n"
     "                  its seed, so the results do not depend on N\n"
-    "  --format F      table (default), csv or json\n"
+    "  --format F      table (default), csv, json or latex (a booktabs tabular)\n"
     "  --compare A,B   also the two-sided Wilcoxon signed-rank test of methods A and B over the graphs\n"
     "                  (per-graph means; exact up to 25 graphs, else the normal approximation)\n";
 

@@ -84,12 +84,16 @@ json methodToJson(const StudyMethod& m) {
 
 } // namespace
 
+std::string StudySpec::resolve(const std::string& graphFile) const {
+    const fs::path p(graphFile);
+    return p.is_absolute() || baseDir.empty() ? graphFile : (fs::path(baseDir) / p).lexically_normal().string();
+}
+
 std::vector<std::string> StudySpec::graphFiles() const {
     std::vector<std::string> files;
     for (const std::string& g : graphs) {
-        if (fs::is_directory(g)) {
-            const std::vector<std::string> inside = graphFilesIn(g);
-            files.insert(files.end(), inside.begin(), inside.end());
+        if (fs::is_directory(resolve(g))) {
+            for (const std::string& inside : graphFilesIn(resolve(g))) files.push_back((fs::path(g) / fs::path(inside).filename()).string());
         } else {
             files.push_back(g);
         }
@@ -98,7 +102,7 @@ std::vector<std::string> StudySpec::graphFiles() const {
 }
 
 Problem StudySpec::problemFor(const std::string& graphFile) const {
-    LoadedGraph loaded = loadGraph(graphFile);
+    LoadedGraph loaded = loadGraph(resolve(graphFile));
     Problem p;
     p.objective = objective;
     p.graph = training ? std::make_shared<Graph>(makeTrainingGraph(*loaded.graph, {.rule = *training})) : loaded.graph;
@@ -163,7 +167,9 @@ StudySpec loadStudySpec(const std::string& path) {
     if (!in) throw IoError(path + ": cannot open");
     std::stringstream text;
     text << in.rdbuf();
-    return parseStudySpec(text.str(), path);
+    StudySpec spec = parseStudySpec(text.str(), path);
+    spec.baseDir = fs::absolute(path).parent_path().string();
+    return spec;
 }
 
 std::string studySpecJson(const StudySpec& s) {

@@ -11,7 +11,7 @@
 ///    "seeds": [1, 2, 3],
 ///    "devices": 4, "objective": "makespan", "training": "adam"}      // all three optional
 /// \endcode
-/// A method entry may also carry "label" (its column name; default: name, or name and options),
+/// Relative graph paths are read from the study file's folder. A method entry may also carry "label" (its column name; default: name, or name and options),
 /// "time_limit" (seconds) and "strings" (text options).
 
 #include "core/costmodel/problem.h"
@@ -39,8 +39,16 @@ struct StudySpec {
     ObjectiveSpec objective;
     std::optional<UpdateRule> training;
 
-    /// The graph files: files as given, folders' graph files sorted by name.
+    /// Where relative graph paths are read from: the study file's folder (loadStudySpec), kept
+    /// in the database beside the spec; empty: the working directory. Not part of the spec's
+    /// identity, so that ranks on other machines merge.
+    std::string baseDir;
+
+    /// The graph files as the runs name them: files as given, folders' graph files (sorted by
+    /// name) under the folder as given, so relative names stay relative.
     std::vector<std::string> graphFiles() const;
+    /// A graph file's path to read: relative ones under baseDir.
+    std::string resolve(const std::string& graphFile) const;
     /// The problem of one graph file. Throws IoError / GraphError naming the file.
     Problem problemFor(const std::string& graphFile) const;
 };

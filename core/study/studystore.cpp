@@ -86,11 +86,12 @@ StudyStore StudyStore::create(const std::string& path, const StudySpec& spec) {
                "CREATE TABLE runs (graph TEXT NOT NULL, fingerprint INTEGER NOT NULL, method TEXT NOT NULL, seed INTEGER NOT NULL,"
                " ok INTEGER NOT NULL, error TEXT, cost REAL, makespan REAL, peak_memory REAL, evaluations INTEGER, seconds REAL,"
                " settings TEXT, schedule TEXT, PRIMARY KEY (graph, method, seed));");
-    Statement put(store.m_db, "INSERT INTO study (key, value) VALUES (?, ?), ('schema', ?), ('kind', ?)", path);
+    Statement put(store.m_db, "INSERT INTO study (key, value) VALUES (?, ?), ('schema', ?), ('kind', ?), ('base', ?)", path);
     put.text(1, "spec");
     put.text(2, studySpecJson(spec));
     put.text(3, std::to_string(kSchema));
     put.text(4, kKind);
+    put.text(5, spec.baseDir);
     put.step();
     store.exec("COMMIT;");
     store.m_spec = spec;
@@ -108,6 +109,7 @@ StudyStore StudyStore::open(const std::string& path) {
     if (std::stoi(store.meta("schema")) > kSchema)
         throw std::runtime_error(path + ": a study of a newer SchedLab (schema " + store.meta("schema") + ")");
     store.m_spec = parseStudySpec(store.meta("spec"), path + " (its spec)");
+    store.m_spec.baseDir = store.meta("base");
     return store;
 }
 

@@ -124,7 +124,19 @@ std::string formatSummary(const StudySummary& s, const std::string& format) {
                             {"losses", r.losses}, {"failed", r.failed}, {"mean_seconds", r.meanSeconds}});
         return nlohmann::json{{"graphs", s.graphs.size()}, {"methods", rows}}.dump(1) + "\n";
     }
-    if (format != "csv" && format != "table") throw std::invalid_argument("--format expects table, csv or json");
+    if (format == "latex") {   // a booktabs table for a paper
+        std::string out = "\\begin{tabular}{lrrrrrrr}\n\\toprule\nMethod & Cost / best & 95\\,\\% interval & Wins & Ties & Losses & Failed & Mean s \\\\\n\\midrule\n";
+        char line[512];
+        for (const MethodSummary& r : s.rows) {
+            std::string name;
+            for (char c : r.method) name += (c == '_' || c == '&' || c == '%' || c == '#') ? std::string("\\") + c : std::string(1, c);
+            std::snprintf(line, sizeof line, "%s & %.4f & %.4f--%.4f & %d & %d & %d & %d & %.3g \\\\\n", name.c_str(), r.geomeanRatio, r.low, r.high,
+                          r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
+            out += line;
+        }
+        return out + "\\bottomrule\n\\end{tabular}\n";
+    }
+    if (format != "csv" && format != "table") throw std::invalid_argument("--format expects table, csv, json or latex");
     const bool csv = format == "csv";
     std::string out = csv ? "method,geomean_ratio_to_best,interval_95_low,interval_95_high,wins,ties,losses,failed,mean_seconds\n"
                           : "method                          | cost / best (geomean) | 95 % interval | wins | ties | losses | failed | mean s\n";

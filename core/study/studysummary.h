@@ -46,7 +46,7 @@ double performanceProfile(const StudySummary& s, const std::string& method, doub
 /// where both ran (studystats.h). Throws std::invalid_argument for an unknown method.
 WilcoxonResult compareMethods(const StudySummary& s, const std::string& a, const std::string& b);
 
-/// The summary as text: "table" (aligned columns), "csv" or "json".
+/// The summary as text: "table" (aligned columns), "csv", "json" or "latex" (a booktabs tabular).
 std::string formatSummary(const StudySummary& s, const std::string& format);
 
 } // namespace sl

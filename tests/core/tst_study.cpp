@@ -8,6 +8,7 @@
 #include "core/study/studystats.h"
 #include "core/study/studysummary.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -70,6 +71,8 @@ private Q_SLOTS:
         QCOMPARE(performanceProfile(s, "B", 1e9), 2.0 / 3);   // its failure is never within
         QCOMPARE(performanceProfile(s, "C", 1.249), 2.0 / 3);
         QCOMPARE(performanceProfile(s, "C", 1.25), 1.0);
+        const std::string tex = formatSummary(summarizeCosts({"a_b&c"}, {"g"}, {{"a_b&c", {1.0}}}), "latex");
+        QVERIFY2(tex.find("a\\_b\\&c & 1.0000") != std::string::npos && tex.find("\\bottomrule") != std::string::npos, tex.c_str());
     }
 
     // The worked example of Hollander and Wolfe (Nonparametric Statistical Methods, 1973, p. 29;
@@ -181,6 +184,28 @@ private Q_SLOTS:
         } catch (const std::runtime_error& e) {
             QVERIFY2(std::string(e.what()).find("another study") != std::string::npos, e.what());
         }
+    }
+
+    // Relative graph paths are read from the study file's folder, whatever the working
+    // directory, and runs keep the names as written; the base travels in the database. Mutation
+    // caught: paths read from the working directory (the study's graphs would not load).
+    void relativePathsAreTheStudyFilesOwn() {
+        QTemporaryDir dir;
+        QDir(dir.path()).mkpath("studies/graphs");
+        saveGraphJson(*generateLayered(12, 3).graph, nullptr, (dir.path() + "/studies/graphs/a.json").toStdString());
+        const std::string file = (dir.path() + "/studies/s.study.json").toStdString();
+        std::ofstream(file) << R"({"graphs": ["graphs"], "methods": [{"name": "list-cp"}]})";
+        const StudySpec spec = loadStudySpec(file);
+        QCOMPARE(spec.graphFiles(), std::vector<std::string>{"graphs/a.json"});
+        const std::string db = (dir.path() + "/s.db").toStdString();
+        {
+            StudyStore store = StudyStore::create(db, spec);
+            QCOMPARE(runStudy(store), 1);
+        }
+        const StudyStore reopened = StudyStore::open(db);
+        QCOMPARE(reopened.runs().front().graph, std::string("graphs/a.json"));
+        QVERIFY2(reopened.runs().front().ok, reopened.runs().front().error.c_str());
+        QCOMPARE(reopened.spec().resolve("graphs/a.json"), (dir.path() + "/studies/graphs/a.json").toStdString());
     }
 
     // Files that are not studies are refused with a message naming them: random bytes, another

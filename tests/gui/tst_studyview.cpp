@@ -5,12 +5,15 @@
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/study/studyrunner.h"
+#include "widgets/compareview.h"
 #include "widgets/document.h"
 #include "widgets/mainwindow.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/studyview.h"
 
+#include <QChart>
 #include <QChartView>
+#include <QScatterSeries>
 #include <QStatusBar>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -92,6 +95,21 @@ private Q_SLOTS:
         QTest::qWait(200);
         QVERIFY2(colouredPixels(v->profileChart()) > 50, "the performance profile draws nothing");
         QVERIFY2(colouredPixels(v->gapChart()) > 20, "the gap strips draw nothing");
+        // a click on a strip's point asks for that method's run on that point's graph
+        {
+            QChart* chart = v->gapChart()->chart();
+            auto* heft = static_cast<QScatterSeries*>(chart->series().at(1));
+            QVERIFY(!heft->points().isEmpty());
+            const QPointF value = heft->points().first();
+            const QPoint at = v->gapChart()->mapFromScene(chart->mapToScene(chart->mapToPosition(value, heft)));
+            QSignalSpy asked(v, &StudyView::runRequested);
+            QTest::mouseClick(v->gapChart()->viewport(), Qt::LeftButton, {}, at);
+            QCOMPARE(asked.count(), 1);
+            QCOMPARE(asked.first().at(1).toString(), QStringLiteral("heft"));
+            const double gap = 100 * (s.cost.at("heft")[0] / std::min({s.cost.at("list-cp")[0], s.cost.at("heft")[0], s.cost.at("tabu")[0]}) - 1);
+            QCOMPARE(asked.first().at(0).toString(), QString::fromStdString(spec.graphs[0]));   // the first point is graph 0's
+            QVERIFY(std::abs(value.y() - gap) < 1e-9);
+        }
         // double-click: graph 1, tabu
         QTableWidget* graphs = v->graphTable();
         const QRect cell = graphs->visualItemRect(graphs->item(1, 3));
@@ -107,6 +125,18 @@ private Q_SLOTS:
         QVERIFY(stored != runs.end());
         QCOMPARE(opened.result->cost, stored->cost);
         QCOMPARE(opened.problem->g().opCount(), loadGraph(spec.graphs[1]).graph->opCount());
+        // two cells of one graph: both runs opened and compared
+        graphs->clearSelection();
+        graphs->item(2, 1)->setSelected(true);
+        graphs->item(2, 3)->setSelected(true);
+        QVERIFY(v->compareSelected());
+        QTRY_VERIFY_WITH_TIMEOUT(w.compareView()->comparing(), 20000);
+        QCOMPARE(w.results()->rowCount(), 3);
+        const auto costOf = [&](const char* method) {
+            return std::find_if(runs.begin(), runs.end(), [&](const StudyRun& r) { return r.graph == spec.graphs[2] && r.method == method; })->cost;
+        };
+        QCOMPARE(w.results()->record(1).result->cost, costOf("list-cp"));
+        QCOMPARE(w.results()->record(2).result->cost, costOf("tabu"));
     }
 
     // File > New Study: a study run in the explorer fills the Study tab as it goes; Cancel all

@@ -77,6 +77,8 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     m_winLoss = makeTable(this);
     m_winLoss->setToolTip(tr("Row beats column on this many graphs (more than a relative 1e-9 cheaper)"));
     m_graphs = makeTable(this);
+    m_test = new QLabel(tr("Click a cell of the win/loss matrix for the Wilcoxon signed-rank test of its two methods."), this);
+    m_test->setWordWrap(true);
     m_graphs->setToolTip(tr("Mean cost over the seeds; double-click a cell to open that run's schedule"));
     m_profile = new QChart;
     m_profileView = makeChart(m_profile, tr("Performance profile"), this);
@@ -87,6 +89,7 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_gapView, 0, 1);
     grid->addWidget(m_table, 1, 0);
     grid->addWidget(m_winLoss, 1, 1);
+    grid->addWidget(m_test, 2, 1);
     auto* top = new QWidget(this);
     top->setLayout(grid);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -98,6 +101,7 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_title);
     layout->addWidget(split, 1);
     addExportMenus();
+    connect(m_winLoss, &QTableWidget::cellClicked, this, [this](int row, int column) { showTest(row, column); });
     connect(m_graphs, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
         if (!m_summary || !m_spec || column < 1) return;
         const std::string& graph = m_summary->graphs[static_cast<std::size_t>(row)];
@@ -204,7 +208,7 @@ void StudyView::show(StudySpec spec, StudySummary summary) {
 }
 
 void StudyView::fillSummary() {
-    const QStringList headers{tr("Method"), tr("Cost / best (geomean)"), tr("95 % interval"), tr("Wins"), tr("Ties"), tr("Losses"), tr("Failed"), tr("Mean s")};
+    const QStringList headers{tr("Method"), tr("Cost / best (geomean)"), tr("95 % interval"), tr("Cost / bound"), tr("Wins"), tr("Ties"), tr("Losses"), tr("Failed"), tr("Mean s")};
     m_table->clear();
     m_table->setColumnCount(static_cast<int>(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
@@ -214,11 +218,12 @@ void StudyView::fillSummary() {
         m_table->setItem(i, 0, cell(QString::fromStdString(r.method), Qt::AlignLeft | Qt::AlignVCenter));
         m_table->setItem(i, 1, cell(QString::number(r.geomeanRatio, 'f', 4)));
         m_table->setItem(i, 2, cell(QStringLiteral("%1 – %2").arg(r.low, 0, 'f', 4).arg(r.high, 0, 'f', 4)));
-        m_table->setItem(i, 3, cell(QString::number(r.wins)));
-        m_table->setItem(i, 4, cell(QString::number(r.ties)));
-        m_table->setItem(i, 5, cell(QString::number(r.losses)));
-        m_table->setItem(i, 6, cell(QString::number(r.failed)));
-        m_table->setItem(i, 7, cell(QString::number(r.meanSeconds, 'g', 3)));
+        m_table->setItem(i, 3, cell(std::isnan(r.geomeanToBound) ? QStringLiteral("—") : QString::number(r.geomeanToBound, 'f', 4)));
+        m_table->setItem(i, 4, cell(QString::number(r.wins)));
+        m_table->setItem(i, 5, cell(QString::number(r.ties)));
+        m_table->setItem(i, 6, cell(QString::number(r.losses)));
+        m_table->setItem(i, 7, cell(QString::number(r.failed)));
+        m_table->setItem(i, 8, cell(QString::number(r.meanSeconds, 'g', 3)));
     }
 }
 
@@ -246,6 +251,21 @@ void StudyView::fillWinLoss() {
             }
             m_winLoss->setItem(a, b, cell(QString::number(beats), Qt::AlignCenter));
         }
+}
+
+QString StudyView::testText() const { return m_test->text(); }
+
+void StudyView::showTest(int a, int b) {
+    if (!m_summary || a == b) return;
+    const std::string& first = m_summary->methods[static_cast<std::size_t>(a)];
+    const std::string& second = m_summary->methods[static_cast<std::size_t>(b)];
+    const WilcoxonResult w = compareMethods(*m_summary, first, second);
+    m_test->setText(tr("%1 against %2: Wilcoxon signed-rank test over %3 graphs with a difference, V = %4, two-sided p = %5 (%6)")
+                        .arg(QString::fromStdString(first), QString::fromStdString(second))
+                        .arg(w.pairs)
+                        .arg(w.plus)
+                        .arg(QString::number(w.pValue, 'g', 4))
+                        .arg(w.exact ? tr("exact") : tr("normal approximation, tie-corrected")));
 }
 
 void StudyView::fillGraphs() {

@@ -34,6 +34,9 @@ public:
     QTableWidget* summaryTable() const { return m_table; }
     QTableWidget* winLossTable() const { return m_winLoss; }
     QTableWidget* graphTable() const { return m_graphs; }
+    /// The Wilcoxon signed-rank test of the win/loss matrix's methods `a` and `b`, as shown below it.
+    void showTest(int a, int b);
+    QString testText() const;
     QChartView* profileChart() const { return m_profileView; }
     QChartView* gapChart() const { return m_gapView; }
 
@@ -70,6 +73,7 @@ private:
     QTableWidget* m_table;
     QTableWidget* m_winLoss;
     QTableWidget* m_graphs;
+    QLabel* m_test;
     QChart* m_profile;
     QChartView* m_profileView;
     QChart* m_gaps;

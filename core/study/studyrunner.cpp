@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/study/studyrunner.h"
 
+#include "core/analysis/bounds.h"
 #include "core/costmodel/validator.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/scheduleio.h"
@@ -26,6 +27,14 @@ std::string settingsOf(const StudyMethod& m) {
     return j.dump();
 }
 
+/// The lower bound on the problem's cost: the analytic one (or one the run proved, if higher)
+/// for the makespan and memory objectives; 0 for the weighted objective, which has none.
+double costBoundOf(const Problem& p, const RunResult& r) {
+    if (p.objective.kind == Objective::Weighted) return 0;
+    const LowerBounds b = lowerBounds(p);
+    return std::max(p.objective.kind == Objective::Makespan ? b.makespan : b.memory, r.lowerBound);
+}
+
 /// One run, never throwing: a failure is a stored error.
 StudyRun runOne(const Problem& p, const std::string& graph, const StudyMethod& m, std::uint64_t seed, std::string& scheduleJson,
                 std::stop_token stop) {
@@ -46,6 +55,7 @@ StudyRun runOne(const Problem& p, const std::string& graph, const StudyMethod& m
         r.makespan = result.schedule.makespan;
         r.peakMemory = result.schedule.peakMemory();
         r.evaluations = result.evaluations;
+        r.bound = costBoundOf(p, result);
         scheduleJson = scheduleToJson(p, result.schedule);
     } catch (const std::exception& e) {
         r.ok = false;

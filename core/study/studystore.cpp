@@ -84,7 +84,7 @@ StudyStore StudyStore::create(const std::string& path, const StudySpec& spec) {
     store.exec("PRAGMA journal_mode = WAL; BEGIN;"
                "CREATE TABLE study (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
                "CREATE TABLE runs (graph TEXT NOT NULL, fingerprint INTEGER NOT NULL, method TEXT NOT NULL, seed INTEGER NOT NULL,"
-               " ok INTEGER NOT NULL, error TEXT, cost REAL, makespan REAL, peak_memory REAL, evaluations INTEGER, seconds REAL,"
+               " ok INTEGER NOT NULL, error TEXT, cost REAL, makespan REAL, peak_memory REAL, bound REAL, evaluations INTEGER, seconds REAL,"
                " settings TEXT, schedule TEXT, PRIMARY KEY (graph, method, seed));");
     Statement put(store.m_db, "INSERT INTO study (key, value) VALUES (?, ?), ('schema', ?), ('kind', ?), ('base', ?)", path);
     put.text(1, "spec");
@@ -145,8 +145,8 @@ bool StudyStore::has(const std::string& graph, const std::string& method, std::u
 
 void StudyStore::store(const StudyRun& r, const std::string& scheduleJson) {
     Statement s(m_db,
-                "INSERT OR REPLACE INTO runs (graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, evaluations,"
-                " seconds, settings, schedule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO runs (graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, bound, evaluations,"
+                " seconds, settings, schedule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 m_path);
     s.text(1, r.graph);
     s.integer(2, static_cast<std::int64_t>(r.fingerprint));
@@ -157,16 +157,17 @@ void StudyStore::store(const StudyRun& r, const std::string& scheduleJson) {
     s.real(7, r.cost);
     s.real(8, r.makespan);
     s.real(9, r.peakMemory);
-    s.integer(10, r.evaluations);
-    s.real(11, r.seconds);
-    s.text(12, r.settings);
-    s.text(13, scheduleJson);
+    s.real(10, r.bound);
+    s.integer(11, r.evaluations);
+    s.real(12, r.seconds);
+    s.text(13, r.settings);
+    s.text(14, scheduleJson);
     if (sqlite3_step(s.get()) != SQLITE_DONE) throw std::runtime_error(m_path + ": cannot store a run: " + sqlite3_errmsg(m_db));
 }
 
 std::vector<StudyRun> StudyStore::runs() const {
     Statement s(m_db,
-                "SELECT graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, evaluations, seconds, settings"
+                "SELECT graph, fingerprint, method, seed, ok, error, cost, makespan, peak_memory, bound, evaluations, seconds, settings"
                 " FROM runs ORDER BY rowid",
                 m_path);
     std::vector<StudyRun> out;
@@ -181,9 +182,10 @@ std::vector<StudyRun> StudyStore::runs() const {
         r.cost = sqlite3_column_double(s.get(), 6);
         r.makespan = sqlite3_column_double(s.get(), 7);
         r.peakMemory = sqlite3_column_double(s.get(), 8);
-        r.evaluations = sqlite3_column_int64(s.get(), 9);
-        r.seconds = sqlite3_column_double(s.get(), 10);
-        r.settings = s.columnText(11);
+        r.bound = sqlite3_column_double(s.get(), 9);
+        r.evaluations = sqlite3_column_int64(s.get(), 10);
+        r.seconds = sqlite3_column_double(s.get(), 11);
+        r.settings = s.columnText(12);
         out.push_back(std::move(r));
     }
     return out;

@@ -6,7 +6,7 @@
 /// the runs in flight and resumes where it was. The CLI and the explorer share it.
 ///
 /// Tables: `study` (key, value: the spec as JSON, the schema version) and `runs` (graph file,
-/// graph fingerprint, method label, seed, ok, error, cost, makespan, peak memory, evaluations,
+/// graph fingerprint, method label, seed, ok, error, cost, makespan, peak memory, the cost's lower bound, evaluations,
 /// seconds, the method's settings as JSON, the schedule as schedule JSON). A file that is not an
 /// SQLite database, or one that is not a SchedLab study, is refused with a message naming it.
 
@@ -30,6 +30,7 @@ struct StudyRun {
     bool ok = false;
     std::string error;            ///< why it failed (ok == false)
     double cost = 0, makespan = 0, peakMemory = 0;
+    double bound = 0;             ///< the problem's lower bound on the cost (core/analysis/bounds.h); 0: none
     std::int64_t evaluations = 0;
     double seconds = 0;
     std::string settings;         ///< the method's name and options, JSON

@@ -35,8 +35,10 @@ bool equal(double a, double b) { return std::abs(a - b) <= kTie * std::max(std::
 } // namespace
 
 StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::string> graphs,
-                            std::map<std::string, std::vector<double>> cost, std::map<std::string, double> meanSeconds) {
-    StudySummary s{std::move(graphs), std::move(methods), std::move(cost), {}};
+                            std::map<std::string, std::vector<double>> cost, std::map<std::string, double> meanSeconds,
+                            std::vector<double> bound) {
+    bound.resize(graphs.size(), 0.0);
+    StudySummary s{std::move(graphs), std::move(methods), std::move(cost), std::move(bound), {}};
     for (const std::string& m : s.methods) {
         MethodSummary row{.method = m, .meanSeconds = meanSeconds.count(m) ? meanSeconds.at(m) : 0};
         double logSum = 0;
@@ -62,6 +64,11 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
             (atBest > 1 ? row.ties : row.wins) += 1;
         }
         row.geomeanRatio = counted ? std::exp(logSum / counted) : kNaN;
+        double logToBound = 0;
+        int bounded = 0;
+        for (std::size_t g = 0; g < s.graphs.size(); ++g)
+            if (const double c = s.cost.at(m)[g]; !std::isnan(c) && s.bound[g] > 0) logToBound += std::log(c / s.bound[g]), ++bounded;
+        row.geomeanToBound = bounded ? std::exp(logToBound / bounded) : kNaN;
         std::tie(row.low, row.high) = bootstrapGeomeanInterval(ratios);
         s.rows.push_back(row);
     }
@@ -76,6 +83,7 @@ StudySummary summarize(const StudySpec& spec, const std::vector<StudyRun>& runs)
     std::map<std::string, std::vector<int>> count;
     std::map<std::string, std::vector<char>> failed;
     std::map<std::string, double> seconds, runsOf;
+    std::vector<double> bound(graphs.size(), 0.0);
     for (const std::string& m : methods) {
         sum[m].assign(graphs.size(), 0);
         count[m].assign(graphs.size(), 0);
@@ -85,6 +93,7 @@ StudySummary summarize(const StudySpec& spec, const std::vector<StudyRun>& runs)
         const auto g = std::find(graphs.begin(), graphs.end(), r.graph);
         if (g == graphs.end() || !sum.count(r.method)) continue;
         const auto i = static_cast<std::size_t>(g - graphs.begin());
+        if (r.ok) bound[i] = std::max(bound[i], r.bound);   // the graph's best bound any run knows
         if (!r.ok) failed[r.method][i] = 1;
         else sum[r.method][i] += r.cost, ++count[r.method][i];
         seconds[r.method] += r.seconds;
@@ -97,7 +106,7 @@ StudySummary summarize(const StudySpec& spec, const std::vector<StudyRun>& runs)
             if (!failed[m][i] && count[m][i] > 0) cost[m][i] = sum[m][i] / count[m][i];
         meanSeconds[m] = runsOf[m] > 0 ? seconds[m] / runsOf[m] : 0;
     }
-    return summarizeCosts(methods, graphs, std::move(cost), std::move(meanSeconds));
+    return summarizeCosts(methods, graphs, std::move(cost), std::move(meanSeconds), std::move(bound));
 }
 
 double performanceProfile(const StudySummary& s, const std::string& method, double tau) {
@@ -120,34 +129,35 @@ std::string formatSummary(const StudySummary& s, const std::string& format) {
     if (format == "json") {
         nlohmann::json rows = nlohmann::json::array();
         for (const MethodSummary& r : s.rows)
-            rows.push_back({{"method", r.method}, {"geomean_ratio_to_best", r.geomeanRatio}, {"interval_95", {r.low, r.high}}, {"wins", r.wins}, {"ties", r.ties},
+            rows.push_back({{"method", r.method}, {"geomean_ratio_to_best", r.geomeanRatio}, {"interval_95", {r.low, r.high}},
+                            {"geomean_ratio_to_bound", std::isnan(r.geomeanToBound) ? nlohmann::json() : nlohmann::json(r.geomeanToBound)}, {"wins", r.wins}, {"ties", r.ties},
                             {"losses", r.losses}, {"failed", r.failed}, {"mean_seconds", r.meanSeconds}});
         return nlohmann::json{{"graphs", s.graphs.size()}, {"methods", rows}}.dump(1) + "\n";
     }
     if (format == "latex") {   // a booktabs table for a paper
-        std::string out = "\\begin{tabular}{lrrrrrrr}\n\\toprule\nMethod & Cost / best & 95\\,\\% interval & Wins & Ties & Losses & Failed & Mean s \\\\\n\\midrule\n";
+        std::string out = "\\begin{tabular}{lrrrrrrrr}\n\\toprule\nMethod & Cost / best & 95\\,\\% interval & Cost / bound & Wins & Ties & Losses & Failed & Mean s \\\\\n\\midrule\n";
         char line[512];
         for (const MethodSummary& r : s.rows) {
             std::string name;
             for (char c : r.method) name += (c == '_' || c == '&' || c == '%' || c == '#') ? std::string("\\") + c : std::string(1, c);
-            std::snprintf(line, sizeof line, "%s & %.4f & %.4f--%.4f & %d & %d & %d & %d & %.3g \\\\\n", name.c_str(), r.geomeanRatio, r.low, r.high,
-                          r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
+            std::snprintf(line, sizeof line, "%s & %.4f & %.4f--%.4f & %.4f & %d & %d & %d & %d & %.3g \\\\\n", name.c_str(), r.geomeanRatio, r.low, r.high,
+                          r.geomeanToBound, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
             out += line;
         }
         return out + "\\bottomrule\n\\end{tabular}\n";
     }
     if (format != "csv" && format != "table") throw std::invalid_argument("--format expects table, csv, json or latex");
     const bool csv = format == "csv";
-    std::string out = csv ? "method,geomean_ratio_to_best,interval_95_low,interval_95_high,wins,ties,losses,failed,mean_seconds\n"
-                          : "method                          | cost / best (geomean) | 95 % interval | wins | ties | losses | failed | mean s\n";
+    std::string out = csv ? "method,geomean_ratio_to_best,interval_95_low,interval_95_high,geomean_ratio_to_bound,wins,ties,losses,failed,mean_seconds\n"
+                          : "method                          | cost / best (geomean) | 95 % interval | cost / bound | wins | ties | losses | failed | mean s\n";
     char line[512];
     for (const MethodSummary& r : s.rows) {
         if (csv)
-            std::snprintf(line, sizeof line, "%s,%.9g,%.9g,%.9g,%d,%d,%d,%d,%.6g\n", r.method.c_str(), r.geomeanRatio, r.low, r.high, r.wins,
-                          r.ties, r.losses, r.failed, r.meanSeconds);
+            std::snprintf(line, sizeof line, "%s,%.9g,%.9g,%.9g,%.9g,%d,%d,%d,%d,%.6g\n", r.method.c_str(), r.geomeanRatio, r.low, r.high,
+                          r.geomeanToBound, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
         else
-            std::snprintf(line, sizeof line, "%-31s | %21.4f | %6.4f-%-6.4f | %4d | %4d | %6d | %6d | %.3g\n", r.method.c_str(), r.geomeanRatio,
-                          r.low, r.high, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
+            std::snprintf(line, sizeof line, "%-31s | %21.4f | %6.4f-%-6.4f | %12.4f | %4d | %4d | %6d | %6d | %.3g\n", r.method.c_str(), r.geomeanRatio,
+                          r.low, r.high, r.geomeanToBound, r.wins, r.ties, r.losses, r.failed, r.meanSeconds);
         out += line;
     }
     return out;

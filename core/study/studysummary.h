@@ -20,6 +20,7 @@ struct MethodSummary {
     std::string method;
     double geomeanRatio = 0;   ///< over the graphs where it ran
     double low = 0, high = 0;  ///< its 95 % bootstrap interval over those graphs (studystats.h)
+    double geomeanToBound = 0; ///< geometric mean of cost over the graph's lower bound (NaN: no bounds)
     int wins = 0, ties = 0, losses = 0, failed = 0;
     double meanSeconds = 0;
 };
@@ -29,6 +30,7 @@ struct StudySummary {
     std::vector<std::string> methods;   ///< labels, in the spec's order
     /// cost[method][graph]: mean over its seeds; NaN when a run failed or is missing.
     std::map<std::string, std::vector<double>> cost;
+    std::vector<double> bound;          ///< per graph: the lower bound on the cost (0: none)
     std::vector<MethodSummary> rows;
 };
 
@@ -36,7 +38,8 @@ struct StudySummary {
 StudySummary summarize(const StudySpec& spec, const std::vector<StudyRun>& runs);
 /// The same from costs given directly: cost[m][g] (NaN: failed).
 StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::string> graphs,
-                            std::map<std::string, std::vector<double>> cost, std::map<std::string, double> meanSeconds = {});
+                            std::map<std::string, std::vector<double>> cost, std::map<std::string, double> meanSeconds = {},
+                            std::vector<double> bound = {});
 
 /// Dolan and Moré's performance profile: the share of graphs on which `method`'s cost is within a
 /// factor `tau` of the best (ratio <= tau); failed runs never are.

@@ -71,8 +71,11 @@ private Q_SLOTS:
         QCOMPARE(performanceProfile(s, "B", 1e9), 2.0 / 3);   // its failure is never within
         QCOMPARE(performanceProfile(s, "C", 1.249), 2.0 / 3);
         QCOMPARE(performanceProfile(s, "C", 1.25), 1.0);
+        // against bounds 8, 20 and none: A's cost / bound over g1 and g2, 10/8 and 1 (geomean sqrt(1.25))
+        const StudySummary bounded = summarizeCosts({"A"}, {"g1", "g2", "g3"}, {{"A", {10, 20, 30}}}, {}, {8, 20, 0});
+        QVERIFY(std::abs(bounded.rows[0].geomeanToBound - std::sqrt(1.25)) < 1e-12);
         const std::string tex = formatSummary(summarizeCosts({"a_b&c"}, {"g"}, {{"a_b&c", {1.0}}}), "latex");
-        QVERIFY2(tex.find("a\\_b\\&c & 1.0000") != std::string::npos && tex.find("\\bottomrule") != std::string::npos, tex.c_str());
+        QVERIFY2(tex.find("a\\_b\\&c & 1.0000 & ") != std::string::npos && tex.find("\\bottomrule") != std::string::npos, tex.c_str());
     }
 
     // The worked example of Hollander and Wolfe (Nonparametric Statistical Methods, 1973, p. 29;

@@ -91,6 +91,11 @@ private Q_SLOTS:
         QCOMPARE(csv[0], QStringLiteral(",list-cp,heft,tabu"));
         QCOMPARE(csv[3].section(QLatin1Char(','), 0, 0), QStringLiteral("tabu"));
         QCOMPARE(csv[3].section(QLatin1Char(','), 1, 1), v->winLossTable()->item(2, 0)->text());
+        v->winLossTable()->setCurrentCell(2, 0);
+        QTest::mouseClick(v->winLossTable()->viewport(), Qt::LeftButton, {}, v->winLossTable()->visualItemRect(v->winLossTable()->item(2, 0)).center());
+        const WilcoxonResult test = compareMethods(s, "tabu", "list-cp");
+        QVERIFY2(v->testText().startsWith(QStringLiteral("tabu against list-cp: Wilcoxon signed-rank test over %1 graphs").arg(test.pairs)),
+                 qPrintable(v->testText()));
         QApplication::processEvents();
         QTest::qWait(200);
         QVERIFY2(colouredPixels(v->profileChart()) > 50, "the performance profile draws nothing");

@@ -58,16 +58,6 @@ QChartView* makeChart(QChart* chart, const QString& title, QWidget* parent) {
     return view;
 }
 
-/// A method's ratio to the best on graph g; infinity for a failed run.
-double ratioOn(const StudySummary& s, const std::string& method, std::size_t g) {
-    double best = std::numeric_limits<double>::infinity();
-    for (const auto& m : s.methods)
-        if (const double c = s.cost.at(m)[g]; !std::isnan(c)) best = std::min(best, c);
-    const double c = s.cost.at(method)[g];
-    if (std::isnan(c)) return std::numeric_limits<double>::infinity();
-    return best > 0 ? c / best : (c == 0 ? 1.0 : std::numeric_limits<double>::infinity());
-}
-
 } // namespace
 
 StudyView::StudyView(QWidget* parent) : QWidget(parent) {
@@ -292,7 +282,7 @@ void StudyView::drawProfile() {
     double tauMax = 1.05;
     for (const auto& m : m_summary->methods)
         for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
-            if (const double r = ratioOn(*m_summary, m, g); std::isfinite(r)) tauMax = std::max(tauMax, r * 1.05);
+            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) tauMax = std::max(tauMax, r * 1.05);
     auto* x = new QLogValueAxis;
     x->setTitleText(tr("τ: within this factor of the best"));
     x->setRange(1, tauMax);
@@ -308,7 +298,7 @@ void StudyView::drawProfile() {
         const std::string& m = m_summary->methods[i];
         std::vector<double> taus{1.0, tauMax};
         for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
-            if (const double r = ratioOn(*m_summary, m, g); std::isfinite(r)) taus.push_back(r);
+            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) taus.push_back(r);
         std::sort(taus.begin(), taus.end());
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString(m));
@@ -347,7 +337,7 @@ void StudyView::drawGaps() {
         s->setColor(palette::category(static_cast<int>(i)));
         s->setMarkerSize(8);
         for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
-            const double r = ratioOn(*m_summary, m_summary->methods[i], g);
+            const double r = ratioToBest(*m_summary, m_summary->methods[i], g);
             if (!std::isfinite(r)) continue;
             const double jitter = (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
             s->append(static_cast<double>(i) + jitter, 100 * (r - 1));

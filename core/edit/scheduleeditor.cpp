@@ -48,19 +48,30 @@ ScheduleEditor::ScheduleEditor(std::shared_ptr<const Problem> problem, Schedule 
     m_chains = m_startChains;
     m_current = m_start;
     m_cost = m_startCost;
+    m_currentKeepsPins = keepsPins(m_current);
 }
+
+bool ScheduleEditor::keepsPins(const Schedule& s) const { return pinViolation(m_problem->g(), m_problem->pins, s).empty(); }
 
 void ScheduleEditor::setPins(const Pins& pins) {
     if (pins == m_problem->pins) return;
     auto copy = std::make_shared<Problem>(*m_problem);
     copy->pins = pins;
     m_problem = std::move(copy);
+    m_currentKeepsPins = keepsPins(m_current);
 }
 
 OpPlace ScheduleEditor::placeOf(OpId v) const {
     const int d = m_current.ops[static_cast<std::size_t>(v)].device;
     const auto& chain = m_chains[static_cast<std::size_t>(d)];
     return {d, static_cast<int>(std::find(chain.begin(), chain.end(), v) - chain.begin())};
+}
+
+OpPlace ScheduleEditor::onItsDevice(OpId v, OpPlace to) const {
+    // on its own device the op leaves its place first: one place fewer to go to
+    if (to.device == placeOf(v).device)
+        to.position = std::clamp(to.position, 0, static_cast<int>(m_chains[static_cast<std::size_t>(to.device)].size()) - 1);
+    return to;
 }
 
 DeviceChains ScheduleEditor::movedChains(OpId v, OpPlace to) const {
@@ -120,12 +131,11 @@ EditOutcome ScheduleEditor::outcomeOf(const DeviceChains& chains) const {
 EditOutcome ScheduleEditor::preview(OpId v, OpPlace to) const {
     if (v < 0 || v >= m_problem->g().opCount()) return {.refusal = "there is no op " + std::to_string(v)};
     if (std::string why = placeRefusal(v, to.device); !why.empty()) return {.refusal = why};
-    const OpPlace from = placeOf(v);
-    if (to.device == from.device) to.position = std::clamp(to.position, 0, static_cast<int>(m_chains[static_cast<std::size_t>(to.device)].size()) - 1);
-    if (to == from) return {.schedule = m_current, .cost = m_cost};
+    to = onItsDevice(v, to);
+    if (to == placeOf(v)) return {.schedule = m_current, .cost = m_cost};
     EditOutcome o = outcomeOf(movedChains(v, to));
     if (o.allowed()) o.refusal = capacityRefusal(o.schedule);
-    if (o.allowed() && pinViolation(m_problem->g(), m_problem->pins, m_current).empty())   // refuse what newly breaks a pin
+    if (o.allowed() && m_currentKeepsPins)   // refuse what newly breaks a pin
         o.refusal = pinViolation(m_problem->g(), m_problem->pins, o.schedule);
     return o;
 }
@@ -134,7 +144,7 @@ EditOutcome ScheduleEditor::move(OpId v, OpPlace to) {
     EditOutcome o = preview(v, to);
     if (!o.allowed()) return o;
     const OpPlace from = placeOf(v);
-    if (to.device == from.device) to.position = std::clamp(to.position, 0, static_cast<int>(m_chains[static_cast<std::size_t>(to.device)].size()) - 1);
+    to = onItsDevice(v, to);
     if (to == from) return o;
     m_history.resize(m_done);   // a new edit drops the undone ones
     m_history.push_back({v, from, to});
@@ -147,6 +157,7 @@ void ScheduleEditor::adopt(DeviceChains chains, EditOutcome outcome) {
     m_chains = std::move(chains);
     m_current = std::move(outcome.schedule);
     m_cost = outcome.cost;
+    m_currentKeepsPins = keepsPins(m_current);
 }
 
 void ScheduleEditor::replay(OpId v, OpPlace to) {
@@ -163,6 +174,7 @@ void ScheduleEditor::undo() {
         m_chains = m_startChains;
         m_current = m_start;
         m_cost = m_startCost;
+        m_currentKeepsPins = keepsPins(m_current);
         return;
     }
     replay(e.op, e.from);

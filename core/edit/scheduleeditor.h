@@ -91,10 +91,13 @@ private:
         OpId op;
         OpPlace from, to;
     };
+    /// `to` with its position clamped to v's own sequence when it is v's device.
+    OpPlace onItsDevice(OpId v, OpPlace to) const;
     /// v's chains with v moved to `to` (positions clamped to the target sequence).
     DeviceChains movedChains(OpId v, OpPlace to) const;
     std::string placeRefusal(OpId v, int device) const;
     std::string capacityRefusal(const Schedule& after) const;
+    bool keepsPins(const Schedule& s) const;
     /// Times and scores `chains`; the refusal names a cycle when they contradict the graph.
     EditOutcome outcomeOf(const DeviceChains& chains) const;
     void adopt(DeviceChains chains, EditOutcome outcome);
@@ -107,6 +110,7 @@ private:
     DeviceChains m_chains;
     Schedule m_current;
     double m_cost = 0;
+    bool m_currentKeepsPins = true;   ///< m_current breaks no pin: kept up to date, so a preview does not recheck it
     std::vector<Edit> m_history;
     std::size_t m_done = 0;
 };

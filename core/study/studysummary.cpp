@@ -109,6 +109,8 @@ StudySummary summarize(const StudySpec& spec, const std::vector<StudyRun>& runs)
     return summarizeCosts(methods, graphs, std::move(cost), std::move(meanSeconds), std::move(bound));
 }
 
+double ratioToBest(const StudySummary& s, const std::string& method, std::size_t g) { return ratio(s.cost.at(method)[g], bestOf(s, g)); }
+
 double performanceProfile(const StudySummary& s, const std::string& method, double tau) {
     const auto it = s.cost.find(method);
     if (it == s.cost.end() || s.graphs.empty()) return 0;

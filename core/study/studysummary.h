@@ -41,6 +41,9 @@ StudySummary summarizeCosts(std::vector<std::string> methods, std::vector<std::s
                             std::map<std::string, std::vector<double>> cost, std::map<std::string, double> meanSeconds = {},
                             std::vector<double> bound = {});
 
+/// `method`'s cost on graph `g` over the best method's there; infinity for a failed run.
+double ratioToBest(const StudySummary& s, const std::string& method, std::size_t g);
+
 /// Dolan and Moré's performance profile: the share of graphs on which `method`'s cost is within a
 /// factor `tau` of the best (ratio <= tau); failed runs never are.
 double performanceProfile(const StudySummary& s, const std::string& method, double tau);

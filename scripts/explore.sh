@@ -22,7 +22,8 @@ rm -f "$stamp"
 builder=$!
 echo "explore: the neural module builds beside the window (log: $log)"
 status=0
-SCHEDLAB_NEURAL_MODULE_BUILDING="$PWD/$stamp" "$BUILD_DIR/app/schedlab" "${@:-resources/examples/layered200.json}" || status=$?
+mapfile -t args < <(scripts/explore-args.sh "$BUILD_DIR/app/schedlab" resources/examples/layered200.json "$@")
+SCHEDLAB_NEURAL_MODULE_BUILDING="$PWD/$stamp" "$BUILD_DIR/app/schedlab" "${args[@]}" || status=$?
 # The build tree is shared with scripts/test.sh: never leave a build running behind.
 if kill -0 "$builder" 2>/dev/null; then echo "explore: waiting for the neural module's build to end"; fi
 wait "$builder" || true

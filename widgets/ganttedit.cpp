@@ -83,14 +83,7 @@ QString GanttView::dragText() const {
     if (!m_opDrag || !m_opDrag->moving || !m_record) return {};
     const EditOutcome& o = m_opDrag->outcome;
     if (!o.allowed()) return tr("Cannot move here: %1").arg(QString::fromStdString(o.refusal));
-    const Schedule& now = m_record->schedule();
-    const TimeUnit unit = timeUnit();
-    QString text = tr("makespan %1").arg(formatChange(formatDuration(now.makespan, unit), formatDuration(o.schedule.makespan, unit),
-                                                now.makespan, o.schedule.makespan));
-    if (now.peakMemory() > 0 || o.schedule.peakMemory() > 0)
-        text += tr(" · peak memory %1").arg(formatChange(formatBytes(now.peakMemory()), formatBytes(o.schedule.peakMemory()),
-                                                   now.peakMemory(), o.schedule.peakMemory()));
-    return text;
+    return editChangeText(m_record->schedule(), o.schedule, timeUnit());
 }
 
 void GanttView::paintDrop(QPainter& p) {

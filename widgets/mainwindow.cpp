@@ -18,6 +18,7 @@
 #include "widgets/runpanel.h"
 #include "widgets/schedulerecord.h"
 #include "widgets/sessionstore.h"
+#include "widgets/studysession.h"
 #include "widgets/studyview.h"
 #include "widgets/sweepview.h"
 #include "widgets/temperaturepanel.h"
@@ -86,6 +87,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_studyView = new StudyView(m_tabs);
     m_tabs->addTab(m_studyView, tr("Study"));
     connectStudyView();
+    m_study = new StudySession(this);
+    connectStudySession();
     setCentralWidget(m_tabs);
     m_dag->observe(m_document);
     m_gantt->observe(m_document);
@@ -134,8 +137,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     for (RunJob* j : m_jobs) j->cancel();   // each job waits for its worker in its destructor
-    if (m_studyStop) m_studyStop->request_stop();
-    if (m_studyTask) m_studyTask->wait();   // a run in flight finishes (and is not stored)
+    delete m_study;                          // stops the study and waits for the run in flight
     m_session->discard();   // an orderly end: only a crash or a kill leaves a session to restore
 }
 
@@ -536,7 +538,8 @@ RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QSt
 
 void MainWindow::cancelAll() {
     for (RunJob* j : m_jobs) j->cancel();
-    if (m_studyStop) m_studyStop->request_stop();   // the runs stored so far stay
+    m_study->stop();   // the runs stored so far stay
+    m_studyWaiting.reset();
     m_temperature->cancel();
 }
 

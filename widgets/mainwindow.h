@@ -49,6 +49,7 @@ class SessionStore;
 struct OrphanSession;
 struct SessionGraph;
 class StudyView;
+class StudySession;
 class TaskState;
 class SweepView;
 class TemperaturePanel;
@@ -74,6 +75,8 @@ public:
     /// the results. The schedule's own platform is set in the Platform panel when it differs; a
     /// schedule of another graph is refused naming both. Errors name the file. `done` gets success.
     void importSchedule(const QString& path, std::function<void(bool)> done = {});
+    /// The same for a schedule JSON in memory (a study's stored run), `name` standing for its file.
+    void importScheduleText(std::string json, const QString& name, std::function<void(bool)> done = {});
     /// Writes the selected result to `path` on a worker (Save Schedule and File ▸ Export, without
     /// the dialog). Refused with a sentence when no result of the open graph is selected.
     void exportSelected(ExportKind kind, const QString& path, std::function<void(bool)> done = {});
@@ -129,9 +132,10 @@ public:
     void openStudy(const QString& path);
     /// Runs the study of `specPath` into `dbPath` (created when missing, else resumed) on workers;
     /// the Study tab fills in as runs are stored, the status bar counts them, Cancel all stops it
-    /// (the runs stored so far stay; running it again resumes). False when one is running.
+    /// (the runs stored so far stay; running it again resumes). A study naming a neural method
+    /// starts once the neural module is loaded. False when one is running or waiting.
     bool runStudyHere(const QString& specPath, const QString& dbPath);
-    bool studyRunning() const { return m_studyTask != nullptr; }
+    bool studyRunning() const;
     /// Hand edits of the schedule on show (the Gantt chart's drags, the Edit menu).
     ScheduleEdits* scheduleEdits() const { return m_edits; }
     int activeRuns() const;
@@ -189,11 +193,17 @@ private:
     void openStudyRun(const QString& graph, const QString& method, quint64 seed);
     /// Two runs of one graph opened and shown in Compare (the Study tab's two selected cells).
     void compareStudyRuns(const QString& graph, const QString& first, const QString& second, quint64 seed);
-    /// A study run's schedule JSON written to a temporary file (slot 0 or 1); empty on failure.
-    QString studyRunFile(const QString& graph, const QString& method, quint64 seed, int slot);
+    /// A study run's stored schedule JSON; empty (and said why) on failure.
+    std::string studyRunJson(const QString& graph, const QString& method, quint64 seed);
     GraphOrigin studyGraphOrigin(const QString& graph) const;
     void connectStudyView();
-    void onStudyProgress(const QString& dbPath, int done, int total);
+    void connectStudySession();
+    /// The spec's methods the registry lacks ("" when none): the neural ones until their module is
+    /// loaded. Throws when the spec or database cannot be read.
+    QStringList studyMethodsMissing(const QString& specPath, const QString& dbPath) const;
+    /// The study runStudyHere left waiting for the neural module, now that its load has ended.
+    void startStudyWaitingForNeural();
+    void importScheduleFrom(const QString& path, std::optional<std::string> json, std::function<void(bool)> done);
     /// A run of `method` with `options` on `problem` (startRun's second half).
     RunJob* startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options);
     void buildResultsActions();
@@ -264,11 +274,11 @@ private:
     CompareView* m_compare;
     SweepView* m_sweepView;
     StudyView* m_studyView = nullptr;
-    std::shared_ptr<TaskState> m_studyTask;            // a study running here (runStudyHere)
-    std::shared_ptr<std::stop_source> m_studyStop;
-    qint64 m_studyRefreshedAt = 0;                      // ms since epoch of the Study tab's last reload
+    StudySession* m_study = nullptr;                   // a study running here (runStudyHere)
+    std::optional<std::pair<QString, QString>> m_studyWaiting;   // spec and database: runStudyHere waits for the neural module
     TemperaturePanel* m_temperature = nullptr;
     bool m_neuralLoadStarted = false;
+    bool m_neuralLoadEnded = false;   // loaded, or failed to: the registries are final
     bool m_samplesWanted = false;   // the user moved the temperature (since the graph opened): samples go to the views
     ScheduleEdits* m_edits = nullptr;
     QAction* m_undoAction = nullptr;

@@ -24,8 +24,19 @@ void MainWindow::buildEditMenu() {
     m_edits = new ScheduleEdits(m_document, [this] { return m_nextRunId++; }, this);
     m_gantt->setEdits(m_edits);
     m_memory->setEdits(m_edits);
-    connect(m_edits, &ScheduleEdits::resultAdded, this, [this](const RunRecord& r) { addResult(r); });
-    connect(m_edits, &ScheduleEdits::resultReplaced, this, [this](const RunRecord& r) {
+    // An edit, an undo or a redo, to the unit in the status bar; the document still shows the schedule before it
+    const auto reportEdit = [this](const RunRecord& r) {
+        const std::optional<RunRecord>& before = m_document->shown();
+        if (!before || !before->result || !r.problem) return;
+        const QString change = editChangeText(before->schedule(), r.schedule(), r.problem->g().timeUnit());
+        statusBar()->showMessage(tr("%1: %2").arg(r.name, change), 10000);
+    };
+    connect(m_edits, &ScheduleEdits::resultAdded, this, [this, reportEdit](const RunRecord& r) {
+        reportEdit(r);
+        addResult(r);
+    });
+    connect(m_edits, &ScheduleEdits::resultReplaced, this, [this, reportEdit](const RunRecord& r) {
+        reportEdit(r);
         m_document->results()->replace(r);
         m_document->show(r);
     });

@@ -45,12 +45,14 @@ void MainWindow::loadNeuralMethodsInBackground() {
     }, [this](const Outcome<bool>&) {
         // registering writes the registries the panels read: on this thread
         const neural::ModuleStatus& status = neural::ensureNeuralMethods();
+        m_neuralLoadEnded = true;
         m_runPanel->reloadMethods();
         m_temperature->reloadSamplers();
         if (!status.available)
             statusBar()->showMessage(tr("Neural methods unavailable: %1").arg(QString::fromStdString(status.error)), 15000);
         else if (!moduleBuildStamp().isEmpty())
             statusBar()->showMessage(tr("The neural module is built: its methods are in the Run panel"), 8000);
+        startStudyWaitingForNeural();
         Q_EMIT neuralMethodsLoaded(status.available);
     });
 }
@@ -68,6 +70,8 @@ void MainWindow::waitForNeuralModuleBuild(const QString& stamp) {
         }
         poll->deleteLater();
         if (moduleBuildFailed(stamp)) {
+            m_neuralLoadEnded = true;
+            startStudyWaitingForNeural();
             statusBar()->showMessage(tr("The neural module failed to build: see %1").arg(QFileInfo(stamp).dir().filePath(
                                          QStringLiteral("neural-module.log"))), 30000);
             return;

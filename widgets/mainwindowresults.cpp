@@ -188,6 +188,14 @@ void MainWindow::switchToGraphOf(int row) {
 }
 
 void MainWindow::importSchedule(const QString& path, std::function<void(bool)> done) {
+    importScheduleFrom(path, std::nullopt, std::move(done));
+}
+
+void MainWindow::importScheduleText(std::string json, const QString& name, std::function<void(bool)> done) {
+    importScheduleFrom(name, std::move(json), std::move(done));
+}
+
+void MainWindow::importScheduleFrom(const QString& path, std::optional<std::string> json, std::function<void(bool)> done) {
     auto fail = [this, &done](const QString& message) {
         showError(tr("Cannot open the schedule"), message);
         if (done) done(false);
@@ -201,7 +209,10 @@ void MainWindow::importSchedule(const QString& path, std::function<void(bool)> d
     }
     const ShownGraph shown{openGraph()->displayName, openGraph()->fingerprint};
     runInBackground(
-        this, [problem, path, shown, id = m_nextRunId++, target = m_document->machine().target] { return openScheduleFile(path, *problem, shown, id, target); },
+        this,
+        [problem, path, json = std::move(json), shown, id = m_nextRunId++, target = m_document->machine().target] {
+            return json ? openScheduleText(*json, path, *problem, shown, id, target) : openScheduleFile(path, *problem, shown, id, target);
+        },
         [this, path, done = std::move(done)](Outcome<OpenedSchedule> opened) {
             if (!opened.value) {
                 showError(tr("Cannot open the schedule"), opened.error);

@@ -1,26 +1,18 @@
 // SPDX-License-Identifier: MIT
-// MainWindow's studies (docs/studies.md): the Study tab, and a study run's graph and schedule
-// opened from it.
+// MainWindow's studies (docs/studies.md): the Study tab, a study run here (StudySession), and a
+// study run's graph and schedule opened from it.
 #include "widgets/mainwindow.h"
 
+#include "widgets/studysession.h"
 #include "widgets/studyview.h"
 
-#include "core/study/studyrunner.h"
 #include "core/study/studystore.h"
-#include "widgets/pooltask.h"
 
-#include <QCoreApplication>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QPointer>
-#include <QDateTime>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QThreadPool>
 
 #include <filesystem>
-#include <thread>
 
 namespace sl::gui {
 
@@ -29,46 +21,63 @@ void MainWindow::openStudy(const QString& path) {
     showTab(StudyTab);
 }
 
+bool MainWindow::studyRunning() const { return m_study->isRunning() || m_studyWaiting.has_value(); }
+
+void MainWindow::startStudyWaitingForNeural() {
+    if (const auto waiting = std::exchange(m_studyWaiting, std::nullopt)) runStudyHere(waiting->first, waiting->second);
+}
+
+QStringList MainWindow::studyMethodsMissing(const QString& specPath, const QString& dbPath) const {
+    const std::string db = dbPath.toStdString();
+    const StudySpec spec = std::filesystem::exists(db) ? StudyStore::open(db, StudyStore::Access::ReadOnly).spec()
+                                                       : loadStudySpec(specPath.toStdString(), MethodCheck::AsStored);
+    QStringList missing;
+    for (const std::string& m : unregisteredMethods(spec)) missing << QString::fromStdString(m);
+    return missing;
+}
+
 bool MainWindow::runStudyHere(const QString& specPath, const QString& dbPath) {
-    if (m_studyTask) {
+    if (studyRunning()) {
         statusBar()->showMessage(tr("A study is running already; Cancel all stops it"), 8000);
         return false;
     }
-    auto stop = std::make_shared<std::stop_source>();
-    m_studyStop = stop;
-    m_studyRefreshedAt = 0;
-    QPointer<MainWindow> self(this);
-    auto progress = [self, dbPath](const StudyProgress& p) {   // on a worker: counted on the GUI thread
-        QMetaObject::invokeMethod(QCoreApplication::instance(), [self, dbPath, done = p.done, total = p.total] {
-            if (self) self->onStudyProgress(dbPath, done, total);
-        }, Qt::QueuedConnection);
-    };
-    m_studyTask = runOnPool(
-        *QThreadPool::globalInstance(), this,
-        [spec = specPath.toStdString(), db = dbPath.toStdString(), progress, stop] {
-            StudyStore store = std::filesystem::exists(db) ? StudyStore::open(db) : StudyStore::create(db, loadStudySpec(spec));
-            return runStudy(store, progress, stop->get_token(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-        },
-        [this, dbPath](Outcome<int> o) {
-            m_studyTask.reset();
-            m_studyStop.reset();
-            if (!o.value) showError(tr("The study stopped"), o.error);
-            else statusBar()->showMessage(tr("Study: %1 runs made; %2").arg(*o.value).arg(QFileInfo(dbPath).fileName()), 10000);
-            openStudy(dbPath);
-            updateStatus();
-        });
+    QStringList missing;
+    try {   // a few kilobytes of JSON, or one row of the database
+        missing = studyMethodsMissing(specPath, dbPath);
+    } catch (const std::exception& e) {
+        showError(tr("The study cannot start"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    if (!missing.isEmpty() && !m_neuralLoadEnded) {   // the neural methods: start once their module is in
+        m_studyWaiting = std::pair{specPath, dbPath};
+        statusBar()->showMessage(tr("The study starts when the neural methods are loaded (%1)").arg(missing.join(QStringLiteral(", "))));
+        loadNeuralMethodsInBackground();
+        showTab(StudyTab);
+        return true;
+    }
+    if (!missing.isEmpty()) {   // cf. `schedlab-cli study run` with the module unavailable
+        showError(tr("The study cannot start"), tr("unknown method \"%1\": the neural methods are unavailable (see the status bar)").arg(missing.front()));
+        return false;
+    }
+    m_study->start(specPath, dbPath);
     showTab(StudyTab);
     updateStatus();
     return true;
 }
 
-void MainWindow::onStudyProgress(const QString& dbPath, int done, int total) {
-    statusBar()->showMessage(tr("Study: %1 of %2 runs stored").arg(done).arg(total));
-    // The tab follows the database at most twice a second: reading it back costs ~0.1 s at 15,000 runs.
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    if (now - m_studyRefreshedAt < 500 && done < total) return;
-    m_studyRefreshedAt = now;
-    m_studyView->openStudy(dbPath);
+void MainWindow::connectStudySession() {
+    connect(m_study, &StudySession::progressed, this, [this](int done, int total) {
+        statusBar()->showMessage(tr("Study: %1 of %2 runs stored").arg(done).arg(total));
+    });
+    connect(m_study, &StudySession::reloadDue, m_studyView, &StudyView::openStudy);
+    connect(m_study, &StudySession::finished, this, [this](int made) {
+        statusBar()->showMessage(tr("Study: %1 runs made; %2").arg(made).arg(QFileInfo(m_study->database()).fileName()), 10000);
+        updateStatus();
+    });
+    connect(m_study, &StudySession::failed, this, [this](const QString& message) {
+        showError(tr("The study stopped"), message);
+        updateStatus();
+    });
 }
 
 void MainWindow::connectStudyView() {
@@ -78,26 +87,17 @@ void MainWindow::connectStudyView() {
     connect(m_studyView, &StudyView::studyFailed, this, [this](const QString& m) { showError(tr("Cannot open the study"), m); });
 }
 
-QString MainWindow::studyRunFile(const QString& graph, const QString& method, quint64 seed, int slot) {
+std::string MainWindow::studyRunJson(const QString& graph, const QString& method, quint64 seed) {
     std::string json;
     try {
-        json = StudyStore::open(m_studyView->path().toStdString()).schedule(graph.toStdString(), method.toStdString(), seed);
+        json = StudyStore::open(m_studyView->path().toStdString(), StudyStore::Access::ReadOnly)
+                   .schedule(graph.toStdString(), method.toStdString(), seed);
     } catch (const std::exception& e) {
         showError(tr("Cannot read the study"), QString::fromUtf8(e.what()));
         return {};
     }
-    if (json.empty()) {
-        statusBar()->showMessage(tr("%1 on %2 has no schedule (the run failed)").arg(method, graph), 8000);
-        return {};
-    }
-    // The schedule goes through Open Schedule, as a file: re-timed, re-scored, its platform adopted.
-    const QString file = QDir(QDir::tempPath()).filePath(QStringLiteral("schedlab-study-run-%1-%2.json").arg(QCoreApplication::applicationPid()).arg(slot));
-    QFile out(file);
-    if (!out.open(QIODevice::WriteOnly) || out.write(json.data(), static_cast<qint64>(json.size())) != static_cast<qint64>(json.size())) {
-        showError(tr("Cannot open the run"), tr("%1 could not be written").arg(file));
-        return {};
-    }
-    return file;
+    if (json.empty()) statusBar()->showMessage(tr("%1 on %2 has no schedule (the run failed)").arg(method, graph), 8000);
+    return json;
 }
 
 GraphOrigin MainWindow::studyGraphOrigin(const QString& graph) const {
@@ -106,21 +106,31 @@ GraphOrigin MainWindow::studyGraphOrigin(const QString& graph) const {
     return GraphOrigin::file(file).withTraining(spec ? spec->training : std::nullopt);
 }
 
+// The stored schedule goes through Open Schedule, from memory: re-timed, re-scored, its platform
+// adopted, named after the run.
+namespace {
+QString runName(const QString& graph, const QString& method, quint64 seed) {
+    return QStringLiteral("%1 · %2 · seed %3").arg(QFileInfo(graph).fileName(), method).arg(seed);
+}
+} // namespace
+
 void MainWindow::openStudyRun(const QString& graph, const QString& method, quint64 seed) {
-    const QString file = studyRunFile(graph, method, seed, 0);
-    if (file.isEmpty()) return;
-    openInBackground(studyGraphOrigin(graph), {}, [this, file](bool opened) {
-        if (opened) importSchedule(file, [this](bool) { showTab(GanttTab); });
+    std::string json = studyRunJson(graph, method, seed);
+    if (json.empty()) return;
+    openInBackground(studyGraphOrigin(graph), {}, [this, json = std::move(json), name = runName(graph, method, seed)](bool opened) mutable {
+        if (opened) importScheduleText(std::move(json), name, [this](bool) { showTab(GanttTab); });
     });
 }
 
 void MainWindow::compareStudyRuns(const QString& graph, const QString& first, const QString& second, quint64 seed) {
-    const QString a = studyRunFile(graph, first, seed, 0), b = studyRunFile(graph, second, seed, 1);
-    if (a.isEmpty() || b.isEmpty()) return;
-    openInBackground(studyGraphOrigin(graph), {}, [this, a, b](bool opened) {
+    std::string a = studyRunJson(graph, first, seed);
+    std::string b = studyRunJson(graph, second, seed);
+    if (a.empty() || b.empty()) return;
+    const QString nameA = runName(graph, first, seed), nameB = runName(graph, second, seed);
+    openInBackground(studyGraphOrigin(graph), {}, [this, a = std::move(a), b = std::move(b), nameA, nameB](bool opened) mutable {
         if (!opened) return;
-        importSchedule(a, [this, b](bool firstIn) {
-            importSchedule(b, [this, firstIn](bool secondIn) {
+        importScheduleText(std::move(a), nameA, [this, b = std::move(b), nameB](bool firstIn) mutable {
+            importScheduleText(std::move(b), nameB, [this, firstIn](bool secondIn) {
                 const int rows = m_sorted->rowCount();
                 if (firstIn && secondIn && rows >= 2) selectResults({rows - 2, rows - 1});   // Compare shows them
                 showTab(CompareTab);

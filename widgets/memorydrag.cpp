@@ -76,7 +76,7 @@ void MemoryView::previewStep(int to) {
     }
     const double before = m_record->schedule().stepMemory.peak, after = o.schedule.stepMemory.peak;
     m_readout->setText(tr("%1 from step %2 to %3: peak %4").arg(name).arg(m_stepDrag->from).arg(to)
-                           .arg(formatChange(formatBytes(before), formatBytes(after), before, after)));
+                           .arg(formatBytesChange(before, after)));
     if (m_stepPreview) m_stepPreview->replace(stepCurve(o.schedule.order));
 }
 

@@ -59,7 +59,17 @@ QString formatCost(double cost, Objective objective, TimeUnit unit) {
     return formatPlain(cost);
 }
 
+QString editChangeText(const Schedule& before, const Schedule& after, TimeUnit unit) {
+    QString text = QObject::tr("makespan %1").arg(formatDurationChange(before.makespan, after.makespan, unit));
+    if (before.peakMemory() > 0 || after.peakMemory() > 0)
+        text += QObject::tr(" · peak memory %1").arg(formatBytesChange(before.peakMemory(), after.peakMemory()));
+    return text;
+}
+
 namespace {
+
+/// A result made by a hand edit (editedRecord's note): its makespan reads to the unit.
+bool editedByHand(const RunResult& r) { return r.note == "edited by hand"; }
 
 /// Same graph, same platform, same objective: the same optimum, so the same bounds.
 std::uint64_t problemKey(const RunRecord& r) {
@@ -138,7 +148,11 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Method: return r.method;
     case Graph: return r.graphTitle;
     case Devices: return r.problem ? QString::number(r.problem->platform.deviceCount()) : QStringLiteral("–");
-    case Makespan: return formatDuration(res.schedule.makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
+    case Makespan: {
+        const TimeUnit unit = r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract;
+        const double makespan = res.schedule.makespan;
+        return editedByHand(res) ? formatDurationExact(makespan, unit) : formatDuration(makespan, unit);
+    }
     case BoundGap: {
         const Bounded b = bounded(r);
         return b.bound > 0 ? boundGapText(b.value, b.bound) : QStringLiteral("–");

@@ -8,6 +8,7 @@
 #include "core/costmodel/validator.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/scheduleio.h"
+#include "core/util/atomicfile.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -53,9 +54,14 @@ bool samePlatform(const Platform& a, const Platform& b) {
 }
 
 OpenedSchedule openScheduleFile(const QString& path, const Problem& current, const ShownGraph& shown, int id, TargetModel target) {
-    const std::string file = path.toStdString();
-    const QString name = QFileInfo(path).fileName();
-    const ScheduleOrigin origin = loadScheduleOrigin(file);
+    return openScheduleText(readFile(path.toStdString()), path, current, shown, id, target);
+}
+
+OpenedSchedule openScheduleText(const std::string& json, const QString& source, const Problem& current, const ShownGraph& shown, int id,
+                                TargetModel target) {
+    const std::string file = source.toStdString();
+    const QString name = QFileInfo(source).fileName();
+    const ScheduleOrigin origin = parseScheduleOrigin(json, file);
     const Graph& g = current.g();
     if (origin.graphFingerprint && *origin.graphFingerprint != shown.fingerprint)
         refuse(tr("%1 was made for another graph (%2 ops, fingerprint %3); the open graph is %4 (%5 ops, fingerprint %6). "
@@ -79,10 +85,10 @@ OpenedSchedule openScheduleFile(const QString& path, const Problem& current, con
                    .arg(QString::fromUtf8(e.what())));
     }
     // the file's numbers are not trusted: the cost model re-times and re-scores the schedule
-    Schedule s = loadScheduleJson(*problem, file);
+    Schedule s = parseScheduleJson(*problem, json, file);
     const ValidationReport v = validateSchedule(*problem, s);
     if (!v.ok())
-        refuse(tr("%1 is not a valid schedule of this graph and platform: %2").arg(path, QString::fromStdString(v.errors.front())));
+        refuse(tr("%1 is not a valid schedule of this graph and platform: %2").arg(source, QString::fromStdString(v.errors.front())));
     const QString method = QString::fromStdString(s.method.empty() ? std::string("imported") : s.method);
     out.record = recordOfSchedule(id, QStringLiteral("%1 (%2)").arg(name, method), method, problem, std::move(s), target, 1);
     out.record.options.seed = out.record.schedule().seed;

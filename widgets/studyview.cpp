@@ -54,7 +54,7 @@ QChartView* makeChart(QChart* chart, const QString& title, QWidget* parent) {
     chart->legend()->setAlignment(Qt::AlignBottom);
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(220);
+    view->setMinimumHeight(180);
     return view;
 }
 
@@ -85,7 +85,9 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(m_graphs);
-    split->setStretchFactor(0, 3);
+    // the per-graph costs get as much height as the charts and summaries: at 1600x1000 beside the
+    // docks a quarter of it showed three rows
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -166,15 +168,18 @@ void StudyView::addExportMenus() {
 }
 
 void StudyView::openStudy(const QString& path) {
+    // a study that runs is read again and again: its title stays, and only the newest read lands
+    if (path != m_path || !m_summary) m_title->setText(tr("Reading %1 …").arg(path));
     m_path = path;
-    m_title->setText(tr("Reading %1 …").arg(path));
+    const quint64 generation = ++m_readGeneration;
     runInBackground(
         this,
         [p = path.toStdString()] {
-            const StudyStore store = StudyStore::open(p);
+            const StudyStore store = StudyStore::open(p, StudyStore::Access::ReadOnly);
             return Loaded{store.spec(), summarize(store.spec(), store.runs())};
         },
-        [this](Outcome<Loaded> o) {
+        [this, generation](Outcome<Loaded> o) {
+            if (generation != m_readGeneration) return;   // a newer read is on its way
             if (!o.value) {
                 m_title->setText(tr("Cannot open the study: %1").arg(o.error));
                 Q_EMIT studyFailed(o.error);

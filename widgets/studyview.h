@@ -26,7 +26,8 @@ class StudyView : public QWidget {
     Q_OBJECT
 public:
     explicit StudyView(QWidget* parent = nullptr);
-    /// Reads the study at `path` on a worker, then shows it (studyShown(), or studyFailed()).
+    /// Reads the study at `path` on a worker, then shows it (studyShown(), or studyFailed()); a
+    /// read that ends after a newer one began is dropped.
     void openStudy(const QString& path);
     const QString& path() const { return m_path; }
     const std::optional<StudySummary>& summary() const { return m_summary; }
@@ -67,6 +68,7 @@ private:
     void addExportMenus();
 
     QString m_path;
+    quint64 m_readGeneration = 0;   // openStudy()'s reads: only the newest is shown
     std::optional<StudySpec> m_spec;
     std::optional<StudySummary> m_summary;
     QLabel* m_title;

@@ -76,6 +76,44 @@ QString formatExact(double value, TimeUnit unit) {
     return numbers().toString(value, 'f', 3) + QLatin1Char(' ') + natural.suffix;
 }
 
+namespace {
+
+/// The scale of an exact read-out: abstract units unscaled; time in µs, ms or s (min and h have
+/// no decimal fraction of a µs).
+TimeScale exactScale(double magnitude, TimeUnit unit) {
+    if (unit == TimeUnit::Abstract) return timeScaleFor(0, unit);
+    const TimeScale scale = timeScaleFor(magnitude, unit);
+    const double second = unit == TimeUnit::Microseconds ? 1e6 : 1;
+    return scale.divisor > second ? TimeScale{second, QStringLiteral("s")} : scale;
+}
+
+/// "1,491.0" to "1,491", "12.340" to "12.34"; "1,000" stays (no fraction), "-0" reads "0".
+QString withoutTrailingZeros(QString digits) {
+    if (digits.contains(QLatin1Char('.'))) {
+        while (digits.endsWith(QLatin1Char('0'))) digits.chop(1);
+        if (digits.endsWith(QLatin1Char('.'))) digits.chop(1);
+    }
+    return digits == QLatin1String("-0") ? QStringLiteral("0") : digits;
+}
+
+} // namespace
+
+QString formatDurationExact(double value, TimeUnit unit) {
+    if (!std::isfinite(value)) return formatScaled(value, {});
+    const TimeScale scale = exactScale(std::abs(value), unit);
+    const double x = value / scale.divisor;
+    // decimals that show one unit of the graph (3 for µs read in ms), and those of 5 significant digits
+    const int whole = static_cast<int>(std::lround(std::log10(scale.divisor)));
+    const int significant = x == 0 ? 0 : 4 - static_cast<int>(std::floor(std::log10(std::abs(x))));
+    const int decimals = std::clamp(std::max(whole, significant), 0, 9);
+    return withoutTrailingZeros(numbers().toString(x, 'f', decimals)) + QLatin1Char(' ') + scale.suffix;
+}
+
+QString formatBytesExact(double bytes) {
+    if (!std::isfinite(bytes)) return formatScaled(bytes, {});
+    return numbers().toString(static_cast<qlonglong>(std::llround(bytes))) + QStringLiteral(" B");
+}
+
 QString formatCount(long long n) {
     return numbers().toString(n);
 }
@@ -111,6 +149,35 @@ QString formatChange(const QString& before, const QString& after, double from, d
     const double pct = from != 0 ? 100 * (to - from) / from : 0;
     return QStringLiteral("%1 → %2 (%3%4 %)").arg(before, after, pct < 0 ? QStringLiteral("−") : QStringLiteral("+"),
                                                   QString::number(std::abs(pct), 'f', 1));
+}
+
+namespace {
+
+/// "+0.2 %", "−4.9 %"; two significant digits below 0.05 %: "+0.00024 %".
+QString percentText(double from, double to) {
+    const double pct = 100 * (to - from) / from;
+    const double a = std::abs(pct);
+    const int decimals = a >= 0.05 || !(a > 0) ? 1 : std::clamp(1 - static_cast<int>(std::floor(std::log10(a))), 1, 9);
+    const QString sign = pct < 0 ? QStringLiteral("−") : QStringLiteral("+");
+    return sign + QString::number(a, 'f', decimals) + QStringLiteral(" %");
+}
+
+} // namespace
+
+QString formatChange(const QString& before, const QString& after, const QString& difference, double from, double to) {
+    if (from == to) return QStringLiteral("%1 (unchanged)").arg(after);
+    QString change = (to < from ? QStringLiteral("−") : QStringLiteral("+")) + difference;
+    if (from != 0 && std::isfinite(from) && std::isfinite(to)) change += QStringLiteral(", ") + percentText(from, to);
+    return QStringLiteral("%1 → %2 (%3)").arg(before, after, change);
+}
+
+QString formatDurationChange(double from, double to, TimeUnit unit) {
+    const auto exact = [unit](double v) { return formatDurationExact(v, unit); };
+    return formatChange(exact(from), exact(to), exact(std::abs(to - from)), from, to);
+}
+
+QString formatBytesChange(double from, double to) {
+    return formatChange(formatBytesExact(from), formatBytesExact(to), formatBytesExact(std::abs(to - from)), from, to);
 }
 
 } // namespace sl::gui

@@ -30,12 +30,28 @@ QString formatExact(double value, TimeUnit unit);
 /// A count with thousands separators: "1,234,567".
 QString formatCount(long long n);
 
+/// A duration to the unit, for read-outs of hand edits: rounded to whole units of `unit` or to five
+/// significant digits, whichever is finer, its fraction's trailing zeros dropped; abstract units
+/// never scaled, time in µs, ms or s: "1,491 units", "1,234,567 units", "12.346 ms", "1.234567 s".
+QString formatDurationExact(double value, TimeUnit unit);
+
+/// Bytes to the byte: "1,234,567 B".
+QString formatBytesExact(double bytes);
+
 /// A dimensionless number (a weighted cost, a ratio) with three significant digits, thousands
 /// separators below a million and "M", "G", "T" suffixes above: "0.734", "1,235", "19.9 M".
 QString formatPlain(double value);
 /// A value before and after a change, with the relative change: "61 → 58 (−4.9 %)", or
 /// "61 (unchanged)"; `before` and `after` are the formatted values, `from` and `to` the numbers.
 QString formatChange(const QString& before, const QString& after, double from, double to);
+/// As above with the difference too: "1,491 units → 1,494 units (+3 units, +0.2 %)"; `difference`
+/// is |to − from| formatted (the sign is added here). The per cent has one decimal, or two
+/// significant digits below 0.05 % ("+0.00024 %"); none when `from` is 0.
+QString formatChange(const QString& before, const QString& after, const QString& difference, double from, double to);
+/// Two durations in `unit` with formatDurationExact: "1,491 units → 1,494 units (+3 units, +0.2 %)".
+QString formatDurationChange(double from, double to, TimeUnit unit);
+/// Two byte counts with formatBytesExact: "1,048,576 B → 1,048,832 B (+256 B, +0.024 %)".
+QString formatBytesChange(double from, double to);
 
 /// The IEC scale for bytes (B, KiB, MiB, GiB, TiB) under which `maxBytes` reads as at least 1.
 TimeScale byteScaleFor(double maxBytes);

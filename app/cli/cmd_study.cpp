@@ -18,15 +18,16 @@
 namespace sl::cli {
 namespace {
 
-StudyStore openOrCreate(const std::string& db, const std::optional<std::string>& specPath) {
-    if (std::filesystem::exists(db)) {
-        StudyStore store = StudyStore::open(db);
-        if (specPath && studySpecJson(loadStudySpec(*specPath)) != studySpecJson(store.spec()))
-            throw UsageError(db + " holds another study than " + *specPath + " (a new database for a new study)");
-        return store;
-    }
-    if (!specPath) throw UsageError(db + ": no such study (give STUDY.json to create it)");
-    return StudyStore::create(db, loadStudySpec(*specPath));
+/// The neural methods are in their module (core/plugin/neuralmodule.h), loaded only when the study
+/// names one of them: a study of classic methods never maps LibTorch.
+void loadNeuralMethodsIfNamed(const std::string& db, const std::optional<std::string>& specPath) {
+    const StudySpec spec = std::filesystem::exists(db) ? StudyStore::open(db, StudyStore::Access::ReadOnly).spec()
+                           : specPath                  ? loadStudySpec(*specPath, MethodCheck::AsStored)
+                                                       : StudySpec{};
+    if (unregisteredMethods(spec).empty()) return;
+    loadNeuralMethods();
+    if (const std::vector<std::string> missing = unregisteredMethods(spec); !missing.empty())
+        throw std::runtime_error("unknown method \"" + missing.front() + "\" (see 'schedlab-cli methods')" + neuralUnavailableNote());
 }
 
 /// "--compare A,B": the Wilcoxon signed-rank test of two methods' per-graph costs.
@@ -56,7 +57,7 @@ int runStudyCommand(Args& args) {
     if (action == "print") {
         const std::string path = db ? *db : args.positional(1, "study database");
         args.finish(db ? 1 : 2);
-        const StudyStore store = StudyStore::open(path);
+        const StudyStore store = StudyStore::open(path, StudyStore::Access::ReadOnly);
         const StudySummary summary = summarize(store.spec(), store.runs());
         std::cout << formatSummary(summary, format);
         if (compare) printComparison(summary, *compare);
@@ -78,7 +79,8 @@ int runStudyCommand(Args& args) {
     const std::optional<std::string> spec = args.positionalCount() > 1 ? std::optional(args.positional(1, "study file")) : std::nullopt;
     args.finish(spec ? 2 : 1);
     if (!db) throw UsageError("--db FILE is required (the study's database; created when missing)");
-    StudyStore store = openOrCreate(*db, spec);
+    loadNeuralMethodsIfNamed(*db, spec);
+    StudyStore store = StudyStore::openOrCreate(*db, spec);
     InterruptStop interrupt({SIGINT, SIGTERM});   // the run in flight finishes and is stored
     const int made = runStudy(store, [&](const StudyProgress& p) {
         if (progress && p.last)

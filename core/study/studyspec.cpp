@@ -45,12 +45,12 @@ Platform machineTypesPlatform(const Graph& g) {
     return p;
 }
 
-StudyMethod methodFromJson(const json& e, const std::string& where) {
+StudyMethod methodFromJson(const json& e, const std::string& where, MethodCheck check) {
     if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) throw IoError(where + " must be an object with a \"name\"");
     StudyMethod m;
     m.name = e["name"].get<std::string>();
     const OptimizerInfo* info = OptimizerRegistry::instance().find(m.name);
-    if (!info) throw IoError(where + ": unknown method \"" + m.name + "\" (see 'schedlab-cli methods')");
+    if (!info && check == MethodCheck::Registered) throw IoError(where + ": unknown method \"" + m.name + "\" (see 'schedlab-cli methods')");
     if (e.contains("budget")) m.options.budget = e["budget"].get<std::int64_t>();
     if (e.contains("time_limit")) m.options.timeLimit = e["time_limit"].get<double>();
     std::string suffix;
@@ -58,7 +58,7 @@ StudyMethod methodFromJson(const json& e, const std::string& where) {
         if (!e["options"].is_object()) throw IoError(where + ": \"options\" must be an object of numbers");
         for (const auto& [key, value] : e["options"].items()) {
             if (!value.is_number()) throw IoError(where + ": option \"" + key + "\" must be a number");
-            const bool declared = std::any_of(info->options.begin(), info->options.end(), [&](const OptionSpec& o) { return o.key == key; });
+            const bool declared = !info || std::any_of(info->options.begin(), info->options.end(), [&](const OptionSpec& o) { return o.key == key; });
             if (!declared) throw IoError(where + ": " + m.name + " has no option \"" + key + "\"");
             m.options.values[key] = value.get<double>();
             std::ostringstream v;
@@ -117,7 +117,7 @@ Problem StudySpec::problemFor(const std::string& graphFile) const {
     return p;
 }
 
-StudySpec parseStudySpec(std::string_view text, const std::string& sourceName) {
+StudySpec parseStudySpec(std::string_view text, const std::string& sourceName, MethodCheck check) {
     json j;
     try {
         j = json::parse(text.begin(), text.end());
@@ -135,7 +135,7 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName) {
         for (const json& g : j["graphs"]) s.graphs.push_back(g.get<std::string>());
         if (!j.contains("methods") || !j["methods"].is_array() || j["methods"].empty()) fail("\"methods\" must list methods");
         for (std::size_t i = 0; i < j["methods"].size(); ++i)
-            s.methods.push_back(methodFromJson(j["methods"][i], sourceName + ": \"methods\"[" + std::to_string(i) + "]"));
+            s.methods.push_back(methodFromJson(j["methods"][i], sourceName + ": \"methods\"[" + std::to_string(i) + "]", check));
         if (j.contains("seeds")) {
             s.seeds.clear();
             for (const json& seed : j["seeds"]) {
@@ -162,14 +162,22 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName) {
     return s;
 }
 
-StudySpec loadStudySpec(const std::string& path) {
+StudySpec loadStudySpec(const std::string& path, MethodCheck check) {
     std::ifstream in(path);
     if (!in) throw IoError(path + ": cannot open");
     std::stringstream text;
     text << in.rdbuf();
-    StudySpec spec = parseStudySpec(text.str(), path);
+    StudySpec spec = parseStudySpec(text.str(), path, check);
     spec.baseDir = fs::absolute(path).parent_path().string();
     return spec;
+}
+
+std::vector<std::string> unregisteredMethods(const StudySpec& spec) {
+    std::vector<std::string> missing;
+    for (const StudyMethod& m : spec.methods)
+        if (!OptimizerRegistry::instance().find(m.name) && std::find(missing.begin(), missing.end(), m.name) == missing.end())
+            missing.push_back(m.name);
+    return missing;
 }
 
 std::string studySpecJson(const StudySpec& s) {

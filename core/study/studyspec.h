@@ -53,9 +53,17 @@ struct StudySpec {
     Problem problemFor(const std::string& graphFile) const;
 };
 
+/// How a spec's methods are checked. A study file's are looked up in the optimizer registry (name
+/// and options); a database's were checked when it was created, so reading, printing and merging a
+/// study needs none of its methods registered (the neural ones come with their module).
+enum class MethodCheck { Registered, AsStored };
+
 /// Throws IoError naming `sourceName` and the field at fault (unknown method, bad seed, ...).
-StudySpec parseStudySpec(std::string_view json, const std::string& sourceName);
-StudySpec loadStudySpec(const std::string& path);
+StudySpec parseStudySpec(std::string_view json, const std::string& sourceName, MethodCheck check = MethodCheck::Registered);
+StudySpec loadStudySpec(const std::string& path, MethodCheck check = MethodCheck::Registered);
+/// The names of the spec's methods that no optimizer is registered under, in the spec's order
+/// (the neural methods while their module is not loaded).
+std::vector<std::string> unregisteredMethods(const StudySpec& spec);
 std::string studySpecJson(const StudySpec& spec);
 
 } // namespace sl

@@ -13,10 +13,10 @@ namespace {
 constexpr int kSchema = 1;
 constexpr const char* kKind = "schedlab-study";
 
-/// A prepared statement, finalized on scope exit.
+/// A prepared statement, finalized on scope exit. step() throws on anything but a row or done.
 class Statement {
 public:
-    Statement(sqlite3* db, const char* sql, const std::string& path) {
+    Statement(sqlite3* db, const char* sql, const std::string& path) : m_db(db), m_path(path) {
         if (sqlite3_prepare_v2(db, sql, -1, &m_stmt, nullptr) != SQLITE_OK)
             throw std::runtime_error(path + ": " + sqlite3_errmsg(db));
     }
@@ -27,13 +27,21 @@ public:
     void text(int i, const std::string& s) { sqlite3_bind_text(m_stmt, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT); }
     void integer(int i, std::int64_t v) { sqlite3_bind_int64(m_stmt, i, v); }
     void real(int i, double v) { sqlite3_bind_double(m_stmt, i, v); }
-    bool step() const { return sqlite3_step(m_stmt) == SQLITE_ROW; }
+    /// True for a row, false when done; a busy, locked, read-only or corrupt database throws.
+    bool step() const {
+        const int rc = sqlite3_step(m_stmt);
+        if (rc == SQLITE_ROW) return true;
+        if (rc == SQLITE_DONE) return false;
+        throw std::runtime_error(m_path + ": " + sqlite3_errstr(rc) + " (" + sqlite3_errmsg(m_db) + ")");
+    }
     std::string columnText(int i) const {
         const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, i));
         return t ? std::string(t, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, i))) : std::string();
     }
 
 private:
+    sqlite3* m_db;
+    const std::string& m_path;
     sqlite3_stmt* m_stmt = nullptr;
 };
 
@@ -92,15 +100,15 @@ StudyStore StudyStore::create(const std::string& path, const StudySpec& spec) {
     put.text(3, std::to_string(kSchema));
     put.text(4, kKind);
     put.text(5, spec.baseDir);
-    put.step();
+    if (put.step()) throw std::runtime_error(path + ": the spec's insert returned a row");
     store.exec("COMMIT;");
     store.m_spec = spec;
     return store;
 }
 
-StudyStore StudyStore::open(const std::string& path) {
+StudyStore StudyStore::open(const std::string& path, Access access) {
     if (!std::filesystem::exists(path)) throw std::runtime_error(path + ": no such study");
-    StudyStore store(path, openDatabase(path, SQLITE_OPEN_READWRITE));
+    StudyStore store(path, openDatabase(path, access == Access::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE));
     try {
         if (store.meta("kind") != kKind) throw std::runtime_error("no SchedLab study in it");
     } catch (const std::runtime_error& e) {   // not SQLite at all, or another program's database
@@ -108,10 +116,23 @@ StudyStore StudyStore::open(const std::string& path) {
     }
     if (std::stoi(store.meta("schema")) > kSchema)
         throw std::runtime_error(path + ": a study of a newer SchedLab (schema " + store.meta("schema") + ")");
-    store.m_spec = parseStudySpec(store.meta("spec"), path + " (its spec)");
+    store.m_spec = parseStudySpec(store.meta("spec"), path + " (its spec)", MethodCheck::AsStored);
     store.m_spec.baseDir = store.meta("base");
     return store;
 }
+
+StudyStore StudyStore::openOrCreate(const std::string& db, const std::optional<std::string>& specPath) {
+    if (std::filesystem::exists(db)) {
+        StudyStore store = open(db);
+        if (specPath && studySpecJson(loadStudySpec(*specPath, MethodCheck::AsStored)) != studySpecJson(store.spec()))
+            throw std::runtime_error(db + " holds another study than " + *specPath + " (a new database for a new study)");
+        return store;
+    }
+    if (!specPath) throw std::runtime_error(db + ": no such study (give STUDY.json to create it)");
+    return create(db, loadStudySpec(*specPath));
+}
+
+void StudyStore::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(m_db, milliseconds); }
 
 int StudyStore::merge(const std::string& out, const std::vector<std::string>& inputs) {
     if (inputs.empty()) throw std::runtime_error("study merge: no databases to merge");
@@ -162,7 +183,7 @@ void StudyStore::store(const StudyRun& r, const std::string& scheduleJson) {
     s.real(12, r.seconds);
     s.text(13, r.settings);
     s.text(14, scheduleJson);
-    if (sqlite3_step(s.get()) != SQLITE_DONE) throw std::runtime_error(m_path + ": cannot store a run: " + sqlite3_errmsg(m_db));
+    s.step();
 }
 
 std::vector<StudyRun> StudyStore::runs() const {

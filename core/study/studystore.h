@@ -8,7 +8,10 @@
 /// Tables: `study` (key, value: the spec as JSON, the schema version) and `runs` (graph file,
 /// graph fingerprint, method label, seed, ok, error, cost, makespan, peak memory, the cost's lower bound, evaluations,
 /// seconds, the method's settings as JSON, the schedule as schedule JSON). A file that is not an
-/// SQLite database, or one that is not a SchedLab study, is refused with a message naming it.
+/// SQLite database, or one that is not a SchedLab study, is refused with a message naming it. Every
+/// SQLite result other than a row or the end of one is an error naming the file and SQLite's reason
+/// (busy, locked, read-only, corrupt): a run is never taken as missing, nor a list as complete, when
+/// the database could not say.
 
 #include "core/study/studyspec.h"
 
@@ -40,8 +43,13 @@ class StudyStore {
 public:
     /// Creates `path` (which must not exist) holding `spec`. Throws std::runtime_error.
     static StudyStore create(const std::string& path, const StudySpec& spec);
-    /// Opens an existing study. Throws std::runtime_error naming the file when it is not one.
-    static StudyStore open(const std::string& path);
+    enum class Access { ReadWrite, ReadOnly };
+    /// Opens an existing study (its methods need not be registered: MethodCheck::AsStored). Throws
+    /// std::runtime_error naming the file when it is not one.
+    static StudyStore open(const std::string& path, Access access = Access::ReadWrite);
+    /// What `study run` and the explorer's New Study do: opens `db` when it exists (refusing it when
+    /// `specPath` names another study), else creates it from `specPath`. Throws std::runtime_error.
+    static StudyStore openOrCreate(const std::string& db, const std::optional<std::string>& specPath);
     /// Joins the runs of `inputs` (the databases of a sharded study's ranks, or any studies of the
     /// same spec) into `out`, created when missing; a run `out` already has is kept. Throws
     /// std::runtime_error naming a file whose spec differs. Returns the runs added.
@@ -52,6 +60,8 @@ public:
 
     const StudySpec& spec() const { return m_spec; }
     const std::string& path() const { return m_path; }
+    /// How long a statement waits for another connection's lock before it fails (default 5 s).
+    void setBusyTimeout(int milliseconds);
     bool has(const std::string& graph, const std::string& method, std::uint64_t seed) const;
     /// Stores one finished run and its schedule JSON (empty for a failed run), in one transaction.
     void store(const StudyRun& run, const std::string& scheduleJson);

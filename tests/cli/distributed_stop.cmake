@@ -53,11 +53,12 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "a local 2-rank run (exit ${rc}; 3: a listener on another address than loopback):\n${out}\n${err}")
 endif()
 # The watch can tell: a run across hosts (a master named by this host's name, so not loopback)
-# hosts c10d's TCPStore, which listens on every interface; alone, rank 0 waits 2 s for its peer.
+# hosts c10d's TCPStore, which listens on every interface. Alone, rank 0 waits up to 120 s for its
+# peer, and the watch ends it as soon as it sees the listener: the verdict never races the clock.
 cmake_host_system_information(RESULT host QUERY HOSTNAME)
 math(EXPR other_port "${port} + 1")
-execute_process(COMMAND ${LISTENERS} ${CLI} bench heuristics --quick --world-size 2 --rank 0
-                        --master ${host}:${other_port} --dist-timeout 2
+execute_process(COMMAND ${LISTENERS} --until-public ${CLI} bench heuristics --quick --world-size 2 --rank 0
+                        --master ${host}:${other_port} --dist-timeout 120
                 WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 3)
   message(FATAL_ERROR "the listener watch missed the TCPStore of a run across hosts (exit ${rc}):\n${out}\n${err}")

@@ -2,6 +2,7 @@
 // mem-approx-dp, the approximate DP of Gagrani et al. 2022 (§5, App. C.3): exact with a beam wider
 // than every level (against exact-memory and brute force), never worse than the best classic
 // order at small K, a valid order whose StepMemory peak is the reported one, and prompt stops.
+#include "common/testmain.h"
 #include "core/costmodel/problem.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/approxmemory.h"
@@ -206,5 +207,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestApproxMemory)
+SCHEDLAB_TEST_MAIN(approxmemory, TestApproxMemory)
 #include "tst_approxmemory.moc"

@@ -3,6 +3,7 @@
 // schedule) against hand-computed values, the published bound of ft10, the known optima of the
 // job-shop fixtures and brute-forced optima of small random job-shops. The memory cut bound against
 // a hand-checked graph and the peaks of random placements and orders.
+#include "common/testmain.h"
 #include "common/cutexample.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/resultbound.h"
@@ -272,5 +273,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBounds)
+SCHEDLAB_TEST_MAIN(bounds, TestBounds)
 #include "tst_bounds.moc"

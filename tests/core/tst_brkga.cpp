@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The BRKGA engine: stops, budget accounting, determinism across threads, cancel, elitism, warm
 // start, and the registered optimizers end to end.
+#include "common/testmain.h"
 #include "core/brkga/beta.h"
 #include "core/brkga/brkga.h"
 #include "core/brkga/brkgaoptimizer.h"
@@ -479,5 +480,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBrkga)
+SCHEDLAB_TEST_MAIN(brkga, TestBrkga)
 #include "tst_brkga.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The REGAL decoder and the order decoder on hand-checked chromosomes and on random graphs.
+#include "common/testmain.h"
 #include "core/brkga/decoderbasics.h"
 #include "core/brkga/orderdecoder.h"
 #include "core/brkga/regaldecoder.h"
@@ -295,5 +296,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBrkgaDecoder)
+SCHEDLAB_TEST_MAIN(brkgadecoder, TestBrkgaDecoder)
 #include "tst_brkgadecoder.moc"

@@ -2,6 +2,7 @@
 // The candidate protocol (Zhang et al. 2023, Fig. 1 and §5) on the worked example of
 // docs/costmodel.md, whose target makespans tst_targetmodel checks by hand; and the methods that
 // fill RunResult::candidates.
+#include "common/testmain.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
@@ -115,5 +116,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCandidates)
+SCHEDLAB_TEST_MAIN(candidates, TestCandidates)
 #include "tst_candidates.moc"

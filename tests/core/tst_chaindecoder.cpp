@@ -4,6 +4,7 @@
 // reached by some chromosome, the cost equal to sl::scoreSchedule to the bit on random graphs and
 // platforms (with and without memory in the cost), and the optimizer reaching the brute-force
 // optimum of a small instance.
+#include "common/testmain.h"
 #include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/chaindecoder.h"
 #include "core/costmodel/cost.h"
@@ -208,5 +209,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestChainDecoder)
+SCHEDLAB_TEST_MAIN(chaindecoder, TestChainDecoder)
 #include "tst_chaindecoder.moc"

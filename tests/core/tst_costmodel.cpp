@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The cost model on hand-checked cases: REGAL's model (Paliwal et al. 2020, §3.1) and Topoformer's
 // (Gagrani et al. 2022, §3.2), on the examples of docs/costmodel.md, "Worked examples".
+#include "common/testmain.h"
 #include "core/costmodel/inputedges.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/stepmemory.h"
@@ -436,5 +437,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCostModel)
+SCHEDLAB_TEST_MAIN(costmodel, TestCostModel)
 #include "tst_costmodel.moc"

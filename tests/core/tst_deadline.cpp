@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // core/util/deadline.h: a stop token that fires at a deadline or with its outer token.
+#include "common/testmain.h"
 #include "core/util/deadline.h"
 
 #include <QTest>
@@ -41,5 +42,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDeadline)
+SCHEDLAB_TEST_MAIN(deadline, TestDeadline)
 #include "tst_deadline.moc"

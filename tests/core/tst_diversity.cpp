@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Diversity metrics (Zhang et al. 2023, App. E.2, read as docs/diversity.md says) on hand-made
 // schedules of 4 unit-length ops, values computed by hand.
+#include "common/testmain.h"
 #include "core/analysis/diversity.h"
 
 #include <QTest>
@@ -100,5 +101,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDiversity)
+SCHEDLAB_TEST_MAIN(diversity, TestDiversity)
 #include "tst_diversity.moc"

@@ -2,6 +2,7 @@
 // exact-memory against brute force over every topological order of small random graphs, with the
 // step-clock peak recomputed here from its definition (Gagrani et al. 2022, §3.2, eqs. 1-3 and
 // App. A eq. 15; docs/costmodel.md, "Step clock").
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/exactmemory.h"
@@ -77,5 +78,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExact)
+SCHEDLAB_TEST_MAIN(exact, TestExact)
 #include "tst_exact.moc"

@@ -3,6 +3,7 @@
 // brute-forced optima of small random problems, bounds that never pass an optimum, limits,
 // cancellation, the cost model's word on every schedule, and the problems it must refuse.
 // Each test names the code mutation it catches.
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
@@ -430,5 +431,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExactMakespan)
+SCHEDLAB_TEST_MAIN(exactmakespan, TestExactMakespan)
 #include "tst_exactmakespan.moc"

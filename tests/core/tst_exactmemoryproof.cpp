@@ -3,6 +3,7 @@
 // graphs: its per-set bound (MemoryStateBound) never exceeds the best completion, every optimum
 // it reports is the true one, and when stopped early its answer is a valid order with the peak it
 // reports and a lower bound that holds.
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/exactmemory.h"
@@ -145,5 +146,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExactMemoryProof)
+SCHEDLAB_TEST_MAIN(exactmemoryproof, TestExactMemoryProof)
 #include "tst_exactmemoryproof.moc"

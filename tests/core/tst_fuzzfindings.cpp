@@ -2,6 +2,7 @@
 // Inputs the fuzz targets (tests/fuzz, docs/reliability.md) found crashing, each reduced and kept
 // here as a plain unit test: the reader must refuse it with an IoError naming the fault, or read it
 // into a graph that the writers take.
+#include "common/testmain.h"
 #include "common/protobufwriter.h"
 #include "common/workedexample.h"
 #include "core/io/graphio.h"
@@ -299,5 +300,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFuzzFindings)
+SCHEDLAB_TEST_MAIN(fuzzfindings, TestFuzzFindings)
 #include "tst_fuzzfindings.moc"

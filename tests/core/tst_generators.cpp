@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Generators: reproducible, acyclic, and shaped as the papers describe.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 
 #include <QTest>
@@ -173,5 +174,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGenerators)
+SCHEDLAB_TEST_MAIN(generators, TestGenerators)
 #include "tst_generators.moc"

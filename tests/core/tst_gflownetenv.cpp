@@ -5,6 +5,7 @@
 // graphs and platforms: every sampled terminal is a valid schedule whose cost-model makespan and
 // start times equal the incremental ones to the bit, and which equal an independent replay of Eq. 2
 // and the list scheduler's own times.
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/validator.h"
@@ -259,5 +260,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGflowNetEnv)
+SCHEDLAB_TEST_MAIN(gflownetenv, TestGflowNetEnv)
 #include "tst_gflownetenv.moc"

@@ -2,6 +2,7 @@
 // Classic schedulers on hand-checked cases: HEFT on Topcuoglu et al.'s (2002) example, CP / MOPNR
 // / SPT priorities (Jeon et al. 2023, App. D; docs/heuristics.md, "Choices where the papers are
 // silent"), memory orders and bounds (Topoformer's memory model, Gagrani et al. 2022, §3.2).
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/levels.h"
 #include "core/costmodel/stepmemory.h"
@@ -206,5 +207,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHeuristics)
+SCHEDLAB_TEST_MAIN(heuristics, TestHeuristics)
 #include "tst_heuristics.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Graph importers (core/io): real fixtures load with the facts their sources state, native JSON
 // and DOT round-trip exactly, and broken files give an IoError naming the file and the fault.
+#include "common/testmain.h"
 #include "common/protobufwriter.h"
 #include "core/io/graphio.h"
 #include "core/util/atomicfile.h"
@@ -729,5 +730,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImporters)
+SCHEDLAB_TEST_MAIN(importers, TestImporters)
 #include "tst_importers.moc"

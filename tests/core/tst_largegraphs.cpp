@@ -5,6 +5,7 @@
 // `start`: a validator whose slack scales with the duration only refuses these schedules (list-cp
 // on a 10,000-op network did). Each method runs under a short time limit, so the search methods
 // stop early with a valid best-so-far; the 100,000-op rows are their own CTest label ("large").
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
@@ -79,5 +80,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLargeGraphs)
+SCHEDLAB_TEST_MAIN(largegraphs, TestLargeGraphs)
 #include "tst_largegraphs.moc"

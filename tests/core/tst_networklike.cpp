@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The "nn" generator (core/generators/networklike.cpp): exactly N ops, reproducible, valid sizes,
 // and the variety REGAL's training data needs (every block kind appears across seeds).
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 
 #include <QTest>
@@ -113,5 +114,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNetworkLike)
+SCHEDLAB_TEST_MAIN(networklike, TestNetworkLike)
 #include "tst_networklike.moc"

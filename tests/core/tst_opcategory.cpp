@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The op-category classifier over ONNX, HLO and framework spellings, and the folding rule the graph
 // view uses for weights and constants (on a hand-made graph and on the SSD-MobileNet HLO module).
+#include "common/testmain.h"
 #include "core/graph/opcategory.h"
 #include "core/io/graphio.h"
 
@@ -101,5 +102,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOpCategory)
+SCHEDLAB_TEST_MAIN(opcategory, TestOpCategory)
 #include "tst_opcategory.moc"

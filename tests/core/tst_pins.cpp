@@ -3,6 +3,7 @@
 // validator checks), the others are refused naming those that can; the hand editor refuses what
 // would break a pin; pins that no schedule can keep are refused; schedule files carry them under
 // version 2. Each test names the mutation it catches.
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/validator.h"
@@ -173,5 +174,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPins)
+SCHEDLAB_TEST_MAIN(pins, TestPins)
 #include "tst_pins.moc"

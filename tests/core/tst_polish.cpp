@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // core/localsearch/polish.h: improvement mode on any schedule (the priority sampler's --polish):
 // never worse, valid, scored by the one cost model; the tabu stage is what moves list schedules.
+#include "common/testmain.h"
 #include "core/localsearch/polish.h"
 
 #include "core/costmodel/validator.h"
@@ -98,5 +99,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPolish)
+SCHEDLAB_TEST_MAIN(polish, TestPolish)
 #include "tst_polish.moc"

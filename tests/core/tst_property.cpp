@@ -3,6 +3,7 @@
 // topological orders, lower bounds below every makespan, both memory clocks equal to independent
 // recomputations from their definitions (tests/common/reference.h), exact-memory below every
 // heuristic, reproducible seeds, prompt cancellation.
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
@@ -167,5 +168,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProperty)
+SCHEDLAB_TEST_MAIN(property, TestProperty)
 #include "tst_property.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // sl::Rng's own MT19937-64 must give std::mt19937_64's numbers exactly: every seeded result in the
 // project (BRKGA runs, generators' graphs, samples) depends on that stream.
+#include "common/testmain.h"
 #include "core/util/random.h"
 
 #include <QtTest>
@@ -41,5 +42,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRandom)
+SCHEDLAB_TEST_MAIN(random, TestRandom)
 #include "tst_random.moc"

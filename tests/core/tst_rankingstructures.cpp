@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The list scheduler's ranking structures against std::set / std::stable_sort on random data.
+#include "common/testmain.h"
 #include "core/util/priorityqueue.h"
 #include "core/util/prioritysort.h"
 #include "core/util/random.h"
@@ -116,5 +117,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRankingStructures)
+SCHEDLAB_TEST_MAIN(rankingstructures, TestRankingStructures)
 #include "tst_rankingstructures.moc"

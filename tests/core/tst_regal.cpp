@@ -2,6 +2,7 @@
 // REGAL's torch-free parts: the shifts' Betas by hand, the actions' layout over the chromosome,
 // all-zero actions as plain BRKGA draw for draw, steering mid-run, the oracle's actions, the
 // features (hand-checked, independent of op names), the augmentation and the datasets.
+#include "common/testmain.h"
 #include "core/brkga/beta.h"
 #include "core/brkga/regaldecoder.h"
 #include "core/generators/generators.h"
@@ -308,5 +309,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRegal)
+SCHEDLAB_TEST_MAIN(regal, TestRegal)
 #include "tst_regal.moc"

@@ -2,6 +2,7 @@
 // Hostile inputs and outputs (docs/reliability.md): the limits in one place, the DOT pre-scan,
 // cgraph's recursion on a huge fan-out, the atomic writer on links, devices and folders, and
 // OutputSet's all-or-nothing commit.
+#include "common/testmain.h"
 #include "core/graph/graph.h"
 #include "core/heuristics/heft.h"
 #include "core/io/graphio.h"
@@ -215,5 +216,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReliability)
+SCHEDLAB_TEST_MAIN(reliability, TestReliability)
 #include "tst_reliability.moc"

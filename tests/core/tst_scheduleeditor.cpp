@@ -2,6 +2,7 @@
 // Hand edits of a schedule (core/edit/scheduleeditor.h): a hand-checked move, each refusal with
 // nothing changed, every allowed edit scored as evaluate scores its saved file, undo to the start
 // exactly and redo. Each test names the mutation it catches.
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
 #include "core/edit/scheduleeditor.h"
@@ -248,5 +249,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScheduleEditor)
+SCHEDLAB_TEST_MAIN(scheduleeditor, TestScheduleEditor)
 #include "tst_scheduleeditor.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Schedule files (core/io/scheduleio.h): JSON round trip and contract, CSV, Chrome trace, annotated
 // DOT, atomic writes and the errors malformed schedule files give.
+#include "common/testmain.h"
 #include "core/analysis/levels.h"
 #include "core/brkga/regaldecoder.h"
 #include "core/costmodel/cost.h"
@@ -550,5 +551,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestScheduleIo)
+SCHEDLAB_TEST_MAIN(scheduleio, TestScheduleIo)
 #include "tst_scheduleio.moc"

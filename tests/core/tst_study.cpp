@@ -2,6 +2,7 @@
 // Studies (core/study): the summary and the performance profile of a hand-built cost table, a
 // study stopped mid-run and resumed against one never stopped (to the bit), and databases that are
 // not studies refused with a message. Each test names the mutation it catches.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/study/studyrunner.h"
@@ -14,9 +15,13 @@
 
 #include <sqlite3.h>
 
+#include <QFileInfo>
+
 #include <bit>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 
 using namespace sl;
 
@@ -238,7 +243,96 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("no-such-method") != std::string::npos, e.what());
         }
     }
+
+    // Every SQLite result but a row or done is an error naming the file (issue 48). Under another
+    // connection's write lock, store() throws while reads still see every run (WAL); a read-only
+    // open refuses a store; on a file truncated mid-page under an open store, has() throws
+    // instead of calling a stored run missing (which would run it again and overwrite it) and
+    // runs() throws instead of returning a short list; in every case the original keeps every
+    // run. Mutations caught: step() reading any non-row as "done" (has() false, runs() short or
+    // empty), a store whose failed insert goes unnoticed.
+    void sqliteFailuresAreErrorsAndLoseNoRun() {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/s.db").toStdString();
+        std::size_t stored = 0;
+        {
+            StudyStore store = StudyStore::create(path, smallStudy(dir.path()));
+            runStudy(store);
+            stored = store.runs().size();
+        }
+        QCOMPARE(stored, std::size_t{18});
+        const std::string g = StudyStore::open(path).spec().graphFiles().front();
+        const StudyRun extra{.graph = g, .method = "tabu", .seed = 99};
+        const auto expectError = [&](const char* what, const std::string& file, const std::function<void()>& call, const char* reason) {
+            try {
+                call();
+                QFAIL(what);
+            } catch (const std::runtime_error& e) {
+                const std::string m = e.what();
+                QVERIFY2(m.find(file) != std::string::npos && m.find(reason) != std::string::npos, e.what());
+            }
+        };
+        {
+            StudyStore store = StudyStore::open(path);
+            store.setBusyTimeout(20);
+            sqlite3* other = nullptr;
+            QCOMPARE(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(other, "BEGIN IMMEDIATE;", nullptr, nullptr, nullptr), SQLITE_OK);
+            expectError("store() under another's write lock", path, [&] { store.store(extra, ""); }, "locked");
+            QVERIFY(store.has(g, "tabu", 1));
+            QCOMPARE(store.runs().size(), stored);
+            sqlite3_exec(other, "ROLLBACK;", nullptr, nullptr, nullptr);
+            sqlite3_close(other);
+        }
+        {
+            StudyStore readOnly = StudyStore::open(path, StudyStore::Access::ReadOnly);
+            expectError("a store into a read-only database", path, [&] { readOnly.store(extra, ""); }, "readonly");
+            QCOMPARE(readOnly.runs().size(), stored);
+        }
+        const std::string cut = (dir.path() + "/cut.db").toStdString();
+        std::filesystem::copy_file(path, cut);
+        const auto size = std::filesystem::file_size(cut);
+        QVERIFY2(size > 3 * 4096, "the study is too small to cut mid-page");
+        {
+            StudyStore store = StudyStore::open(cut);
+            std::filesystem::resize_file(cut, size / 2 + 1000);   // mid-page: SQLite's pages are 4096 bytes
+            expectError("has() on a truncated file", cut, [&] { (void)store.has(g, "tabu", 1); }, "malformed");
+            expectError("runs() on a truncated file", cut, [&] { (void)store.runs(); }, "malformed");
+            expectError("store() on a truncated file", cut, [&] { store.store(extra, ""); }, "malformed");
+        }
+        expectError("opening a truncated file", cut, [&] { (void)StudyStore::open(cut); }, "malformed");
+        QCOMPARE(StudyStore::open(path).runs().size(), stored);   // the original keeps every run
+    }
+
+    // The explorer and `study run` share openOrCreate (issue 48): a database made from another
+    // study file is refused naming both, with the words both show; the same file resumes; a
+    // stored spec is read without its methods registered. Mutation caught: an openOrCreate that
+    // goes on into another study's database (the explorer did).
+    void openOrCreateRefusesAnotherStudysDatabase() {
+        QTemporaryDir dir;
+        StudySpec spec = smallStudy(dir.path());
+        const auto write = [&](const QString& name, const StudySpec& s) {
+            const QString file = dir.path() + "/" + name;
+            std::ofstream(file.toStdString()) << studySpecJson(s);
+            return file.toStdString();
+        };
+        const std::string first = write("a.study.json", spec);
+        spec.seeds = {1, 2, 3};
+        const std::string second = write("b.study.json", spec);
+        const std::string db = (dir.path() + "/a.db").toStdString();
+        (void)StudyStore::openOrCreate(db, first);
+        QCOMPARE(StudyStore::openOrCreate(db, first).spec().seeds.size(), std::size_t{2});
+        try {
+            (void)StudyStore::openOrCreate(db, second);
+            QFAIL("another study's database was resumed");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()), db + " holds another study than " + second + " (a new database for a new study)");
+        }
+        const StudySpec stored = parseStudySpec(R"({"graphs": ["a.json"], "methods": [{"name": "topoformer-not-loaded"}]})", "db",
+                                                MethodCheck::AsStored);
+        QCOMPARE(unregisteredMethods(stored), std::vector<std::string>{"topoformer-not-loaded"});
+    }
 };
 
-QTEST_GUILESS_MAIN(TestStudy)
+SCHEDLAB_TEST_MAIN(study, TestStudy)
 #include "tst_study.moc"

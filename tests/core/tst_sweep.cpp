@@ -2,6 +2,7 @@
 // The list-gumbel temperature sampler, the sweep engine and its files. Expected values come from
 // independent computations (list-cp's schedule, target speedups re-timed here), never from the
 // code under test.
+#include "common/testmain.h"
 #include "core/analysis/levels.h"
 #include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
@@ -293,5 +294,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+SCHEDLAB_TEST_MAIN(sweep, TestSweep)
 #include "tst_sweep.moc"

@@ -3,6 +3,7 @@
 // timed as the cost model times them, descent never worsens, the N5 rule on a hand-made path, the
 // `tabu` method's known optima on the job-shop fixtures, reproducibility, the one cost model, never
 // worse than the heuristics, stop and time limit. Each test names the code mutation it catches.
+#include "common/testmain.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
@@ -443,5 +444,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTabu)
+SCHEDLAB_TEST_MAIN(tabu, TestTabu)
 #include "tst_tabu.moc"

@@ -2,6 +2,7 @@
 // Chain timing and the target models (Zhang et al. 2023, §2.2 and §5.1; docs/costmodel.md) on
 // hand-checked cases, and re-timing a list schedule's own chains gives back its times (one clock,
 // two paths).
+#include "common/testmain.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/target.h"
@@ -225,5 +226,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTargetModel)
+SCHEDLAB_TEST_MAIN(targetmodel, TestTargetModel)
 #include "tst_targetmodel.moc"

@@ -2,6 +2,7 @@
 // Training graphs (core/graph/traininggraph.h): a hand-checked three-op network, the saved-tensor
 // table, gradient accumulation, control dependencies, names, errors, and invariants over random
 // graphs of several generators and a real ONNX model.
+#include "common/testmain.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
@@ -470,5 +471,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainingGraph)
+SCHEDLAB_TEST_MAIN(traininggraph, TestTrainingGraph)
 #include "tst_traininggraph.moc"

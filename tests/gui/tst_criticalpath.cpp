@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The critical path the Gantt chart highlights, on hand-checked schedules.
+#include "common/testmain.h"
 #include "widgets/criticalpath.h"
 
 #include <QtTest>
@@ -38,5 +39,5 @@ private Q_SLOTS:
 
 };
 
-QTEST_GUILESS_MAIN(TestCriticalPath)
+SCHEDLAB_TEST_MAIN(criticalpath, TestCriticalPath)
 #include "tst_criticalpath.moc"

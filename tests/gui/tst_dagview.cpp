@@ -3,6 +3,7 @@
 // (the SSD-MobileNet HLO module stays narrow), Fit shows every node, a dropped file opens, find
 // with wrap-around, the selection's edges and neighbours highlighted, the details panel with the
 // schedule's slack.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/graph/opcategory.h"
 #include "core/io/graphio.h"
@@ -532,5 +533,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDagView)
+SCHEDLAB_TEST_MAIN(dagview, TestDagView)
 #include "tst_dagview.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Drives the explorer window offscreen: open the bundled examples, run optimizers, compare, link
 // selections, cancel, recover from a malformed file, export.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
@@ -551,5 +552,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExplorer)
+SCHEDLAB_TEST_MAIN(explorer, TestExplorer)
 #include "tst_explorer.moc"

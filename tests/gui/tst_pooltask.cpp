@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // widgets/pooltask.h: work on a pool thread, its outcome on the GUI thread from the event loop,
 // never for a context that is gone; exceptions become the outcome's error.
+#include "common/testmain.h"
 #include "widgets/pooltask.h"
 
 #include <QCoreApplication>
@@ -76,5 +77,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPoolTask)
+SCHEDLAB_TEST_MAIN(pooltask, TestPoolTask)
 #include "tst_pooltask.moc"

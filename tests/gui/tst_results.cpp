@@ -3,6 +3,7 @@
 // schedule is never drawn over the open one, Compare, Save and Export refuse mixes; schedules
 // travel with their platform and graph fingerprint; command-line flags hold for one launch; the
 // smaller faults (convergence of one evaluation, cancelled titles, disabled actions, export errors).
+#include "common/testmain.h"
 #include "app/gui/commandline.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
@@ -444,5 +445,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestResults)
+SCHEDLAB_TEST_MAIN(results, TestResults)
 #include "tst_results.moc"

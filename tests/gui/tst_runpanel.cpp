@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Run panel's weight file row: shown for neural methods only, kept across method changes, and
 // handed to the optimizer as the "weights" option (what `optimize --weights FILE` does).
+#include "common/testmain.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/runpanel.h"
 
@@ -99,5 +100,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunPanel)
+SCHEDLAB_TEST_MAIN(runpanel, TestRunPanel)
 #include "tst_runpanel.moc"

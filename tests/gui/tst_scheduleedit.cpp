@@ -2,6 +2,7 @@
 // Editing a schedule by hand in the explorer: a bar dragged with the mouse moves its op to the
 // intended device and place, the edited result is a new result that scores like its saved file;
 // a refused drop says why and changes nothing; undo and redo walk the edits; the keyboard moves.
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/io/scheduleio.h"
 #include "widgets/document.h"
@@ -16,8 +17,10 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runpanel.h"
 #include "widgets/scheduleedits.h"
+#include "widgets/units.h"
 
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QtTest>
 
 #include <bit>
@@ -203,6 +206,40 @@ private Q_SLOTS:
         QVERIFY2(QString::fromStdString(r.result->note).contains(QStringLiteral("start schedule")), r.result->note.c_str());
     }
 
+    // Hand edits read to the unit (issue 48): ft06's list-cp schedule (61) with J1·1 dragged to
+    // M2's third place (58): the read-out during the drag, the status bar after the drop and after
+    // the undo, and the edited row's Makespan cell. Mutations caught: the 3-significant-digit
+    // format ("61.0 units → 58.0 units", or "1.49 k units" on both sides at Taillard's size), no
+    // difference in units, no status-bar message after an edit, the before and after swapped.
+    void editsReadToTheUnit() {
+        MainWindow w;
+        const RunRecord base = listCpInGantt(w, QStringLiteral(EXAMPLES "/ft06.txt"), 0);
+        QVERIFY(base.result);
+        QCOMPARE(base.schedule().makespan, 61.0);
+        const Graph& graph = base.problem->g();
+        OpId v = kNoOp;
+        for (OpId u = 0; u < graph.opCount(); ++u)
+            if (graph.op(u).name == "j1_o1") v = u;
+        GanttView* g = w.ganttView();
+        const QPointF target = g->dropPoint(v, {2, 2});
+        QTest::mousePress(g, Qt::LeftButton, {}, g->barRect(v).center().toPoint());
+        QMouseEvent move(QEvent::MouseMove, target, g->mapToGlobal(target), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(g, &move);
+        QCOMPARE(g->dragText(), QStringLiteral("makespan 61 units → 58 units (−3 units, −4.9 %)"));
+        QTest::mouseRelease(g, Qt::LeftButton, {}, target.toPoint());
+        QCOMPARE(w.document()->shown()->schedule().makespan, 58.0);
+        const QString edited = base.name + QStringLiteral(", edited");
+        QCOMPARE(w.statusBar()->currentMessage(), edited + QStringLiteral(": makespan 61 units → 58 units (−3 units, −4.9 %)"));
+        const ResultsModel* results = w.results();
+        const auto makespanCell = [results](int id) {
+            return results->index(results->rowOfId(id), ResultsModel::Makespan).data().toString();
+        };
+        QCOMPARE(makespanCell(w.document()->shown()->id), QStringLiteral("58 units"));
+        QCOMPARE(makespanCell(base.id), QStringLiteral("61.0 units"));   // not edited: the short format stays
+        QTest::keyClick(&w, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(w.statusBar()->currentMessage(), edited + QStringLiteral(": makespan 58 units → 61 units (+3 units, +5.2 %)"));
+    }
+
     // The Memory view's step clock, one device: a drag along the curve from one step to another
     // moves that op there (a new edited result whose order has it at the new step, its step peak
     // that of the new order recomputed here), the dashed curve previews the move during the drag,
@@ -246,6 +283,9 @@ private Q_SLOTS:
                          Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(viewport, &move);
         QVERIFY(m->previewPointCount() > 0);
+        // the peak to the byte (issue 48); catches the IEC one-decimal format ("89.0 MiB")
+        const QString peak = QStringLiteral(": peak ") + formatBytesExact(base.schedule().stepMemory.peak);
+        QVERIFY2(m->readout().contains(peak) && m->readout().endsWith(QStringLiteral(")")), qPrintable(m->readout()));
         QTest::mouseRelease(viewport, Qt::LeftButton, {}, m->stepPoint(free - 1));
         QCOMPARE(w.results()->rowCount(), 2);
         const RunRecord edited = *w.document()->shown();
@@ -290,5 +330,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestScheduleEdit)
+SCHEDLAB_TEST_MAIN(scheduleedit, TestScheduleEdit)
 #include "tst_scheduleedit.moc"

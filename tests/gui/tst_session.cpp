@@ -2,6 +2,7 @@
 // The explorer keeps the user's work: finished results are autosaved and come back
 // after a crash, a graph file changed on disk is noticed, and an optimizer that throws leaves every
 // earlier result in place.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
@@ -151,5 +152,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSession)
+SCHEDLAB_TEST_MAIN(session, TestSession)
 #include "tst_session.moc"

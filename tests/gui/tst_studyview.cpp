@@ -2,6 +2,7 @@
 // The Study tab: a small study's summary, win/loss matrix and charts as the database says (pixels
 // of the profile and the strips), and a double-click on a per-graph cell opening that run's graph
 // and schedule with the stored cost.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/study/studyrunner.h"
@@ -181,5 +182,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestStudyView)
+SCHEDLAB_TEST_MAIN(studyview, TestStudyView)
 #include "tst_studyview.moc"

@@ -2,6 +2,7 @@
 // The Temperature panel and the sweep view, driven offscreen: moving the σ slider re-samples in the
 // background and fills the histogram; a sweep fills the charts and the table; clicking a row shows
 // that temperature's best schedule in the Gantt view; sweeps save, reopen and refuse bad files.
+#include "common/testmain.h"
 #include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
 #include "core/heuristics/listgumbel.h"
@@ -405,5 +406,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTemperature)
+SCHEDLAB_TEST_MAIN(temperature, TestTemperature)
 #include "tst_temperature.moc"

@@ -2,6 +2,7 @@
 // The timeline views and their numbers: units in the results table, the Gantt axis and tooltips,
 // the memory chart's read-out and zoom, the compare and convergence axes; the Gantt ends at the
 // makespan on a 10k-op schedule; no NaN axis range reaches Qt Charts.
+#include "common/testmain.h"
 #include "core/optimizer/optimizer.h"
 #include "widgets/chartutil.h"
 #include "widgets/compareview.h"
@@ -489,5 +490,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTimeline)
+SCHEDLAB_TEST_MAIN(timeline, TestTimeline)
 #include "tst_timeline.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Gantt chart's time <-> pixel math and its axis ticks.
+#include "common/testmain.h"
 #include "widgets/timemapping.h"
 
 #include <QtTest>
@@ -54,5 +55,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimeMapping)
+SCHEDLAB_TEST_MAIN(timemapping, TestTimeMapping)
 #include "tst_timemapping.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Training steps in the explorer: the "?training=" source suffix, File ▸ Training Step, the
 // window title, recent files and a run on the training graph.
+#include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
 #include "core/optimizer/optimizer.h"
@@ -98,5 +99,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTraining)
+SCHEDLAB_TEST_MAIN(training, TestTraining)
 #include "tst_training.moc"

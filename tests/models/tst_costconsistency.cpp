@@ -4,6 +4,7 @@
 // that `schedlab-cli evaluate` computes from its schedule file, to the last bit; its memory peaks
 // equal the clocks' definitions (tests/common/reference.h); and no progress report claims a
 // better cost than the one reported.
+#include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
 #include "core/io/scheduleio.h"
@@ -116,5 +117,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCostConsistency)
+SCHEDLAB_TEST_MAIN(costconsistency, TestCostConsistency)
 #include "tst_costconsistency.moc"

@@ -2,6 +2,7 @@
 // models/distributed: data-parallel training over LibTorch's c10d (Gloo) with two ranks on
 // loopback, as two threads of this process (each with its own handle on the local rendezvous's
 // FileStore, models/distributed/localrendezvous.h, and its own Gloo group).
+#include "common/testmain.h"
 #include "models/distributed/dataparallel.h"
 #include "models/distributed/gloogroup.h"
 
@@ -262,5 +263,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDistributed)
+SCHEDLAB_TEST_MAIN(distributed, TestDistributed)
 #include "tst_distributed.moc"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The shared Topoformer encoder: features, the seven masks, NaN-free gradients, batching, weights.
+#include "common/testmain.h"
 #include "models/encoder/encoder.h"
 #include "models/encoder/maththreads.h"
 
@@ -436,5 +437,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestEncoder)
+SCHEDLAB_TEST_MAIN(encoder, TestEncoder)
 #include "tst_encoder.moc"

@@ -4,6 +4,7 @@
 // validity and reproducibility, and training that works: a short run raises the mean sampled
 // speedup and lowers std(zeta) against the same untrained model (paired, fixed seeds), and on 4
 // independent ops / 2 devices (120 schedules, enumerated) mean zeta approaches the exact log Z.
+#include "common/testmain.h"
 #include "models/gflownet/loss.h"
 #include "models/gflownet/policy.h"
 #include "models/gflownet/rollout.h"
@@ -528,5 +529,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGflowNet)
+SCHEDLAB_TEST_MAIN(gflownet, TestGflowNet)
 #include "tst_gflownet.moc"

@@ -5,6 +5,7 @@
 // the training rollout's batched log P_F equals the sampler's; samples are valid schedules that
 // evaluate scores the same, the same for any thread count; one encoder pass per graph and sigma;
 // and a second of training brings the mean zeta to the exact log Z of a tiny problem.
+#include "common/testmain.h"
 #include "models/gflownet/readyrollout.h"
 #include "models/gflownet/sampler.h"
 #include "models/gflownet/training.h"
@@ -306,5 +307,5 @@ private:
     }
 };
 
-QTEST_GUILESS_MAIN(TestGflowNetReady)
+SCHEDLAB_TEST_MAIN(gflownetready, TestGflowNetReady)
 #include "tst_gflownetready.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The encoder beyond dense reach: attention read from the compact relations, the sparse Laplacian
 // eigensolver, and Topoformer on a training step above kDenseEncoderOps.
+#include "common/testmain.h"
 #include "models/encoder/encoder.h"
 #include "models/encoder/maththreads.h"
 #include "models/encoder/relationattention.h"
@@ -171,5 +172,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLargeGraphs)
+SCHEDLAB_TEST_MAIN(largegraphs, TestLargeGraphs)
 #include "tst_largegraphs.moc"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one-shot neural priority sampler (Jeon et al., ICLR 2023; docs/priority-sampler.md): sampling, log-probabilities,
 // validity through the cost model, reproducibility, a training signal and the shipped weights.
+#include "common/testmain.h"
 #include "models/prioritysampler/datasets.h"
 #include "models/prioritysampler/gumbel.h"
 #include "models/prioritysampler/network.h"
@@ -355,5 +356,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPrioritySampler)
+SCHEDLAB_TEST_MAIN(prioritysampler, TestPrioritySampler)
 #include "tst_prioritysampler.moc"

@@ -5,6 +5,7 @@
 // log-probability against a hand sum; REINFORCE's sign; every REGAL schedule is valid and
 // `evaluate` gives it the same cost; a short seeded training run is reproducible and resumes bit
 // for bit; the shipped weights load and are no worse than plain BRKGA on held-out graphs.
+#include "common/testmain.h"
 #include "models/regal/network.h"
 #include "models/regal/run.h"
 #include "models/regal/sampling.h"
@@ -317,5 +318,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRegalModels)
+SCHEDLAB_TEST_MAIN(regal, TestRegalModels)
 #include "tst_regal.moc"

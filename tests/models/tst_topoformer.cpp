@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Topoformer memory method: decoding, Plackett-Luce log-probabilities, training, shipped weights.
+#include "common/testmain.h"
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/model.h"
 #include "models/topoformer/optimizer.h"
@@ -557,5 +558,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTopoformer)
+SCHEDLAB_TEST_MAIN(topoformer, TestTopoformer)
 #include "tst_topoformer.moc"

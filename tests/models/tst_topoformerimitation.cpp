@@ -3,6 +3,7 @@
 // (labelset.h): the loss is Plackett-Luce's, training on a hand-checked step's optimal order makes
 // that order the network's most likely and greedy one, and label files round-trip or are refused
 // with their line.
+#include "common/testmain.h"
 #include "models/topoformer/decoding.h"
 #include "models/topoformer/imitation.h"
 #include "models/topoformer/labelset.h"
@@ -159,5 +160,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTopoformerImitation)
+SCHEDLAB_TEST_MAIN(topoformerimitation, TestTopoformerImitation)
 #include "tst_topoformerimitation.moc"

@@ -2,6 +2,7 @@
 // Every model's loader checks a weight file's configuration against what the file stores before it
 // builds the model: a small crafted file must not make it allocate gigabytes. Also the
 // encoder's parameter count, which that check relies on, against the module it describes.
+#include "common/testmain.h"
 #include "models/encoder/encoder.h"
 #include "models/gflownet/policy.h"
 #include "models/gflownet/readypolicy.h"
@@ -156,5 +157,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWeightLoaders)
+SCHEDLAB_TEST_MAIN(weightloaders, TestWeightLoaders)
 #include "tst_weightloaders.moc"

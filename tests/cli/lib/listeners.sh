@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Usage: listeners.sh COMMAND [ARGS...]
+# Usage: listeners.sh [--until-public] COMMAND [ARGS...]
 # Runs COMMAND in a session of its own and, every 20 ms while it runs, lists the TCP sockets in
 # LISTEN state that any process of that session holds, from /proc (no ss needed). Prints each
 # listener once as "listen ADDRESS:PORT" (hex as in /proc/net/tcp*), and exits 3 if any listened
 # on an address other than loopback, else with COMMAND's exit code.
+# --until-public: the session is ended (SIGTERM) as soon as such a listener is seen, so a check
+# that expects one can give COMMAND as long as it likes to open it: the verdict does not depend on
+# how fast this machine scans.
 set -uo pipefail
+until_public=false
+if [ "${1:-}" = "--until-public" ]; then until_public=true; shift; fi
 setsid "$@" &
 leader=$!
 seen=""
 public=0
 
-# Inodes of the sockets the session's processes hold, one per line.
+# Inodes of the sockets the session's processes hold, one per line. Bash builtins read each
+# /proc/<pid>/stat (no process per pid: a scan takes milliseconds on a loaded machine too).
 session_socket_inodes() {
-  local stat pid sid
+  local stat pid line rest sid
   for stat in /proc/[0-9]*/stat; do
-    pid=${stat#/proc/}; pid=${pid%/stat}
-    sid=$(awk '{ sub(/^.*\) /, ""); print $4 }' "$stat" 2>/dev/null) || continue
+    read -r line 2>/dev/null <"$stat" || continue
+    rest=${line##*) }                     # after "pid (comm) ": state ppid pgrp session ...
+    read -r _ _ _ sid _ <<<"$rest"
     [ "$sid" = "$leader" ] || continue
+    pid=${stat#/proc/}; pid=${pid%/stat}
     ls -l "/proc/$pid/fd" 2>/dev/null | sed -n 's/.*socket:\[\([0-9]*\)\]$/\1/p'
   done
 }
@@ -41,6 +49,7 @@ while kill -0 "$leader" 2>/dev/null; do
     echo "listen $local"
     is_loopback "${local%:*}" || public=1
   done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
+  if $until_public && [ $public -eq 1 ]; then kill -TERM -- "-$leader" 2>/dev/null; break; fi
   sleep 0.02
 done
 wait "$leader"

@@ -50,38 +50,36 @@ QString statsRow(const QString& label, const QString& value) {
     return QStringLiteral("<tr><td style='color:#555'>%1</td><td>&nbsp;</td><td>%2</td></tr>").arg(label, value);
 }
 
-QString tr(const char* text) { return TemperaturePanel::tr(text); }
-
 /// The rows that follow from the speedups alone: the same for the samples drawn so far and for all.
 QString speedupRows(const SweepPoint& p) {
-    return statsRow(tr("top-1 U"), QStringLiteral("<b>%1</b>").arg(times(p.proxyTop1))) +
-        statsRow(tr("mean U ± std"), QStringLiteral("%1 ± %2").arg(times(p.proxyMean)).arg(p.proxyStd, 0, 'f', 3)) +
-        statsRow(tr("top-%1 mean U").arg(p.kept), times(p.proxyTopKMean));
+    return statsRow(TemperaturePanel::tr("top-1 U"), QStringLiteral("<b>%1</b>").arg(times(p.proxyTop1))) +
+        statsRow(TemperaturePanel::tr("mean U ± std"), QStringLiteral("%1 ± %2").arg(times(p.proxyMean)).arg(p.proxyStd, 0, 'f', 3)) +
+        statsRow(TemperaturePanel::tr("top-%1 mean U").arg(p.kept), times(p.proxyTopKMean));
 }
 
 /// The rows that need every schedule: distinct counts, the top k's diversity, best of k on targets.
 QString scheduleRows(const SweepPoint& p, TimeUnit unit) {
     QString rows =
-        statsRow(tr("distinct of %1").arg(QLocale().toString(p.samples)),
-                 tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
-    rows += statsRow(tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
+        statsRow(TemperaturePanel::tr("distinct of %1").arg(QLocale().toString(p.samples)),
+                 TemperaturePanel::tr("<b>%1</b> exact · %2 up to relabelling").arg(p.distinct.exact).arg(p.distinct.upToRelabelling));
+    rows += statsRow(TemperaturePanel::tr("GED of the top %1").arg(p.kept), QStringLiteral("%1 %").arg(p.topK.ged, 0, 'f', 1));
     rows +=
-        statsRow(tr("d<sub>inv</sub> / d<sub>sen</sub>"),
+        statsRow(TemperaturePanel::tr("d<sub>inv</sub> / d<sub>sen</sub>"),
                  QStringLiteral("%1 / %2").arg(formatDuration(p.topK.dInv, unit), formatDuration(p.topK.dSen, unit)));
     for (const TargetOutcome& t : p.targets)
-        rows += statsRow(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
-                         tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
+        rows += statsRow(TemperaturePanel::tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(t.model))),
+                         TemperaturePanel::tr("<b>%1</b> (top-1 there %2)").arg(times(t.bestOfK), times(t.ofProxyTop1)));
     return rows;
 }
 
 /// scheduleRows' labels with `why` ("pending", "stopped") in place of numbers the run has not made.
 QString unmadeRows(const SweepPoint& p, const QString& why, TargetModel target) {
     const QString value = QStringLiteral("<i style='color:#888'>%1</i>").arg(why);
-    QString rows = statsRow(tr("distinct of %1").arg(QLocale().toString(p.samples)), value);
-    rows += statsRow(tr("GED of the top %1").arg(p.kept), value);
-    rows += statsRow(tr("d<sub>inv</sub> / d<sub>sen</sub>"), value);
+    QString rows = statsRow(TemperaturePanel::tr("distinct of %1").arg(QLocale().toString(p.samples)), value);
+    rows += statsRow(TemperaturePanel::tr("GED of the top %1").arg(p.kept), value);
+    rows += statsRow(TemperaturePanel::tr("d<sub>inv</sub> / d<sub>sen</sub>"), value);
     if (target != TargetModel::Proxy)
-        rows += statsRow(tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(target))), value);
+        rows += statsRow(TemperaturePanel::tr("best of %1 on %2").arg(p.kept).arg(QString::fromStdString(toString(target))), value);
     return rows;
 }
 

@@ -46,4 +46,4 @@ struct BenchRegistrar {
 #define SL_CLI_BENCH_CONCAT(a, b) SL_CLI_BENCH_CONCAT2(a, b)
 /// Registers a benchmark: SL_CLI_BENCH({"name", "summary", "help", {"flag"}, &runFn});
 #define SL_CLI_BENCH(...) \
-    static const ::sl::cli::BenchRegistrar SL_CLI_BENCH_CONCAT(slCliBench_, __LINE__)(::sl::cli::Bench __VA_ARGS__)
+    static const ::sl::cli::BenchRegistrar SL_CLI_BENCH_CONCAT(slCliBench_, __COUNTER__)(::sl::cli::Bench __VA_ARGS__)

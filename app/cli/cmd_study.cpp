@@ -81,6 +81,9 @@ int runStudyCommand(Args& args) {
     if (!db) throw UsageError("--db FILE is required (the study's database; created when missing)");
     loadNeuralMethodsIfNamed(*db, spec);
     StudyStore store = StudyStore::openOrCreate(*db, spec);
+    if (ranks.worldSize > 1)
+        std::cerr << "study: " << ranks.describe() << ": runs " << ranks.rank << ", " << ranks.rank + ranks.worldSize
+                  << ", ... of the study into " << *db << "\n";
     InterruptStop interrupt({SIGINT, SIGTERM});   // the run in flight finishes and is stored
     const int made = runStudy(store, [&](const StudyProgress& p) {
         if (progress && p.last)

@@ -48,4 +48,4 @@ struct CommandRegistrar {
 #define SL_CLI_CONCAT(a, b) SL_CLI_CONCAT2(a, b)
 /// Registers a command: SL_CLI_COMMAND({"name", "summary", "help", {"flag"}, &runFn});
 #define SL_CLI_COMMAND(...) \
-    static const ::sl::cli::CommandRegistrar SL_CLI_CONCAT(slCliCommand_, __LINE__)(::sl::cli::Command __VA_ARGS__)
+    static const ::sl::cli::CommandRegistrar SL_CLI_CONCAT(slCliCommand_, __COUNTER__)(::sl::cli::Command __VA_ARGS__)

@@ -31,7 +31,6 @@ struct HeapEntry {
     }
 };
 
-bool has(const std::uint64_t* set, OpId v) { return (set[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
 
 /// The incumbent: the best of the memory heuristics (the first one wins ties).
 ExactMemoryResult bestHeuristicOrder(const Graph& g) {
@@ -188,13 +187,13 @@ private:
 
     bool ready(OpId v) const {
         for (OpId q : m_g.predecessors(v))
-            if (!has(m_scratch.data(), q)) return false;
+            if (!opInSet(m_scratch.data(), q)) return false;
         return true;
     }
 
     /// Live bytes after the step of `v` (already in m_scratch) from `baseLive` before it.
     double liveAfter(OpId v, double baseLive) const {
-        return m_memory.liveAfter(v, baseLive, [this](OpId c) { return has(m_scratch.data(), c); });
+        return m_memory.liveAfter(v, baseLive, [this](OpId c) { return opInSet(m_scratch.data(), c); });
     }
 
     /// Stores the set in m_scratch reached from `top` by `v` at partial peak `next`, or lowers its cost.
@@ -227,7 +226,7 @@ private:
         const double baseLive = m_live[static_cast<size_t>(top.state)];
         m_steps.clear();
         for (OpId v = 0; v < m_n; ++v) {
-            if (has(m_scratch.data(), v) || !ready(v)) continue;
+            if (opInSet(m_scratch.data(), v) || !ready(v)) continue;
             const double next = std::max(top.cost, m_memory.stepBytes(baseLive, v));
             if (next >= m_result.peak) continue;
             setBit(v, true);

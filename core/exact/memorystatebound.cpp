@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/exact/memorystatebound.h"
+#include "core/exact/opsetstore.h"
 
 #include <algorithm>
 
 namespace sl {
-
-namespace {
-
-bool has(const std::uint64_t* set, OpId v) { return (set[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
-
-} // namespace
 
 MemoryStateBound::MemoryStateBound(const Graph& g) : m_g(g) {
     const int n = g.opCount();
@@ -41,9 +36,9 @@ double MemoryStateBound::bound(const std::uint64_t* set, double live) const {
 double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) const {
     double cheapest = -1;
     for (OpId v = 0; v < m_g.opCount(); ++v) {
-        if (has(set, v)) continue;
+        if (opInSet(set, v)) continue;
         const auto& preds = m_g.predecessors(v);
-        if (!std::all_of(preds.begin(), preds.end(), [&](OpId q) { return has(set, q); })) continue;
+        if (!std::all_of(preds.begin(), preds.end(), [&](OpId q) { return opInSet(set, q); })) continue;
         const double extra = m_stepExtra[static_cast<size_t>(v)];
         if (cheapest < 0 || extra < cheapest) cheapest = extra;
     }
@@ -55,7 +50,7 @@ double MemoryStateBound::remainingOpsBound(const std::uint64_t* set) const {
     int checked = 0;
     std::vector<TensorId> live;   // gathered once, for the first op whose term is evaluated
     for (const OpId v : m_byBound) {
-        if (has(set, v)) continue;
+        if (opInSet(set, v)) continue;
         const double own = m_opBound[static_cast<size_t>(v)];
         if (checked == 0) best = own;   // the largest static bound among remaining ops
         if (m_after.empty() || ++checked > kOpsChecked) break;
@@ -70,8 +65,8 @@ std::vector<TensorId> MemoryStateBound::liveTensors(const std::uint64_t* set) co
     std::vector<TensorId> live;
     for (TensorId t = 0; t < m_g.tensorCount(); ++t) {
         const Tensor& tensor = m_g.tensor(t);
-        if (tensor.producer == kNoOp || tensor.bytes <= 0 || !has(set, tensor.producer)) continue;
-        if (std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](OpId c) { return !has(set, c); }))
+        if (tensor.producer == kNoOp || tensor.bytes <= 0 || !opInSet(set, tensor.producer)) continue;
+        if (std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](OpId c) { return !opInSet(set, c); }))
             live.push_back(t);
     }
     return live;
@@ -89,7 +84,7 @@ double MemoryStateBound::liveTensorsKeptBy(OpId v, const std::uint64_t* set, con
         const Tensor& tensor = m_g.tensor(t);
         if (inBits(before, tensor.producer)) continue;
         const bool readLater = std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
-                                           [&](OpId c) { return !has(set, c) && inBits(after, c); });
+                                           [&](OpId c) { return !opInSet(set, c) && inBits(after, c); });
         if (readLater) bytes += tensor.bytes;
     }
     return bytes;

@@ -10,6 +10,9 @@
 
 namespace sl {
 
+/// Whether op `v` (an OpId) is in `set`: bit v of the set's words.
+inline bool opInSet(const std::uint64_t* set, std::int32_t v) { return (set[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
+
 /// Op sets stored contiguously (W words each) with an open-addressing index for lookup.
 class OpSetStore {
 public:

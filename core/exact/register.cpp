@@ -16,11 +16,11 @@ namespace sl {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 std::string bytesText(double bytes) {
     char text[64];
-    std::snprintf(text, sizeof text, "%.0f bytes (%.1f MiB)", bytes, bytes / kMiB);
+    std::snprintf(text, sizeof text, "%.0f bytes (%.1f MiB)", bytes, bytes / kBytesPerMiB);
     return text;
 }
 
@@ -37,7 +37,7 @@ public:
         RunResult r;
         ExactMemoryLimits limits;
         limits.maxStates = static_cast<std::int64_t>(o.get("max-states", static_cast<double>(limits.maxStates)));
-        limits.maxBytes = o.get("max-memory", limits.maxBytes / kMiB) * kMiB;
+        limits.maxBytes = o.get("max-memory", limits.maxBytes / kBytesPerMiB) * kBytesPerMiB;
         limits.timeLimit = o.timeLimit > 0 ? o.timeLimit : o.get("time", limits.timeLimit);
         const ExactMemoryResult best =
             exactMinimumMemory(p.g(), limits, stop, [&](std::int64_t expanded, double peak, double bound) {

@@ -13,7 +13,7 @@ namespace sl {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGeneratorMiB = 1024.0 * 1024.0;
 
 /// Topoformer's GMM "projected on to the positive reals" (Gagrani et al. 2022, App. A, eq. 16) by
 /// max(x, 0) (docs/costmodel.md, "Generated instances").
@@ -142,7 +142,7 @@ GeneratedInstance typedFromEdges(int n, const std::vector<std::pair<int, int>>& 
         const int type = sampleMachineType(rng);
         g->addOp({.name = "n" + std::to_string(v), .type = typePrefix + std::to_string(type),
                   .duration = double(std::lround(100 * m) + 1), .machineType = type});
-        bytes[static_cast<size_t>(v)] = std::round(m * kMiB);
+        bytes[static_cast<size_t>(v)] = std::round(m * kGeneratorMiB);
     }
     std::vector<std::vector<int>> succ(static_cast<size_t>(n));
     for (auto [a, b] : edges) succ[static_cast<size_t>(a)].push_back(b);
@@ -176,7 +176,7 @@ GeneratedInstance uniformFromEdges(int n, const std::vector<std::pair<int, int>>
     std::vector<double> bytes(static_cast<size_t>(n));
     for (int v = 0; v < n; ++v) {
         g->addOp({.name = "n" + std::to_string(v), .duration = 1 - rng.uniform()});
-        bytes[static_cast<size_t>(v)] = std::round(rng.uniform() * kMiB);
+        bytes[static_cast<size_t>(v)] = std::round(rng.uniform() * kGeneratorMiB);
     }
     std::vector<std::vector<int>> succ(static_cast<size_t>(n));
     for (auto [a, b] : edges) succ[static_cast<size_t>(a)].push_back(b);
@@ -327,8 +327,8 @@ GeneratedInstance generateLayered(int nodes, std::uint64_t seed) {
         const double m = sampleGmm(rng), p = sampleGmm(rng);
         for (int v : shape.layers[l]) {
             g->addOp({.name = "n" + std::to_string(v), .type = "L" + std::to_string(l),
-                      .duration = double(std::lround(100 * m) + 1), .paramBytes = std::round(p * kMiB)});
-            bytes[static_cast<size_t>(v)] = std::round(m * kMiB);
+                      .duration = double(std::lround(100 * m) + 1), .paramBytes = std::round(p * kGeneratorMiB)});
+            bytes[static_cast<size_t>(v)] = std::round(m * kGeneratorMiB);
         }
     }
     std::vector<std::vector<int>> succ(static_cast<size_t>(nodes));

@@ -30,9 +30,9 @@ constexpr int kVersion = 2;
 constexpr int kVersionWithoutPins = 1;
 
 /// Reads typed fields and names the file and the place of every fault.
-class Reader {
+class ScheduleReader {
 public:
-    explicit Reader(const std::string& source) : m_source(source) {}
+    explicit ScheduleReader(const std::string& source) : m_source(source) {}
 
     [[noreturn]] void fail(const std::string& what) const { throw IoError(m_source + ": " + what); }
 
@@ -151,7 +151,7 @@ void saveScheduleJson(const Problem& p, const Schedule& s, const std::string& pa
 namespace {
 
 /// The JSON document, or a fault naming what is wrong with the text.
-json parseDocument(const Reader& r, std::string_view text) {
+json parseDocument(const ScheduleReader& r, std::string_view text) {
     try {
         return json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
@@ -164,7 +164,7 @@ json parseDocument(const Reader& r, std::string_view text) {
 }
 
 /// An object of our format, in a version this build reads.
-void checkHeader(const Reader& r, const json& j) {
+void checkHeader(const ScheduleReader& r, const json& j) {
     if (!j.is_object()) r.fail("a schedule file is a JSON object with \"ops\" and \"order\"");
     if (auto it = j.find("format"); it != j.end() && (!it->is_string() || it->get<std::string>() != kFormat))
         r.fail("not a SchedLab schedule (\"format\" is " + it->dump() + ", expected \"" + kFormat + "\")");
@@ -176,7 +176,7 @@ void checkHeader(const Reader& r, const json& j) {
 }
 
 /// "devices": names, no more of them than the platform has.
-void checkDevices(const Reader& r, const json& j, int deviceCount) {
+void checkDevices(const ScheduleReader& r, const json& j, int deviceCount) {
     auto it = j.find("devices");
     if (it == j.end()) return;
     const json& names = r.array(*it, "\"devices\"");
@@ -187,7 +187,7 @@ void checkDevices(const Reader& r, const json& j, int deviceCount) {
 }
 
 /// "ops": one entry per op of the graph, into s.ops.
-void readOps(const Reader& r, const json& j, const Graph& g, int deviceCount, Schedule& s) {
+void readOps(const ScheduleReader& r, const json& j, const Graph& g, int deviceCount, Schedule& s) {
     std::vector<char> seen(static_cast<size_t>(g.opCount()), 0);
     const json& ops = r.array(r.field(j, "ops", "the file"), "\"ops\"");
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -214,7 +214,7 @@ void readOps(const Reader& r, const json& j, const Graph& g, int deviceCount, Sc
 }
 
 /// "order": every op once; derived from the start times when absent.
-void readOrder(const Reader& r, const json& j, const Problem& p, Schedule& s) {
+void readOrder(const ScheduleReader& r, const json& j, const Problem& p, Schedule& s) {
     const Graph& g = p.g();
     auto it = j.find("order");
     if (it == j.end()) {
@@ -237,7 +237,7 @@ void readOrder(const Reader& r, const json& j, const Problem& p, Schedule& s) {
 }
 
 /// One entry of "transfers"; among same-named tensors, the one produced on `from`.
-ScheduledTransfer readTransfer(const Reader& r, const json& e, const std::string& where, const Graph& g, int deviceCount,
+ScheduledTransfer readTransfer(const ScheduleReader& r, const json& e, const std::string& where, const Graph& g, int deviceCount,
                                const std::unordered_multimap<std::string_view, TensorId>& byName, const Schedule& s) {
     if (!e.is_object()) r.fail(where + " must be an object {\"tensor\", \"from\", \"to\", \"start\", \"end\"}");
     ScheduledTransfer t;
@@ -263,7 +263,7 @@ ScheduledTransfer readTransfer(const Reader& r, const json& e, const std::string
 }
 
 /// "transfers": as written, else the ones the placement implies.
-void readTransfers(const Reader& r, const json& j, const Problem& p, Schedule& s) {
+void readTransfers(const ScheduleReader& r, const json& j, const Problem& p, Schedule& s) {
     auto it = j.find("transfers");
     if (it == j.end()) {
         s.transfers = impliedTransfers(p, s);
@@ -280,7 +280,7 @@ void readTransfers(const Reader& r, const json& j, const Problem& p, Schedule& s
 }
 
 /// "memory_clock", "method" and "seed".
-void readProvenance(const Reader& r, const json& j, Schedule& s) {
+void readProvenance(const ScheduleReader& r, const json& j, Schedule& s) {
     if (auto it = j.find("memory_clock"); it != j.end()) {
         const std::string clock = r.string(*it, "\"memory_clock\"");
         if (clock != "time" && clock != "step")
@@ -296,7 +296,7 @@ void readProvenance(const Reader& r, const json& j, Schedule& s) {
 
 /// The objective values in the file are not trusted: sl::scoreSchedule recomputes them once the
 /// schedule is validated. They must still be numbers: anything else is a corrupt file.
-void checkReportedValues(const Reader& r, const json& j) {
+void checkReportedValues(const ScheduleReader& r, const json& j) {
     for (const char* key : {"makespan", "peak_memory_bytes", "peak_memory_step_bytes", "peak_memory_time_bytes"})
         if (auto it = j.find(key); it != j.end()) r.number(*it, "\"" + std::string(key) + "\"");
     if (auto it = j.find("device_peak_memory_bytes"); it != j.end()) {
@@ -308,7 +308,7 @@ void checkReportedValues(const Reader& r, const json& j) {
 } // namespace
 
 Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::string& sourceName) {
-    const Reader r(sourceName);
+    const ScheduleReader r(sourceName);
     const int deviceCount = p.platform.deviceCount();
     const json j = parseDocument(r, text);
     checkHeader(r, j);
@@ -325,7 +325,7 @@ Schedule parseScheduleJson(const Problem& p, std::string_view text, const std::s
 }
 
 Pins parseSchedulePins(const Problem& p, std::string_view text, const std::string& sourceName) {
-    const Reader r(sourceName);
+    const ScheduleReader r(sourceName);
     const json j = parseDocument(r, text);
     checkHeader(r, j);
     Pins pins;
@@ -361,7 +361,7 @@ Schedule loadScheduleJson(const Problem& p, const std::string& path) {
 }
 
 ScheduleOrigin parseScheduleOrigin(std::string_view text, const std::string& sourceName) {
-    const Reader r(sourceName);
+    const ScheduleReader r(sourceName);
     json j;
     try {
         j = json::parse(text.begin(), text.end());

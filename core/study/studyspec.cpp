@@ -73,6 +73,19 @@ StudyMethod methodFromJson(const json& e, const std::string& where, MethodCheck 
     return m;
 }
 
+/// Each method must be built for the study's objective, as `optimize` requires.
+void checkObjectives(const StudySpec& s, const std::string& sourceName) {
+    for (std::size_t i = 0; i < s.methods.size(); ++i) {
+        const OptimizerInfo* info = OptimizerRegistry::instance().find(s.methods[i].name);
+        const auto& declared = info->objectives;
+        if (std::find(declared.begin(), declared.end(), s.objective.kind) != declared.end()) continue;
+        std::string names;
+        for (const Objective o : declared) names += (names.empty() ? "" : "|") + toString(o);
+        throw IoError(sourceName + ": \"methods\"[" + std::to_string(i) + "]: " + s.methods[i].name + " does not optimise " +
+                      toString(s.objective.kind) + ": it declares " + names);
+    }
+}
+
 json methodToJson(const StudyMethod& m) {
     json e = {{"name", m.name}, {"label", m.label}};
     if (m.options.budget > 0) e["budget"] = m.options.budget;
@@ -156,6 +169,7 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName, M
     } catch (const std::invalid_argument& e) {
         fail(e.what());
     }
+    if (check == MethodCheck::Registered) checkObjectives(s, sourceName);
     std::set<std::string> labels;
     for (const StudyMethod& m : s.methods)
         if (!labels.insert(m.label).second) fail("two methods are labelled \"" + m.label + "\" (give one a \"label\")");

@@ -16,7 +16,6 @@
 namespace sl::models {
 
 namespace {
-constexpr float kMaskedBias = -1e9f;
 
 // ---- attention without per-matrix dispatch --------------------------------------------------------
 

@@ -16,7 +16,6 @@ namespace sl::models {
 
 namespace {
 
-constexpr float kMaskedBias = -1e9f;   // as the dense path's bias (encoder.cpp)
 constexpr std::int64_t kFloatsPerBlock = 8'000'000;
 
 bool isEdgeSet(MaskKind k) {

@@ -18,6 +18,9 @@
 
 namespace sl::models {
 
+/// The attention bias of a pair outside a head's mask, in the dense path and the sparse one alike.
+inline constexpr float kMaskedBias = -1e9f;
+
 /// Messages [N, H * dk] of `qkv` [N, 3 * H * dk] (contiguous float: q, k, v of every head, as the
 /// encoder's projection lays them out). Head h attends within mask `headMask[h]` (MaskKind order).
 /// `blockRows` receivers per dense block (0: about 8 M floats per block).

@@ -5,7 +5,7 @@
 // the one its first argument names, with QtTest's own arguments after it:
 //   tst_core brkga -v2            tst_core --list
 // CTest runs each unit in a process of its own (area_unit), as when each was an executable.
-#include <QtTest>
+#include <QTest>
 
 #include <functional>
 

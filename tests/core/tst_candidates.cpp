@@ -18,7 +18,7 @@ using namespace sl;
 
 namespace {
 
-Problem workedExample() { return reference::gflownetWorkedExample(); }
+Problem candidatesExample() { return reference::gflownetWorkedExample(); }
 
 // Proxy speedups A 1.4, B 1.4, one device 1. Bandwidth target makespans: A 7.675, B 15.675,
 // one device 7 (tst_targetmodel).
@@ -47,7 +47,7 @@ private Q_SLOTS:
     // better still there, is outside the top 2. Catches: reporting the proxy top-1's target value,
     // evaluating every candidate instead of the top k, ranking by the stored (wrong) times.
     void bestOfKOnTheTarget() {
-        const Problem p = workedExample();
+        const Problem p = candidatesExample();
         std::vector<Schedule> c = {timeChains(p, kB), timeChains(p, kA), timeChains(p, kOne)};
         for (ScheduledOp& o : c[1].ops) {   // stored times are ignored: A is re-timed on the proxy
             o.start += 100;
@@ -80,7 +80,7 @@ private Q_SLOTS:
     }
 
     void badInputIsRefused() {
-        const Problem p = workedExample();
+        const Problem p = candidatesExample();
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateCandidates(p, {}, {}));
         const std::vector<Schedule> one = {timeChains(p, kA)};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, evaluateCandidates(p, one, {.topK = 0}));

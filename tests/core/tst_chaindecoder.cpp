@@ -4,6 +4,7 @@
 // reached by some chromosome, the cost equal to sl::scoreSchedule to the bit on random graphs and
 // platforms (with and without memory in the cost), and the optimizer reaching the brute-force
 // optimum of a small instance.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/chaindecoder.h"
@@ -24,7 +25,6 @@ using namespace sl;
 
 namespace {
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// Ops with the given durations; `edges` are zero-byte (producer, consumer) pairs.
 std::shared_ptr<Graph> graphOf(const std::vector<double>& durations, const std::vector<std::pair<int, int>>& edges) {

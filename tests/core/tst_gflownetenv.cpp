@@ -5,6 +5,7 @@
 // graphs and platforms: every sampled terminal is a valid schedule whose cost-model makespan and
 // start times equal the incremental ones to the bit, and which equal an independent replay of Eq. 2
 // and the list scheduler's own times.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
@@ -25,7 +26,6 @@ using namespace sl::gfn;
 
 namespace {
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// The worked example (tests/common/workedexample.h): rho = (2, 1, 3, 1), m = 2.
 Problem workedExample() { return reference::gflownetWorkedExample(); }

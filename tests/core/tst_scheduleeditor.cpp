@@ -2,6 +2,7 @@
 // Hand edits of a schedule (core/edit/scheduleeditor.h): a hand-checked move, each refusal with
 // nothing changed, every allowed edit scored as evaluate scores its saved file, undo to the start
 // exactly and redo. Each test names the mutation it catches.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/validator.h"
@@ -20,7 +21,6 @@ using namespace sl;
 
 namespace {
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// Same placement, times, order (unless `anyOrder`) and costs, bit for bit.
 QString difference(const Schedule& a, const Schedule& b, bool anyOrder = false) {

@@ -2,6 +2,7 @@
 // Studies (core/study): the summary and the performance profile of a hand-built cost table, a
 // study stopped mid-run and resumed against one never stopped (to the bit), and databases that are
 // not studies refused with a message. Each test names the mutation it catches.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
@@ -29,7 +30,6 @@ namespace {
 
 const double kNaN = std::nan("");
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// Three generated graphs in `dir`, and a study of them: list-cp, tabu and random-search, two seeds.
 StudySpec smallStudy(const QString& dir) {

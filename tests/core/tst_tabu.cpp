@@ -3,6 +3,7 @@
 // timed as the cost model times them, descent never worsens, the N5 rule on a hand-made path, the
 // `tabu` method's known optima on the job-shop fixtures, reproducibility, the one cost model, never
 // worse than the heuristics, stop and time limit. Each test names the code mutation it catches.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/cost.h"
@@ -48,7 +49,6 @@ ChainSchedule listCpChains(const Problem& p) {
     return ChainSchedule(p, deviceChains(starts.front().schedule, p.platform.deviceCount()));
 }
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// The schedule the chains give, checked: valid, and timed here exactly as by sl::timeChains.
 QString checkTimedLikeTheCostModel(const ChainSchedule& s) {

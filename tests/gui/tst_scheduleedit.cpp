@@ -2,6 +2,7 @@
 // Editing a schedule by hand in the explorer: a bar dragged with the mouse moves its op to the
 // intended device and place, the edited result is a new result that scores like its saved file;
 // a refused drop says why and changes nothing; undo and redo walk the edits; the keyboard moves.
+#include "common/bits.h"
 #include "common/testmain.h"
 #include "core/costmodel/cost.h"
 #include "core/io/scheduleio.h"
@@ -57,7 +58,6 @@ void drag(GanttView* g, OpId v, QPointF to) {
     QTest::mouseRelease(g, Qt::LeftButton, {}, to.toPoint());
 }
 
-bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 /// The op that runs `k`-th on `device`.
 OpId nth(const Schedule& s, int device, int k) {

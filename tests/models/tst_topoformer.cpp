@@ -133,7 +133,7 @@ TopoformerTrainConfig tinyTrainConfig(std::uint64_t seed, std::int64_t steps, co
 /// default, avx2 and avx512 and OpenBLAS's Haswell, SkylakeX, Sandybridge and Zen kernels (AMD
 /// EPYC, Zen 4): a last-bit change of a priority rarely reorders a sample. Catches weights that
 /// were not trained (random ones fail both) or not loaded.
-constexpr double kMarginOverRandom = 0.05;
+constexpr double kTopoformerMarginOverRandom = 0.05;
 constexpr double kMarginOverClassic = 0.01;
 
 /// Peak of the topoformer optimizer's sample-16 order with the weights at `weights`, the network's
@@ -460,8 +460,8 @@ private Q_SLOTS:
         qInfo("sample-16 peaks summed over 5 graphs: shipped %.4g, random weights %.4g, best classic %.4g", shipped,
               random, classic);
         qInfo("margins: %+.4f over random weights, %+.4f over the classic orders (1 - ratio - required margin)",
-              1 - shipped / random - kMarginOverRandom, 1 - shipped / classic - kMarginOverClassic);
-        QVERIFY2(shipped < (1 - kMarginOverRandom) * random, "the shipped weights do not beat random weights by the margin");
+              1 - shipped / random - kTopoformerMarginOverRandom, 1 - shipped / classic - kMarginOverClassic);
+        QVERIFY2(shipped < (1 - kTopoformerMarginOverRandom) * random, "the shipped weights do not beat random weights by the margin");
         QVERIFY2(shipped < (1 - kMarginOverClassic) * classic, "the shipped weights do not beat the classic orders by the margin");
     }
 

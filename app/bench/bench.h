@@ -44,6 +44,8 @@ struct BenchRegistrar {
 
 #define SL_CLI_BENCH_CONCAT2(a, b) a##b
 #define SL_CLI_BENCH_CONCAT(a, b) SL_CLI_BENCH_CONCAT2(a, b)
+/// Each bench_<name>.cpp keeps its helpers in namespace sl::cli::bench_<name>: a unity batch
+/// compiles several benchmarks as one unit, and their Method, Outcome or Workload stay apart.
 /// Registers a benchmark: SL_CLI_BENCH({"name", "summary", "help", {"flag"}, &runFn});
 #define SL_CLI_BENCH(...) \
     static const ::sl::cli::BenchRegistrar SL_CLI_BENCH_CONCAT(slCliBench_, __COUNTER__)(::sl::cli::Bench __VA_ARGS__)

@@ -14,6 +14,7 @@
 #include <iostream>
 
 namespace sl::cli {
+namespace bench_brkga {
 namespace {
 
 struct Timed {
@@ -161,4 +162,5 @@ SL_CLI_BENCH({"brkga", "BRKGA evaluations per second; gaps on STG and job-shop f
               {}, &runBrkgaBench});
 
 } // namespace
+} // namespace bench_brkga
 } // namespace sl::cli

@@ -14,6 +14,7 @@
 #include <cstdio>
 
 namespace sl::cli {
+namespace bench_costmodel {
 namespace {
 
 /// Calls `once()` repeatedly for at least `seconds` of wall time; returns calls per second.
@@ -116,4 +117,5 @@ SL_CLI_BENCH({"costmodel", "list-scheduler and step-clock evaluations per second
               {}, &runCostModelBench});
 
 } // namespace
+} // namespace bench_costmodel
 } // namespace sl::cli

@@ -20,6 +20,7 @@
 #include <sstream>
 
 namespace sl::cli {
+namespace bench_distributed {
 namespace {
 
 namespace fs = std::filesystem;
@@ -158,4 +159,5 @@ SL_CLI_BENCH({"distributed", "data-parallel training steps/s and a sharded sweep
               {"quick"}, &runDistributedBench, /*needsNeuralMethods=*/true});
 
 } // namespace
+} // namespace bench_distributed
 } // namespace sl::cli

@@ -14,6 +14,7 @@
 #include <cstdio>
 
 namespace sl::cli {
+namespace bench_edit {
 namespace {
 
 struct Timings {
@@ -104,4 +105,5 @@ SL_CLI_BENCH({"edit",
               {}, &runBenchEdit});
 
 } // namespace
+} // namespace bench_edit
 } // namespace sl::cli

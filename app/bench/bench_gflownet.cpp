@@ -22,6 +22,7 @@
 #include <filesystem>
 
 namespace sl::cli {
+namespace bench_gflownet {
 namespace {
 
 namespace fs = std::filesystem;
@@ -258,4 +259,5 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
               {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_gflownet
 } // namespace sl::cli

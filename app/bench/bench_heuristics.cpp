@@ -15,6 +15,7 @@
 #include <memory>
 
 namespace sl::cli {
+namespace bench_heuristics {
 namespace {
 
 namespace fs = std::filesystem;
@@ -117,4 +118,5 @@ SL_CLI_BENCH({"heuristics", "list-cp / list-mopnr / list-spt / heft against know
               {}, &runHeuristicsBench, /*needsNeuralMethods=*/false, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_heuristics
 } // namespace sl::cli

@@ -18,6 +18,7 @@
 #include <map>
 
 namespace sl::cli {
+namespace bench_memorysteps {
 namespace {
 
 namespace fs = std::filesystem;
@@ -207,4 +208,5 @@ SL_CLI_BENCH({"memory-steps",
               {}, &runBenchMemorySteps, /*needsNeuralMethods=*/true});
 
 } // namespace
+} // namespace bench_memorysteps
 } // namespace sl::cli

@@ -15,6 +15,7 @@
 #include <map>
 
 namespace sl::cli {
+namespace bench_prioritysampler {
 namespace {
 
 struct Row {
@@ -184,4 +185,5 @@ SL_CLI_BENCH({"priority-sampler", "neural priority sampler (Greedy, S(16/64/256)
               {}, &runPrioritySamplerBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_prioritysampler
 } // namespace sl::cli

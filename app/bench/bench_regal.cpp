@@ -20,6 +20,7 @@
 #include <limits>
 
 namespace sl::cli {
+namespace bench_regal {
 namespace {
 
 namespace fs = std::filesystem;
@@ -581,4 +582,5 @@ SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better an
               {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_regal
 } // namespace sl::cli

@@ -20,6 +20,7 @@
 #include <sstream>
 
 namespace sl::cli {
+namespace bench_search {
 namespace {
 
 namespace fs = std::filesystem;
@@ -224,4 +225,5 @@ SL_CLI_BENCH({"search", "makespan search at equal time or evaluations against kn
               {"quick"}, &runSearchBench, /*needsNeuralMethods=*/false, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_search
 } // namespace sl::cli

@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace sl::cli {
+namespace bench_startup {
 namespace {
 
 namespace fs = std::filesystem;
@@ -141,4 +142,5 @@ SL_CLI_BENCH({"startup", "seconds to start: a classic CLI run and the explorer's
               {"quick"}, &runStartupBench});
 
 } // namespace
+} // namespace bench_startup
 } // namespace sl::cli

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 namespace sl::cli {
+namespace bench_study {
 namespace {
 
 double since(std::chrono::steady_clock::time_point t0) {
@@ -77,4 +78,5 @@ SL_CLI_BENCH({"study",
               {}, &runBenchStudy});
 
 } // namespace
+} // namespace bench_study
 } // namespace sl::cli

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 namespace sl::cli {
+namespace bench_targets {
 namespace {
 
 struct BenchSetup {
@@ -80,4 +81,5 @@ SL_CLI_BENCH({"targets", "candidate protocol: proxy top-1 / top-k, best-of-k tar
               {"quick"}, &runTargetsBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
 
 } // namespace
+} // namespace bench_targets
 } // namespace sl::cli

@@ -19,6 +19,7 @@
 #include <map>
 
 namespace sl::cli {
+namespace bench_topoformer {
 namespace {
 
 namespace fs = std::filesystem;
@@ -462,4 +463,5 @@ SL_CLI_BENCH({"topoformer",
               {}, &runBenchTopoformer, /*needsNeuralMethods=*/true});
 
 } // namespace
+} // namespace bench_topoformer
 } // namespace sl::cli

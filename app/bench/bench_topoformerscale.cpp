@@ -17,6 +17,7 @@
 #include <string>
 
 namespace sl::cli {
+namespace bench_topoformerscale {
 namespace {
 
 /// Resident-set figures of this process from /proc/self/status, in MiB (0 where /proc is missing).
@@ -92,4 +93,5 @@ SL_CLI_BENCH({"topoformer-scale",
               {}, &runBenchTopoformerScale, /*needsNeuralMethods=*/true});
 
 } // namespace
+} // namespace bench_topoformerscale
 } // namespace sl::cli

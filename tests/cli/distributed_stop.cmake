@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Distributed runs stop when asked and open no door they do not need (docs/distributed.md,
 # "Stopping a run" and "What a run exposes"):
-# - a lone rank interrupted in the rendezvous is gone within 5 s, says what it waited for and
-#   which ranks were missing, and exits with 128 + the signal (catches a rank that waits out its
-#   timeout: the timeout here is 60 s);
+# - a lone rank interrupted in the rendezvous is gone within 7 s of the signal, says what it waited
+#   for and which ranks were missing, and exits with 128 + the signal (catches a rank that waits out
+#   its timeout: the timeout here is 120 s). The signal comes 5 s after the start, room for a
+#   machine 5x slower than ours to load LibTorch and reach the rendezvous;
 # - a local 2-rank run has no listening socket on an address other than loopback at any moment
 #   (catches c10d's TCPStore, which listens on every interface: the watch sees it in a run across
 #   hosts);
@@ -30,18 +31,18 @@ foreach(case "0;INT;130;missing rank\\(s\\) 1 to join the rendezvous" "1;TERM;14
     set(waits "missing rank\\(s\\) 1 to join the rendezvous")
   endif()
   string(TIMESTAMP t0 "%s")
-  execute_process(COMMAND timeout --preserve-status -k 30 -s ${signal} 2
-                          ${CLI} ${command} --world-size 2 --rank ${rank} --master 127.0.0.1:${port} --dist-timeout 60
+  execute_process(COMMAND timeout --preserve-status -k 30 -s ${signal} 5
+                          ${CLI} ${command} --world-size 2 --rank ${rank} --master 127.0.0.1:${port} --dist-timeout 120
                   WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(TIMESTAMP t1 "%s")
   math(EXPR took "${t1} - ${t0}")
   if(NOT rc EQUAL ${code})
-    message(FATAL_ERROR "rank ${rank} alone, SIG${signal} after 2 s: exit ${rc}, expected ${code}\nstderr: ${err}")
+    message(FATAL_ERROR "rank ${rank} alone, SIG${signal} after 5 s: exit ${rc}, expected ${code}\nstderr: ${err}")
   endif()
   expect_match("rank ${rank} of 2 [^\n]*interrupted \\(SIG${signal}\\) while waiting for ${waits}" "${err}"
                "rank ${rank} alone, SIG${signal}")
-  if(took GREATER 7)
-    message(FATAL_ERROR "rank ${rank} alone took ${took} s to stop after SIG${signal} at 2 s")
+  if(took GREATER 12)
+    message(FATAL_ERROR "rank ${rank} alone took ${took} s to stop after SIG${signal} at 5 s")
   endif()
 endforeach()
 
@@ -68,14 +69,14 @@ endif()
 string(JOIN " " smoke_line ${smoke})
 execute_process(COMMAND bash -c "
   export WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=${port}
-  RANK=0 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 20 --out r0.slw > rank0.out 2> rank0.err &
+  RANK=0 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 60 --out r0.slw > rank0.out 2> rank0.err &
   r0=$!
-  RANK=1 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 20 --out r1.slw 2>/dev/null &
+  RANK=1 '${CLI}' train priority-sampler --seed 2 ${smoke_line} --steps 100000000 --validate-every 1000000 --dist-timeout 60 --out r1.slw 2>/dev/null &
   r1=$!
-  for i in $(seq 300); do grep -q data-parallel rank0.out 2>/dev/null && break; sleep 0.1; done   # rendezvous done
+  for i in $(seq 1200); do grep -q data-parallel rank0.out 2>/dev/null && break; sleep 0.1; done   # rendezvous done (up to 120 s)
   sleep 1
   kill -KILL $r1
-  timeout 30 tail --pid=$r0 -f /dev/null
+  timeout 120 tail --pid=$r0 -f /dev/null
   wait $r0"
                 WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc)
 file(READ ${OUT}/rank0.err err)

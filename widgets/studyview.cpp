@@ -67,6 +67,8 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     m_winLoss = makeTable(this);
     m_winLoss->setToolTip(tr("Row beats column on this many graphs (more than a relative 1e-9 cheaper)"));
     m_graphs = makeTable(this);
+    // a thousand rows: sized once per fill (fillGraphs), not measured again on every change
+    m_graphs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_test = new QLabel(tr("Click a cell of the win/loss matrix for the Wilcoxon signed-rank test of its two methods."), this);
     m_test->setWordWrap(true);
     m_graphs->setToolTip(tr("Mean cost over the seeds; double-click a cell to open that run's schedule"));
@@ -265,6 +267,7 @@ void StudyView::showTest(int a, int b) {
 
 void StudyView::fillGraphs() {
     const auto& methods = m_summary->methods;
+    m_graphs->setUpdatesEnabled(false);   // one layout and paint for the whole table, not one per cell
     m_graphs->clear();
     m_graphs->setRowCount(static_cast<int>(m_summary->graphs.size()));
     m_graphs->setColumnCount(static_cast<int>(methods.size()) + 1);
@@ -279,6 +282,8 @@ void StudyView::fillGraphs() {
             m_graphs->setItem(g, static_cast<int>(m) + 1, cell(std::isnan(c) ? tr("failed") : QString::number(c, 'g', 8)));
         }
     }
+    m_graphs->resizeColumnsToContents();
+    m_graphs->setUpdatesEnabled(true);
 }
 
 void StudyView::drawProfile() {
@@ -299,30 +304,76 @@ void StudyView::drawProfile() {
     y->setTickCount(6);
     m_profile->addAxis(x, Qt::AlignBottom);
     m_profile->addAxis(y, Qt::AlignLeft);
+    const auto graphs = static_cast<double>(m_summary->graphs.size());
     for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
         const std::string& m = m_summary->methods[i];
-        std::vector<double> taus{1.0, tauMax};
+        // performanceProfile(m, t) is the share of its ratios <= t: read off its sorted ratios, in
+        // O(G log G) rather than O(G) per step (0.3 s at 1,000 graphs x 5 methods)
+        std::vector<double> ratios;
         for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
-            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) taus.push_back(r);
+            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) ratios.push_back(r);
+        std::sort(ratios.begin(), ratios.end());
+        const auto shareWithin = [&](double t) {
+            return static_cast<double>(std::upper_bound(ratios.begin(), ratios.end(), t) - ratios.begin()) / graphs;
+        };
+        std::vector<double> taus = ratios;
+        taus.push_back(1.0);
+        taus.push_back(tauMax);
         std::sort(taus.begin(), taus.end());
+        QList<QPointF> steps;   // a step function: flat, then up at each ratio
+        double previous = shareWithin(1.0);
+        steps.append({1.0, previous});
+        for (double t : taus) {
+            const double share = shareWithin(t);
+            steps.append({t, previous});
+            steps.append({t, share});
+            previous = share;
+        }
         auto* s = new QLineSeries;
         s->setName(QString::fromStdString(m));
         s->setPen(QPen(palette::category(static_cast<int>(i)), 2));
-        double previous = performanceProfile(*m_summary, m, 1.0);
-        s->append(1.0, previous);
-        for (double t : taus) {   // a step function: flat, then up at each ratio
-            const double share = performanceProfile(*m_summary, m, t);
-            s->append(t, previous);
-            s->append(t, share);
-            previous = share;
-        }
+        s->replace(steps);
         m_profile->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
     }
 }
 
+QList<QPointF> StudyView::gapPoints(std::size_t method, double& top) {
+    QList<QPointF> points;
+    m_gapGraphs[method].clear();
+    for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
+        const double r = ratioToBest(*m_summary, m_summary->methods[method], g);
+        if (!std::isfinite(r)) continue;
+        const double jitter = (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
+        points.append({static_cast<double>(method) + jitter, 100 * (r - 1)});
+        m_gapGraphs[method].push_back(g);
+        top = std::max(top, 100 * (r - 1));
+    }
+    return points;
+}
+
+bool StudyView::sameGapStrips() const {
+    const QList<QAbstractSeries*> strips = m_gaps->series();
+    if (static_cast<std::size_t>(strips.size()) != m_summary->methods.size()) return false;
+    for (qsizetype i = 0; i < strips.size(); ++i)
+        if (strips[i]->name() != QString::fromStdString(m_summary->methods[static_cast<std::size_t>(i)])) return false;
+    return true;
+}
+
 void StudyView::drawGaps() {
+    m_gapGraphs.assign(m_summary->methods.size(), {});
+    double top = 1;
+    // a running study is read again every half second: its strips keep their series and the points
+    // move, since a scatter series makes one item per point (new ones cost 0.1 s at 5,000)
+    if (sameGapStrips()) {
+        for (std::size_t i = 0; i < m_summary->methods.size(); ++i)
+            static_cast<QScatterSeries*>(m_gaps->series().at(static_cast<qsizetype>(i)))->replace(gapPoints(i, top));
+        auto* y = static_cast<QValueAxis*>(m_gaps->axes(Qt::Vertical).first());
+        y->setRange(0, top * 1.1);
+        y->applyNiceNumbers();
+        return;
+    }
     m_gaps->removeAllSeries();
     for (auto* a : m_gaps->axes()) m_gaps->removeAxis(a), delete a;
     const auto n = static_cast<double>(m_summary->methods.size());
@@ -332,8 +383,6 @@ void StudyView::drawGaps() {
     x->setLabelsVisible(false);   // the legend names the strips, left to right
     auto* y = new QValueAxis;
     y->setTitleText(tr("% above the best"));
-    double top = 1;
-    m_gapGraphs.assign(m_summary->methods.size(), {});
     m_gaps->addAxis(x, Qt::AlignBottom);
     m_gaps->addAxis(y, Qt::AlignLeft);
     for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
@@ -341,14 +390,7 @@ void StudyView::drawGaps() {
         s->setName(QString::fromStdString(m_summary->methods[i]));
         s->setColor(palette::category(static_cast<int>(i)));
         s->setMarkerSize(8);
-        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
-            const double r = ratioToBest(*m_summary, m_summary->methods[i], g);
-            if (!std::isfinite(r)) continue;
-            const double jitter = (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
-            s->append(static_cast<double>(i) + jitter, 100 * (r - 1));
-            m_gapGraphs[i].push_back(g);
-            top = std::max(top, 100 * (r - 1));
-        }
+        s->replace(gapPoints(i, top));   // one change, not one per point
         connect(s, &QScatterSeries::clicked, this, [this, i](const QPointF& at) { openGapPoint(i, at); });
         m_gaps->addSeries(s);
         s->attachAxis(x);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include <QList>
 #include <QPointF>
 
 class QChart;
@@ -62,6 +63,10 @@ private:
     void fillGraphs();
     void drawProfile();
     void drawGaps();
+    /// Strip `method`'s points (m_gapGraphs[method] their graphs); raises `top` to its largest gap.
+    QList<QPointF> gapPoints(std::size_t method, double& top);
+    /// The strips on show are the summary's methods, in its order: their points can move.
+    bool sameGapStrips() const;
     /// A click on a strip's point: that method's run on that point's graph (runRequested).
     void openGapPoint(std::size_t method, QPointF at);
     /// Right-click menus: a chart exports as PNG or SVG, a table as CSV.

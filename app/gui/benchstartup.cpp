@@ -9,6 +9,8 @@
 #include "widgets/resultsmodel.h"
 #include "widgets/runjob.h"
 #include "widgets/runpanel.h"
+#include "widgets/studysession.h"
+#include "widgets/studyview.h"
 #include "widgets/temperaturepanel.h"
 #include "widgets/units.h"
 
@@ -145,6 +147,51 @@ private:
     std::vector<Row> m_rows;
 };
 
+/// Runs the event loop for `ms` milliseconds.
+void pause(int ms) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+/// Runs the event loop until the Study tab shows a study, at most `ms`; false on a time-out.
+bool waitForStudyShown(MainWindow& w, int ms) {
+    QEventLoop loop;
+    bool shown = false;
+    QObject::connect(w.studyView(), &StudyView::studyShown, &loop, [&] { shown = true; loop.quit(); });
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+    return shown;
+}
+
+/// 5. `--open-study FILE`: the Study tab opening the study, then reading it back ten times, 0.5 s
+/// apart, as it does while a study runs (StudySession::reloadDue); the loop watched all along.
+void studyReloads(MainWindow& w, const QString& path, Table& table) {
+    w.showTab(MainWindow::StudyTab);
+    StallMeter stalls;
+    stalls.start();
+    QElapsedTimer clock;
+    clock.start();
+    w.openStudy(path);
+    if (!waitForStudyShown(w, 60000)) return;
+    const double firstShow = clock.elapsed() / 1000.0;
+    pause(20);   // the meter's next tick sees the stall that showing it was
+    const double openStall = stalls.stop();
+    stalls.start();
+    for (int i = 0; i < 10; ++i) {
+        w.studyView()->openStudy(path);
+        pause(StudySession::kReloadIntervalMs);
+    }
+    waitForStudyShown(w, 2000);   // the last read lands
+    pause(20);
+    const double reloadStall = stalls.stop();
+    const StudySummary& summary = *w.studyView()->summary();
+    table.add("study: graphs x methods", QStringLiteral("%1 x %2").arg(summary.graphs.size()).arg(summary.methods.size()));
+    table.add("study: open -> shown (s)", firstShow, 2);
+    table.add("longest stall, study open (ms)", openStall, 1, "<= 50");
+    table.add("longest stall, 10 study reloads (ms)", reloadStall, 1, "<= 50");
+}
+
 } // namespace
 
 int runStartupBenchmark(const CommandLine& cli) {
@@ -228,6 +275,7 @@ int runStartupBenchmark(const CommandLine& cli) {
         double stall = 0;
         if (runToEnd(w, &stall)) table.add("longest stall, 3 s brkga run (ms)", stall, 1, "<= 50");
     }
+    if (!cli.studyFile.isEmpty()) studyReloads(w, cli.studyFile, table);
     table.add("peak RSS (MB)", peakRssMb(), 0, "<= 1536");
     table.print();
     return 0;

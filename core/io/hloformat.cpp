@@ -10,6 +10,7 @@
 // (dot, convolution, reductions, element-wise) and bytes moved, as for ONNX.
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
+#include "core/util/text.h"
 
 #include <algorithm>
 #include <memory>
@@ -27,12 +28,6 @@ double elementWidth(std::string_view e) {
     if (e == "s64" || e == "u64" || e == "f64" || e == "c64") return 8;
     if (e == "c128") return 16;
     return 0;   // token[], opaque, ...
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
 }
 
 /// Index just past the bracket that closes s[open], skipping nested ()[]{} and quoted strings;
@@ -67,11 +62,11 @@ std::vector<std::string_view> splitTopLevel(std::string_view s) {
             if (end == std::string_view::npos) break;
             i = (c == '"' ? end : end - 1);
         } else if (c == ',') {
-            parts.push_back(trim(s.substr(start, i - start)));
+            parts.push_back(trimBlanks(s.substr(start, i - start)));
             start = i + 1;
         }
     }
-    if (const auto last = trim(s.substr(std::min(start, s.size()))); !last.empty()) parts.push_back(last);
+    if (const auto last = trimBlanks(s.substr(std::min(start, s.size()))); !last.empty()) parts.push_back(last);
     return parts;
 }
 
@@ -118,7 +113,7 @@ public:
     }
 
     Shape parseShape(std::string_view s, std::int64_t line) const {
-        s = trim(s);
+        s = trimBlanks(s);
         Shape out;
         if (!s.empty() && s.front() == '(') {   // tuple: sum of the elements
             const std::size_t end = closing(s, 0);
@@ -138,7 +133,7 @@ public:
         out.elements = 1;
         for (std::string_view d : splitTopLevel(s.substr(open + 1, close - open - 1))) {
             if (d.substr(0, 2) == "<=") d.remove_prefix(2);   // dynamic dimension: its bound
-            const auto v = parseInteger(trim(d));
+            const auto v = parseInteger(trimBlanks(d));
             if (!v || *v < 0) failAt(m_source, line, "dimension '" + std::string(d) + "' is not a non-negative whole number");
             out.dims.push_back(static_cast<double>(*v));
             out.elements *= static_cast<double>(*v);
@@ -154,15 +149,15 @@ public:
         in.line = line;
         if (text.substr(0, 5) == "ROOT ") {
             in.root = true;
-            text = trim(text.substr(5));
+            text = trimBlanks(text.substr(5));
         }
         const std::size_t eq = text.find(" = ");
         if (eq == std::string_view::npos) failAt(m_source, line, "expected '%name = shape opcode(operands)'");
-        std::string_view name = trim(text.substr(0, eq));
+        std::string_view name = trimBlanks(text.substr(0, eq));
         if (!name.empty() && name.front() == '%') name.remove_prefix(1);
         if (name.empty()) failAt(m_source, line, "an instruction without a name");
         in.name = std::string(name);
-        std::string_view rest = trim(text.substr(eq + 3));
+        std::string_view rest = trimBlanks(text.substr(eq + 3));
         std::size_t shapeEnd;
         if (!rest.empty() && rest.front() == '(') {
             shapeEnd = closing(rest, 0);
@@ -172,10 +167,10 @@ public:
             if (shapeEnd == std::string_view::npos) failAt(m_source, line, "'" + in.name + "': no opcode after the shape (truncated line?)");
         }
         in.shape = parseShape(rest.substr(0, shapeEnd), line);
-        rest = trim(rest.substr(shapeEnd));
+        rest = trimBlanks(rest.substr(shapeEnd));
         const std::size_t paren = rest.find('(');
         if (paren == std::string_view::npos || paren == 0) failAt(m_source, line, "'" + in.name + "': expected 'opcode(operands)'");
-        in.opcode = std::string(trim(rest.substr(0, paren)));
+        in.opcode = std::string(trimBlanks(rest.substr(0, paren)));
         const std::size_t close = closing(rest, paren);
         if (close == std::string_view::npos) failAt(m_source, line, "'" + in.name + "': unbalanced operand list (truncated line?)");
         if (in.opcode != "constant" && in.opcode != "parameter" && in.opcode != "iota")
@@ -202,7 +197,7 @@ public:
         while (pos <= text.size()) {
             const std::size_t end = std::min(text.find('\n', pos), text.size());
             ++number;
-            const std::string_view line = trim(text.substr(pos, end - pos));
+            const std::string_view line = trimBlanks(text.substr(pos, end - pos));
             pos = end + 1;
             if (line.empty() || line.substr(0, 2) == "//") {
                 if (end == text.size()) break;

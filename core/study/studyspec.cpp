@@ -19,8 +19,8 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr const char* kFormat = "schedlab-study";
-constexpr int kVersion = 1;
+constexpr const char* kStudyFormat = "schedlab-study";
+constexpr int kStudyVersion = 1;
 
 std::vector<std::string> graphFilesIn(const fs::path& folder) {
     static const std::set<std::string> extensions{".json", ".dot", ".gv", ".stg", ".onnx", ".hlo", ".jss", ".txt"};
@@ -139,9 +139,9 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName, M
     }
     auto fail = [&](const std::string& why) { throw IoError(sourceName + ": " + why); };
     if (!j.is_object()) fail("a study is a JSON object with \"graphs\" and \"methods\"");
-    if (j.contains("format") && j["format"] != kFormat) fail("not a SchedLab study (\"format\" is " + j["format"].dump() + ")");
-    if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() > kVersion))
-        fail("study version " + j["version"].dump() + " is newer than this SchedLab reads (" + std::to_string(kVersion) + ")");
+    if (j.contains("format") && j["format"] != kStudyFormat) fail("not a SchedLab study (\"format\" is " + j["format"].dump() + ")");
+    if (j.contains("version") && (!j["version"].is_number_integer() || j["version"].get<int>() > kStudyVersion))
+        fail("study version " + j["version"].dump() + " is newer than this SchedLab reads (" + std::to_string(kStudyVersion) + ")");
     StudySpec s;
     try {
         if (!j.contains("graphs") || !j["graphs"].is_array() || j["graphs"].empty()) fail("\"graphs\" must list files or folders");
@@ -195,7 +195,7 @@ std::vector<std::string> unregisteredMethods(const StudySpec& spec) {
 }
 
 std::string studySpecJson(const StudySpec& s) {
-    json j = {{"format", kFormat}, {"version", kVersion}, {"graphs", s.graphs}, {"seeds", s.seeds},
+    json j = {{"format", kStudyFormat}, {"version", kStudyVersion}, {"graphs", s.graphs}, {"seeds", s.seeds},
               {"devices", s.devices}, {"objective", toString(s.objective.kind)}};
     json methods = json::array();
     for (const StudyMethod& m : s.methods) methods.push_back(methodToJson(m));

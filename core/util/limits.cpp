@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/limits.h"
+#include "core/util/text.h"
 
 #include <charconv>
 #include <cmath>
@@ -35,12 +36,6 @@ constexpr Field kFields[] = {
     {"tensor-bytes", nullptr, &Limits::tensorBytes, "bytes of one tensor or one op's parameters"},
 };
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-    return s;
-}
-
 double parsePositive(std::string_view key, std::string_view text) {
     double v = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -68,12 +63,12 @@ void setLimits(const Limits& l) {
 Limits parseLimits(std::string_view spec, Limits base) {
     while (!spec.empty()) {
         const auto comma = spec.find(',');
-        const std::string_view item = trim(spec.substr(0, comma));
+        const std::string_view item = trimBlanks(spec.substr(0, comma));
         spec = comma == std::string_view::npos ? std::string_view() : spec.substr(comma + 1);
         if (item.empty()) continue;
         const auto eq = item.find('=');
         if (eq == std::string_view::npos) throw std::invalid_argument("limit '" + std::string(item) + "': expected KEY=VALUE");
-        const std::string_view key = trim(item.substr(0, eq)), value = trim(item.substr(eq + 1));
+        const std::string_view key = trimBlanks(item.substr(0, eq)), value = trimBlanks(item.substr(eq + 1));
         const Field* field = nullptr;
         for (const Field& f : kFields)
             if (key == f.key) field = &f;

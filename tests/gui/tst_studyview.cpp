@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QThreadPool>
 #include <QtTest>
 
 using namespace sl;
@@ -179,6 +180,67 @@ private Q_SLOTS:
         QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Study: %1 runs made").arg(24 - kept)),
                  qPrintable(w.statusBar()->currentMessage()));   // the resume made only what was missing
         QTRY_COMPARE_WITH_TIMEOUT(w.studyView()->summaryTable()->rowCount(), 2, 10000);
+    }
+
+    // File > New Study on a database made from another study file is refused with the words of
+    // `schedlab-cli study run` (both call StudyStore::openOrCreate), and nothing is stored into it;
+    // of two reads of the Study tab, only the newest lands; a stored run opens from memory, with
+    // no temporary file left behind (issue 48). Mutations caught: a New Study that goes on into
+    // another study's database, an older read landing after a newer one (two studyShown), the
+    // old schedlab-study-run-<pid>-<slot>.json files.
+    void anotherStudysDatabaseIsRefusedAndRunsOpenFromMemory() {
+        QTemporaryDir dir;
+        StudySpec spec;
+        for (int i = 0; i < 2; ++i) {
+            const std::string path = (dir.path() + QStringLiteral("/g%1.json").arg(i)).toStdString();
+            saveGraphJson(*generateLayered(20 + 5 * i, static_cast<std::uint64_t>(i + 5)).graph, nullptr, path);
+            spec.graphs.push_back(path);
+        }
+        spec.devices = 2;
+        spec.methods = {{"list-cp", "list-cp", {}}};
+        const auto writeSpec = [&](const QString& name, const StudySpec& s) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(QByteArray::fromStdString(studySpecJson(s)));
+            return f.fileName();
+        };
+        const QString first = writeSpec(QStringLiteral("a.study.json"), spec);
+        spec.seeds = {1, 2};
+        const QString second = writeSpec(QStringLiteral("b.study.json"), spec);
+        const QString db = dir.filePath(QStringLiteral("a.db")), other = dir.filePath(QStringLiteral("b.db"));
+        {
+            StudyStore a = StudyStore::openOrCreate(db.toStdString(), first.toStdString());
+            runStudy(a);
+            StudyStore b = StudyStore::openOrCreate(other.toStdString(), second.toStdString());
+            runStudy(b);
+        }
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(w.runStudyHere(second, db));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.studyRunning(), 20000);
+        QCOMPARE(w.lastError(), db + QStringLiteral(" holds another study than ") + second + QStringLiteral(" (a new database for a new study)"));
+        QCOMPARE(StudyStore::open(db.toStdString()).runs().size(), std::size_t{2});
+
+        QSignalSpy shown(w.studyView(), &StudyView::studyShown);
+        w.openStudy(other);
+        w.openStudy(db);
+        QThreadPool::globalInstance()->waitForDone();
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 10000);
+        QTest::qWait(100);   // an older read would land now
+        QCOMPARE(shown.count(), 1);
+        QCOMPARE(w.studyView()->summary()->graphs.size(), std::size_t{2});
+        QCOMPARE(w.studyView()->spec()->seeds.size(), std::size_t{1});   // a.db's, not b.db's
+
+        const QStringList before = QDir::temp().entryList({QStringLiteral("schedlab-study-run-*")});
+        QSignalSpy asked(w.studyView(), &StudyView::runRequested);
+        Q_EMIT w.studyView()->runRequested(QString::fromStdString(spec.graphs[1]), QStringLiteral("list-cp"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(w.results()->rowCount(), 1, 20000);
+        const auto stored = StudyStore::open(db.toStdString()).runs();
+        const auto run = std::find_if(stored.begin(), stored.end(), [&](const StudyRun& r) { return r.graph == spec.graphs[1]; });
+        QVERIFY(run != stored.end());
+        QCOMPARE(w.results()->record(0).result->cost, run->cost);
+        QCOMPARE(QDir::temp().entryList({QStringLiteral("schedlab-study-run-*")}), before);
     }
 };
 

@@ -47,8 +47,8 @@ public:
     QPointF dropPoint(OpId v, OpPlace to) const;
     /// What the last refused drop said (empty after an accepted one).
     const QString& lastRefusal() const { return m_lastRefusal; }
-    /// The drag's read-out while an op is dragged: "makespan 61 → 58 (−4.9 %) · peak …", or why
-    /// the drop would be refused. Empty when no op is dragged.
+    /// The drag's read-out while an op is dragged: "makespan 61 units → 58 units (−3 units,
+    /// −4.9 %) · peak …", or why the drop would be refused. Empty when no op is dragged.
     QString dragText() const;
     void setColourBy(ColourBy c);
     ColourBy shownColouring() const;   ///< what the bars are coloured by now (never Auto)

@@ -12,8 +12,6 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 
-#include <filesystem>
-
 namespace sl::gui {
 
 void MainWindow::openStudy(const QString& path) {
@@ -28,9 +26,7 @@ void MainWindow::startStudyWaitingForNeural() {
 }
 
 QStringList MainWindow::studyMethodsMissing(const QString& specPath, const QString& dbPath) const {
-    const std::string db = dbPath.toStdString();
-    const StudySpec spec = std::filesystem::exists(db) ? StudyStore::open(db, StudyStore::Access::ReadOnly).spec()
-                                                       : loadStudySpec(specPath.toStdString(), MethodCheck::AsStored);
+    const StudySpec spec = StudyStore::specToRun(dbPath.toStdString(), specPath.toStdString());
     QStringList missing;
     for (const std::string& m : unregisteredMethods(spec)) missing << QString::fromStdString(m);
     return missing;

@@ -69,7 +69,7 @@ QString editChangeText(const Schedule& before, const Schedule& after, TimeUnit u
 namespace {
 
 /// A result made by a hand edit (editedRecord's note): its makespan reads to the unit.
-bool editedByHand(const RunResult& r) { return r.note == "edited by hand"; }
+bool editedByHand(const RunResult& r) { return r.note == kEditedByHandNote; }
 
 /// Same graph, same platform, same objective: the same optimum, so the same bounds.
 std::uint64_t problemKey(const RunRecord& r) {

@@ -35,7 +35,7 @@ RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Sched
     result->cost = cost;
     result->evaluations = 1;
     result->lowerBound = base.result ? base.result->lowerBound : 0;   // a bound of the problem, still true
-    result->note = "edited by hand";
+    result->note = kEditedByHandNote;
     RunRecord r = base;
     r.id = id;
     r.name = name;

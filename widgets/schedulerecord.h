@@ -14,6 +14,8 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
 /// `base` with its schedule replaced by `schedule` (scored: `cost`), as result `id` named `name`:
 /// the problem, target and bounds are base's (the same problem), the memory timeline and critical
 /// path are the new schedule's. O(V + E): a hand edit's record, on the GUI thread.
+/// The note editedRecord gives a result: the results table reads its makespan to the unit.
+inline constexpr const char* kEditedByHandNote = "edited by hand";
 RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Schedule schedule, double cost);
 
 /// Fills r.makespanBound and r.makespanBoundSource (the analytic bounds, or the bound the run

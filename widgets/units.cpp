@@ -144,13 +144,6 @@ QString formatTick(double value, const TimeScale& scale, double step) {
     return scale.suffix.isEmpty() ? digits : digits + QLatin1Char(' ') + scale.suffix;
 }
 
-QString formatChange(const QString& before, const QString& after, double from, double to) {
-    if (from == to) return QStringLiteral("%1 (unchanged)").arg(after);
-    const double pct = from != 0 ? 100 * (to - from) / from : 0;
-    return QStringLiteral("%1 → %2 (%3%4 %)").arg(before, after, pct < 0 ? QStringLiteral("−") : QStringLiteral("+"),
-                                                  QString::number(std::abs(pct), 'f', 1));
-}
-
 namespace {
 
 /// "+0.2 %", "−4.9 %"; two significant digits below 0.05 %: "+0.00024 %".

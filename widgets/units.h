@@ -41,11 +41,9 @@ QString formatBytesExact(double bytes);
 /// A dimensionless number (a weighted cost, a ratio) with three significant digits, thousands
 /// separators below a million and "M", "G", "T" suffixes above: "0.734", "1,235", "19.9 M".
 QString formatPlain(double value);
-/// A value before and after a change, with the relative change: "61 → 58 (−4.9 %)", or
-/// "61 (unchanged)"; `before` and `after` are the formatted values, `from` and `to` the numbers.
-QString formatChange(const QString& before, const QString& after, double from, double to);
-/// As above with the difference too: "1,491 units → 1,494 units (+3 units, +0.2 %)"; `difference`
-/// is |to − from| formatted (the sign is added here). The per cent has one decimal, or two
+/// A value before and after a change, with the difference and the relative change:
+/// "1,491 units → 1,494 units (+3 units, +0.2 %)", or "1,491 units (unchanged)"; `before`, `after`
+/// and `difference` (|to − from|, the sign is added here) are formatted, `from` and `to` the numbers. The per cent has one decimal, or two
 /// significant digits below 0.05 % ("+0.00024 %"); none when `from` is 0.
 QString formatChange(const QString& before, const QString& after, const QString& difference, double from, double to);
 /// Two durations in `unit` with formatDurationExact: "1,491 units → 1,494 units (+3 units, +0.2 %)".

@@ -11,7 +11,6 @@
 #include "core/study/studysummary.h"
 
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -21,9 +20,7 @@ namespace {
 /// The neural methods are in their module (core/plugin/neuralmodule.h), loaded only when the study
 /// names one of them: a study of classic methods never maps LibTorch.
 void loadNeuralMethodsIfNamed(const std::string& db, const std::optional<std::string>& specPath) {
-    const StudySpec spec = std::filesystem::exists(db) ? StudyStore::open(db, StudyStore::Access::ReadOnly).spec()
-                           : specPath                  ? loadStudySpec(*specPath, MethodCheck::AsStored)
-                                                       : StudySpec{};
+    const StudySpec spec = StudyStore::specToRun(db, specPath);
     if (unregisteredMethods(spec).empty()) return;
     loadNeuralMethods();
     if (const std::vector<std::string> missing = unregisteredMethods(spec); !missing.empty())

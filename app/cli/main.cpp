@@ -3,6 +3,7 @@
 #include "command.h"
 #include "neural.h"
 
+#include "core/dist/distoptions.h"
 #include "core/graph/graph.h"
 #include "core/optimizer/optimizer.h"
 #include "core/util/limits.h"
@@ -68,10 +69,8 @@ void applyLimits(std::vector<std::string>& args) {
 /// beside our own message, which already quotes them (core/dist). Silence glog for such runs
 /// unless the user set GLOG_minloglevel; it reads the variable when LibTorch is loaded, later.
 static void quietLibTorchLogsIfDistributed(const std::vector<std::string>& args) {
-    const char* world = nullptr;   // the first launcher's size set, in resolveDistOptions' order
-    for (const char* v : {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"})
-        if (const char* w = std::getenv(v); !world && w && *w) world = w;
-    const bool distributed = (world && std::string(world) != "1") ||
+    const std::string world = sl::dist::launcherWorldSize();
+    const bool distributed = (!world.empty() && world != "1") ||
                              std::any_of(args.begin(), args.end(), [](const std::string& a) { return a.rfind("--world-size", 0) == 0; });
     if (distributed) ::setenv("GLOG_minloglevel", "3", /*overwrite=*/0);
 }

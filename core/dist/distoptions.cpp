@@ -112,6 +112,11 @@ DistOptions resolveDistOptions(const DistFlags& flags) {
     return o;
 }
 
+std::string launcherWorldSize() {
+    const char* v = std::getenv(launcherInUse().size);
+    return v ? std::string(v) : std::string();
+}
+
 std::uint64_t rankSeed(std::uint64_t seed, int rank) {
     return rank == 0 ? seed : deriveSeed(seed ^ 0xD157'0000'0000ULL, static_cast<std::uint64_t>(rank));
 }

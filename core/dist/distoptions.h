@@ -57,6 +57,10 @@ struct DistFlags {
 /// outside 1-65535, a master without a port, a timeout not in (0, 86400]).
 DistOptions resolveDistOptions(const DistFlags& flags);
 
+/// The world size the environment gives, as resolveDistOptions reads it (its launcher's size
+/// variable); empty when no launcher's is set.
+std::string launcherWorldSize();
+
 /// The seed rank `rank` draws its data from: `seed` itself on rank 0, so that one rank reproduces
 /// a single-process run exactly; an independent stream on the others.
 std::uint64_t rankSeed(std::uint64_t seed, int rank);

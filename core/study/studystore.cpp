@@ -132,6 +132,11 @@ StudyStore StudyStore::openOrCreate(const std::string& db, const std::optional<s
     return create(db, loadStudySpec(*specPath));
 }
 
+StudySpec StudyStore::specToRun(const std::string& db, const std::optional<std::string>& specPath) {
+    if (std::filesystem::exists(db)) return open(db, Access::ReadOnly).spec();
+    return specPath ? loadStudySpec(*specPath, MethodCheck::AsStored) : StudySpec{};
+}
+
 void StudyStore::setBusyTimeout(int milliseconds) { sqlite3_busy_timeout(m_db, milliseconds); }
 
 int StudyStore::merge(const std::string& out, const std::vector<std::string>& inputs) {

@@ -50,6 +50,9 @@ public:
     /// What `study run` and the explorer's New Study do: opens `db` when it exists (refusing it when
     /// `specPath` names another study), else creates it from `specPath`. Throws std::runtime_error.
     static StudyStore openOrCreate(const std::string& db, const std::optional<std::string>& specPath);
+    /// The spec openOrCreate would run, read without its methods registered: the database's when
+    /// it exists, else the file's (empty with neither). To learn which methods a run needs.
+    static StudySpec specToRun(const std::string& db, const std::optional<std::string>& specPath);
     /// Joins the runs of `inputs` (the databases of a sharded study's ranks, or any studies of the
     /// same spec) into `out`, created when missing; a run `out` already has is kept. Throws
     /// std::runtime_error naming a file whose spec differs. Returns the runs added.

@@ -128,7 +128,7 @@ void checkTargetRun(const Problem& p, const TargetArgs& targets) {
     if (targets.models.empty()) return;
     if (p.objective.kind != Objective::Makespan)
         throw UsageError("--target judges schedules by their makespan: use it with --objective makespan");
-    if (!p.platform.link.free())
+    if (!p.platform.transfersFree())
         throw UsageError("--target compares against the proxy, which has free transfers: the platform's "
                          "interconnect has a latency or a finite bandwidth");
 }

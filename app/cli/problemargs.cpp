@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "problemargs.h"
 
+#include "core/timing/machine.h"
+#include "core/timing/retime.h"
 #include "core/util/limits.h"
 
 #include <algorithm>
@@ -61,6 +63,10 @@ ProblemSpec takeProblemSpec(Args& args) {
     spec.training = takeTraining(args);
     spec.devices = args.takeInt("devices", 0);
     spec.platformPath = args.take("platform");
+    spec.preset = args.take("preset");
+    spec.device = args.take("device");
+    if ((spec.preset ? 1 : 0) + (spec.device ? 1 : 0) + (spec.platformPath ? 1 : 0) > 1)
+        throw UsageError("give one of --preset, --device and --platform");
     const std::string objective = args.take("objective", "makespan");
     const std::string clock = args.take("memory-clock", "step");
     spec.objective.memoryWeight = args.takeDouble("memory-weight", 0.5);
@@ -68,6 +74,8 @@ ProblemSpec takeProblemSpec(Args& args) {
     if (spec.devices < 0 || spec.devices > limits().devices)
         throw UsageError("--devices expects 1.." + std::to_string(limits().devices));
     if (spec.devices > 0 && spec.platformPath) throw UsageError("give either --devices or --platform, not both");
+    if (spec.preset && spec.preset->empty()) throw UsageError("--preset expects a preset id (schedlab-cli devices lists them)");
+    if (spec.device && spec.device->empty()) throw UsageError("--device expects a device id (schedlab-cli devices lists them)");
     if (spec.objective.memoryWeight < 0 || spec.objective.memoryWeight > 1)
         throw UsageError("--memory-weight expects a number in [0, 1]");
     if (spec.memoryCap < 0) throw UsageError("--memory-cap expects a positive number of bytes");
@@ -80,6 +88,22 @@ ProblemSpec takeProblemSpec(Args& args) {
     return spec;
 }
 
+namespace {
+
+/// The machine of --preset or --device, in the graph's time unit.
+Platform catalogueMachine(const ProblemSpec& spec, const Graph& g) {
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    const int count = static_cast<int>(spec.devices);
+    if (spec.device) return catalogPlatform(*spec.device, count > 0 ? count : 1, catalog);
+    const Platform whole = presetPlatform(catalog.preset(*spec.preset), catalog, g.timeUnit());
+    if (count > whole.deviceCount())
+        throw UsageError("--devices " + std::to_string(count) + ": preset '" + *spec.preset + "' has " +
+                         std::to_string(whole.deviceCount()) + " devices");
+    return count > 0 ? firstDevices(whole, count) : whole;
+}
+
+} // namespace
+
 LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     LoadedProblem out;
     out.problem.objective = spec.objective;
@@ -87,12 +111,16 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     applyTraining(out.loaded, spec.training);
     out.training = spec.training;
     out.problem.graph = out.loaded.graph;
-    if (spec.platformPath) out.problem.platform = loadPlatform(*spec.platformPath);
+    if (spec.preset || spec.device) out.problem.platform = catalogueMachine(spec, *out.loaded.graph);
+    else if (spec.platformPath) out.problem.platform = loadPlatform(*spec.platformPath);
     else if (spec.devices > 0) out.problem.platform = Platform::identical(static_cast<int>(spec.devices));
     else if (out.loaded.platform) out.problem.platform = *out.loaded.platform;
     else out.problem.platform = defaultPlatform(*out.loaded.graph);
     if (spec.memoryCap > 0)
         for (Device& d : out.problem.platform.devices) d.memoryCapacity = spec.memoryCap;
+    const TimedGraph timed = retimeGraph(*out.loaded.graph, out.problem.platform, DeviceCatalog::instance());
+    if (timed.retimed) out.problem.graph = out.loaded.graph = timed.retimed;
+    out.timing = timed.describe();
     try {
         out.problem.check();
     } catch (const GraphError& e) {
@@ -113,6 +141,11 @@ const char* problemOptionsHelp() {
            "  --devices N           N identical devices (default: the file's platform, else one\n"
            "                        device per machine type the graph uses)\n"
            "  --platform P.json     the machine: devices, machine types, capacities, interconnect\n"
+           "  --preset ID           a real machine: its devices, their op times and its links\n"
+           "                        (dgx-a100, 2x-dgx-h100, 4x-l4-pcie4, cpu-host; with --devices\n"
+           "                        N, its first N devices; `schedlab-cli devices` lists them)\n"
+           "  --device ID           --devices N (default 1) of one catalogue device, e.g. h100-sxm5-80gb\n"
+           "                        or this-machine (after `schedlab-cli calibrate`)\n"
            "  --objective O         makespan (default), memory, or both (weighted)\n"
            "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
            "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n"

@@ -10,9 +10,10 @@
 /// --training replaces the graph by its training step (core/graph/traininggraph.h) right after
 /// loading, so that every command schedules, evaluates and reports the training graph.
 /// The format comes from the extension unless --format is given. The platform is, in order:
-/// --platform, --devices N identical devices, the platform the file carries (job-shop, native
+/// --preset (its first --devices N when given), --device (N of it), --platform, --devices N identical devices, the platform the file carries (job-shop, native
 /// JSON), else one device per machine type the graph uses (one device for an untyped graph).
-/// --memory-cap sets every device's memory capacity.
+/// --memory-cap sets every device's memory capacity. With catalogue devices (--preset, --device, or
+/// a platform file naming models), every op whose work is known is re-timed on them (core/timing).
 /// Bad files throw sl::IoError (exit 1), bad options UsageError (exit 2).
 
 #include "args.h"
@@ -33,6 +34,7 @@ struct LoadedProblem {
     LoadedGraph loaded;   ///< the training step's graph with --training
     Problem problem;
     std::optional<UpdateRule> training;   ///< --training, if given
+    std::string timing;   ///< where the durations come from ("NVIDIA A100 ... roofline: 230 ops estimated")
 };
 
 /// --format F as a GraphFormat (Auto when absent); UsageError for an unknown name.
@@ -54,6 +56,8 @@ struct ProblemSpec {
     std::optional<std::string> platformPath;
     ObjectiveSpec objective;
     double memoryCap = 0;       ///< 0: unlimited
+    std::optional<std::string> preset;   ///< --preset ID: a machine of the catalogue (docs/time.md)
+    std::optional<std::string> device;   ///< --device ID: --devices N (default 1) of one catalogue device
 };
 /// Takes the options above from `args` (UsageError for a bad one).
 ProblemSpec takeProblemSpec(Args& args);

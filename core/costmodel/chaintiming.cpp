@@ -95,7 +95,7 @@ Schedule timeChains(const Problem& p, const DeviceChains& chains) {
         for (TensorId t : g.inputs(v)) {   // the list scheduler's arrival rule (ListScheduler::dataReady)
             const Tensor& x = g.tensor(t);
             const ScheduledOp& producer = s.ops[static_cast<size_t>(x.producer)];
-            start = std::max(start, producer.end + (producer.device == d ? 0.0 : p.platform.link.transferTime(x.bytes)));
+            start = std::max(start, producer.end + p.platform.transferTime(producer.device, d, x.bytes));
         }
         s.ops[static_cast<size_t>(v)] = {d, start, start + g.durationOn(v, d)};
         s.makespan = std::max(s.makespan, start + g.durationOn(v, d));

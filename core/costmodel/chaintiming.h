@@ -8,7 +8,7 @@
 /// This is how a schedule found on one problem (the proxy) is timed on another (a target model,
 /// core/costmodel/target.h): its placement and per-device order are kept, its times are not. It
 /// uses the list scheduler's rules (sl::ListScheduler): a device runs one op at a time; an input
-/// produced on device p reaches device q != p at end(producer) + Interconnect::transferTime(bytes),
+/// produced on device p reaches device q != p at end(producer) + Platform::transferTime(p, q, bytes),
 /// contention-free; durations are Graph::durationOn. On a list schedule, re-timing its own chains
 /// gives back its times (tst_costmodel checks it), so both paths are one clock.
 ///

@@ -22,7 +22,7 @@ ListScheduler::ListScheduler(const Problem& problem)
     : m_problem(problem), m_graph(*problem.graph) {
     problem.check();
     m_devicesOfType = problem.platform.devicesByType();
-    m_freeTransfers = problem.platform.link.free();
+    m_freeTransfers = problem.platform.transfersFree();
     for (const Device& d : problem.platform.devices) m_typeOfDevice.push_back(d.machineType);
     const auto n = static_cast<size_t>(m_graph.opCount());
     m_type.resize(n);
@@ -77,8 +77,7 @@ double ListScheduler::dataReady(OpId v, int d) const {
     for (TensorId t : m_graph.inputs(v)) {
         const Tensor& x = m_graph.tensor(t);
         const auto p = static_cast<size_t>(x.producer);
-        double arrival = m_end[p];
-        if (m_device[p] != d) arrival += m_problem.platform.link.transferTime(x.bytes);
+        const double arrival = m_end[p] + m_problem.platform.transferTime(m_device[p], d, x.bytes);
         r = std::max(r, arrival);
     }
     return r;

@@ -18,7 +18,7 @@ std::vector<ScheduledTransfer> impliedTransfers(const Problem& p, const Schedule
             const int q = s.ops[static_cast<size_t>(c)].device;
             if (q == prod.device || std::find(seen.begin(), seen.end(), q) != seen.end()) continue;
             seen.push_back(q);
-            out.push_back({t, prod.device, q, prod.end, prod.end + p.platform.link.transferTime(x.bytes)});
+            out.push_back({t, prod.device, q, prod.end, prod.end + p.platform.transferTime(prod.device, q, x.bytes)});
         }
     }
     return out;
@@ -43,7 +43,7 @@ std::vector<Residency> residencies(const Problem& p, const Schedule& s) {
                 freeOnProducer = std::max(freeOnProducer, end);
             } else {   // the transfer runs from prod.end and holds the tensor on the source until it ends
                 out.push_back({t, x.producer, q, prod.end, end, x.bytes});
-                freeOnProducer = std::max(freeOnProducer, prod.end + p.platform.link.transferTime(x.bytes));
+                freeOnProducer = std::max(freeOnProducer, prod.end + p.platform.transferTime(prod.device, q, x.bytes));
             }
         }
         out.push_back({t, x.producer, prod.device, prod.start, freeOnProducer, x.bytes});

@@ -74,6 +74,7 @@ std::shared_ptr<Graph> noisyGraph(const Graph& g, std::uint64_t seed, double sig
 Problem proxyProblem(const Problem& p) {
     Problem out = p;
     out.platform.link = Interconnect{};
+    out.platform.topology = Topology{};
     return out;
 }
 

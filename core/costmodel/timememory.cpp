@@ -28,7 +28,7 @@ TimeMemory::TimeMemory(const Problem& problem)
         m_params[static_cast<size_t>(v)] = g.op(v).paramBytes;
         m_outputBytes[static_cast<size_t>(v)] = g.outputBytes(v);
     }
-    m_transferTimeFree = problem.platform.link.free();
+    m_transferTimeFree = problem.platform.transfersFree();
     m_topoPos.resize(n);
     const auto& topo = g.topologicalOrder();
     for (size_t k = 0; k < topo.size(); ++k) m_topoPos[static_cast<size_t>(topo[k])] = static_cast<int>(k);
@@ -111,7 +111,7 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
         }
         return;
     }
-    const Interconnect& link = m_problem.platform.link;
+    const Platform& platform = m_problem.platform;
     for (size_t t = 0; t < m_bytes.size(); ++t) {
         const auto p = static_cast<size_t>(m_producer[t]);
         const auto src = static_cast<size_t>(devices[p]);
@@ -127,7 +127,7 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
             m_endAlloc[static_cast<size_t>(producerRank) * W + q] += amount;   // sent as the producer ends
             release(static_cast<size_t>(rank), q, amount, endTime[rank] == ends[p]);
             if (!m_transferTimeFree)   // tested first: `copy` is a coin flip, the link is fixed
-                arrival = std::max(arrival, copy ? ends[p] + link.transferTime(bytes) : -1.0);
+                arrival = std::max(arrival, copy ? ends[p] + platform.transferTime(static_cast<int>(src), static_cast<int>(q), bytes) : -1.0);
         }
         // The source copy lives until the producer, its local consumers and its outgoing transfers
         // have all ended; at equal ends a consumer comes after its producer in byEnd.

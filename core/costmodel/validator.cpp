@@ -131,7 +131,7 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
         const ScheduledOp& pr = s.ops[static_cast<size_t>(x.producer)];
         for (OpId c : x.consumers) {
             const ScheduledOp& co = s.ops[static_cast<size_t>(c)];
-            const double arrival = pr.end + (co.device == pr.device ? 0.0 : p.platform.link.transferTime(x.bytes));
+            const double arrival = pr.end + p.platform.transferTime(pr.device, co.device, x.bytes);
             if (co.start < arrival && !near(co.start, arrival)) {
                 const auto [start, available] = nums(co.start, arrival);
                 fail("op '" + g.op(c).name + "' starts at " + start + " before its input '" + x.name +

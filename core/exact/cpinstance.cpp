@@ -77,9 +77,12 @@ double edgeLag(const Problem& p, const CpInstance& in, OpId u, OpId v) {
     const Graph& g = p.g();
     const int pool = in.poolOf[static_cast<size_t>(u)];
     const bool samePool = pool == in.poolOf[static_cast<size_t>(v)];
+    if (!p.platform.topology.empty() && !p.platform.transfersFree())
+        refuse("a transfer's time depends on which two devices it joins (the platform has a topology); "
+               "the model gives every pair one lag");
     double lag = 0;
     for (TensorId t : g.inputs(v))
-        if (g.tensor(t).producer == u) lag = std::max(lag, p.platform.link.transferTime(g.tensor(t).bytes));
+        if (g.tensor(t).producer == u) lag = std::max(lag, p.platform.link.transferTime(g.tensor(t).bytes));   // one link: no topology here
     if (!samePool || lag == 0) return lag;
     if (in.pools[static_cast<size_t>(pool)].devices.size() == 1) return 0;   // one device: no transfer
     refuse("the transfer from '" + g.op(u).name + "' to '" + g.op(v).name +

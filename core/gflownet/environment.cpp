@@ -85,12 +85,12 @@ double PartialSchedule::tailEnd(int device) const {
 
 double PartialSchedule::startIf(OpId v, int device) const {
     const Graph& g = m_env->graph();
-    const Interconnect& link = m_env->problem().platform.link;
+    const Platform& platform = m_env->problem().platform;
     double t = tailEnd(device);
     // Tensors rather than predecessor ops: each input pays its own transfer (as the validator reads it).
     for (TensorId x : g.inputs(v)) {
         const OpId p = g.tensor(x).producer;
-        const double arrival = m_end[idx(p)] + (m_device[idx(p)] == device ? 0.0 : link.transferTime(g.tensor(x).bytes));
+        const double arrival = m_end[idx(p)] + platform.transferTime(m_device[idx(p)], device, g.tensor(x).bytes);
         t = std::max(t, arrival);
     }
     return t;

@@ -12,7 +12,7 @@
 /// With identical devices and free transfers this is the paper's proxy (Eq. 1-3). On other
 /// platforms (our extension: docs/costmodel.md, "The GFlowNet environment on other platforms") an
 /// op may only go on a device of its machine type, runs for its duration there,
-/// and an input from another device arrives `link.transferTime(bytes)` after its producer ends,
+/// and an input from another device arrives `Platform::transferTime` after its producer ends,
 /// exactly as sl::validateSchedule reads a schedule.
 ///
 /// \code

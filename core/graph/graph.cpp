@@ -97,6 +97,16 @@ Op& Graph::mutableOp(OpId id) {
     return m_ops[static_cast<size_t>(id)];
 }
 
+void Graph::setTiming(OpId id, double duration, std::vector<double> deviceDurations, TimeSource source) {
+    Op& o = m_ops[static_cast<size_t>(id)];
+    const std::string who = "op '" + o.name + "'";
+    checkDuration(who, "duration", duration);
+    for (double d : deviceDurations) checkDuration(who, "per-device duration", d);
+    o.duration = duration;
+    o.deviceDurations = std::move(deviceDurations);
+    o.timeSource = source;
+}
+
 OpId Graph::findOp(std::string_view name) const {
     auto it = m_byName.find(std::string(name));
     return it == m_byName.end() ? kNoOp : it->second;

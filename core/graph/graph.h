@@ -18,6 +18,8 @@
 ///   g.finalize();               // throws sl::GraphError naming the fault
 /// \endcode
 
+#include "core/graph/opwork.h"
+
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -54,6 +56,11 @@ struct Op {
     /// Optional per-device durations (heterogeneous platforms, e.g. HEFT's cost matrix). Empty:
     /// `duration` everywhere. Otherwise one entry per device of the platform.
     std::vector<double> deviceDurations;
+    /// What the op computes (ONNX, HLO, Chakra): a device model re-derives `duration` and
+    /// `deviceDurations` from it (core/timing). Unknown for graphs without shapes.
+    OpWork work;
+    /// Where `duration` came from (the DAG view colours "measured / estimated" by it).
+    TimeSource timeSource = TimeSource::Given;
 };
 
 struct Tensor {
@@ -85,6 +92,10 @@ public:
     int tensorCount() const { return static_cast<int>(m_tensors.size()); }
     const Op& op(OpId id) const { return m_ops[static_cast<size_t>(id)]; }
     Op& mutableOp(OpId id);   ///< un-finalizes the graph
+    /// Changes an op's timing only (its duration, per-device durations and their source): the
+    /// derived structure does not depend on it, so a finalized graph stays finalized. Throws
+    /// GraphError naming the op for a negative or non-finite duration.
+    void setTiming(OpId id, double duration, std::vector<double> deviceDurations, TimeSource source);
     const Tensor& tensor(TensorId id) const { return m_tensors[static_cast<size_t>(id)]; }
     const std::vector<Op>& ops() const { return m_ops; }
     const std::vector<Tensor>& tensors() const { return m_tensors; }

@@ -55,7 +55,7 @@ Schedule sequentialSchedule(const Problem& p, std::span<const OpId> order) {
         double start = clock;
         for (TensorId t : g.inputs(v)) {
             const ScheduledOp& prod = s.ops[static_cast<size_t>(g.tensor(t).producer)];
-            start = std::max(start, prod.end + (prod.device == device ? 0.0 : p.platform.link.transferTime(g.tensor(t).bytes)));
+            start = std::max(start, prod.end + p.platform.transferTime(prod.device, device, g.tensor(t).bytes));
         }
         const double end = start + g.durationOn(v, device);
         s.ops[static_cast<size_t>(v)] = {device, start, end};

@@ -18,7 +18,7 @@ double edgeComm(const Problem& p, OpId v, OpId s) {
     for (TensorId t : g.outputs(v)) {
         const Tensor& x = g.tensor(t);
         if (std::find(x.consumers.begin(), x.consumers.end(), s) != x.consumers.end())
-            comm = std::max(comm, p.platform.link.transferTime(x.bytes));
+            comm = std::max(comm, p.platform.meanTransferTime(x.bytes));
     }
     return comm;
 }
@@ -46,7 +46,7 @@ std::vector<double> upwardRanks(const Problem& p) {
     const Graph& g = p.g();
     const auto byType = p.platform.devicesByType();
     std::vector<double> rank(static_cast<size_t>(g.opCount()), 0.0);
-    const bool free = p.platform.link.free() || p.platform.deviceCount() < 2;
+    const bool free = p.platform.transfersFree() || p.platform.deviceCount() < 2;
     const auto& topo = g.topologicalOrder();
     for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
         const OpId v = *it;
@@ -92,7 +92,7 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
             for (TensorId t : g.inputs(v)) {
                 const Tensor& x = g.tensor(t);
                 const ScheduledOp& prod = s.ops[static_cast<size_t>(x.producer)];
-                ready = std::max(ready, prod.end + (prod.device == d ? 0.0 : p.platform.link.transferTime(x.bytes)));
+                ready = std::max(ready, prod.end + p.platform.transferTime(prod.device, d, x.bytes));
             }
             const double w = g.durationOn(v, d);
             const double start = earliestSlot(busy[static_cast<size_t>(d)], ready, w, insertion);

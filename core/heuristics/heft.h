@@ -4,7 +4,8 @@
 /// HEFT (Topcuoglu, Hariri, Wu, IEEE TPDS 13(3), 2002): ops by decreasing upward
 /// rank over mean costs, each placed on the device of its machine type with the earliest finish
 /// time, inserted into the first idle gap that fits (insertion-based). Each device runs one op at a
-/// time. Communication between devices costs link.transferTime(bytes) per input tensor.
+/// time. Communication between devices costs Platform::transferTime per input tensor (its mean over
+/// device pairs in the upward ranks).
 /// Topcuoglu's 10-task, 3-processor example gives makespan 80 (docs/heuristics.md, "Choices where
 /// the papers are silent"; tests/core/tst_heuristics.cpp).
 

@@ -80,7 +80,7 @@ void saveAnnotatedDot(const Problem& p, const Schedule& s, const std::string& pa
         for (OpId c : t.consumers) {
             out += "  " + io_detail::dotTensorEdge(g, t, c);
             if (s.ops[static_cast<size_t>(c)].device != from)   // crosses devices; red when the copy takes time
-                out += p.platform.link.transferTime(t.bytes) > 0 ? ", style=dashed, color=\"#d62728\"" : ", style=dashed";
+                out += p.platform.transferTime(from, s.ops[static_cast<size_t>(c)].device, t.bytes) > 0 ? ", style=dashed, color=\"#d62728\"" : ", style=dashed";
             out += "];\n";
         }
     }

@@ -31,11 +31,12 @@ bool startsWithWord(std::string_view text, std::string_view word) {
     return text.size() == word.size() || !std::isalnum(static_cast<unsigned char>(text[word.size()]));
 }
 
-/// Native graph JSON or WfCommons, from the first bytes of a JSON document.
+/// Native graph JSON, WfCommons or a Chakra trace, from the first bytes of a JSON document.
 GraphFormat sniffJsonHead(std::string_view head) {
     if (head.find("\"schedlab-graph\"") != std::string_view::npos) return GraphFormat::Json;
     if (head.find("\"workflow\"") != std::string_view::npos || head.find("\"schemaVersion\"") != std::string_view::npos)
         return GraphFormat::WfCommons;
+    if (looksLikeChakraJson(head)) return GraphFormat::Chakra;
     return GraphFormat::Json;
 }
 
@@ -84,7 +85,8 @@ GraphFormat graphFormatFromString(const std::string& s) {
     if (k == "wfcommons") return GraphFormat::WfCommons;
     if (k == "onnx") return GraphFormat::Onnx;
     if (k == "hlo") return GraphFormat::Hlo;
-    throw std::invalid_argument("unknown graph format '" + s + "' (json, dot, stg, jobshop, wfcommons, onnx, hlo)");
+    if (k == "chakra") return GraphFormat::Chakra;
+    throw std::invalid_argument("unknown graph format '" + s + "' (json, dot, stg, jobshop, wfcommons, onnx, hlo, chakra)");
 }
 
 GraphFormat graphFormatFromPath(const std::string& path) {
@@ -93,6 +95,7 @@ GraphFormat graphFormatFromPath(const std::string& path) {
     if (ext == ".stg") return GraphFormat::Stg;
     if (ext == ".onnx") return GraphFormat::Onnx;
     if (ext == ".hlo") return GraphFormat::Hlo;
+    if (ext == ".et" || (ext == ".gz" && lower(path).ends_with(".et.gz"))) return GraphFormat::Chakra;   // binary: not sniffed
     if (ext == ".jss") return GraphFormat::JobShop;
     if (ext == ".txt")   // job-shop instances, and HLO text dumps (*.hlo.txt) from XLA's dump flags
         return std::filesystem::exists(path) && sniffContent(readHead(path, 4096)) == GraphFormat::Hlo ? GraphFormat::Hlo
@@ -104,7 +107,7 @@ GraphFormat graphFormatFromPath(const std::string& path) {
     const GraphFormat sniffed = sniffContent(readHead(path, 4096));
     if (sniffed == GraphFormat::Auto)
         throw IoError(path + ": cannot tell the graph format from the name or the content; give it explicitly "
-                             "(json, dot, stg, jobshop, wfcommons, onnx, hlo)");
+                             "(json, dot, stg, jobshop, wfcommons, onnx, hlo, chakra)");
     return sniffed;
 }
 
@@ -121,6 +124,7 @@ LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::str
     case GraphFormat::Dot: out = readDot(text, sourceName); break;
     case GraphFormat::Onnx: out = readOnnx(text, sourceName); break;
     case GraphFormat::Hlo: out = readHlo(text, sourceName); break;
+    case GraphFormat::Chakra: out = readChakra(text, sourceName); break;
     case GraphFormat::Json:
     case GraphFormat::WfCommons: {
         const nlohmann::json doc = parseJson(text, sourceName);
@@ -146,7 +150,8 @@ LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::str
 
 LoadedGraph loadGraph(const std::string& path, GraphFormat format) {
     if (format == GraphFormat::Auto) format = graphFormatFromPath(path);
-    // ONNX files carry their weights at most 2 GiB (protobuf's limit); text formats are capped at 1 GiB.
+    // ONNX files carry their weights at most 2 GiB (protobuf's limit); text formats and Chakra traces
+    // (also once decompressed) are capped at 1 GiB.
     const std::string data = readFile(path, format == GraphFormat::Onnx ? (std::size_t(2) << 30) - 1 : static_cast<std::size_t>(limits().textBytes));
     return parseGraph(data, format, path);
 }

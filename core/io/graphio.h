@@ -22,11 +22,12 @@ public:
     using GraphError::GraphError;
 };
 
-enum class GraphFormat { Auto, Json, Dot, Stg, JobShop, WfCommons, Onnx, Hlo };
+enum class GraphFormat { Auto, Json, Dot, Stg, JobShop, WfCommons, Onnx, Hlo, Chakra };
 
-/// "json", "dot", "stg", "jobshop", "wfcommons", "onnx", "hlo"; throws std::invalid_argument.
+/// "json", "dot", "stg", "jobshop", "wfcommons", "onnx", "hlo", "chakra"; throws std::invalid_argument.
 GraphFormat graphFormatFromString(const std::string& s);
-/// By extension: .json (native or WfCommons, sniffed), .dot/.gv, .stg, .onnx, .hlo, .txt/.jss (job-shop).
+/// By extension: .json (native, WfCommons or Chakra, sniffed), .dot/.gv, .stg, .onnx, .hlo, .txt/.jss
+/// (job-shop), .et/.et.gz (Chakra).
 GraphFormat graphFormatFromPath(const std::string& path);
 
 struct LoadedGraph {
@@ -39,7 +40,7 @@ struct LoadedGraph {
 
 /// Loads a graph file. Throws IoError.
 LoadedGraph loadGraph(const std::string& path, GraphFormat format = GraphFormat::Auto);
-/// Parses text of a text format (not ONNX); `sourceName` is used in error messages.
+/// Parses text of a text format (not ONNX; Chakra in any of its forms); `sourceName` is used in error messages.
 LoadedGraph parseGraph(std::string_view text, GraphFormat format, const std::string& sourceName);
 
 /// Native graph JSON (docs/formats.md), with the platform when given. Written atomically.

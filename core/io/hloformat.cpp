@@ -87,10 +87,26 @@ std::string withoutComments(std::string_view s) {
     return out;
 }
 
+DType hloDType(std::string_view e) {
+    if (e == "f32") return DType::F32;
+    if (e == "bf16") return DType::BF16;
+    if (e == "f16") return DType::F16;
+    if (e == "f64") return DType::F64;
+    if (e.substr(0, 2) == "f8") return DType::F8;
+    if (e == "s32" || e == "u32") return DType::I32;
+    if (e == "s64" || e == "u64") return DType::I64;
+    if (e == "s16" || e == "u16") return DType::I16;
+    if (e == "s8" || e == "u8" || e == "s4" || e == "u4") return DType::I8;
+    if (e == "pred") return DType::Bool;
+    return DType::Unknown;
+}
+
 struct Shape {
     std::vector<double> dims;   ///< of an array shape; empty for scalars and tuples
     double elements = 0;
     double bytes = 0;
+    DType dtype = DType::Unknown;   ///< of an array; a tuple's first element's
+    bool tuple = false;
 };
 
 struct Instr {
@@ -118,10 +134,12 @@ public:
         if (!s.empty() && s.front() == '(') {   // tuple: sum of the elements
             const std::size_t end = closing(s, 0);
             if (end == std::string_view::npos) failAt(m_source, line, "unbalanced tuple shape");
+            out.tuple = true;
             for (std::string_view part : splitTopLevel(s.substr(1, end - 2))) {
                 const Shape e = parseShape(part, line);
                 out.bytes += e.bytes;
                 out.elements += e.elements;
+                if (out.dtype == DType::Unknown) out.dtype = e.dtype;
             }
             return out;
         }
@@ -130,6 +148,7 @@ public:
         if (open == std::string_view::npos || close == std::string_view::npos || close < open)
             failAt(m_source, line, "cannot read the shape '" + std::string(s.substr(0, 40)) + "'");
         const double width = elementWidth(s.substr(0, open));
+        out.dtype = hloDType(trimBlanks(s.substr(0, open)));
         out.elements = 1;
         for (std::string_view d : splitTopLevel(s.substr(open + 1, close - open - 1))) {
             if (d.substr(0, 2) == "<=") d.remove_prefix(2);   // dynamic dimension: its bound
@@ -276,6 +295,75 @@ double estimateFlops(const Instr& in, const std::vector<const Shape*>& operands)
     return out;
 }
 
+OpClass hloOpClass(const std::string& op) {
+    if (op == "dot") return OpClass::Matmul;
+    if (op == "convolution") return OpClass::Conv;
+    if (op == "reduce" || op == "reduce-window" || op == "select-and-scatter" || op == "sort") return OpClass::Reduction;
+    if (op == "batch-norm-training" || op == "batch-norm-inference" || op == "batch-norm-grad") return OpClass::Normalization;
+    static const std::unordered_set<std::string> aliases = {
+        "bitcast", "get-tuple-element", "tuple", "reshape", "all-reduce-done", "all-gather-done",
+        "collective-permute-done", "copy-done", "send-done", "recv-done", "after-all", "opt-barrier"};
+    if (aliases.count(op)) return OpClass::Alias;
+    static const std::unordered_set<std::string> collectives = {
+        "all-reduce", "all-reduce-start", "all-gather", "all-gather-start", "reduce-scatter", "all-to-all",
+        "collective-permute", "collective-permute-start"};
+    if (collectives.count(op)) return OpClass::Collective;
+    static const std::unordered_set<std::string> movement = {
+        "broadcast", "transpose", "concatenate", "slice", "copy", "copy-start", "convert", "gather", "scatter", "pad",
+        "dynamic-slice", "dynamic-update-slice", "reverse", "iota", "bitcast-convert"};
+    if (movement.count(op)) return OpClass::Movement;
+    if (op == "custom-call" || op == "fusion" || op == "call" || op == "while" || op == "conditional") return OpClass::Other;
+    return OpClass::Elementwise;
+}
+
+Collective hloCollective(const std::string& op) {
+    if (op.rfind("all-reduce", 0) == 0) return Collective::AllReduce;
+    if (op.rfind("all-gather", 0) == 0) return Collective::AllGather;
+    if (op == "reduce-scatter") return Collective::ReduceScatter;
+    if (op == "all-to-all") return Collective::AllToAll;
+    return Collective::Permute;
+}
+
+/// Ranks of the first replica group: {{0,1,2,3},{4,5,6,7}} -> 4; the iota form [2,4]<=[8] -> 4;
+/// source_target_pairs of a permute -> 2; none or {} -> 0 (every device).
+int groupSizeOf(const std::string& attrs, Collective kind) {
+    if (kind == Collective::Permute) return 2;
+    const auto at = attrs.find("replica_groups=");
+    if (at == std::string::npos) return 0;
+    const std::string_view rest = std::string_view(attrs).substr(at + 15);
+    if (rest.substr(0, 1) == "[") {   // iota: [groups,size]<=[n]
+        const auto close = rest.find(']');
+        const auto comma = rest.substr(0, close).rfind(',');
+        if (close == std::string_view::npos || comma == std::string_view::npos) return 0;
+        const auto v = parseInteger(trimBlanks(rest.substr(comma + 1, close - comma - 1)));
+        return v && *v > 0 && *v < 1'000'000 ? static_cast<int>(*v) : 0;
+    }
+    if (rest.substr(0, 2) != "{{") return 0;
+    const auto end = rest.find('}');
+    const std::string_view first = rest.substr(2, end - 2);
+    return first.empty() ? 0 : static_cast<int>(std::count(first.begin(), first.end(), ',')) + 1;
+}
+
+OpWork hloWork(const Instr& in, const std::vector<const Shape*>& operands, double flops, double bytesRead) {
+    OpWork w;
+    w.opClass = hloOpClass(in.opcode);
+    w.dtype = in.shape.dtype;
+    if (w.opClass == OpClass::Alias) return w;
+    w.flops = flops;
+    w.bytesRead = bytesRead;
+    w.bytesWritten = in.shape.bytes;
+    if (w.opClass != OpClass::Collective) return w;
+    double operandBytes = 0;
+    for (const Shape* s : operands) operandBytes += s ? s->bytes : 0;
+    w.collective = hloCollective(in.opcode);
+    w.groupSize = groupSizeOf(in.attrs, w.collective);
+    // The buffer of the algorithm: a reduce-scatter's input, otherwise the result (a -start op's
+    // tuple holds the operands beside it).
+    if (w.collective == Collective::ReduceScatter) w.commBytes = operandBytes;
+    else w.commBytes = in.shape.tuple ? std::max(in.shape.bytes - operandBytes, 0.0) : in.shape.bytes;
+    return w;
+}
+
 } // namespace
 
 LoadedGraph readHlo(std::string_view text, const std::string& source) {
@@ -323,8 +411,12 @@ LoadedGraph readHlo(std::string_view text, const std::string& source) {
         std::vector<const Shape*> operands;
         for (const std::string& ref : instrs[i].operands) operands.push_back(&instrs[byName.at(ref)].shape);
         const double flops = estimateFlops(instrs[i], operands);
-        const double moved = inBytes[static_cast<std::size_t>(v)] + g->op(v).paramBytes + instrs[i].shape.bytes;
-        g->mutableOp(v).duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+        const double read = inBytes[static_cast<std::size_t>(v)] + g->op(v).paramBytes;
+        const double moved = read + instrs[i].shape.bytes;
+        Op& op = g->mutableOp(v);
+        op.duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+        op.work = hloWork(instrs[i], operands, flops, read);
+        op.timeSource = TimeSource::Estimated;
     }
     finalizeGraph(*g, source);
     LoadedGraph out;

@@ -5,6 +5,7 @@
 #include "core/io/graphio.h"
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
+#include "core/io/jsonfields.h"
 #include "core/util/atomicfile.h"
 
 #include <climits>
@@ -23,74 +24,81 @@ namespace {
 constexpr int kGraphVersion = 1;
 constexpr int kPlatformVersion = 1;
 
-/// Typed field access with messages "<where>: \"key\" must be ...".
-struct Fields {
-    const json& obj;
-    std::string where;
+using Fields = JsonFields;
 
-    const json* find(const char* key) const {
-        auto it = obj.find(key);
-        return it == obj.end() ? nullptr : &*it;
-    }
-    [[noreturn]] void bad(const char* key, const std::string& expected, const json& got) const {
-        fail(where, std::string("\"") + key + "\" must be " + expected + ", got " + jsonKind(got));
-    }
-    const json& require(const char* key) const {
-        const json* v = find(key);
-        if (!v) fail(where, std::string("missing field \"") + key + "\"");
-        return *v;
-    }
-    double number(const char* key, std::optional<double> fallback = std::nullopt) const {
-        const json* v = fallback ? find(key) : &require(key);
-        if (!v) return *fallback;
-        if (!v->is_number()) bad(key, "a number", *v);
-        const double x = v->get<double>();
-        if (!std::isfinite(x)) fail(where, std::string("\"") + key + "\" is not a finite number");
-        return x;
-    }
-    /// A number, or infinity when absent or null.
-    double numberOrInfinity(const char* key) const {
-        const json* v = find(key);
-        if (!v || v->is_null()) return kInfinity;
-        return number(key);
-    }
-    int integer(const char* key, std::optional<int> fallback = std::nullopt) const {
-        const json* v = fallback ? find(key) : &require(key);
-        if (!v) return *fallback;
-        if (!v->is_number_integer()) bad(key, "a whole number", *v);
-        if (v->is_number_unsigned() ? v->get<std::uint64_t>() > INT_MAX
-                                    : (v->get<std::int64_t>() > INT_MAX || v->get<std::int64_t>() < INT_MIN))
-            fail(where, std::string("\"") + key + "\" is out of range");
-        return v->get<int>();
-    }
-    std::string string(const char* key, std::optional<std::string> fallback = std::nullopt) const {
-        const json* v = fallback ? find(key) : &require(key);
-        if (!v) return *fallback;
-        if (!v->is_string()) bad(key, "a string", *v);
-        return v->get<std::string>();
-    }
-    const json& array(const char* key, bool required = true) const {
-        static const json empty = json::array();
-        const json* v = required ? &require(key) : find(key);
-        if (!v) return empty;
-        if (!v->is_array()) bad(key, "an array", *v);
-        return *v;
-    }
-};
+/// An op's "work" object (docs/formats.md): what the device models time.
+OpWork workFromJson(const json& j, const std::string& where) {
+    if (!j.is_object()) fail(where, "\"work\" must be an object, got " + jsonKind(j));
+    const Fields f{j, where + ": work"};
+    OpWork w;
+    const std::string cls = f.string("class"), dtype = f.string("dtype", "unknown"), coll = f.string("collective", "none");
+    if (!parseOpClass(cls, w.opClass) || w.opClass == OpClass::Unknown) fail(f.where, "unknown \"class\" \"" + cls + "\"");
+    if (!parseDType(dtype, w.dtype)) fail(f.where, "unknown \"dtype\" \"" + dtype + "\"");
+    if (!parseCollective(coll, w.collective)) fail(f.where, "unknown \"collective\" \"" + coll + "\"");
+    w.flops = f.number("flops", 0.0);
+    w.bytesRead = f.number("bytes_read", 0.0);
+    w.bytesWritten = f.number("bytes_written", 0.0);
+    w.groupSize = f.integer("group_size", 0);
+    w.commBytes = f.number("comm_bytes", 0.0);
+    if (w.flops < 0 || w.bytesRead < 0 || w.bytesWritten < 0 || w.commBytes < 0 || w.groupSize < 0)
+        fail(f.where, "FLOPs, bytes and group size must not be negative");
+    if ((w.opClass == OpClass::Collective) != (w.collective != Collective::None))
+        fail(f.where, "a \"collective\" kind goes with class \"collective\", and only with it");
+    return w;
+}
 
-void checkHeader(const json& doc, const std::string& source, const char* format, int version) {
-    const Fields f{doc, source};
-    if (f.find("format")) {
-        const std::string fmt = f.string("format");
-        if (fmt != format) fail(source, "\"format\" is \"" + fmt + "\", expected \"" + format + "\"");
+ojson workToJson(const OpWork& w) {
+    ojson j;
+    j["class"] = std::string(toString(w.opClass));
+    j["dtype"] = std::string(toString(w.dtype));
+    j["flops"] = w.flops;
+    j["bytes_read"] = w.bytesRead;
+    j["bytes_written"] = w.bytesWritten;
+    if (w.collective != Collective::None) {
+        j["collective"] = std::string(toString(w.collective));
+        j["group_size"] = w.groupSize;
+        j["comm_bytes"] = w.commBytes;
     }
-    if (f.find("version")) {
-        const int v = f.integer("version");
-        if (v > version)
-            fail(source, "version " + std::to_string(v) + " was written by a newer SchedLab; this one reads version " +
-                             std::to_string(version));
-        if (v < 1) fail(source, "unknown version " + std::to_string(v));
+    return j;
+}
+
+Topology topologyFromJson(const json& j, const std::string& where, int devices) {
+    if (!j.is_object()) fail(where, "must be an object, got " + jsonKind(j));
+    const Fields f{j, where};
+    Topology t;
+    const json& links = f.array("links");
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        const std::string who = where + ": link #" + std::to_string(i);
+        if (!links[i].is_object()) fail(who, "must be an object, got " + jsonKind(links[i]));
+        const Fields l{links[i], who};
+        t.links.push_back({l.string("name", "link" + std::to_string(i)), l.number("latency", 0.0), l.numberOrInfinity("bandwidth")});
     }
+    const json& routes = f.array("routes");
+    for (std::size_t i = 0; i < routes.size(); ++i) {
+        if (!routes[i].is_array()) fail(where, "route #" + std::to_string(i) + " must be an array of link indices");
+        std::vector<int> route;
+        for (const json& id : routes[i]) {
+            if (!id.is_number_integer()) fail(where, "route #" + std::to_string(i) + " must hold link indices");
+            route.push_back(id.get<int>());
+        }
+        t.routes.push_back(std::move(route));
+    }
+    try {
+        t.finalize(devices);
+    } catch (const GraphError& e) {
+        fail(where, e.what());
+    }
+    return t;
+}
+
+ojson topologyToJson(const Topology& t) {
+    ojson links = ojson::array();
+    for (const Link& l : t.links) {
+        ojson j{{"name", l.name}, {"latency", l.latency}};
+        if (std::isfinite(l.bandwidth)) j["bandwidth"] = l.bandwidth;
+        links.push_back(std::move(j));
+    }
+    return {{"links", std::move(links)}, {"routes", t.routes}};
 }
 
 } // namespace
@@ -115,6 +123,7 @@ Platform platformFromJson(const json& j, const std::string& where) {
         dev.machineType = d.integer("machine_type", 0);
         dev.memoryCapacity = d.numberOrInfinity("memory_bytes");
         dev.resourceCapacity = d.number("resource_capacity", 1.0);
+        dev.model = d.string("model", "");
         if (dev.machineType < 0) fail(who, "negative \"machine_type\"");
         if (!(dev.memoryCapacity > 0)) fail(who, "\"memory_bytes\" must be positive");
         if (!(dev.resourceCapacity > 0)) fail(who, "\"resource_capacity\" must be positive");
@@ -128,6 +137,8 @@ Platform platformFromJson(const json& j, const std::string& where) {
         if (p.link.latency < 0) fail(l.where, "\"latency\" must not be negative");
         if (!(p.link.bandwidth > 0)) fail(l.where, "\"bandwidth\" must be positive");
     }
+    p.name = f.string("name", "");
+    if (const json* t = f.find("topology")) p.topology = topologyFromJson(*t, where + ": topology", p.deviceCount());
     return p;
 }
 
@@ -139,6 +150,7 @@ ojson platformJsonValue(const Platform& p) {
         dev["machine_type"] = d.machineType;
         if (std::isfinite(d.memoryCapacity)) dev["memory_bytes"] = d.memoryCapacity;
         dev["resource_capacity"] = d.resourceCapacity;
+        if (!d.model.empty()) dev["model"] = d.model;
         devices.push_back(std::move(dev));
     }
     ojson link;
@@ -149,6 +161,8 @@ ojson platformJsonValue(const Platform& p) {
     j["version"] = kPlatformVersion;
     j["devices"] = std::move(devices);
     j["interconnect"] = std::move(link);
+    if (!p.name.empty()) j["name"] = p.name;
+    if (!p.topology.empty()) j["topology"] = topologyToJson(p.topology);
     return j;
 }
 
@@ -194,6 +208,9 @@ LoadedGraph readNativeJson(const json& doc, const std::string& source) {
             if (!d.is_number()) fail(f.where, "\"device_durations\" must hold numbers, got " + jsonKind(d));
             op.deviceDurations.push_back(d.get<double>());
         }
+        if (const json* w = f.find("work")) op.work = workFromJson(*w, f.where);
+        const std::string source = f.string("time_source", "given");
+        if (!parseTimeSource(source, op.timeSource)) fail(f.where, "\"time_source\" must be \"given\", \"estimated\" or \"measured\"");
         if (!byName.emplace(op.name, static_cast<OpId>(i)).second) fail(f.where, "duplicate op name '" + op.name + "'");
         g->addOp(std::move(op));
     }
@@ -234,6 +251,8 @@ std::string graphToJson(const Graph& g, const Platform* platform) {
         j["resource_demand"] = o.resourceDemand;
         j["machine_type"] = o.machineType;
         if (!o.deviceDurations.empty()) j["device_durations"] = o.deviceDurations;
+        if (o.work.known()) j["work"] = workToJson(o.work);
+        if (o.timeSource != TimeSource::Given) j["time_source"] = std::string(toString(o.timeSource));
         ops.push_back(std::move(j));
     }
     ojson tensors = ojson::array();

@@ -58,6 +58,7 @@ struct ValueInfo {
     double elements = -1;
     double bytes = 0;
     bool symbolic = false;
+    int dataType = 0;   ///< onnx::TensorProto_DataType
 };
 
 struct Reader {
@@ -78,6 +79,7 @@ struct Reader {
             if (v.elements > limits().tensorBytes) tooBig(what, v.elements);
         }
         v.bytes = v.elements * elementBytes(dataType);
+        v.dataType = dataType;
         if (v.bytes > limits().tensorBytes) tooBig(what, v.elements);
         return v;
     }
@@ -155,6 +157,46 @@ double estimateFlops(const onnx::NodeProto& n, const std::vector<const ValueInfo
         "Split", "Pad", "Shape", "Cast", "Expand", "Tile", "ConstantOfShape", "Constant"};
     if (movement.count(t)) return 0;
     return outElems;   // element-wise (Add, Mul, Relu, ...) and anything else: one FLOP per output element
+}
+
+DType dtypeOf(int dataType) {
+    using T = onnx::TensorProto_DataType;
+    switch (dataType) {
+    case T::TensorProto_DataType_DOUBLE: return DType::F64;
+    case T::TensorProto_DataType_FLOAT: return DType::F32;
+    case T::TensorProto_DataType_FLOAT16: return DType::F16;
+    case T::TensorProto_DataType_BFLOAT16: return DType::BF16;
+    case T::TensorProto_DataType_INT64: return DType::I64;
+    case T::TensorProto_DataType_INT32: return DType::I32;
+    case T::TensorProto_DataType_INT16: return DType::I16;
+    case T::TensorProto_DataType_INT8:
+    case T::TensorProto_DataType_UINT8: return DType::I8;
+    case T::TensorProto_DataType_BOOL: return DType::Bool;
+    default: return DType::Unknown;
+    }
+}
+
+/// Which unit runs an ONNX op (core/graph/opwork.h). Reshapes and their kin are views: a kernel
+/// launch that moves no bytes.
+OpClass onnxOpClass(const std::string& t) {
+    if (t == "Conv" || t == "ConvTranspose" || t == "ConvInteger" || t == "QLinearConv") return OpClass::Conv;
+    if (t == "Gemm" || t == "MatMul" || t == "MatMulInteger" || t == "QLinearMatMul") return OpClass::Matmul;
+    if (t == "BatchNormalization" || t == "InstanceNormalization" || t == "LayerNormalization" || t == "LRN")
+        return OpClass::Normalization;
+    static const std::unordered_set<std::string> reductions = {
+        "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool", "GlobalMaxPool", "ReduceMean", "ReduceSum",
+        "ReduceMax", "ReduceMin", "ReduceProd", "Softmax", "LogSoftmax", "ArgMax", "ArgMin"};
+    if (reductions.count(t)) return OpClass::Reduction;
+    static const std::unordered_set<std::string> movement = {
+        "Reshape", "Transpose", "Concat", "Dropout", "Unsqueeze", "Squeeze", "Flatten", "Identity", "Gather", "Slice",
+        "Split", "Pad", "Shape", "Cast", "Expand", "Tile", "ConstantOfShape", "Constant"};
+    if (movement.count(t)) return OpClass::Movement;
+    return OpClass::Elementwise;
+}
+
+/// Ops that only change how a tensor is viewed: no bytes moved (ONNX Runtime and ATen both alias).
+bool isView(const std::string& t) {
+    return t == "Reshape" || t == "Flatten" || t == "Squeeze" || t == "Unsqueeze" || t == "Identity" || t == "Dropout";
 }
 
 /// The model's protobuf, refused when it cannot hold a graph we read.
@@ -326,8 +368,25 @@ private:
             double moved = m_inBytes[static_cast<std::size_t>(v)] + m_g->op(v).paramBytes;
             for (const std::string& o : n.output())
                 if (auto it = m_info.find(o); it != m_info.end() && it->second.elements >= 0) moved += it->second.bytes;
-            m_g->mutableOp(v).duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+            Op& op = m_g->mutableOp(v);
+            op.duration = std::max(flops / kFlopsPerMicrosecond, moved / kBytesPerMicrosecond);
+            op.work = workOf(n, flops, outInfo, v);
+            op.timeSource = TimeSource::Estimated;
         }
+    }
+
+    /// What the op computes, for the device models; its nominal duration above is the same
+    /// roofline with the nominal device's rates.
+    OpWork workOf(const onnx::NodeProto& n, double flops, const ValueInfo& out, OpId v) const {
+        OpWork w;
+        w.opClass = onnxOpClass(n.op_type());
+        w.dtype = dtypeOf(out.dataType);
+        if (isView(n.op_type())) return w;
+        w.flops = flops;
+        w.bytesRead = m_inBytes[static_cast<std::size_t>(v)] + m_g->op(v).paramBytes;
+        for (const std::string& o : n.output())
+            if (auto it = m_info.find(o); it != m_info.end() && it->second.elements >= 0) w.bytesWritten += it->second.bytes;
+        return w;
     }
 
     const onnx::GraphProto& m_graph;

@@ -24,18 +24,18 @@ ChainSchedule::ChainSchedule(const Problem& p, const DeviceChains& chains) : m_p
     m_successorStart.assign(1, 0);
     m_deviceStart.assign(1, 0);
     const auto byType = p.platform.devicesByType();
-    std::vector<double> delay(n, -1);   // per producer, while collecting one op's inputs
+    std::vector<double> largest(n, -1);   // per producer, while collecting one op's inputs
     for (OpId v = 0; v < static_cast<OpId>(n); ++v) {
         for (int d = 0; d < devices; ++d) m_duration[static_cast<size_t>(v) * static_cast<size_t>(devices) + static_cast<size_t>(d)] = g.durationOn(v, d);
-        // end + max(delays) == max(end + delay) exactly: rounded addition is monotone.
+        // end + max(delays) == max(end + delay) exactly: rounded addition and division are monotone.
         for (TensorId t : g.inputs(v)) {
             const Tensor& x = g.tensor(t);
-            auto& longest = delay[static_cast<size_t>(x.producer)];
-            longest = std::max(longest, p.platform.link.transferTime(x.bytes));
+            auto& bytes = largest[static_cast<size_t>(x.producer)];
+            bytes = std::max(bytes, x.bytes);
         }
         for (OpId q : g.predecessors(v)) {
-            m_inputs.push_back({q, delay[static_cast<size_t>(q)]});
-            delay[static_cast<size_t>(q)] = -1;
+            m_inputs.push_back({q, largest[static_cast<size_t>(q)]});
+            largest[static_cast<size_t>(q)] = -1;
         }
         m_inputStart.push_back(static_cast<int>(m_inputs.size()));
         for (OpId s : g.successors(v)) m_successors.push_back(s);
@@ -78,7 +78,7 @@ double ChainSchedule::inputsReady(OpId v, int device) const {
     double ready = 0;
     for (const Input& in : inputs(v)) {
         const auto q = static_cast<size_t>(in.producer);
-        ready = std::max(ready, m_end[q] + (m_device[q] == device ? 0.0 : in.delay));
+        ready = std::max(ready, m_end[q] + m_problem->platform.transferTime(m_device[q], device, in.bytes));
     }
     return ready;
 }
@@ -138,7 +138,7 @@ double ChainSchedule::retime() {
         double start = prev == kNoOp ? 0.0 : m_end[static_cast<size_t>(prev)];
         for (const Input& in : inputs(v)) {
             const auto q = static_cast<size_t>(in.producer);
-            start = std::max(start, m_end[q] + (m_device[q] == d ? 0.0 : in.delay));
+            start = std::max(start, m_end[q] + m_problem->platform.transferTime(m_device[q], d, in.bytes));
         }
         m_start[i] = start;
         m_end[i] = start + duration(v, d);

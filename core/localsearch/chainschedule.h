@@ -6,7 +6,7 @@
 ///
 /// The times are those of sl::timeChains to the bit (same rules, same floating-point operations):
 /// an op starts when its chain predecessor has ended and its inputs have arrived, an input from
-/// another device arriving at end(producer) + Interconnect::transferTime(bytes). So a makespan
+/// another device arriving at end(producer) + Platform::transferTime(p, q, bytes). So a makespan
 /// found here is the makespan the cost model gives the schedule timeChains builds from chains().
 /// Each device runs one op at a time, whatever its resource capacity.
 ///
@@ -30,10 +30,11 @@ namespace sl {
 
 class ChainSchedule {
 public:
-    /// An input of an op: its producer and the longest transfer time of the tensors it sends.
+    /// An input of an op: its producer and the largest tensor it sends (the longest transfer:
+    /// a transfer's time never decreases with its bytes, rounding included).
     struct Input {
         OpId producer;
-        double delay;
+        double bytes;
     };
 
     /// Checks the chains as sl::timeChains does (every op once, on a device of its machine type

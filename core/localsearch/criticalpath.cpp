@@ -26,7 +26,7 @@ void criticalPath(const ChainSchedule& s, CriticalPath& out) {
         OpId tight = kNoOp;
         for (const ChainSchedule::Input& in : s.inputs(v)) {
             const OpId q = in.producer;
-            if (s.end(q) + (s.device(q) == s.device(v) ? 0.0 : in.delay) == start) {
+            if (s.end(q) + s.problem().platform.transferTime(s.device(q), s.device(v), in.bytes) == start) {
                 tight = q;
                 break;
             }

@@ -21,8 +21,67 @@ std::vector<std::vector<int>> Platform::devicesByType() const {
     return byType;
 }
 
+void Topology::finalize(int n) {
+    if (routes.size() != static_cast<size_t>(n) * static_cast<size_t>(n))
+        throw GraphError("the topology routes " + std::to_string(routes.size()) + " device pairs; " + std::to_string(n) +
+                         " devices need " + std::to_string(n * n));
+    for (const Link& l : links)
+        if (!(l.latency >= 0) || !(l.bandwidth > 0))
+            throw GraphError("link '" + l.name + "' needs latency >= 0 and bandwidth > 0");
+    m_n = n;
+    m_latency.assign(routes.size(), 0.0);
+    m_bandwidth.assign(routes.size(), kInfinity);
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+            const size_t at = static_cast<size_t>(a * n + b);
+            const std::string pair = "devices " + std::to_string(a) + " -> " + std::to_string(b);
+            if (a == b) {
+                if (!routes[at].empty()) throw GraphError("the topology routes a device to itself (" + pair + ")");
+                continue;
+            }
+            if (routes[at].empty()) throw GraphError("the topology has no path between " + pair);
+            for (int id : routes[at]) {
+                if (id < 0 || id >= static_cast<int>(links.size()))
+                    throw GraphError("the route between " + pair + " names link #" + std::to_string(id) + ", which does not exist");
+                m_latency[at] += links[static_cast<size_t>(id)].latency;
+                m_bandwidth[at] = std::min(m_bandwidth[at], links[static_cast<size_t>(id)].bandwidth);
+            }
+        }
+}
+
+bool Platform::transfersFree() const {
+    if (topology.empty()) return link.free();
+    for (int a = 0; a < deviceCount(); ++a)
+        for (int b = 0; b < deviceCount(); ++b)
+            if (a != b && (topology.pairLatency(a, b) != 0 || topology.pairBandwidth(a, b) != kInfinity)) return false;
+    return true;
+}
+
+double Platform::meanTransferTime(double bytes) const {
+    const int n = deviceCount();
+    if (n < 2) return 0;
+    if (topology.empty()) return link.transferTime(bytes);
+    double sum = 0;
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) sum += transferTime(a, b, bytes);
+    return sum / (static_cast<double>(n) * (n - 1));
+}
+
+double Platform::maxTransferTime(double bytes) const {
+    const int n = deviceCount();
+    if (n < 2) return 0;
+    if (topology.empty()) return link.transferTime(bytes);
+    double longest = 0;
+    for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) longest = std::max(longest, transferTime(a, b, bytes));
+    return longest;
+}
+
 void Platform::checkCompatible(const Graph& g) const {
     if (devices.empty()) throw GraphError("the platform has no devices");
+    if (!topology.empty() && topology.routes.size() != static_cast<size_t>(deviceCount()) * static_cast<size_t>(deviceCount()))
+        throw GraphError("the topology routes " + std::to_string(topology.routes.size()) + " device pairs for " +
+                         std::to_string(deviceCount()) + " devices");
     if (link.latency < 0 || !(link.bandwidth > 0))
         throw GraphError("the interconnect needs latency >= 0 and bandwidth > 0");
     const auto byType = devicesByType();

@@ -21,11 +21,11 @@ ActionFeatures makeFeatures(double start, double earliest, double deviceFree, bo
 /// When every input of `v` is on `device`: its producers' ends plus the transfers the link charges.
 double arrivalOn(const PartialSchedule& s, OpId v, int device) {
     const Graph& g = s.env().graph();
-    const Interconnect& link = s.env().problem().platform.link;
+    const Platform& platform = s.env().problem().platform;
     double t = 0;
     for (TensorId x : g.inputs(v)) {
         const OpId p = g.tensor(x).producer;
-        t = std::max(t, s.end(p) + (s.device(p) == device ? 0.0 : link.transferTime(g.tensor(x).bytes)));
+        t = std::max(t, s.end(p) + platform.transferTime(s.device(p), device, g.tensor(x).bytes));
     }
     return t;
 }

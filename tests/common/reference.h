@@ -15,6 +15,18 @@
 
 namespace sl::reference {
 
+/// Time for `bytes` from device a to device b != a, read off the platform's fields: the link, or
+/// the route's summed latencies and narrowest bandwidth (docs/time.md, "Topologies").
+inline double transferTime(const Platform& p, int a, int b, double bytes) {
+    if (p.topology.empty()) return p.link.latency == 0 && p.link.bandwidth == kInfinity ? 0.0 : p.link.latency + bytes / p.link.bandwidth;
+    double latency = 0, bandwidth = kInfinity;
+    for (int id : p.topology.routes[static_cast<size_t>(a * p.deviceCount() + b)]) {
+        latency += p.topology.links[static_cast<size_t>(id)].latency;
+        bandwidth = std::min(bandwidth, p.topology.links[static_cast<size_t>(id)].bandwidth);
+    }
+    return latency + (bandwidth == kInfinity ? 0.0 : bytes / bandwidth);
+}
+
 /// Per-device step-clock peaks of a schedule. The step sequence: ops in `s.order`; each transfer
 /// at its `step`, or (step -1) just before the first consumer on its destination.
 inline std::vector<double> stepPeaks(const Problem& p, const Schedule& s) {
@@ -102,7 +114,7 @@ inline std::vector<double> timePeaks(const Problem& p, const Schedule& s) {
             if (q == prod.device) {
                 home = std::max(home, last);
             } else {
-                const double arrived = prod.end + p.platform.link.transferTime(x.bytes);
+                const double arrived = prod.end + transferTime(p.platform, prod.device, q, x.bytes);
                 home = std::max(home, arrived);
                 instants.push_back(arrived);
                 all.push_back({q, prod.end, last, x.bytes});
@@ -129,7 +141,7 @@ struct Case {
 };
 
 /// Random DAG (edge probability p over a random id order), random durations (some zero),
-/// whole-byte tensors and parameters, on 1-3 identical devices, sometimes with a costly link,
+/// whole-byte tensors and parameters, on 1-3 identical devices, sometimes with a costly link or a topology,
 /// sometimes with two machine types.
 inline Case randomCase(std::uint64_t seed, int minOps = 2, int maxOps = 14) {
     Rng rng(seed);
@@ -166,6 +178,17 @@ inline Case randomCase(std::uint64_t seed, int minOps = 2, int maxOps = 14) {
         c.problem.platform = Platform::identical(static_cast<int>(rng.integer(1, 3)));
     }
     if (rng.uniform() < 0.4) c.problem.platform.link = {.latency = 1, .bandwidth = 4};
+    // Sometimes a topology instead: a port per device with its own latency and bandwidth, each
+    // pair routed over the sender's port and the receiver's (drawn last: earlier cases unchanged).
+    const int D = c.problem.platform.deviceCount();
+    if (D > 1 && rng.uniform() < 0.3) {
+        Topology& t = c.problem.platform.topology;
+        for (int d = 0; d < D; ++d)
+            t.links.push_back({"port" + std::to_string(d), static_cast<double>(rng.integer(0, 2)), static_cast<double>(rng.integer(1, 8))});
+        for (int a = 0; a < D; ++a)
+            for (int b = 0; b < D; ++b) t.routes.push_back(a == b ? std::vector<int>{} : std::vector<int>{a, b});
+        t.finalize(D);
+    }
     return c;
 }
 

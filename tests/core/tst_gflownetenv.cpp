@@ -59,7 +59,7 @@ std::vector<double> replayEquation2(const Problem& p, const PartialSchedule& s) 
             if (at != chain.begin()) t = tau[static_cast<size_t>(*(at - 1))] + g.durationOn(*(at - 1), s.device(v));
             for (TensorId x : g.inputs(v)) {
                 const OpId k = g.tensor(x).producer;
-                const double link = s.device(k) == s.device(v) ? 0.0 : p.platform.link.transferTime(g.tensor(x).bytes);
+                const double link = s.device(k) == s.device(v) ? 0.0 : reference::transferTime(p.platform, s.device(k), s.device(v), g.tensor(x).bytes);
                 t = std::max(t, tau[static_cast<size_t>(k)] + g.durationOn(k, s.device(k)) + link);
             }
             tau[static_cast<size_t>(v)] = t;

@@ -144,7 +144,8 @@ private Q_SLOTS:
                 const bool chained = s.next(a) == b && s.end(a) == s.start(b);
                 bool edge = false;
                 for (const ChainSchedule::Input& in : s.inputs(b))
-                    edge |= in.producer == a && s.end(a) + (s.device(a) == s.device(b) ? 0.0 : in.delay) == s.start(b);
+                    edge |= in.producer == a &&
+                            s.end(a) + (s.device(a) == s.device(b) ? 0.0 : reference::transferTime(s.problem().platform, s.device(a), s.device(b), in.bytes)) == s.start(b);
                 QVERIFY2(chained || edge, qPrintable(QString("case %1: ops %2 -> %3 not tight").arg(seed).arg(a).arg(b)));
             }
             for (const CriticalPath::Block& block : path.blocks)

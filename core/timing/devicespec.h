@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// A device of the catalogue (resources/devices/*.json, docs/time.md): peak rates per unit and
+/// dtype, memory bandwidth and capacity, a per-kernel launch overhead and size-dependent
+/// efficiencies, each number with its source. The roofline of an op on it:
+///
+///   duration = launch overhead + max(flops / (peak(unit, dtype) x eff(flops)),
+///                                    bytes moved / (memory bandwidth x eff(bytes)))
+///
+/// with eff() a step function of the op's size, the shape of Calculon's system files (Isaev et
+/// al., SC'23): the efficiency of the largest threshold not above the size.
+///
+/// \code
+///   const sl::DeviceSpec& a100 = sl::deviceCatalog().find("a100-sxm4-80gb");   // throws IoError
+///   double us = sl::rooflineMicroseconds(a100, graph.op(v).work);
+/// \endcode
+
+#include "core/graph/opwork.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sl {
+
+enum class ComputeUnit : std::uint8_t { Matrix, Vector };
+
+/// (threshold, efficiency) pairs, thresholds strictly decreasing, the last one 0.
+struct EfficiencyCurve {
+    std::vector<std::pair<double, double>> steps;
+    /// Efficiency of the largest threshold <= size; 1 when there are no steps.
+    double at(double size) const;
+};
+
+struct ComputePeak {
+    ComputeUnit unit = ComputeUnit::Vector;
+    DType dtype = DType::F32;
+    double flopsPerSecond = 0;
+    std::string source;
+};
+
+struct DeviceSpec {
+    std::string id;               ///< "a100-sxm4-80gb": what --device and presets name
+    std::string name;             ///< "NVIDIA A100 SXM4 80 GB"
+    std::string kind;             ///< "gpu" or "cpu"
+    std::string source;           ///< where the entry as a whole comes from
+    double memoryBytes = 0;
+    double memoryBandwidth = 0;   ///< bytes per second
+    std::string memorySource;
+    double launchOverheadUs = 0;
+    std::string launchSource;
+    std::vector<ComputePeak> peaks;
+    EfficiencyCurve matrixEfficiency;   ///< over GFLOP of the op
+    EfficiencyCurve vectorEfficiency;   ///< over GFLOP of the op
+    EfficiencyCurve memoryEfficiency;   ///< over MB moved by the op
+    std::string efficiencySource;
+
+    /// The peak that runs `work`: the matrix unit for Matmul/Conv when the device has one for the
+    /// dtype, else the vector unit at the dtype, else the vector unit at fp32. Null when none.
+    const ComputePeak* peakFor(const OpWork& work) const;
+};
+
+/// The roofline above, in microseconds; 0 for Alias ops, the launch overhead alone for ops that
+/// move nothing. Collectives are not timed here (core/timing/collectives.h). Unknown work: 0.
+double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work);
+
+/// The JSON of docs/time.md ("Device files"). Throws IoError naming `sourceName` and the field.
+DeviceSpec parseDeviceSpec(std::string_view json, const std::string& sourceName);
+std::string deviceSpecToJson(const DeviceSpec& d);
+/// Written atomically.
+void saveDeviceSpec(const DeviceSpec& d, const std::string& path);
+
+} // namespace sl

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// \file
+/// Platforms of real machines: a preset's devices and topology, or N devices of one catalogue
+/// entry (docs/time.md, "Topologies"). Link times are in the graph's time unit.
+///
+/// \code
+///   const auto& cat = sl::DeviceCatalog::instance();
+///   sl::Platform p = sl::presetPlatform(cat.preset("2x-dgx-h100"), cat, sl::TimeUnit::Microseconds);
+///   // 16 devices "h0.gpu0" .. "h1.gpu7"; h0.gpu0 -> h1.gpu0 crosses h0.gpu0's NIC and h1.gpu0's
+/// \endcode
+
+#include "core/platform/platform.h"
+#include "core/timing/catalog.h"
+
+namespace sl {
+
+/// Microseconds per unit of `u` (Abstract units are read as microseconds).
+double microsecondsPerUnit(TimeUnit u);
+
+/// The preset's devices (memory capacity from the catalogue, model = the device id) and its
+/// topology: each device has an outgoing and an incoming port on the host's fabric, each NIC an
+/// outgoing and an incoming port on the network; a transfer inside a host crosses the sender's
+/// out-port and the receiver's in-port, between hosts the two NICs' ports. The fabric's latency
+/// is split evenly over the two ports, so a pair's latency is the fabric's. Throws IoError for an
+/// unknown device.
+Platform presetPlatform(const PlatformPreset& preset, const DeviceCatalog& catalog, TimeUnit unit);
+
+/// The first `count` devices of `p` and the routes between them (4 GPUs of a DGX). Throws
+/// std::invalid_argument when `count` is not in 1 .. p.deviceCount().
+Platform firstDevices(const Platform& p, int count);
+
+/// `count` devices of catalogue entry `deviceId`, joined by `link` (free by default).
+Platform catalogPlatform(const std::string& deviceId, int count, const DeviceCatalog& catalog, Interconnect link = {});
+
+} // namespace sl

@@ -50,6 +50,7 @@ int runEvaluate(Args& args) {
               << "cost (" + toString(p.objective.kind) + ", " + toString(p.objective.memoryClock) + " clock)" << " "
               << cost << "\n";
     printTargetSpeedups(p, s, targets);
+    std::cout << "times               " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
     if (!s.method.empty()) std::cout << "method              " << s.method << " (seed " << s.seed << ")\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     return 0;

@@ -71,7 +71,8 @@ int runInfo(Args& args) {
               << "critical path   " << criticalPath << " (mean durations)\n"
               << "machine types  ";
     for (auto [type, count] : opsPerType) std::cout << " " << type << ": " << count << " ops;";
-    std::cout << "\ndevices         " << p.platform.deviceCount() << "\n"
+    std::cout << "\ndevices         " << p.platform.deviceCount() << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n"
+              << "times           " << lp.timing << "\n"
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
               << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
               << " bytes (" << lb.memorySource << "; largest op footprint " << lb.footprint << ")\n"

@@ -250,6 +250,7 @@ int runOptimize(Args& args) {
               << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
               << "\n";
     printGapToBound(p, r);
+    std::cout << "times: " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     printCandidateReport(p, r, targets, static_cast<int>(topK));
     return 0;

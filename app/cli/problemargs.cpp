@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "problemargs.h"
 
+#include "core/profile/profilefile.h"
 #include "core/timing/machine.h"
 #include "core/timing/retime.h"
 #include "core/util/limits.h"
@@ -65,6 +66,7 @@ ProblemSpec takeProblemSpec(Args& args) {
     spec.platformPath = args.take("platform");
     spec.preset = args.take("preset");
     spec.device = args.take("device");
+    spec.profile = args.take("profile");
     if ((spec.preset ? 1 : 0) + (spec.device ? 1 : 0) + (spec.platformPath ? 1 : 0) > 1)
         throw UsageError("give one of --preset, --device and --platform");
     const std::string objective = args.take("objective", "makespan");
@@ -108,6 +110,11 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     LoadedProblem out;
     out.problem.objective = spec.objective;
     out.loaded = loadGraph(path, spec.format);
+    if (spec.profile) {
+        auto measured = std::make_shared<Graph>(*out.loaded.graph);
+        out.profile = applyProfileFile(*measured, *spec.profile);
+        out.loaded.graph = std::move(measured);
+    }
     applyTraining(out.loaded, spec.training);
     out.training = spec.training;
     out.problem.graph = out.loaded.graph;
@@ -120,7 +127,7 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
         for (Device& d : out.problem.platform.devices) d.memoryCapacity = spec.memoryCap;
     const TimedGraph timed = retimeGraph(*out.loaded.graph, out.problem.platform, DeviceCatalog::instance());
     if (timed.retimed) out.problem.graph = out.loaded.graph = timed.retimed;
-    out.timing = timed.describe();
+    out.timing = out.profile && timed.devices.empty() ? out.profile->describe() : timed.describe();
     try {
         out.problem.check();
     } catch (const GraphError& e) {
@@ -146,6 +153,9 @@ const char* problemOptionsHelp() {
            "                        N, its first N devices; `schedlab-cli devices` lists them)\n"
            "  --device ID           --devices N (default 1) of one catalogue device, e.g. h100-sxm5-80gb\n"
            "                        or this-machine (after `schedlab-cli calibrate`)\n"
+           "  --profile FILE        measured op times: a profile of `schedlab-cli profile`, or ONNX\n"
+           "                        Runtime's profiling JSON (its ops matched by name; a profile of\n"
+           "                        another model is refused)\n"
            "  --objective O         makespan (default), memory, or both (weighted)\n"
            "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
            "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n"

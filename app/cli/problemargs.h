@@ -3,10 +3,13 @@
 /// Turns the common command-line description of a scheduling problem into a graph and an
 /// sl::Problem, so that every command reads it the same way:
 ///
-///   GRAPH [--format F] [--training sgd|adam] [--devices N | --platform P.json]
+///   GRAPH [--format F] [--training sgd|adam] [--devices N | --platform P.json | --preset ID | --device ID]
+///         [--profile FILE]
 ///         [--objective makespan|memory|both] [--memory-weight W] [--memory-cap BYTES]
 ///         [--memory-clock step|time]
 ///
+/// --profile applies measured op times to the graph as read (before --training: the profile is
+/// of the model's file); a profile of another model is refused.
 /// --training replaces the graph by its training step (core/graph/traininggraph.h) right after
 /// loading, so that every command schedules, evaluates and reports the training graph.
 /// The format comes from the extension unless --format is given. The platform is, in order:
@@ -22,6 +25,7 @@
 #include "core/costmodel/target.h"
 #include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
+#include "core/profile/profilefile.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +38,7 @@ struct LoadedProblem {
     LoadedGraph loaded;   ///< the training step's graph with --training
     Problem problem;
     std::optional<UpdateRule> training;   ///< --training, if given
+    std::optional<AppliedProfile> profile;   ///< --profile, as applied
     std::string timing;   ///< where the durations come from ("NVIDIA A100 ... roofline: 230 ops estimated")
 };
 
@@ -58,6 +63,7 @@ struct ProblemSpec {
     double memoryCap = 0;       ///< 0: unlimited
     std::optional<std::string> preset;   ///< --preset ID: a machine of the catalogue (docs/time.md)
     std::optional<std::string> device;   ///< --device ID: --devices N (default 1) of one catalogue device
+    std::optional<std::string> profile;  ///< --profile FILE: measured op times (schedlab or ONNX Runtime)
 };
 /// Takes the options above from `args` (UsageError for a bad one).
 ProblemSpec takeProblemSpec(Args& args);

@@ -75,7 +75,8 @@ private:
         double readBytes = 0;
         for (TensorId t : outputs) readBytes += m_f.tensor(t).bytes;
         m_loss = m_g.addOp({.name = uniqueName("loss"), .type = "Loss", .duration = rate() * 2 * readBytes,
-                            .resourceDemand = m_f.op(anchor).resourceDemand, .machineType = m_f.op(anchor).machineType});
+                            .resourceDemand = m_f.op(anchor).resourceDemand, .machineType = m_f.op(anchor).machineType,
+                            .work = derivedWork(m_f.op(anchor), OpClass::Reduction, readBytes / elementSize(m_f.op(anchor)), readBytes, readBytes)});
     }
 
     std::vector<OpId> sinkOps() const {
@@ -95,6 +96,14 @@ private:
                  .duration = o.duration * m_options.backwardFactor, .paramBytes = o.paramBytes,
                  .resourceDemand = o.resourceDemand, .machineType = o.machineType};
             for (double d : o.deviceDurations) g.deviceDurations.push_back(d * m_options.backwardFactor);
+            if (o.work.known()) {   // the device models time it as the forward op's work, scaled
+                g.work = o.work;
+                g.work.flops *= m_options.backwardFactor;
+                g.work.bytesRead *= m_options.backwardFactor;
+                g.work.bytesWritten *= m_options.backwardFactor;
+                g.work.commBytes *= m_options.backwardFactor;
+                g.timeSource = TimeSource::Estimated;
+            }
             m_grad[static_cast<size_t>(*it)] = m_g.addOp(std::move(g));
         }
     }
@@ -111,7 +120,10 @@ private:
                 {.name = uniqueName("update/" + o.name), .type = adam ? "AdamUpdate" : "SgdUpdate",
                  .duration = rate() * traffic * o.paramBytes,
                  .paramBytes = adam ? kAdamParamFactor * o.paramBytes : o.paramBytes,
-                 .resourceDemand = o.resourceDemand, .machineType = o.machineType});
+                 .resourceDemand = o.resourceDemand, .machineType = o.machineType,
+                 // a few FLOPs per weight, `traffic` passes over the weights' bytes
+                 .work = derivedWork(o, OpClass::Elementwise, traffic * o.paramBytes / elementSize(o), traffic * o.paramBytes * 2 / 3,
+                                     traffic * o.paramBytes / 3)});
         }
     }
 
@@ -180,6 +192,16 @@ private:
             << " bytes, more than 2^53 (the largest share is op '" << m_f.op(heaviest).name << "', "
             << m_f.op(heaviest).paramBytes << " parameter bytes)";
         throw GraphError(msg.str());
+    }
+
+    /// Bytes per element of an op's arithmetic (fp32 when unknown).
+    static double elementSize(const Op& o) { return o.work.dtype == DType::Unknown ? 4.0 : std::max(elementBytes(o.work.dtype), 1.0); }
+
+    /// Work of a loss or an update beside forward op `o`: none when `o` has none (the graph keeps
+    /// its own durations), else estimated on the device models like the forward ops.
+    static OpWork derivedWork(const Op& o, OpClass c, double flops, double read, double written) {
+        if (!o.work.known()) return {};
+        return {.opClass = c, .dtype = o.work.dtype, .flops = flops, .bytesRead = read, .bytesWritten = written};
     }
 
     /// The median forward op's time per byte it touches (inputs, outputs, weights), over the ops

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// `schedlab-cli bench cost-model`: the catalogue's op times against measured ones on this machine
+// (docs/time.md, "How good the estimates are"). Every op of each ONNX model is measured with
+// LibTorch at its shapes (`schedlab-cli profile`) and estimated by the roofline of this machine's
+// calibrated entry (`schedlab-cli calibrate`, run here first unless --device names an entry); the
+// errors per op class and overall, then again with a correction per op class fitted on the other
+// models only (leave one model out).
+#include "bench.h"
+
+#include "app/cli/neural.h"
+#include "core/graph/fingerprint.h"
+#include "core/io/graphio.h"
+#include "core/timing/catalog.h"
+#include "models/timing/tools.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace sl::cli {
+namespace bench_optimes {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct OpSample {
+    std::string model;
+    OpClass opClass;
+    double estimated = 0, measured = 0;   ///< microseconds
+};
+
+double median(std::vector<double> v) {
+    if (v.empty()) return std::nan("");
+    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    if (v.size() % 2 == 1) return *mid;
+    return (*mid + *std::max_element(v.begin(), mid)) / 2;
+}
+
+double relativeError(double estimated, double measured) { return std::abs(estimated - measured) / measured; }
+
+/// The device whose estimates are judged: --device ID, else this machine calibrated now.
+DeviceSpec judgedDevice(const std::optional<std::string>& id, const models::TimingTools& tools) {
+    if (id) return DeviceCatalog::instance().device(*id);
+    std::printf("calibrating this machine (schedlab-cli calibrate, about 10 s) ...\n");
+    const models::CalibrationRun run = tools.calibrate({});
+    return run.spec;
+}
+
+std::vector<OpSample> measureModel(const fs::path& file, const DeviceSpec& device, const models::TimingTools& tools, int repeats) {
+    const LoadedGraph loaded = loadGraph(file.string());
+    const Graph& g = *loaded.graph;
+    const models::ProfileRun run = tools.profile({.modelPath = file.string(), .repeats = repeats});
+    std::vector<OpSample> out;
+    for (const OpMeasurement& m : run.ops) {
+        const OpId v = g.findOp(m.name);
+        if (v == kNoOp || !g.op(v).work.known() || !(m.medianUs > 0)) continue;
+        out.push_back({file.stem().string(), g.op(v).work.opClass, rooflineMicroseconds(device, g.op(v).work), m.medianUs});
+    }
+    return out;
+}
+
+/// One file per network: a copy of another (the same ops and tensors, other weights) would fit
+/// the correction on itself when the other is left out.
+std::vector<fs::path> distinctModels(const std::vector<fs::path>& files) {
+    std::vector<fs::path> out;
+    std::vector<std::uint64_t> seen;
+    for (const fs::path& f : files) {
+        const std::uint64_t fp = modelFingerprint(*loadGraph(f.string()).graph);
+        if (std::find(seen.begin(), seen.end(), fp) != seen.end()) continue;
+        seen.push_back(fp);
+        out.push_back(f);
+    }
+    return out;
+}
+
+/// Per op class: the median of measured / estimated over the samples of other models.
+std::map<OpClass, double> classFactors(const std::vector<OpSample>& all, const std::string& leftOut) {
+    std::map<OpClass, std::vector<double>> ratios;
+    for (const OpSample& s : all)
+        if (s.model != leftOut && s.estimated > 0) ratios[s.opClass].push_back(s.measured / s.estimated);
+    std::map<OpClass, double> out;
+    for (auto& [c, r] : ratios) out[c] = median(std::move(r));
+    return out;
+}
+
+/// The samples with the leave-one-model-out correction applied.
+std::vector<OpSample> corrected(const std::vector<OpSample>& all) {
+    std::map<std::string, std::map<OpClass, double>> factors;
+    std::vector<OpSample> out = all;
+    for (OpSample& s : out) {
+        if (!factors.count(s.model)) factors[s.model] = classFactors(all, s.model);
+        const auto& f = factors[s.model];
+        if (auto it = f.find(s.opClass); it != f.end()) s.estimated *= it->second;
+    }
+    return out;
+}
+
+void printTables(const std::vector<OpSample>& samples, const char* title) {
+    std::printf("\n%s\n%-26s %5s %12s %12s %9s %14s\n", title, "model", "ops", "measured ms", "estimated ms", "sum err", "median op err");
+    std::map<std::string, std::vector<const OpSample*>> byModel;
+    for (const OpSample& s : samples) byModel[s.model].push_back(&s);
+    std::vector<double> allErrors, sumErrors;
+    for (const auto& [model, list] : byModel) {
+        double measured = 0, estimated = 0;
+        std::vector<double> errors;
+        for (const OpSample* s : list) {
+            measured += s->measured;
+            estimated += s->estimated;
+            errors.push_back(relativeError(s->estimated, s->measured));
+        }
+        allErrors.insert(allErrors.end(), errors.begin(), errors.end());
+        sumErrors.push_back(relativeError(estimated, measured));
+        std::printf("%-26s %5zu %12.3f %12.3f %8.1f%% %13.1f%%\n", model.c_str(), list.size(), measured / 1e3, estimated / 1e3,
+                    100 * sumErrors.back(), 100 * median(errors));
+    }
+    std::printf("%-26s %5zu %12s %12s %8.1f%% %13.1f%%   (sum err: the worst model)\n", "all", allErrors.size(), "", "",
+                100 * *std::max_element(sumErrors.begin(), sumErrors.end()), 100 * median(allErrors));
+    std::map<OpClass, std::vector<double>> byClass;
+    for (const OpSample& s : samples) byClass[s.opClass].push_back(relativeError(s.estimated, s.measured));
+    std::printf("%-26s %5s %14s\n", "op class", "ops", "median op err");
+    for (auto& [c, errors] : byClass)
+        std::printf("%-26s %5zu %13.1f%%\n", std::string(toString(c)).c_str(), errors.size(), 100 * median(errors));
+}
+
+int runOpTimesBench(Args& args) {
+    const std::string data = args.take("data", defaultDataDir());
+    const std::optional<std::string> device = args.take("device");
+    const int repeats = static_cast<int>(args.takeIntIn("repeats", 20, 1, 1000));
+    args.finish(1);   // the bench's name
+    loadNeuralMethods();
+    const models::TimingTools tools = models::timingTools();
+    if (!tools.profile || !tools.calibrate) throw IoError("bench cost-model needs the neural module (LibTorch)" + neuralUnavailableNote());
+    const std::vector<fs::path> files = distinctModels(onnxModelFiles(data));
+    if (files.empty()) throw IoError(data + ": no .onnx models under onnx/");
+    const DeviceSpec judged = judgedDevice(device, tools);
+    std::printf("estimates: %s (%s)\nmeasured: every op alone with LibTorch at its shapes, 1 thread, median of %d runs\n",
+                judged.name.c_str(), judged.id.c_str(), repeats);
+    std::vector<OpSample> samples;
+    for (const fs::path& f : files) {
+        const std::vector<OpSample> model = measureModel(f, judged, tools, repeats);
+        samples.insert(samples.end(), model.begin(), model.end());
+    }
+    printTables(samples, "Roofline of the calibrated entry (targets: median op error <= 30 % per class and overall, sum within 15 %):");
+    printTables(corrected(samples), "With a correction per op class fitted on the other models (targets: 15 % and 8 %):");
+    return 0;
+}
+
+SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch measurements on this machine",
+              "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20]\n"
+              "Measures every op of the ONNX models of DATA/onnx (default tests/data; one file per network)\n"
+              "with LibTorch at its shapes (as `schedlab-cli profile` does) and compares each with\n"
+              "the roofline estimate of this machine's calibrated entry (`schedlab-cli calibrate` runs\n"
+              "first, about 10 s, unless --device names a catalogue entry). Prints per model the summed\n"
+              "measured and estimated times and the median relative error per op, per op class and\n"
+              "overall; then the same with a correction per op class fitted on the other models only\n"
+              "(leave one model out). Not to be confused with `bench costmodel` (evaluation speed).\n",
+              {}, &runOpTimesBench, /*needsNeuralMethods=*/true});
+
+} // namespace
+} // namespace bench_optimes
+} // namespace sl::cli

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+# `schedlab-cli profile` (the neural module runs each op with LibTorch): the profile it writes names
+# exactly the ops of the graph SchedLab's ONNX reader makes of the model, each either measured
+# (median > 0, as many repetitions as asked) or listed as unmeasured with a reason, and carries
+# the model's fingerprint; the summary table is printed. A missing file and a file that is not
+# ONNX are refused naming the file, writing nothing; Ctrl-C stops a run without writing anything.
+# No check depends on how fast this machine is. Mutations caught: an op left out of the profile, a
+# node named otherwise than by the reader (a Constant counted as an op, a duplicate not renamed),
+# --repeats ignored, a half-written file after Ctrl-C.
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+
+set(model ${DATA}/onnx/light_squeezenet.onnx)
+
+# the graph's op names, from the reader (native JSON)
+run_cli(0 convert ${model} ${OUT}/graph.json)
+file(READ ${OUT}/graph.json graph)
+string(JSON op_count LENGTH "${graph}" ops)
+set(graph_ops "")
+math(EXPR last "${op_count} - 1")
+foreach(i RANGE ${last})
+  string(JSON name GET "${graph}" ops ${i} name)
+  list(APPEND graph_ops "${name}")
+endforeach()
+
+run_cli(0 profile ${model} --repeats 3 --warmup 1 -o ${OUT}/squeezenet.profile.json)
+expect_match("op type +count +total median ms" "${LAST_OUT}" "the summary table")
+expect_match("\nConv +26 " "${LAST_OUT}" "the summary's Conv row")
+expect_match("wall time [0-9.]+ s" "${LAST_OUT}" "the wall time")
+file(READ ${OUT}/squeezenet.profile.json profile)
+string(JSON format GET "${profile}" format)
+string(JSON fingerprint GET "${profile}" fingerprint)
+string(JSON tool GET "${profile}" tool)
+expect_match("^schedlab-profile$" "${format}" "the profile's format")
+expect_match("^model-fnv1a64:[0-9a-f]+$" "${fingerprint}" "the profile's model fingerprint")
+expect_match("^schedlab-cli profile$" "${tool}" "the profile's tool")
+
+set(seen "")
+string(JSON measured LENGTH "${profile}" ops)
+if(measured GREATER 0)
+  math(EXPR last "${measured} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${profile}" ops ${i} name)
+    string(JSON median GET "${profile}" ops ${i} median_us)
+    string(JSON repetitions GET "${profile}" ops ${i} repetitions)
+    if(NOT median GREATER 0)
+      message(FATAL_ERROR "op ${name}: median ${median} us, expected > 0")
+    endif()
+    if(NOT repetitions EQUAL 3)
+      message(FATAL_ERROR "op ${name}: ${repetitions} repetitions, --repeats 3 asked for 3")
+    endif()
+    list(APPEND seen "${name}")
+  endforeach()
+endif()
+string(JSON unmeasured ERROR_VARIABLE no_list LENGTH "${profile}" unmeasured)
+if(NOT no_list AND unmeasured GREATER 0)
+  math(EXPR last "${unmeasured} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${profile}" unmeasured ${i} name)
+    string(JSON reason GET "${profile}" unmeasured ${i} reason)
+    if(reason STREQUAL "")
+      message(FATAL_ERROR "unmeasured op ${name} has no reason")
+    endif()
+    list(APPEND seen "${name}")
+  endforeach()
+endif()
+list(LENGTH seen seen_count)
+if(NOT seen_count EQUAL op_count)
+  message(FATAL_ERROR "the profile has ${seen_count} entries, the graph ${op_count} ops")
+endif()
+foreach(name IN LISTS graph_ops)
+  if(NOT name IN_LIST seen)
+    message(FATAL_ERROR "op ${name} of the graph is neither measured nor listed as unmeasured")
+  endif()
+endforeach()
+foreach(name IN LISTS seen)
+  if(NOT name IN_LIST graph_ops)
+    message(FATAL_ERROR "the profile names ${name}, which is no op of the graph")
+  endif()
+endforeach()
+
+# bad input: named, nothing written
+run_cli(1 profile ${OUT}/absent.onnx -o ${OUT}/absent.profile.json)
+expect_match("absent.onnx" "${LAST_ERR}" "a missing model")
+file(WRITE ${OUT}/text.onnx "not a protobuf at all\n")
+run_cli(1 profile ${OUT}/text.onnx -o ${OUT}/text.profile.json)
+expect_match("text.onnx: not a valid ONNX model" "${LAST_ERR}" "a file that is not ONNX")
+run_cli(2 profile ${model} --repeats 0)
+foreach(f absent text)
+  if(EXISTS ${OUT}/${f}.profile.json)
+    message(FATAL_ERROR "a refused profile run wrote ${f}.profile.json")
+  endif()
+endforeach()
+
+# Ctrl-C three seconds into a run that would take hours: exit 130, its message, no file
+execute_process(COMMAND timeout --preserve-status -s INT -k 60 3 ${CLI} profile ${model} --repeats 1000000 -o ${OUT}/stopped.json
+                WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 130 OR NOT err MATCHES "interrupted after [0-9]+ of ${op_count} ops; nothing written")
+  message(FATAL_ERROR "profile stopped by SIGINT: exit ${rc}, expected 130 and its message\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(EXISTS ${OUT}/stopped.json)
+  message(FATAL_ERROR "an interrupted profile wrote its file")
+endif()

@@ -22,7 +22,7 @@ void printTargetSpeedups(const Problem& p, const Schedule& s, const TargetArgs& 
     };
     line("proxy", proxySpeedup(p, s));
     for (TargetModel m : targets.models)
-        if (m != TargetModel::Proxy) line(toString(m), targetSpeedup(targetProblem(p, m, targets.seed), s));
+        if (m != TargetModel::Proxy) line(toString(m), targetSpeedup(targets.problemFor(p, m), s));
 }
 
 int runEvaluate(Args& args) {

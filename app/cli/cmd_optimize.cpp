@@ -128,19 +128,25 @@ void checkTargetRun(const Problem& p, const TargetArgs& targets) {
     if (targets.models.empty()) return;
     if (p.objective.kind != Objective::Makespan)
         throw UsageError("--target judges schedules by their makespan: use it with --objective makespan");
-    if (!p.platform.transfersFree())
+    const bool onlyMeasured = std::all_of(targets.models.begin(), targets.models.end(), [](TargetModel m) { return m == TargetModel::Measured; });
+    if (!onlyMeasured && !p.platform.transfersFree())
         throw UsageError("--target compares against the proxy, which has free transfers: the platform's "
-                         "interconnect has a latency or a finite bandwidth");
+                         "interconnect has a latency or a finite bandwidth (a measured target alone judges "
+                         "on the machine's own links)");
 }
 
 /// The candidate protocol (Zhang et al. 2023, §5 "Candidate sampler", Fig. 1): the top k
 /// candidates by proxy speedup, the best of them on each target, and their diversity.
 void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs& targets, int topK) {
     if (targets.models.empty()) return;
-    const CandidateOptions o{.topK = topK, .targets = targets.models, .targetSeed = targets.seed};
+    CandidateOptions o{.topK = topK, .targets = targets.models, .targetSeed = targets.seed};
+    if (targets.measured()) {
+        o.measuredGraph = targets.measuredGraph(p);
+        o.rankOnProblem = !p.platform.transfersFree();   // the estimate with the machine's links is the proxy
+    }
     const CandidateReport c = evaluateCandidates(p, candidatesOf(r), o);
     std::cout << std::setprecision(6) << "candidates: top " << c.kept << " of " << c.candidates
-              << " by proxy speedup | proxy speedup: top-1 " << c.proxyTop1 << ", top-" << c.kept << " mean "
+              << " by " << (o.rankOnProblem ? "estimated" : "proxy") << " speedup | " << (o.rankOnProblem ? "estimated" : "proxy") << " speedup: top-1 " << c.proxyTop1 << ", top-" << c.kept << " mean "
               << c.proxyTopKMean << "\n";
     for (const TargetOutcome& t : c.targets)
         std::cout << "target " << toString(t.model) << ": best of " << c.kept << " " << t.bestOfK << " (candidate "

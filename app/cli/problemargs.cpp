@@ -175,8 +175,16 @@ TargetArgs takeTargets(Args& args) {
     std::size_t from = 0;
     while (from <= text.size()) {
         const std::size_t comma = std::min(text.find(',', from), text.size());
+        const std::string item = text.substr(from, comma - from);
         try {
-            out.models.push_back(targetModelFromString(text.substr(from, comma - from)));
+            if (item.rfind("measured:", 0) == 0 && item.size() > 9) {
+                out.measuredProfile = item.substr(9);
+                out.models.push_back(TargetModel::Measured);
+            } else if (item.rfind("measured", 0) == 0) {
+                throw UsageError("--target measured:FILE needs the profile's file");
+            } else {
+                out.models.push_back(targetModelFromString(item));
+            }
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--target: ") + e.what());
         }
@@ -185,12 +193,24 @@ TargetArgs takeTargets(Args& args) {
     return out;
 }
 
+std::shared_ptr<const Graph> TargetArgs::measuredGraph(const Problem& p) const {
+    auto measured = std::make_shared<Graph>(p.g());
+    applyProfileFile(*measured, *measuredProfile);
+    return measured;
+}
+
+Problem TargetArgs::problemFor(const Problem& p, TargetModel m) const {
+    return m == TargetModel::Measured ? measuredTargetProblem(p, measuredGraph(p)) : targetProblem(p, m, seed);
+}
+
 const char* targetOptionsHelp() {
     return "  --target T            also judge the schedule on target models (Zhang et al. 2023, §5.1):\n"
            "                        noisy (durations x exp(N(0, 0.5^2)) per op), bandwidth (transfer\n"
            "                        delay 8 x mean duration per memory unit + 0.1 x mean), latency\n"
            "                        (0.1 x mean per unit + 2 x mean), proxy (free transfers); a\n"
-           "                        comma-separated list, or all (noisy,bandwidth,latency). One memory\n"
+           "                        comma-separated list, or all (noisy,bandwidth,latency); or\n"
+           "                        measured:FILE, the problem's machine with the measured op times of\n"
+           "                        a profile (docs/time.md, \"A real target\"). One memory\n"
            "                        unit = 2 x the graph's mean positive tensor bytes (docs/costmodel.md)\n"
            "  --target-seed S       seed of the noisy target's durations (default 1)\n";
 }

@@ -80,6 +80,14 @@ const char* problemOptionsHelp();
 struct TargetArgs {
     std::vector<TargetModel> models;   ///< empty: no --target given
     std::uint64_t seed = 1;            ///< the noisy target's durations
+    std::optional<std::string> measuredProfile;   ///< FILE of measured:FILE
+
+    bool measured() const { return measuredProfile.has_value(); }
+    /// `p`'s graph with the measured profile applied (IoError naming the file; a profile of
+    /// another model is refused), for TargetModel::Measured.
+    std::shared_ptr<const Graph> measuredGraph(const Problem& p) const;
+    /// The target problem of `m` for `p` (the measured one built from measuredGraph(p)).
+    Problem problemFor(const Problem& p, TargetModel m) const;
 };
 /// Takes --target and --target-seed from `args` (UsageError for an unknown model).
 TargetArgs takeTargets(Args& args);

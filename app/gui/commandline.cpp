@@ -51,7 +51,10 @@ struct CommandLineFlags {
     const QCommandLineOption method{QStringLiteral("method"), QStringLiteral("Method(s) for the run panel; comma-separated to start several runs."), QStringLiteral("M")};
     const QCommandLineOption run{QStringLiteral("run"), QStringLiteral("Start the run(s) right away.")};
     const QCommandLineOption option{{QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE")};
-    const QCommandLineOption devices{QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine)."), QStringLiteral("N")};
+    const QCommandLineOption devices{QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine); with --preset its first N, with --device N of it."), QStringLiteral("N")};
+    const QCommandLineOption preset{QStringLiteral("preset"), QStringLiteral("A real machine for this launch: a preset's devices and links, every op timed on them (dgx-a100, 2x-dgx-h100, 4x-l4-pcie4, cpu-host; schedlab-cli devices lists them)."), QStringLiteral("ID")};
+    const QCommandLineOption device{QStringLiteral("device"), QStringLiteral("--devices N (default 1) of one catalogue device for this launch, e.g. h100-sxm5-80gb."), QStringLiteral("ID")};
+    const QCommandLineOption profile{QStringLiteral("profile"), QStringLiteral("Apply a measured profile to FILE: schedlab-cli profile's JSON or ONNX Runtime's profiling JSON."), QStringLiteral("FILE")};
     const QCommandLineOption platformFile{QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE")};
     const QCommandLineOption objective{QStringLiteral("objective"), QStringLiteral("makespan, memory or both."), QStringLiteral("OBJ")};
     const QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Render the whole window to OUT.png after the runs finish, then exit."), QStringLiteral("OUT.png")};
@@ -69,10 +72,10 @@ struct CommandLineFlags {
     const QCommandLineOption select{QStringLiteral("select"), QStringLiteral("Select the op named NAME in the DAG (zoomed in to it)."), QStringLiteral("NAME")};
     const QCommandLineOption move{QStringLiteral("move"), QStringLiteral("Before the screenshot, move op OP of the schedule on show to device DEVICE, at POSITION in its sequence (an edit, as a drop in the Gantt chart makes); repeatable."), QStringLiteral("OP,DEVICE,POSITION")};
     const QCommandLineOption drag{QStringLiteral("drag"), QStringLiteral("Before the screenshot, start dragging op OP's bar in the Gantt chart to DEVICE, POSITION (its preview is painted)."), QStringLiteral("OP,DEVICE,POSITION")};
-    const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory."), QStringLiteral("MODE")};
+    const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory, time-source, op-time."), QStringLiteral("MODE")};
     QList<QCommandLineOption> all() const {
-        return {format, training, method, run, option, devices, platformFile, objective, screenshot, delay, size, view, sampler, temperature, sweep, sweepFile,
-                sweepPoint, studyFile, bench, quitAfterPaint, select, move, drag, colour};
+        return {format, training, method, run, option, devices, preset, device, platformFile, profile, objective, screenshot, delay, size, view, sampler, temperature,
+                sweep, sweepFile, sweepPoint, studyFile, bench, quitAfterPaint, select, move, drag, colour};
     }
 };
 
@@ -149,6 +152,13 @@ bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFla
     options = p.values(f.option);
     this->devices = p.value(f.devices);
     this->platform = p.value(f.platformFile);
+    this->preset = p.value(f.preset);
+    this->device = p.value(f.device);
+    this->profile = p.value(f.profile);
+    if (static_cast<int>(!preset.isEmpty()) + static_cast<int>(!device.isEmpty()) + static_cast<int>(!platform.isEmpty()) > 1) {
+        std::fprintf(stderr, "schedlab: give one of --preset, --device and --machine\n");
+        return false;
+    }
     this->objective = p.value(f.objective);
     this->screenshot = p.value(f.screenshot);
     this->view = p.value(f.view).toLower();
@@ -176,9 +186,9 @@ bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFla
     }
     if (p.isSet(f.colour)) {
         colourBy = QStringList{QStringLiteral("auto"), QStringLiteral("category"), QStringLiteral("device"), QStringLiteral("order"), QStringLiteral("start"),
-                               QStringLiteral("memory")}.indexOf(p.value(f.colour).toLower());
+                               QStringLiteral("memory"), QStringLiteral("time-source"), QStringLiteral("op-time")}.indexOf(p.value(f.colour).toLower());
         if (colourBy < 0) {
-            std::fprintf(stderr, "schedlab: --colour-by expects auto, category, device, order, start or memory\n");
+            std::fprintf(stderr, "schedlab: --colour-by expects auto, category, device, order, start, memory, time-source or op-time\n");
             return false;
         }
     }
@@ -224,7 +234,7 @@ bool CommandLine::apply(MainWindow& w) {
 
 bool CommandLine::applySettings(MainWindow& w) {
     if (colourBy >= 0) w.dagView()->setColourBy(static_cast<DagColourBy>(colourBy), false);
-    if (!devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
+    if (!applyMachine(w)) return false;
     if (!platform.isEmpty()) {
         QString error;
         if (!w.platformPanel()->loadPlatformFile(platform, &error)) {
@@ -281,6 +291,22 @@ bool CommandLine::applySettings(MainWindow& w) {
             return false;
         }
         w.showTab(static_cast<MainWindow::Tab>(tabs.indexOf(view)));
+    }
+    return true;
+}
+
+bool CommandLine::applyMachine(MainWindow& w) {
+    const QString key = !preset.isEmpty() ? QStringLiteral("preset:") + preset : !device.isEmpty() ? QStringLiteral("device:") + device : QString();
+    const int count = devices.isEmpty() && !device.isEmpty() ? 1 : devices.toInt();   // as schedlab-cli: one device by default
+    if (!key.isEmpty() && !w.platformPanel()->selectMachine(key, count)) {
+        std::fprintf(stderr, "schedlab: no %s '%s' in the catalogue (schedlab-cli devices lists them)\n", preset.isEmpty() ? "device" : "preset",
+                     qPrintable(preset.isEmpty() ? device : preset));
+        return false;
+    }
+    if (key.isEmpty() && !devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
+    if (!profile.isEmpty() && !w.applyProfile(profile)) {
+        std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));   // the dialog is not in a screenshot
+        return false;
     }
     return true;
 }

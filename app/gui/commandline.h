@@ -25,6 +25,9 @@ struct CommandLine {
     QStringList options;   // key=value, passed to the run panel
     QString devices;
     QString platform;
+    QString preset;    // a preset's machine (--preset ID)
+    QString device;    // N of a catalogue device (--device ID)
+    QString profile;   // a measured profile applied to the graph
     QString objective;
     QString screenshot;
     QSize size{1600, 1000};
@@ -56,6 +59,7 @@ private:
     bool readSettings(const QCommandLineParser& p, const CommandLineFlags& f);  ///< every other flag
     bool checkMethods() const;   ///< --method names registered methods (loading the neural module if needed)
     bool applySettings(MainWindow& w);    ///< platform, objective, options, runs, panels, view
+    bool applyMachine(MainWindow& w);     ///< --preset, --device, --devices, --profile
     bool startScreenshot(MainWindow& w);  ///< --screenshot: shoot once everything settled, then quit
     void quitOnFirstLayoutPaint(MainWindow& w);
 };

@@ -15,6 +15,7 @@ std::string toString(TargetModel m) {
     case TargetModel::Noisy: return "noisy";
     case TargetModel::Bandwidth: return "bandwidth";
     case TargetModel::Latency: return "latency";
+    case TargetModel::Measured: return "measured";
     }
     return "proxy";
 }
@@ -24,6 +25,7 @@ TargetModel targetModelFromString(const std::string& s) {
     if (s == "noisy") return TargetModel::Noisy;
     if (s == "bandwidth") return TargetModel::Bandwidth;
     if (s == "latency") return TargetModel::Latency;
+    if (s == "measured") return TargetModel::Measured;
     throw std::invalid_argument("unknown target model '" + s + "' (proxy, noisy, bandwidth or latency)");
 }
 
@@ -78,7 +80,18 @@ Problem proxyProblem(const Problem& p) {
     return out;
 }
 
+Problem measuredTargetProblem(const Problem& p, std::shared_ptr<const Graph> measured) {
+    if (!measured || measured->opCount() != p.g().opCount() || measured->tensorCount() != p.g().tensorCount())
+        throw std::invalid_argument("the measured target needs the problem's own graph with measured times");
+    Problem out = p;
+    out.graph = std::move(measured);
+    out.check();
+    return out;
+}
+
 Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed) {
+    if (m == TargetModel::Measured)
+        throw std::invalid_argument("the measured target needs a profile (--target measured:FILE)");
     p.check();
     Problem out = proxyProblem(p);
     if (m == TargetModel::Noisy) out.graph = noisyGraph(p.g(), seed);

@@ -36,10 +36,12 @@
 
 namespace sl {
 
-enum class TargetModel { Proxy, Noisy, Bandwidth, Latency };
+/// Measured: the problem's own platform with measured op times (a profile applied to the graph):
+/// a real machine as the target (docs/time.md, "A real target"); built by measuredTargetProblem.
+enum class TargetModel { Proxy, Noisy, Bandwidth, Latency, Measured };
 
 std::string toString(TargetModel m);
-/// "proxy", "noisy", "bandwidth" or "latency"; throws std::invalid_argument otherwise.
+/// "proxy", "noisy", "bandwidth", "latency" or "measured"; throws std::invalid_argument otherwise.
 TargetModel targetModelFromString(const std::string& s);
 
 /// The transfer delay a·mem + b (time units; mem in units of memoryUnitBytes).
@@ -64,9 +66,12 @@ std::shared_ptr<Graph> noisyGraph(const Graph& g, std::uint64_t seed, double sig
 /// `p` with zero-cost transfers: the clock optimizers see (the GFlowNet paper's proxy, §2.2).
 Problem proxyProblem(const Problem& p);
 /// `p`'s target under `m`: the proxy with the model's durations and interconnect. `seed` only
-/// matters for Noisy.
+/// matters for Noisy. Measured needs its profile: std::invalid_argument (measuredTargetProblem).
 Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed = 1);
 
+/// `p` judged on measured times: `measured` is p's graph with a profile applied (the same ops),
+/// the platform and its links unchanged. Throws std::invalid_argument for another graph.
+Problem measuredTargetProblem(const Problem& p, std::shared_ptr<const Graph> measured);
 /// Σ durations / makespan of `s`'s device chains re-timed on `p` (sl::timeChains). Throws
 /// std::invalid_argument if the makespan is 0 (every duration zero) or the chains do not fit `p`.
 double speedup(const Problem& p, const Schedule& s);

@@ -21,9 +21,9 @@ std::vector<int> topKByProxy(std::span<const double> proxySpeedups, int k) {
 
 namespace {
 
-TargetOutcome evaluateOnTarget(const Problem& p, TargetModel model, std::uint64_t seed,
+TargetOutcome evaluateOnTarget(const Problem& p, TargetModel model, const CandidateOptions& o,
                                std::span<const Schedule> candidates, const std::vector<int>& kept) {
-    const Problem target = targetProblem(p, model, seed);
+    const Problem target = model == TargetModel::Measured ? measuredTargetProblem(p, o.measuredGraph) : targetProblem(p, model, o.targetSeed);
     TargetOutcome out;
     out.model = model;
     for (int i : kept) {
@@ -42,7 +42,7 @@ TargetOutcome evaluateOnTarget(const Problem& p, TargetModel model, std::uint64_
 CandidateReport evaluateCandidates(const Problem& p, std::span<const Schedule> candidates, const CandidateOptions& o) {
     if (candidates.empty()) throw std::invalid_argument("the candidate protocol needs at least one candidate schedule");
     if (o.topK < 1) throw std::invalid_argument("the candidate protocol needs top-k >= 1");
-    const Problem proxy = proxyProblem(p);
+    const Problem proxy = o.rankOnProblem ? p : proxyProblem(p);
     std::vector<Schedule> timed;   // on the proxy: its speedups rank, its start times measure diversity
     std::vector<double> speedups;
     timed.reserve(candidates.size());
@@ -61,7 +61,7 @@ CandidateReport evaluateCandidates(const Problem& p, std::span<const Schedule> c
         kept.push_back(timed[static_cast<size_t>(i)]);
     }
     r.proxyTopKMean /= r.kept;
-    for (TargetModel m : o.targets) r.targets.push_back(evaluateOnTarget(p, m, o.targetSeed, timed, r.keptIndices));
+    for (TargetModel m : o.targets) r.targets.push_back(evaluateOnTarget(p, m, o, timed, r.keptIndices));
     r.diversity = diversity(kept, o.diversity);
     return r;
 }

@@ -35,6 +35,11 @@ struct CandidateOptions {
     std::vector<TargetModel> targets;
     std::uint64_t targetSeed = 1;   ///< the noisy target's durations
     DiversityOptions diversity;
+    /// The measured target's graph (TargetModel::Measured): the problem's graph with a profile applied.
+    std::shared_ptr<const Graph> measuredGraph;
+    /// Rank on the problem as given (the catalogue's estimate with its links) rather than on its
+    /// free-transfer proxy: what a measured target on a real machine judges.
+    bool rankOnProblem = false;
 };
 
 struct TargetOutcome {

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# Real time from the command line (docs/time.md): `devices` lists the catalogue and the presets;
+# --preset re-times a model on a real machine and says so ("times: ... roofline"); --device N x a
+# catalogue device; --profile applies measured times (here ONNX Runtime's trace of AlexNet) and a
+# profile of another model is refused naming the file, with how many ops match; --target
+# measured:FILE judges a schedule on measured times; bad input (an unknown preset, two machines,
+# more devices than the preset has, a broken entry in the user's catalogue) is refused or left
+# out by name. Mutations caught: --preset ignored (nominal times kept), a profile applied to
+# another model, a measured target that reads the estimate, a user file that breaks the catalogue.
+# Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
+include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
+
+set(alexnet ${DATA}/onnx/light_bvlc_alexnet.onnx)
+set(squeezenet ${DATA}/onnx/light_squeezenet.onnx)
+set(CLI_ENV XDG_DATA_HOME=${OUT}/xdg)   # no user entries but the ones made here
+
+run_cli(0 devices)
+foreach(id a100-sxm4-80gb h100-sxm5-80gb l4 v100-sxm2-32gb epyc-7763 dgx-a100 2x-dgx-h100 4x-l4-pcie4 cpu-host)
+  expect_match("\n${id} " "${LAST_OUT}" "devices lists ${id}")
+endforeach()
+
+# the nominal device, then the DGX A100's roofline: other durations, the preset named
+run_cli(0 info ${squeezenet})
+expect_match("times +the file's own times|times +[^\n]*estimated" "${LAST_OUT}" "info's times line")
+run_cli(0 info ${squeezenet} --preset dgx-a100)
+expect_match("devices +8 \\(DGX A100" "${LAST_OUT}" "the preset's 8 devices")
+expect_match("times +NVIDIA A100 SXM4 80 GB roofline: 66 ops estimated" "${LAST_OUT}" "the preset's times")
+run_cli(0 optimize ${squeezenet} --method list-cp --out nominal.json)
+evaluated_makespan(nominal ${squeezenet} nominal.json)
+run_cli(0 optimize ${squeezenet} --method list-cp --preset dgx-a100 --out dgx.json)
+evaluated_makespan(dgx ${squeezenet} dgx.json --preset dgx-a100)
+if(nominal STREQUAL dgx)
+  message(FATAL_ERROR "--preset dgx-a100 left the makespan at the nominal device's ${nominal}")
+endif()
+run_cli(0 info ${squeezenet} --device h100-sxm5-80gb --devices 2)
+expect_match("devices +2 \\(2 x NVIDIA H100" "${LAST_OUT}" "--device with --devices")
+
+# measured times: ORT's trace of AlexNet (20 of its 24 ops ran under their own names)
+run_cli(0 info ${alexnet} --profile ${DATA}/profiles/ort_small.json)
+expect_match("times +measured on [^\n]*: 20 of 24 ops" "${LAST_OUT}" "the profile's times line")
+# a profile of another model: refused, naming the file and the count
+file(WRITE ${OUT}/other.json "{\"format\": \"schedlab-profile\", \"version\": 1, \"model\": \"x.onnx\", \"fingerprint\": \"model-fnv1a64:0000000000000001\", \"device\": \"d\", \"created\": \"c\", \"tool\": \"t\", \"ops\": [{\"name\": \"n0\", \"type\": \"Conv\", \"median_us\": 5, \"spread_us\": 0, \"repetitions\": 3}], \"unmeasured\": []}")
+run_cli(1 info ${squeezenet} --profile ${OUT}/other.json)
+expect_match("other.json" "${LAST_ERR}" "the refused profile named")
+expect_match("of another model" "${LAST_ERR}" "why the profile is refused")
+expect_match("1 of 66 ops match" "${LAST_ERR}" "how many ops match")
+
+# a measured target: SqueezeNet (branches: a 2-device schedule overlaps ops) measured here; the
+# schedule judged on the measured times has another speedup than on the estimate
+run_cli(0 profile ${squeezenet} --repeats 2 --warmup 0 -o ${OUT}/sq.profile.json)
+run_cli(0 optimize ${squeezenet} --method list-cp --devices 2 --out sq.json)
+run_cli(0 evaluate ${squeezenet} sq.json --devices 2 --target measured:${OUT}/sq.profile.json)
+expect_match("speedup \\(proxy\\) +([0-9.e+-]+)" "${LAST_OUT}" "the proxy's speedup")
+set(proxy ${CMAKE_MATCH_1})
+expect_match("speedup \\(measured\\) +([0-9.e+-]+)" "${LAST_OUT}" "the measured target's speedup")
+if(proxy STREQUAL CMAKE_MATCH_1)
+  message(FATAL_ERROR "the measured target gave the proxy's speedup ${proxy}")
+endif()
+run_cli(2 evaluate ${squeezenet} sq.json --devices 2 --target measured)
+expect_match("measured:FILE" "${LAST_ERR}" "measured without a file")
+
+# bad machines
+run_cli(1 info ${squeezenet} --preset dgx-z9)
+expect_match("unknown preset 'dgx-z9' \\(one of: [^)]*dgx-a100" "${LAST_ERR}" "an unknown preset")
+run_cli(1 info ${squeezenet} --device tpu-v9)
+expect_match("unknown device 'tpu-v9'" "${LAST_ERR}" "an unknown device")
+run_cli(2 info ${squeezenet} --preset dgx-a100 --device l4)
+run_cli(2 info ${squeezenet} --preset dgx-a100 --devices 9)
+expect_match("preset 'dgx-a100' has 8 devices" "${LAST_ERR}" "more devices than the preset")
+# a broken entry of the user's catalogue is left out with a warning naming it; the rest stays
+file(MAKE_DIRECTORY ${OUT}/xdg/schedlab/devices)
+file(WRITE ${OUT}/xdg/schedlab/devices/broken.json "{\"format\": \"schedlab-device\", \"version\": 1, \"id\": \"x\"")
+run_cli(0 devices)
+expect_match("broken.json[^\n]*left out of the catalogue" "${LAST_ERR}" "the broken entry's warning")
+expect_match("\na100-sxm4-80gb " "${LAST_OUT}" "the built-in devices beside it")

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "core/study/studyspec.h"
 
+#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "core/profile/profile.h"
+#include "core/timing/machine.h"
+#include "core/timing/retime.h"
 
 #include <nlohmann/json.hpp>
 
@@ -114,14 +118,47 @@ std::vector<std::string> StudySpec::graphFiles() const {
     return files;
 }
 
+namespace {
+
+/// The profiles of `spec` whose model is `g` applied to it (the others are of other graphs).
+std::shared_ptr<Graph> withProfiles(const StudySpec& spec, std::shared_ptr<Graph> g) {
+    if (spec.profiles.empty()) return g;
+    const std::string model = modelFingerprintText(modelFingerprint(*g));
+    for (const std::string& file : spec.profiles) {
+        const Profile profile = loadProfile(spec.resolve(file));
+        if (profile.fingerprint != model) continue;
+        auto measured = std::make_shared<Graph>(*g);
+        applyProfile(*measured, profile, file);
+        g = std::move(measured);
+    }
+    return g;
+}
+
+/// The study's machine for a graph, or nullopt for the abstract devices of "devices".
+std::optional<Platform> catalogueMachine(const StudySpec& spec, const Graph& g) {
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    if (spec.device) return catalogPlatform(*spec.device, std::max(spec.devices, 1), catalog);
+    if (!spec.preset) return std::nullopt;
+    const Platform whole = presetPlatform(catalog.preset(*spec.preset), catalog, g.timeUnit());
+    if (spec.devices > whole.deviceCount())
+        throw IoError("the study asks " + std::to_string(spec.devices) + " devices of preset '" + *spec.preset + "', which has " +
+                      std::to_string(whole.deviceCount()));
+    return spec.devices > 0 ? firstDevices(whole, spec.devices) : whole;
+}
+
+} // namespace
+
 Problem StudySpec::problemFor(const std::string& graphFile) const {
     LoadedGraph loaded = loadGraph(resolve(graphFile));
+    loaded.graph = withProfiles(*this, loaded.graph);
     Problem p;
     p.objective = objective;
     p.graph = training ? std::make_shared<Graph>(makeTrainingGraph(*loaded.graph, {.rule = *training})) : loaded.graph;
-    if (devices > 0) p.platform = Platform::identical(devices);
+    if (auto machine = catalogueMachine(*this, p.g())) p.platform = *machine;
+    else if (devices > 0) p.platform = Platform::identical(devices);
     else if (loaded.platform && !training) p.platform = *loaded.platform;
     else p.platform = machineTypesPlatform(p.g());
+    if (const TimedGraph timed = retimeGraph(p.g(), p.platform, DeviceCatalog::instance()); timed.retimed) p.graph = timed.retimed;
     try {
         p.check();
     } catch (const GraphError& e) {
@@ -164,9 +201,18 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName, M
             s.training = parseUpdateRule(j["training"].get<std::string>());
             if (!s.training) fail("\"training\" must be sgd or adam");
         }
+        if (j.contains("preset")) s.preset = j["preset"].get<std::string>();
+        if (j.contains("device")) s.device = j["device"].get<std::string>();
+        if (s.preset && s.device) fail("give \"preset\" or \"device\", not both");
+        if (s.preset) DeviceCatalog::instance().preset(*s.preset);   // unknown: refused now, naming the ids
+        if (s.device) DeviceCatalog::instance().device(*s.device);
+        if (j.contains("profiles"))
+            for (const json& f : j["profiles"]) s.profiles.push_back(f.get<std::string>());
     } catch (const json::exception& e) {
         fail(std::string("a field of the wrong type: ") + e.what());
     } catch (const std::invalid_argument& e) {
+        fail(e.what());
+    } catch (const IoError& e) {   // an unknown preset or device: the catalogue's ids
         fail(e.what());
     }
     if (check == MethodCheck::Registered) checkObjectives(s, sourceName);
@@ -201,6 +247,10 @@ std::string studySpecJson(const StudySpec& s) {
     for (const StudyMethod& m : s.methods) methods.push_back(methodToJson(m));
     j["methods"] = std::move(methods);
     if (s.training) j["training"] = std::string(updateRuleName(*s.training));
+    // only when set: the studies made before machines existed keep their identity
+    if (s.preset) j["preset"] = *s.preset;
+    if (s.device) j["device"] = *s.device;
+    if (!s.profiles.empty()) j["profiles"] = s.profiles;
     return j.dump(1);
 }
 

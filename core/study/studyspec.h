@@ -11,6 +11,9 @@
 ///    "seeds": [1, 2, 3],
 ///    "devices": 4, "objective": "makespan", "training": "adam"}      // all three optional
 /// \endcode
+/// A real machine (docs/time.md): "preset": "dgx-a100" (its first "devices" when given) or
+/// "device": "h100-sxm5-80gb" ("devices" of it, default 1); "profiles": [files] applies each
+/// profile to the graph it is of (by the model's fingerprint; other graphs keep their estimates).
 /// Relative graph paths are read from the study file's folder. A method entry may also carry "label" (its column name; default: name, or name and options),
 /// "time_limit" (seconds) and "strings" (text options).
 
@@ -38,6 +41,9 @@ struct StudySpec {
     int devices = 0;                   ///< 0: the file's machine, else one device per machine type
     ObjectiveSpec objective;
     std::optional<UpdateRule> training;
+    std::optional<std::string> preset;   ///< a machine preset's id (core/timing/catalog.h)
+    std::optional<std::string> device;   ///< a catalogue device's id, `devices` of it
+    std::vector<std::string> profiles;   ///< profile files, relative to baseDir like graphs
 
     /// Where relative graph paths are read from: the study file's folder (loadStudySpec), kept
     /// in the database beside the spec; empty: the working directory. Not part of the spec's

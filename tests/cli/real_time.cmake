@@ -73,3 +73,12 @@ file(WRITE ${OUT}/xdg/schedlab/devices/broken.json "{\"format\": \"schedlab-devi
 run_cli(0 devices)
 expect_match("broken.json[^\n]*left out of the catalogue" "${LAST_ERR}" "the broken entry's warning")
 expect_match("\na100-sxm4-80gb " "${LAST_OUT}" "the built-in devices beside it")
+
+# a study on a machine runs (its problems re-timed on the preset, core/study/studyspec.cpp), and an
+# unknown preset is refused naming the study file
+file(WRITE ${OUT}/m.study.json "{\"graphs\": [\"${squeezenet}\"], \"methods\": [{\"name\": \"list-cp\"}], \"preset\": \"dgx-a100\"}")
+run_cli(0 study run ${OUT}/m.study.json --db ${OUT}/m.db --format json)
+expect_match("\"failed\": 0" "${LAST_OUT}" "the study's run on the DGX A100")
+file(WRITE ${OUT}/bad.study.json "{\"graphs\": [\"${squeezenet}\"], \"methods\": [{\"name\": \"list-cp\"}], \"preset\": \"dgx-z9\"}")
+run_cli(1 study run ${OUT}/bad.study.json --db ${OUT}/bad.db)
+expect_match("bad.study.json: unknown preset 'dgx-z9'" "${LAST_ERR}" "the study's unknown preset")

@@ -48,10 +48,10 @@ double median(std::vector<double> v) {
 double relativeError(double estimated, double measured) { return std::abs(estimated - measured) / measured; }
 
 /// The device whose estimates are judged: --device ID, else this machine calibrated now.
-DeviceSpec judgedDevice(const std::optional<std::string>& id, const models::TimingTools& tools) {
+DeviceSpec judgedDevice(const std::optional<std::string>& id, const models::TimingTools& tools, bool quick) {
     if (id) return DeviceCatalog::instance().device(*id);
-    std::printf("calibrating this machine (schedlab-cli calibrate, about 10 s) ...\n");
-    const models::CalibrationRun run = tools.calibrate({});
+    std::printf("calibrating this machine (schedlab-cli calibrate%s) ...\n", quick ? " --quick" : ", about 10 s");
+    const models::CalibrationRun run = tools.calibrate({.quick = quick});
     return run.spec;
 }
 
@@ -134,14 +134,16 @@ void printTables(const std::vector<OpSample>& samples, const char* title) {
 int runOpTimesBench(Args& args) {
     const std::string data = args.take("data", defaultDataDir());
     const std::optional<std::string> device = args.take("device");
-    const int repeats = static_cast<int>(args.takeIntIn("repeats", 20, 1, 1000));
+    const bool quick = args.takeFlag("quick");
+    const int repeats = static_cast<int>(args.takeIntIn("repeats", quick ? 2 : 20, 1, 1000));
     args.finish(1);   // the bench's name
     loadNeuralMethods();
     const models::TimingTools tools = models::timingTools();
     if (!tools.profile || !tools.calibrate) throw IoError("bench cost-model needs the neural module (LibTorch)" + neuralUnavailableNote());
-    const std::vector<fs::path> files = distinctModels(onnxModelFiles(data));
+    std::vector<fs::path> files = distinctModels(onnxModelFiles(data));
+    if (quick && files.size() > 2) files.resize(2);   // two networks: the leave-one-out needs another
     if (files.empty()) throw IoError(data + ": no .onnx models under onnx/");
-    const DeviceSpec judged = judgedDevice(device, tools);
+    const DeviceSpec judged = judgedDevice(device, tools, quick);
     std::printf("estimates: %s (%s)\nmeasured: every op alone with LibTorch at its shapes, 1 thread, median of %d runs\n",
                 judged.name.c_str(), judged.id.c_str(), repeats);
     std::vector<OpSample> samples;
@@ -155,15 +157,16 @@ int runOpTimesBench(Args& args) {
 }
 
 SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch measurements on this machine",
-              "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20]\n"
+              "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20] [--quick]\n"
               "Measures every op of the ONNX models of DATA/onnx (default tests/data; one file per network)\n"
               "with LibTorch at its shapes (as `schedlab-cli profile` does) and compares each with\n"
               "the roofline estimate of this machine's calibrated entry (`schedlab-cli calibrate` runs\n"
               "first, about 10 s, unless --device names a catalogue entry). Prints per model the summed\n"
               "measured and estimated times and the median relative error per op, per op class and\n"
               "overall; then the same with a correction per op class fitted on the other models only\n"
-              "(leave one model out). Not to be confused with `bench costmodel` (evaluation speed).\n",
-              {}, &runOpTimesBench, /*needsNeuralMethods=*/true});
+              "(leave one model out). Not to be confused with `bench costmodel` (evaluation speed).\n"
+              "--quick: two networks, 2 runs per op, a quick calibration (a smoke test, not numbers).\n",
+              {"quick"}, &runOpTimesBench, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace bench_optimes
@@ -206,8 +209,9 @@ double medianMs(int runs, F f) {
 }
 
 int runRetimeBench(Args& args) {
-    const std::vector<int> sizes = args.takeIntList("sizes", "1000,10000,100000");
-    const int runs = static_cast<int>(args.takeIntIn("runs", 5, 1, 100));
+    const bool quick = args.takeFlag("quick");
+    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "1000" : "1000,10000,100000");
+    const int runs = static_cast<int>(args.takeIntIn("runs", quick ? 1 : 5, 1, 100));
     args.finish(1);
     const DeviceCatalog& cat = DeviceCatalog::instance();
     std::printf("Applying a machine to a graph (retimeGraph: every op's roofline, collectives' rings) and re-timing a\n"
@@ -234,11 +238,12 @@ int runRetimeBench(Args& args) {
 }
 
 SL_CLI_BENCH({"retime", "cost of applying a machine preset to a graph and re-timing a shown schedule",
-              "Usage: schedlab-cli bench retime [--sizes 1000,10000,100000] [--runs 5]\n"
+              "Usage: schedlab-cli bench retime [--sizes 1000,10000,100000] [--runs 5] [--quick]\n"
               "Times retimeGraph (every op's duration from its work on the preset's devices) and\n"
               "timeChains (a shown schedule re-timed, its placement and order kept) on layered graphs\n"
-              "whose ops carry work, for the DGX A100 and 2 x DGX H100 presets. Median of --runs, in ms.\n",
-              {}, &runRetimeBench});
+              "whose ops carry work, for the DGX A100 and 2 x DGX H100 presets. Median of --runs, in ms.\n"
+              "--quick: 1,000 ops, one run.\n",
+              {"quick"}, &runRetimeBench});
 
 } // namespace
 } // namespace bench_retime

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace sl::io_detail {
 
@@ -85,6 +86,15 @@ inline void checkHeader(const nlohmann::json& doc, const std::string& source, co
                              std::to_string(version));
         if (v < 1) fail(source, "unknown version " + std::to_string(v));
     }
+}
+
+/// A whole file's JSON object with its "format" and "version" checked (`what`: "a device file").
+inline nlohmann::json parseJsonObject(std::string_view text, const std::string& source, const char* format, int version,
+                                      const char* what) {
+    nlohmann::json doc = parseJson(text, source);
+    if (!doc.is_object()) fail(source, std::string(what) + " must be a JSON object, got " + jsonKind(doc));
+    checkHeader(doc, source, format, version);
+    return doc;
 }
 
 } // namespace sl::io_detail

@@ -52,9 +52,7 @@ void addOrReplace(std::vector<T>& list, T item) {
 } // namespace
 
 PlatformPreset parsePreset(std::string_view text, const std::string& sourceName) {
-    const json doc = parseJson(text, sourceName);
-    if (!doc.is_object()) fail(sourceName, "a preset must be a JSON object, got " + jsonKind(doc));
-    checkHeader(doc, sourceName, "schedlab-preset", kPresetVersion);
+    const json doc = parseJsonObject(text, sourceName, "schedlab-preset", kPresetVersion, "a preset");
     const JsonFields f{doc, sourceName};
     PlatformPreset p;
     p.id = f.string("id");

@@ -104,9 +104,7 @@ double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work) {
 }
 
 DeviceSpec parseDeviceSpec(std::string_view text, const std::string& sourceName) {
-    const json doc = parseJson(text, sourceName);
-    if (!doc.is_object()) fail(sourceName, "a device file must be a JSON object, got " + jsonKind(doc));
-    checkHeader(doc, sourceName, "schedlab-device", kDeviceVersion);
+    const json doc = parseJsonObject(text, sourceName, "schedlab-device", kDeviceVersion, "a device file");
     const JsonFields f{doc, sourceName};
     DeviceSpec d;
     d.id = f.string("id");

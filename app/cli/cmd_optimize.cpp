@@ -11,6 +11,7 @@
 #include "core/analysis/resultbound.h"
 #include "core/costmodel/validator.h"
 #include "core/optimizer/candidates.h"
+#include "core/profile/measuredschedule.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
 #include "core/util/atomicfile.h"
@@ -156,6 +157,15 @@ void printCandidateReport(const Problem& p, const RunResult& r, const TargetArgs
               << " | distinct " << d.distinct << " (" << d.distinctUpToRelabelling << " up to device relabelling)\n";
 }
 
+/// ONNX Runtime's own order (a --profile that is its trace), timed on the problem, beside the result.
+void printAsMeasured(const LoadedProblem& lp) {
+    if (!lp.profile || !lp.profile->ort || lp.training) return;
+    const auto& threads = lp.profile->ort->measuredOrderPerThread;
+    const Schedule s = asMeasuredSchedule(lp.problem, threads);
+    std::cout << std::setprecision(12) << "as measured (ONNX Runtime's order, " << threads.size()
+              << (threads.size() == 1 ? " thread" : " threads") << "): makespan " << s.makespan << "\n";
+}
+
 /// The schedule of `--start FILE`: read, valid for this problem, and for a method that takes one.
 std::shared_ptr<const Schedule> loadStart(const Problem& p, const std::string& path, const OptimizerInfo& info) {
     RunOptions probe;
@@ -256,6 +266,7 @@ int runOptimize(Args& args) {
               << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
               << "\n";
     printGapToBound(p, r);
+    printAsMeasured(lp);
     std::cout << "times: " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     printCandidateReport(p, r, targets, static_cast<int>(topK));

@@ -38,6 +38,8 @@ expect_match("devices +2 \\(2 x NVIDIA H100" "${LAST_OUT}" "--device with --devi
 # measured times: ORT's trace of AlexNet (20 of its 24 ops ran under their own names)
 run_cli(0 info ${alexnet} --profile ${DATA}/profiles/ort_small.json)
 expect_match("times +measured on [^\n]*: 20 of 24 ops" "${LAST_OUT}" "the profile's times line")
+run_cli(0 optimize ${alexnet} --profile ${DATA}/profiles/ort_small.json --method list-cp --out ort.json)
+expect_match("as measured \\(ONNX Runtime's order, 2 threads\\): makespan [0-9]" "${LAST_OUT}" "the run's own order as a schedule")
 # a profile of another model: refused, naming the file and the count
 file(WRITE ${OUT}/other.json "{\"format\": \"schedlab-profile\", \"version\": 1, \"model\": \"x.onnx\", \"fingerprint\": \"model-fnv1a64:0000000000000001\", \"device\": \"d\", \"created\": \"c\", \"tool\": \"t\", \"ops\": [{\"name\": \"n0\", \"type\": \"Conv\", \"median_us\": 5, \"spread_us\": 0, \"repetitions\": 3}], \"unmeasured\": []}")
 run_cli(1 info ${squeezenet} --profile ${OUT}/other.json)

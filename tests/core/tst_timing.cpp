@@ -10,6 +10,7 @@
 #include "core/costmodel/validator.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
+#include "core/profile/measuredschedule.h"
 #include "core/timing/catalog.h"
 #include "core/timing/collectives.h"
 #include "core/timing/machine.h"
@@ -265,6 +266,29 @@ private Q_SLOTS:
         } catch (const IoError& e) {
             QCOMPARE(QString(e.what()), QString("p.json: topology: the topology has no path between devices 0 -> 1"));
         }
+    }
+
+    // ORT ran a, c on thread 0 and b on thread 1 and never showed d (fused): a and c stay on
+    // device 0 in that order, b on device 1, d right after its predecessor c. Durations 1, 2, 3, 4;
+    // a -> b, a -> c, c -> d; free transfers: a 0-1, b 1-3, c 1-4, d 4-8.
+    void asMeasuredFollowsTheRunsOrder() {
+        auto g = std::make_shared<Graph>();
+        for (const char* name : {"a", "b", "c", "d"}) g->addOp({.name = name, .duration = static_cast<double>(g->opCount() + 1)});
+        g->addEdge(0, 1);
+        g->addEdge(0, 2);
+        g->addEdge(2, 3);
+        g->finalize();
+        const Problem p{g, Platform::identical(2), {}};
+        const Schedule s = asMeasuredSchedule(p, {{0, 2}, {1}});
+        QCOMPARE(s.ops[0].device, 0);
+        QCOMPARE(s.ops[2].device, 0);
+        QCOMPARE(s.ops[1].device, 1);
+        QCOMPARE(s.ops[1].start, 1.0);
+        QCOMPARE(s.ops[2].start, 1.0);
+        QCOMPARE(s.ops[3].start, 4.0);
+        QCOMPARE(s.makespan, 8.0);
+        QVERIFY(validateSchedule(p, s).ok());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, asMeasuredSchedule(p, {{0, 2}, {2}}));
     }
 
     // The list scheduler's times equal the chain timing's (what evaluate and the views use) and an

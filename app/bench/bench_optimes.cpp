@@ -32,7 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct OpSample {
-    std::string model;
+    std::string model, name, type;
     OpClass opClass;
     double estimated = 0, measured = 0;   ///< microseconds
 };
@@ -63,7 +63,7 @@ std::vector<OpSample> measureModel(const fs::path& file, const DeviceSpec& devic
     for (const OpMeasurement& m : run.ops) {
         const OpId v = g.findOp(m.name);
         if (v == kNoOp || !g.op(v).work.known() || !(m.medianUs > 0)) continue;
-        out.push_back({file.stem().string(), g.op(v).work.opClass, rooflineMicroseconds(device, g.op(v).work), m.medianUs});
+        out.push_back({file.stem().string(), m.name, m.type, g.op(v).work.opClass, rooflineMicroseconds(device, g.op(v).work), m.medianUs});
     }
     return out;
 }
@@ -104,6 +104,14 @@ std::vector<OpSample> corrected(const std::vector<OpSample>& all) {
     return out;
 }
 
+/// Every op, for finding what the model gets wrong.
+void printOps(const std::vector<OpSample>& samples) {
+    std::printf("\n%-22s %-28s %-14s %-13s %12s %12s %8s\n", "model", "op", "type", "class", "measured us", "estimated us", "error");
+    for (const OpSample& s : samples)
+        std::printf("%-22s %-28s %-14s %-13s %12.2f %12.2f %7.0f%%\n", s.model.c_str(), s.name.substr(0, 28).c_str(), s.type.c_str(),
+                    std::string(toString(s.opClass)).c_str(), s.measured, s.estimated, 100 * (s.estimated - s.measured) / s.measured);
+}
+
 void printTables(const std::vector<OpSample>& samples, const char* title) {
     std::printf("\n%s\n%-26s %5s %12s %12s %9s %14s\n", title, "model", "ops", "measured ms", "estimated ms", "sum err", "median op err");
     std::map<std::string, std::vector<const OpSample*>> byModel;
@@ -135,6 +143,7 @@ int runOpTimesBench(Args& args) {
     const std::string data = args.take("data", defaultDataDir());
     const std::optional<std::string> device = args.take("device");
     const bool quick = args.takeFlag("quick");
+    const bool ops = args.takeFlag("ops");
     const int repeats = static_cast<int>(args.takeIntIn("repeats", quick ? 2 : 20, 1, 1000));
     args.finish(1);   // the bench's name
     loadNeuralMethods();
@@ -151,13 +160,14 @@ int runOpTimesBench(Args& args) {
         const std::vector<OpSample> model = measureModel(f, judged, tools, repeats);
         samples.insert(samples.end(), model.begin(), model.end());
     }
+    if (ops) printOps(samples);
     printTables(samples, "Roofline of the calibrated entry (targets: median op error <= 30 % per class and overall, sum within 15 %):");
     printTables(corrected(samples), "With a correction per op class fitted on the other models (targets: 15 % and 8 %):");
     return 0;
 }
 
 SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch measurements on this machine",
-              "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20] [--quick]\n"
+              "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20] [--ops] [--quick]\n"
               "Measures every op of the ONNX models of DATA/onnx (default tests/data; one file per network)\n"
               "with LibTorch at its shapes (as `schedlab-cli profile` does) and compares each with\n"
               "the roofline estimate of this machine's calibrated entry (`schedlab-cli calibrate` runs\n"
@@ -165,8 +175,9 @@ SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch 
               "measured and estimated times and the median relative error per op, per op class and\n"
               "overall; then the same with a correction per op class fitted on the other models only\n"
               "(leave one model out). Not to be confused with `bench costmodel` (evaluation speed).\n"
-              "--quick: two networks, 2 runs per op, a quick calibration (a smoke test, not numbers).\n",
-              {"quick"}, &runOpTimesBench, /*needsNeuralMethods=*/true});
+              "--ops: every op's measured and estimated time first. --quick: two networks, 2 runs per op, a\n"
+              "quick calibration (a smoke test, not numbers).\n",
+              {"quick", "ops"}, &runOpTimesBench, /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace bench_optimes

@@ -8,7 +8,7 @@
 namespace sl::cli {
 namespace {
 
-SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)", &benchCommandHelp, {"quick"},
+SL_CLI_COMMAND({"bench", "benchmarks that print tables (speed and quality)", &benchCommandHelp, {"quick", "ops"},   // every bench's flags (bench cost-model --ops)
                 &runBenchCommand, /*needsNeuralMethods=*/false, &benchHelp});
 
 } // namespace

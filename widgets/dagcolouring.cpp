@@ -58,7 +58,44 @@ void byValue(const std::vector<double>& value, DagColouring& c) {
     c.continuous = true;
 }
 
+void byTimeSource(const Graph& g, DagColouring& c) {
+    std::array<int, 3> count{};
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const TimeSource s = g.op(v).timeSource;
+        c.fill[static_cast<size_t>(v)] = timeSourceColour(s).rgb();
+        ++count[static_cast<size_t>(s)];
+    }
+    for (TimeSource s : {TimeSource::Measured, TimeSource::Estimated, TimeSource::Given})   // all three: the legend explains the scheme
+        c.swatches.emplace_back(timeSourceColour(s), QObject::tr("%1 (%2)").arg(QString::fromUtf8(toString(s).data()), formatCount(count[static_cast<size_t>(s)])));
+}
+
+/// Durations on a log scale: a few µs of a ReLU and 100 ms of a convolution both read.
+void byOpTime(const Graph& g, DagColouring& c) {
+    std::vector<double> value(static_cast<size_t>(g.opCount()), kInfinity);
+    double lo = kInfinity, hi = 0;
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const double d = g.op(v).duration;
+        if (!(d > 0)) continue;   // no time: grey
+        value[static_cast<size_t>(v)] = std::log10(d);
+        lo = std::min(lo, d);
+        hi = std::max(hi, d);
+    }
+    byValue(value, c);
+    c.title = QObject::tr("op time (log scale)");
+    c.low = hi > 0 ? formatDuration(lo, g.timeUnit()) : QObject::tr("none");
+    c.high = hi > 0 ? formatDuration(hi, g.timeUnit()) : QObject::tr("none");
+}
+
 } // namespace
+
+QColor timeSourceColour(TimeSource s) {
+    switch (s) {
+    case TimeSource::Measured: return QColor(0x00, 0x9e, 0x73);
+    case TimeSource::Estimated: return QColor(0xe6, 0x9f, 0x00);
+    case TimeSource::Given: break;
+    }
+    return QColor(0xa7, 0xb0, 0xba);
+}
 
 QColor categoryColour(OpCategory c) {
     switch (c) {
@@ -97,7 +134,8 @@ DagColouring colourOps(const Graph& g, const RunRecord* record, DagColourBy by) 
     DagColouring c;
     c.fill.assign(static_cast<size_t>(g.opCount()), QColor(0xe3, 0xe8, 0xef).rgb());
     if (by == DagColourBy::Auto) by = record ? DagColourBy::Device : DagColourBy::Category;
-    if (!record && by != DagColourBy::Memory) by = DagColourBy::Category;   // the others need a schedule
+    const bool ofTheGraph = by == DagColourBy::Memory || by == DagColourBy::TimeSource || by == DagColourBy::OpTime;
+    if (!record && !ofTheGraph) by = DagColourBy::Category;   // the others need a schedule
     c.mode = by;
     const auto n = static_cast<size_t>(g.opCount());
     std::vector<double> value(n, kInfinity);
@@ -134,6 +172,8 @@ DagColouring colourOps(const Graph& g, const RunRecord* record, DagColourBy by) 
         c.high = formatBytes(hi);
         return c;
     }
+    case DagColourBy::TimeSource: byTimeSource(g, c); return c;
+    case DagColourBy::OpTime: byOpTime(g, c); return c;
     }
     return c;
 }

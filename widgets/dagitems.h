@@ -57,6 +57,8 @@ public:
     QStringList labelLines(OpId v) const;
     QColor fillOf(OpId v) const { return QColor::fromRgb(m_fill[static_cast<size_t>(v)]); }
 
+    /// The same ops with other times (a machine chosen, a profile applied): labels stay.
+    void setGraph(std::shared_ptr<const Graph> g) { m_graph = std::move(g); }
     void setFills(std::vector<QRgb> fill);
     void setPositions(std::vector<int> position);   ///< order badges; empty: none
     void setPins(Pins pins);                        ///< pinned ops get a pin mark

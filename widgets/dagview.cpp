@@ -155,7 +155,7 @@ DagView::DagView(QWidget* parent) : QWidget(parent) {
     m_view->tooltip = [this](OpId v) { return tooltipFor(v); };
     m_view->dropped = [this](const QString& path) { Q_EMIT fileDropped(path); };
     const int saved = QSettings().value(kColourKey, 0).toInt();
-    m_colourBy = saved >= 0 && saved <= static_cast<int>(DagColourBy::Memory) ? static_cast<DagColourBy>(saved) : DagColourBy::Auto;
+    m_colourBy = saved >= 0 && saved <= static_cast<int>(DagColourBy::OpTime) ? static_cast<DagColourBy>(saved) : DagColourBy::Auto;
     m_colourCombo->setCurrentIndex(static_cast<int>(m_colourBy));
     showWelcome();
 }
@@ -176,7 +176,9 @@ void DagView::buildToolBar() {
     m_colourCombo = new QComboBox(this);
     m_colourCombo->setObjectName(QStringLiteral("dagColourBy"));
     m_colourCombo->addItems({tr("Colour: automatic"), tr("Colour: op category"), tr("Colour: device"), tr("Colour: order position"),
-                             tr("Colour: start time"), tr("Colour: memory (output bytes)")});
+                             tr("Colour: start time"), tr("Colour: memory (output bytes)"), tr("Colour: time source"), tr("Colour: op time")});
+    m_colourCombo->setItemData(static_cast<int>(DagColourBy::TimeSource), tr("Where each op's time comes from: measured (a profile), estimated (a device's roofline) or given (the file)"), Qt::ToolTipRole);
+    m_colourCombo->setItemData(static_cast<int>(DagColourBy::OpTime), tr("Each op's duration on a log scale, light (short) to dark (long)"), Qt::ToolTipRole);
     m_colourCombo->setToolTip(tr("What node colours show; automatic: op category, device once a schedule is shown"));
     m_parametersButton = new QToolButton(this);
     m_parametersButton->setText(tr("Show parameters"));
@@ -231,6 +233,16 @@ void DagView::setGraph(std::shared_ptr<const Graph> g) {
     m_matchText.clear();
     m_details->setGraph(m_graph, {});
     startLayout();
+}
+
+void DagView::setTimes(std::shared_ptr<const Graph> g) {
+    if (!m_graph || !g || g->opCount() != m_graph->opCount()) return setGraph(std::move(g));
+    m_graph = std::move(g);   // a layout in flight lands on it: the same ops
+    if (m_nodes) m_nodes->setGraph(m_graph);
+    m_details->setGraph(m_graph, m_layout ? m_layout->foldedInto : std::vector<std::vector<OpId>>{});
+    m_details->setRecord(m_record);
+    m_details->showOp(m_highlighted);
+    recolour();
 }
 
 void DagView::startLayout() {
@@ -504,6 +516,9 @@ QString DagView::tooltipFor(OpId v) const {
 void DagView::observe(const Document* doc) {
     connect(doc, &Document::graphChanged, this, [this, doc] { setGraph(doc->graph()->graph); });
     connect(doc, &Document::shownChanged, this, [this, doc] { setRecord(doc->shown()); });
+    connect(doc, &Document::timesChanged, this, [this, doc](bool newGraph) {
+        if (newGraph) setTimes(doc->graph()->graph);
+    });
     connect(doc, &Document::pinsChanged, this, [this, doc] {
         m_pins = doc->pins();
         if (m_nodes) m_nodes->setPins(m_pins);

@@ -2,7 +2,7 @@
 #pragma once
 // The DAG: layout from the layout thread (plain data) drawn by two scene items (all nodes, all
 // edges). Nodes show the op type (and the name when zoomed in), coloured by op category, device,
-// order, start time or output bytes; weights and constants folded into their consumers unless
+// order, start time, output bytes, where the op's time comes from or the time itself; weights and constants folded into their consumers unless
 // "Show parameters" is on; a details panel for the selected op; the selection's edges and
 // neighbours highlighted; zoom (wheel, under the mouse), pan (drag), fit, find (Ctrl+F, F3);
 // a file dropped on the view is handed on to be opened.
@@ -38,6 +38,9 @@ public:
     explicit DagView(QWidget* parent = nullptr);
     ~DagView() override;
     void setGraph(std::shared_ptr<const Graph> g);
+    /// `g` has the shown graph's ops and edges with other times: no new layout, the colours and
+    /// details follow its times.
+    void setTimes(std::shared_ptr<const Graph> g);
     void setRecord(const std::optional<RunRecord>& r);
     /// Shows `doc`'s open graph and the schedule on show, following their changes.
     void observe(const Document* doc);

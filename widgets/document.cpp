@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/document.h"
 
+#include "widgets/graphtiming.h"
 #include "widgets/resultsmodel.h"
 
 #include "core/graph/fingerprint.h"
@@ -17,8 +18,19 @@ void Document::setPins(Pins pins) {
 }
 
 void Document::setGraph(OpenGraph g) {
-    const bool samePins = m_graph && m_graph->fingerprint == g.fingerprint;   // a reload keeps them
+    // a reload keeps the pins, whatever machine times it
+    const bool samePins = m_graph && (m_graph->fingerprint == g.fingerprint || m_graph->timing.asReadFingerprint == g.fingerprint);
+    const bool fromFile = !g.timing.asRead;   // else a graph of this session opened again, as it was
+    if (fromFile)
+        g.timing = {.name = g.displayName, .asRead = g.graph, .asReadFingerprint = g.fingerprint, .source = tr("the file's own times")};
     m_graph = std::move(g);
+    if (fromFile) {
+        try {   // on the machine chosen: a preset stays chosen from one graph to the next
+            retimeOpenGraph(m_graph->timing);
+        } catch (const std::exception& e) {
+            m_graph->timing.source = tr("the file's own times (%1)").arg(QString::fromUtf8(e.what()));
+        }
+    }
     if (!samePins && !m_pins.empty()) setPins({});
     remember(*m_graph);
     Q_EMIT graphChanged();
@@ -29,7 +41,9 @@ void Document::remember(const OpenGraph& g) {
     // one entry per graph content, kept for the session (a few strings): results of an earlier load
     // of the same file, holding their own copy of the graph, still find their title and way back
     std::erase_if(m_sessionGraphs, [&](const SessionGraph& s) { return s.fingerprint == g.fingerprint; });
-    m_sessionGraphs.push_back({g.fingerprint, g.displayName, g.path, g.origin, g.platform, g.graph});
+    GraphTiming timing = g.timing;
+    if (timing.asRead == g.graph && !timing.profile) timing.asRead.reset();   // as read: nothing more to keep alive
+    m_sessionGraphs.push_back({g.fingerprint, g.displayName, g.path, g.origin, g.platform, g.graph, std::move(timing)});
 }
 
 const SessionGraph* Document::sessionGraph(std::uint64_t fingerprint) const {
@@ -55,13 +69,61 @@ bool Document::reopenGraphOf(const RunRecord& r) {
     g.path = s->path;
     g.displayName = s->title;
     g.platform = s->platform;
+    g.timing = s->timing;
+    if (!g.timing.asRead) g.timing.asRead = g.graph;   // a graph as read
     setGraph(std::move(g));
     return true;
 }
 
-void Document::setMachine(Machine m) {
-    m_machine = std::move(m);
+bool Document::setMachine(Machine m) {
+    std::swap(m_machine, m);
+    bool changed = false;
+    try {
+        changed = m_graph && retimeOpenGraph(m_graph->timing);
+    } catch (...) {
+        std::swap(m_machine, m);   // the machine it could time stays
+        throw;
+    }
     Q_EMIT machineChanged();
+    if (m_graph) announceTimes(changed);
+    return changed;
+}
+
+bool Document::applyProfile(const QString& path) {
+    if (!m_graph) throw std::runtime_error(tr("Open the graph the profile was measured on first.").toStdString());
+    GraphTiming timing = m_graph->timing;
+    timing.profile = readAndApplyProfile(path, timing.asRead);
+    const bool changed = retimeOpenGraph(std::move(timing));
+    announceTimes(changed);
+    return changed;
+}
+
+bool Document::clearProfile() {
+    if (!m_graph || !m_graph->timing.profile) return false;
+    GraphTiming timing = m_graph->timing;
+    timing.profile.reset();
+    const bool changed = retimeOpenGraph(std::move(timing));
+    announceTimes(changed);
+    return changed;
+}
+
+bool Document::retimeOpenGraph(GraphTiming timing) {
+    std::shared_ptr<const Graph> timed = deriveTimes(timing, m_machine.platform);   // throws before any change
+    const std::uint64_t fingerprint = timed == m_graph->graph ? m_graph->fingerprint : graphFingerprint(*timed);
+    m_graph->timing = std::move(timing);
+    if (fingerprint == m_graph->fingerprint) return false;   // the same times: results drawn over this graph stay
+    if (const SessionGraph* s = sessionGraph(fingerprint))   // these times before: the object its results hold
+        if (auto earlier = s->graph.lock()) timed = std::move(earlier);
+    m_graph->graph = std::move(timed);
+    m_graph->fingerprint = fingerprint;
+    m_graph->displayName = timedTitle(m_graph->timing);
+    remember(*m_graph);
+    return true;
+}
+
+void Document::announceTimes(bool newGraph) {
+    Q_EMIT timesChanged(newGraph);
+    if (m_shown && !ofOpenGraph(*m_shown)) show(std::nullopt);
 }
 
 std::shared_ptr<Problem> Document::problem() const {

@@ -26,6 +26,9 @@ struct SessionGraph {
     GraphOrigin origin;
     std::optional<Platform> platform;
     std::weak_ptr<const Graph> graph;   // weak: only results keep a closed graph alive
+    /// A re-timed graph's timing: the graph as read it re-derives from (held, so that it can be
+    /// opened again as it was) and the profile on it. `asRead` is null for a graph as read.
+    GraphTiming timing;
 };
 
 /// The machine the Platform panel describes: what a schedule of the open graph is made for.
@@ -52,8 +55,16 @@ public:
     bool reopenGraphOf(const RunRecord& r);
 
     const Machine& machine() const { return m_machine; }
-    /// Emits machineChanged().
-    void setMachine(Machine m);
+    /// Emits machineChanged(). The open graph's times are derived again on the new machine
+    /// (widgets/graphtiming.h): true when they changed (timesChanged() was emitted). Throws
+    /// std::exception, keeping the machine and the times, when they cannot be derived there.
+    bool setMachine(Machine m);
+    /// Applies the measured profile at `path` (schedlab's JSON or ONNX Runtime's trace) to the open
+    /// graph and derives its times again: true when they changed. Throws std::exception with the
+    /// core's message (a profile of another model, a file that is not a profile): nothing changes.
+    bool applyProfile(const QString& path);
+    /// The open graph's times without the profile; true when they changed.
+    bool clearProfile();
     /// The open graph on the machine, with the pins; throws std::exception when nothing is open or
     /// it cannot be scheduled there (the message says why).
     std::shared_ptr<Problem> problem() const;
@@ -76,11 +87,20 @@ public:
 Q_SIGNALS:
     void graphChanged();
     void machineChanged();
+    /// The open graph's timing changed (another machine, a profile applied or cleared): where its
+    /// times come from, and when `newGraph`, the times themselves (a graph of the same ops and
+    /// edges, another object and fingerprint). A schedule on show of the earlier times leaves.
+    void timesChanged(bool newGraph);
     void shownChanged();
     void pinsChanged();
 
 private:
     void remember(const OpenGraph& g);
+    /// The open graph's times derived again from its timing (graph as read, profile) on the
+    /// machine; true when they changed. Emits nothing; throws when the machine's models are unknown.
+    bool retimeOpenGraph(GraphTiming timing);
+    /// After a change of timing: timesChanged(), and the shown schedule leaves if of other times.
+    void announceTimes(bool newGraph);
     /// The session's graph whose object is `graph`; null if none.
     const SessionGraph* sessionGraphHolding(const std::shared_ptr<const Graph>& graph) const;
 

@@ -4,6 +4,7 @@
 // (core/io), bundled examples from the resources, generated instances (core/generators), and the
 // training step derived from any of them (core/graph/traininggraph.h). Runs on a worker thread.
 #include "widgets/graphorigin.h"
+#include "widgets/graphtiming.h"
 
 #include "core/graph/graph.h"
 #include "core/platform/platform.h"
@@ -26,6 +27,9 @@ struct OpenGraph {
     QString displayName;
     QStringList warnings;
     std::optional<Platform> platform;    ///< the machine the file names, if any
+    /// Where `graph`'s times come from; the Document fills it (a graph read from its file has
+    /// none yet: its own times).
+    GraphTiming timing;
 };
 
 /// Throws std::exception with a message naming the file (or the generator). `format` empty = by

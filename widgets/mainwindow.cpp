@@ -109,8 +109,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connectTemperature();
     buildSessionKeeping();
     m_statusGraph = new QLabel(tr("No graph — File ▸ Open, Open Example, or drop a file here"), this);
+    m_statusTimes = new QLabel(this);
+    m_statusTimes->setObjectName(QStringLiteral("statusTimes"));
+    m_statusTimes->setToolTip(tr("Where the op times come from: the file, a device's roofline (Platform ▸ Machine) or a measured profile"));
     m_statusRuns = new QLabel(this);
     statusBar()->addWidget(m_statusGraph, 1);
+    statusBar()->addPermanentWidget(m_statusTimes);
     statusBar()->addPermanentWidget(m_statusRuns);
     connect(m_selection, &OpSelection::currentChanged, this, [this](OpId v) {
         const OpenGraph* open = openGraph();
@@ -120,6 +124,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                                                                         formatDuration(op.duration, open->graph->timeUnit())), 8000);
     });
     connect(m_document, &Document::graphChanged, this, &MainWindow::onGraphChanged);   // after the views: they are ready
+    connect(m_document, &Document::timesChanged, this, &MainWindow::onTimesChanged);
     connect(m_document, &Document::shownChanged, this, &MainWindow::updateStatus);
 
     QSettings s;
@@ -199,6 +204,8 @@ void MainWindow::buildDocks() {
     connect(m_platform, &PlatformPanel::loadFailed, this, [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
     connect(m_platform, &PlatformPanel::changed, this, &MainWindow::syncMachine);
+    connect(m_platform, &PlatformPanel::profileRequested, this, &MainWindow::applyProfile);
+    connect(m_platform, &PlatformPanel::profileClearRequested, this, &MainWindow::clearProfile);
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
 }
 
@@ -439,10 +446,6 @@ void MainWindow::onGraphChanged() {
     Q_EMIT documentLoaded();
 }
 
-void MainWindow::syncMachine() {
-    m_document->setMachine({m_platform->platform(), m_platform->objective(), m_document->machine().target});
-}
-
 void MainWindow::showError(const QString& title, const QString& message) {
     m_lastError = message;
     auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
@@ -560,8 +563,9 @@ QWidget* MainWindow::currentViewWidget() const {
 void MainWindow::updateStatus() {
     if (const OpenGraph* open = openGraph()) {
         const Graph& g = *open->graph;
+        showTimesSource(open->timing.source);
         m_statusGraph->setText(tr("%1 — %2 ops, %3 edges, %4 tensors, total work %5")
-                                   .arg(open->displayName)
+                                   .arg(open->timing.name.isEmpty() ? open->displayName : open->timing.name)   // the times: beside it
                                    .arg(g.opCount())
                                    .arg(g.edgeCount())
                                    .arg(g.tensorCount())

@@ -141,6 +141,14 @@ public:
     int activeRuns() const;
     /// Errors are also reported here (tests, --screenshot); the dialog still shows.
     QString lastError() const { return m_lastError; }
+    /// Applies the measured profile at `path` to the open graph (the Platform panel's Profile…):
+    /// its ops take their measured times, the schedule on show is re-timed. A profile of another
+    /// model is refused with the core's message (status bar, error dialog) and changes nothing.
+    bool applyProfile(const QString& path);
+    /// Back to the times of the file or the machine's devices; the schedule on show is re-timed.
+    void clearProfile();
+    /// Schedules on show being re-timed on a worker (after a machine or profile change).
+    bool retimingShown() const { return m_retimesInFlight > 0; }
 
     /// Where sessions are autosaved (AppDataLocation/sessions unless set before construction; tests).
     static void setSessionRoot(const QString& root) { m_sessionRoot = root; }
@@ -165,6 +173,9 @@ Q_SIGNALS:
     void scheduleShown(const sl::gui::RunRecord& r);
     void sweepShown();
     void neuralMethodsLoaded(bool available);
+    /// The schedules on show when the op times or the machine changed are shown re-timed (or
+    /// left, when they do not fit): the re-timing has landed.
+    void shownRetimed();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -211,8 +222,25 @@ private:
     void showError(const QString& title, const QString& message);
     /// The window's own part of a graph opening (the views follow the document themselves).
     void onGraphChanged();
-    /// The Platform panel's machine into the document.
+    /// The Platform panel's machine into the document; the schedules on show are re-timed when
+    /// the op times or the catalogue machine changed (mainwindowtiming.cpp).
     void syncMachine();
+    // ---- op times of the open graph on the machine chosen (mainwindowtiming.cpp) ----
+    /// The window's part of a change of times: title, status bar, the results of these times.
+    void onTimesChanged(bool newGraph);
+    /// Where the open graph's times come from, in the status bar (elided; property "fullText").
+    void showTimesSource(const QString& source);
+    /// The selected results of the open graph (two when compared), else the schedule on show.
+    std::vector<RunRecord> recordsOnShow() const;
+    /// `before` (recordsOnShow() before the change) on the open graph's new times and machine:
+    /// each keeps its placement and order; the re-timing made earlier for this machine is selected
+    /// again, else a new result is added; schedules that do not fit leave, the status bar says why.
+    void retimeShown(const std::vector<RunRecord>& before);
+    /// The row of result `root` or a re-timing of it made for `p`'s graph and machine; -1 if none.
+    int rowRetiming(int root, const Problem& p) const;
+    /// The re-timed schedules on show: `rows` selected (else `loose` shown, or nothing), and the
+    /// status bar names those `dropped` as they do not fit `machine`. Emits shownRetimed().
+    void showRetimed(const QList<int>& rows, const QStringList& dropped, const QString& machine, const std::optional<RunRecord>& loose = std::nullopt);
     /// Stamps the record with its graph, adds the row and returns the stamped record.
     RunRecord addResult(RunRecord r);
     QWidget* buildResultsPane();
@@ -293,11 +321,15 @@ private:
     TrainingMenu* m_trainingMenu = nullptr;   // File ▸ Training Step
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusGraph;
+    QLabel* m_statusTimes = nullptr;   // where the op times come from
     QLabel* m_statusRuns;
     QList<RunJob*> m_jobs;
     RunJob* m_watched = nullptr;   // the run the convergence view follows live
     int m_nextRunId = 1;
     int m_loadGeneration = 0;
+    int m_retimeGeneration = 0;   // only the newest re-timing of the schedules on show lands
+    int m_retimesInFlight = 0;
+    std::vector<RunRecord> m_retiming;   // the schedules the newest re-timing in flight started from
     QString m_lastError;
 };
 

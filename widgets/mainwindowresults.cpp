@@ -183,6 +183,8 @@ void MainWindow::switchToGraphOf(int row) {
     if (!m_document->sessionGraph(r.graphFingerprint)) return;
     ++m_loadGeneration;   // an open still loading must not land over this one
     m_document->reopenGraphOf(r);
+    if (r.problem->platform.name != m_document->machine().platform.name)   // a preset's or device's times: its machine again
+        m_platform->adoptPlatform(r.problem->platform, r.graphTitle);
     const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowOfId(r.id), 0));
     if (shown.isValid()) selectResults({shown.row()});
 }

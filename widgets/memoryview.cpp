@@ -137,15 +137,19 @@ void MemoryView::rebuild() {
     double capacity = 0;
     for (const auto& d : platform.devices)
         if (std::isfinite(d.memoryCapacity)) capacity = std::max(capacity, d.memoryCapacity);
-    const auto [divisor, unit] = byteUnit(std::max(tl.peak, capacity));
+    // a catalogue device's 80 GiB beside a 10 MiB peak would flatten every curve: the line goes, the title says it
+    const bool capacityShown = capacity > 0 && capacity <= 4 * tl.peak;
+    const double top = capacityShown ? std::max(tl.peak, capacity) : tl.peak;
+    const auto [divisor, unit] = byteUnit(top);
     m_divisor = divisor;
     m_chart->setTitle(tr("Memory over time — peak %1 on %2").arg(formatBytes(tl.peak),
-                                                                QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)));
+                                                                QString::fromStdString(platform.devices[static_cast<size_t>(tl.peakDevice)].name)) +
+                      (capacity > 0 && !capacityShown ? tr(" (capacity %1, far above)").arg(formatBytes(capacity)) : QString()));
     auto* x = new QCategoryAxis;
     x->setTitleText(tr("time"));
     auto* y = new QValueAxis;
     y->setTitleText(tr("memory (%1)").arg(unit));
-    m_yMax = std::max(tl.peak, capacity) / divisor * 1.1;
+    m_yMax = top / divisor * 1.1;
     if (!(m_yMax > 0)) m_yMax = 1;
     y->setRange(0, m_yMax);
     y->applyNiceNumbers();   // x stays [0, makespan]: the schedule fills the width
@@ -164,7 +168,7 @@ void MemoryView::rebuild() {
         series->attachAxis(x);
         series->attachAxis(y);
     }
-    if (capacity > 0) {
+    if (capacityShown) {
         auto* cap = new QLineSeries;
         cap->setName(tr("capacity"));
         cap->append(0, capacity / divisor);

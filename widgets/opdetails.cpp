@@ -159,7 +159,9 @@ void OpDetails::showOp(OpId v) {
                        .arg(op.type.empty() ? tr("(no type)") : esc(op.type), esc(op.name));
     html += row(tr("category"), QStringLiteral("<span style='color:%1'>&#9632;</span> %2")
                                     .arg(categoryColour(category).name(), QString::fromUtf8(toString(category).data())));
-    html += row(tr("duration"), formatDuration(op.duration, g.timeUnit()));
+    html += row(tr("duration"), QStringLiteral("%1 <span style='color:%2'>&#9632;</span> %3")
+                                    .arg(formatDuration(op.duration, g.timeUnit()), timeSourceColour(op.timeSource).name(),
+                                         QString::fromUtf8(toString(op.timeSource).data())));
     html += row(tr("parameters"), formatBytes(op.paramBytes));
     html += row(tr("output"), formatBytes(g.outputBytes(v)));
     if (op.machineType != 0) html += row(tr("machine type"), QString::number(op.machineType));

@@ -26,7 +26,9 @@ QColor forName(const QString& name) {
 }
 
 QColor textOn(const QColor& fill) {
-    return fill.lightnessF() > 0.55 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+    // luma, not HSL lightness: a saturated yellow-green (the op-time ramp's light end) is light to the eye
+    const double luma = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
+    return luma > 0.5 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
 }
 
 } // namespace sl::gui::palette

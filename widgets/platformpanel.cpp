@@ -4,6 +4,8 @@
 #include "widgets/document.h"
 #include "widgets/platformfile.h"
 
+#include "core/timing/machine.h"
+
 #include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -11,7 +13,9 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
 
@@ -19,10 +23,18 @@
 #include <cmath>
 
 namespace sl::gui {
+namespace {
+
+const QString kAbstractMachine = QStringLiteral("abstract");
+const QString kDevicePrefix = QStringLiteral("device:");
+const QString kPresetPrefix = QStringLiteral("preset:");
+
+} // namespace
 
 PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    buildMachineCombo();
     m_useFile = new QCheckBox(tr("Use the file's machine"), this);
     m_useFile->setToolTip(tr("Job-shop files and generated families define their own devices and machine types"));
     m_fileSummary = new QLabel(this);
@@ -81,6 +93,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
         QString error;
         if (!path.isEmpty() && !loadPlatformFile(path, &error)) Q_EMIT loadFailed(error);
     });
+    form->addRow(tr("Machine"), m_machine);
     form->addRow(m_useFile);
     form->addRow(m_fileSummary);
     form->addRow(loadButton);
@@ -88,6 +101,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Memory / device"), m_memoryGiB);
     form->addRow(tr("Latency"), m_latency);
     form->addRow(tr("Bandwidth"), m_bandwidth);
+    form->addRow(tr("Profile"), buildProfileRow());
     form->addRow(tr("Objective"), m_objective);
     form->addRow(tr("Memory weight"), m_weight);
     form->addRow(tr("Memory clock"), m_clock);
@@ -100,7 +114,151 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     connect(m_clock, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_target, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_useFile, &QCheckBox::toggled, this, [this] { updateEnabled(); Q_EMIT changed(); });
+    connect(m_machine, &QComboBox::currentIndexChanged, this, [this] {
+        onMachineChosen();
+        Q_EMIT changed();
+    });
     setFilePlatform(std::nullopt);
+}
+
+void PlatformPanel::buildMachineCombo() {
+    m_machine = new QComboBox(this);
+    m_machine->setObjectName(QStringLiteral("machineCombo"));
+    m_machine->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);   // long preset names do not widen the dock
+    m_machine->setMinimumContentsLength(18);
+    m_machine->addItem(tr("Abstract devices"), kAbstractMachine);
+    m_machine->setItemData(0, tr("N identical devices joined by one link (latency, bandwidth); op times as the file gives them"), Qt::ToolTipRole);
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    m_machine->insertSeparator(m_machine->count());
+    for (const DeviceSpec& d : catalog.devices()) {
+        m_machine->addItem(QString::fromStdString(d.name), kDevicePrefix + QString::fromStdString(d.id));
+        m_machine->setItemData(m_machine->count() - 1, tr("N of this device (%1), joined by the link below; every op timed by its roofline").arg(QString::fromStdString(d.id)), Qt::ToolTipRole);
+    }
+    m_machine->insertSeparator(m_machine->count());
+    for (const PlatformPreset& p : catalog.presets()) {   // "DGX A100": the rest of its name in the tooltip
+        m_machine->addItem(QString::fromStdString(p.name).section(QLatin1Char(':'), 0, 0), kPresetPrefix + QString::fromStdString(p.id));
+        m_machine->setItemData(m_machine->count() - 1, tr("%1 (%2): its devices and links, or its first N devices").arg(QString::fromStdString(p.name), QString::fromStdString(p.id)), Qt::ToolTipRole);
+    }
+    m_machine->setToolTip(tr("The machine: abstract devices keep the file's op times; a catalogue device or a preset "
+                             "times every op whose work is known by its roofline (docs/time.md)"));
+}
+
+QWidget* PlatformPanel::buildProfileRow() {
+    auto* row = new QWidget(this);   // the file's name on a line of its own, the buttons under it
+    auto* column = new QVBoxLayout(row);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(2);
+    auto* layout = new QHBoxLayout;
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_profile = new QLineEdit(row);   // a field: a long file name scrolls in it instead of widening the dock
+    m_profile->setObjectName(QStringLiteral("profileName"));
+    m_profile->setReadOnly(true);
+    m_profile->setPlaceholderText(tr("none"));
+    m_profile->setMinimumWidth(40);
+    auto* choose = new QPushButton(tr("Profile…"), row);
+    choose->setObjectName(QStringLiteral("profileButton"));
+    choose->setToolTip(tr("Apply measured op times: a profile of schedlab-cli profile, or ONNX Runtime's profiling JSON"));
+    m_clearProfile = new QPushButton(tr("Clear"), row);
+    m_clearProfile->setObjectName(QStringLiteral("clearProfileButton"));
+    m_clearProfile->setToolTip(tr("Back to the times of the file or the machine's devices"));
+    m_clearProfile->setEnabled(false);
+    column->addWidget(m_profile);
+    layout->addWidget(choose, 1);
+    layout->addWidget(m_clearProfile);
+    column->addLayout(layout);
+    connect(choose, &QPushButton::clicked, this, [this] {
+        QSettings s;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Apply a measured profile"), s.value(QStringLiteral("lastProfileDir")).toString(),
+                                                          tr("Profiles (*.json);;All files (*)"));
+        if (path.isEmpty()) return;
+        s.setValue(QStringLiteral("lastProfileDir"), QFileInfo(path).absolutePath());
+        Q_EMIT profileRequested(path);
+    });
+    connect(m_clearProfile, &QPushButton::clicked, this, &PlatformPanel::profileClearRequested);
+    return row;
+}
+
+QString PlatformPanel::machineKey() const {
+    const QString key = m_machine->currentData().toString();
+    return key.isEmpty() ? kAbstractMachine : key;
+}
+
+bool PlatformPanel::selectMachine(const QString& key, int count) {
+    const int index = m_machine->findData(key);
+    if (index < 0) return false;
+    {
+        const QSignalBlocker quiet(m_machine);   // one changed() below, for the machine and its count
+        m_machine->setCurrentIndex(index);
+    }
+    onMachineChosen();
+    if (count > 0) {
+        const QSignalBlocker quiet(m_devices), quietFile(m_useFile);
+        m_devices->setValue(count);
+        if (key == kAbstractMachine) m_useFile->setChecked(false);   // N identical devices, as setDeviceCount()
+        updateEnabled();
+    }
+    Q_EMIT changed();
+    return true;
+}
+
+void PlatformPanel::onMachineChosen() {
+    const QSignalBlocker quiet(m_devices);   // the caller says changed() once
+    const QString key = machineKey();
+    if (key.startsWith(kPresetPrefix)) {   // all of the preset's devices, or its first N
+        const PlatformPreset* preset = DeviceCatalog::instance().findPreset(key.mid(kPresetPrefix.size()).toStdString());
+        const int n = preset ? preset->deviceCount() : 1;
+        m_devices->setRange(1, n);
+        m_devices->setValue(n);
+    } else {
+        m_devices->setRange(1, 256);
+    }
+    updateEnabled();
+}
+
+Platform PlatformPanel::catalogueMachine() const {
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    const QString key = machineKey();
+    const int n = m_devices->value();
+    if (key.startsWith(kDevicePrefix)) {
+        Interconnect link{m_latency->value(), m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity};
+        return catalogPlatform(key.mid(kDevicePrefix.size()).toStdString(), n, catalog, link);
+    }
+    const Platform whole = presetPlatform(catalog.preset(key.mid(kPresetPrefix.size()).toStdString()), catalog, m_timeUnit);
+    return n < whole.deviceCount() ? firstDevices(whole, n) : whole;
+}
+
+bool PlatformPanel::adoptCatalogueMachine(const Platform& p) {
+    if (p.devices.empty() || p.devices.front().model.empty()) return false;
+    const QString name = QString::fromStdString(p.name);
+    for (const PlatformPreset& preset : DeviceCatalog::instance().presets()) {
+        const QString presetName = QString::fromStdString(preset.name);
+        if (name == presetName || name.endsWith(QStringLiteral(" of ") + presetName))   // firstDevices() names "4 of ..."
+            return selectMachine(kPresetPrefix + QString::fromStdString(preset.id), p.deviceCount());
+    }
+    const DeviceSpec* spec = DeviceCatalog::instance().findDevice(p.devices.front().model);
+    if (!spec || p.name != std::to_string(p.deviceCount()) + " x " + spec->name) return false;   // catalogPlatform()'s name, else a machine of its own
+    {
+        const QSignalBlocker quietLatency(m_latency), quietBandwidth(m_bandwidth);   // selectMachine says changed()
+        m_latency->setValue(p.link.latency);
+        m_bandwidth->setValue(std::isfinite(p.link.bandwidth) ? p.link.bandwidth : 0);
+    }
+    return selectMachine(kDevicePrefix + QString::fromStdString(spec->id), p.deviceCount());
+}
+
+void PlatformPanel::chooseAbstractQuietly() {
+    if (machineKey() == kAbstractMachine) return;
+    const QSignalBlocker quiet(m_machine);   // the caller says changed()
+    m_machine->setCurrentIndex(m_machine->findData(kAbstractMachine));
+    onMachineChosen();
+}
+
+void PlatformPanel::showProfileOf(const Document* doc) {
+    const OpenGraph* open = doc->graph();
+    const GraphProfile* profile = open ? open->timing.profile.get() : nullptr;
+    m_profile->setText(profile ? QFileInfo(profile->path).fileName() : QString());
+    m_profile->setCursorPosition(0);
+    m_profile->setToolTip(profile ? profileSummary(*profile) : tr("No measured profile: the times of the file or of the machine's devices"));
+    m_clearProfile->setEnabled(profile != nullptr);
 }
 
 void PlatformPanel::setFilePlatform(const std::optional<Platform>& p) {
@@ -122,6 +280,7 @@ void PlatformPanel::setFilePlatform(const std::optional<Platform>& p) {
 bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
     try {
         const Platform p = readPlatformFile(path);
+        chooseAbstractQuietly();   // the file's machine is one of abstract devices
         setFilePlatform(p);
         m_latency->setValue(p.link.latency);   // the panel shows (and may edit) the file's link
         m_bandwidth->setValue(std::isfinite(p.link.bandwidth) ? p.link.bandwidth : 0);
@@ -135,7 +294,8 @@ bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
 }
 
 void PlatformPanel::adoptPlatform(const Platform& p, const QString& origin) {
-    if (p.devices.empty()) return;
+    if (p.devices.empty() || adoptCatalogueMachine(p)) return;
+    chooseAbstractQuietly();
     const Platform same = Platform::identical(p.deviceCount(), p.devices.front().memoryCapacity);
     const bool identical = std::equal(p.devices.begin(), p.devices.end(), same.devices.begin(), [](const Device& a, const Device& b) {
         return a.name == b.name && a.machineType == b.machineType && a.memoryCapacity == b.memoryCapacity && a.resourceCapacity == b.resourceCapacity;
@@ -155,16 +315,27 @@ void PlatformPanel::adoptPlatform(const Platform& p, const QString& origin) {
 }
 
 void PlatformPanel::updateEnabled() {
-    const bool file = m_useFile->isChecked() && m_filePlatform;
+    const QString key = machineKey();
+    const bool abstract = key == kAbstractMachine;
+    const bool file = abstract && m_useFile->isChecked() && m_filePlatform;
+    m_useFile->setEnabled(abstract && m_filePlatform);   // a catalogue machine has its own devices
     m_devices->setEnabled(!file);
-    m_memoryGiB->setSpecialValueText(file ? tr("as in the file") : tr("unlimited"));
+    m_devices->setToolTip(abstract ? tr("Identical devices of machine type 0")
+                          : key.startsWith(kPresetPrefix) ? tr("The preset's first N devices")
+                                                          : tr("How many of this device"));
+    const bool ownLinks = key.startsWith(kPresetPrefix);   // a preset's topology replaces the one link
+    m_latency->setEnabled(!ownLinks);
+    m_bandwidth->setEnabled(!ownLinks);
+    m_memoryGiB->setSpecialValueText(file ? tr("as in the file") : abstract ? tr("unlimited") : tr("as catalogued"));
     m_weight->setEnabled(m_objective->currentData().toInt() == static_cast<int>(Objective::Weighted));
 }
 
 Platform PlatformPanel::platform() const {
-    Platform p = (m_useFile->isChecked() && m_filePlatform) ? *m_filePlatform : Platform::identical(m_devices->value());
+    const bool abstract = machineKey() == kAbstractMachine;
+    Platform p = !abstract ? catalogueMachine() : (m_useFile->isChecked() && m_filePlatform) ? *m_filePlatform : Platform::identical(m_devices->value());
     if (m_memoryGiB->value() > 0)
         for (auto& d : p.devices) d.memoryCapacity = m_memoryGiB->value() * 1024.0 * 1024.0 * 1024.0;
+    if (!abstract) return p;   // the device's link is catalogPlatform's, a preset's are its topology
     p.link.latency = m_latency->value();
     p.link.bandwidth = m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity;
     return p;
@@ -188,7 +359,7 @@ void PlatformPanel::setTarget(TargetModel t) {
 
 void PlatformPanel::setDeviceCount(int n) {
     m_useFile->setChecked(false);
-    m_devices->setValue(n);
+    m_devices->setValue(n);   // a preset's first N at most
 }
 
 void PlatformPanel::setObjective(Objective o) {
@@ -198,6 +369,7 @@ void PlatformPanel::setObjective(Objective o) {
 void PlatformPanel::saveSettings() const {
     QSettings s;
     s.beginGroup(QStringLiteral("platform"));
+    s.setValue(QStringLiteral("machine"), machineKey());
     s.setValue(QStringLiteral("devices"), m_devices->value());
     s.setValue(QStringLiteral("memoryGiB"), m_memoryGiB->value());
     s.setValue(QStringLiteral("latency"), m_latency->value());
@@ -211,6 +383,11 @@ void PlatformPanel::saveSettings() const {
 void PlatformPanel::restoreSettings() {
     QSettings s;
     s.beginGroup(QStringLiteral("platform"));
+    if (const int machine = m_machine->findData(s.value(QStringLiteral("machine"), kAbstractMachine)); machine >= 0) {
+        const QSignalBlocker quiet(m_machine);   // the window reads the machine once restored
+        m_machine->setCurrentIndex(machine);
+        onMachineChosen();
+    }
     m_devices->setValue(s.value(QStringLiteral("devices"), 4).toInt());
     m_memoryGiB->setValue(s.value(QStringLiteral("memoryGiB"), 0.0).toDouble());
     m_latency->setValue(s.value(QStringLiteral("latency"), 0.0).toDouble());
@@ -222,7 +399,15 @@ void PlatformPanel::restoreSettings() {
 }
 
 void PlatformPanel::observe(const Document* doc) {
-    connect(doc, &Document::graphChanged, this, [this, doc] { setFilePlatform(doc->graph()->platform); });
+    connect(doc, &Document::graphChanged, this, [this, doc] {
+        const TimeUnit unit = doc->graph()->graph->timeUnit();
+        const bool relink = unit != m_timeUnit && machineKey().startsWith(kPresetPrefix);
+        m_timeUnit = unit;   // a preset's links in the graph's unit
+        setFilePlatform(doc->graph()->platform);
+        showProfileOf(doc);
+        if (relink) Q_EMIT changed();
+    });
+    connect(doc, &Document::timesChanged, this, [this, doc] { showProfileOf(doc); });
 }
 
 } // namespace sl::gui

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The machine and the objective: device count (or the file's own platform), memory per device,
-// link latency and bandwidth, objective.
+// The machine and the objective: abstract devices (a count, or the file's own platform, and a
+// link's latency and bandwidth), N of a catalogue device, or a preset's devices (all, or its first
+// N); memory per device; the measured profile on the graph; the objective.
 #include "core/costmodel/problem.h"
 #include "core/costmodel/target.h"
 
@@ -13,6 +14,8 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace sl::gui {
@@ -32,12 +35,18 @@ public:
     /// The target model runs are also scored on (Zhang et al. 2023, §5.1 and App. E.3; docs/costmodel.md, 'Fixed device chains and target models'): proxy, noisy, bandwidth, latency.
     TargetModel target() const;
     void setTarget(TargetModel t);
+    /// Identical devices (abstract), the count of a catalogue device, or a preset's first N.
     void setDeviceCount(int n);
     void setObjective(Objective o);
+    /// The machine kind: "abstract", "device:ID" (catalogue device ID) or "preset:ID"; false for a
+    /// key the combo does not list. `count` > 0 also sets the count (a preset's first N).
+    bool selectMachine(const QString& key, int count = 0);
+    QString machineKey() const;
     /// Loads a platform JSON file as the machine; false (and `error` set) on bad input.
     bool loadPlatformFile(const QString& path, QString* error = nullptr);
-    /// Shows `p` as the machine (a schedule's own platform): identical devices set the device
-    /// count and memory, any other machine is used like a platform file named `origin`.
+    /// Shows `p` as the machine (a schedule's own platform): a preset's or catalogue device's
+    /// machine (by its name) selects it, identical devices set the device count and memory, any
+    /// other machine is used like a platform file named `origin`.
     void adoptPlatform(const Platform& p, const QString& origin);
     void saveSettings() const;
     void restoreSettings();
@@ -45,10 +54,27 @@ public:
 Q_SIGNALS:
     void changed();
     void loadFailed(const QString& message);
+    /// "Profile…" chose a file: the window applies it to the open graph.
+    void profileRequested(const QString& path);
+    void profileClearRequested();
 
 private:
+    void buildMachineCombo();
+    QWidget* buildProfileRow();
+    void onMachineChosen();
+    /// The catalogue machine of the combo (a preset's first N, N of a device); throws IoError.
+    Platform catalogueMachine() const;
+    /// Selects the preset or catalogue device `p` was made of (by its name); false if none.
+    bool adoptCatalogueMachine(const Platform& p);
+    /// Abstract devices in the combo, without changed(): the caller emits it.
+    void chooseAbstractQuietly();
+    void showProfileOf(const Document* doc);
     void updateEnabled();
     std::optional<Platform> m_filePlatform;
+    TimeUnit m_timeUnit = TimeUnit::Microseconds;   // the open graph's: a preset's links are in it
+    QComboBox* m_machine;
+    QLineEdit* m_profile;
+    QPushButton* m_clearProfile;
     QCheckBox* m_useFile;
     QLabel* m_fileSummary;
     QSpinBox* m_devices;

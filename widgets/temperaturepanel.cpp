@@ -596,6 +596,9 @@ void TemperaturePanel::observe(const Document* doc) {
         return doc->problem();
     });
     connect(doc, &Document::graphChanged, this, [this, doc] { sampleOnOpen(doc->graph()->graph->opCount()); });
+    connect(doc, &Document::timesChanged, this, [this, doc](bool newGraph) {   // the samples were of the earlier times
+        if (newGraph) sampleOnOpen(doc->graph()->graph->opCount());
+    });
     connect(doc, &Document::machineChanged, this, [this, doc] { setTarget(doc->machine().target, 1); });
 }
 

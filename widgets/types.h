@@ -40,6 +40,9 @@ struct RunRecord {
     /// graph, and no view draws it over another graph. Stamped by MainWindow when it adds the row.
     QString graphTitle;
     std::uint64_t graphFingerprint = 0;
+    /// The result this one re-times on another machine (its id; widgets/graphtiming.h): choosing
+    /// a machine again finds the re-timing made for it. 0: a result of its own.
+    int retimedFrom = 0;
     const Schedule& schedule() const { return result->schedule; }
 };
 

@@ -329,7 +329,7 @@ bool CommandLine::startScreenshot(MainWindow& w) {
     const QStringList edits = moves;
     const QString dragSpec = drag;
     QObject::connect(poll, &QTimer::timeout, &w, [&w, poll, out, tab, since, delayMs, op, edits, dragSpec] {
-        const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping();
+        const bool busy = w.activeRuns() > 0 || w.temperaturePanel()->isSampling() || w.temperaturePanel()->isSweeping() || w.retimingShown();
         const bool waiting = delayMs >= 0 ? since->elapsed() < delayMs : (busy || (w.openGraph() && !w.dagView()->hasLayout()));
         if (waiting) return;
         delete since;

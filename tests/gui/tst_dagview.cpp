@@ -2,7 +2,7 @@
 // The graph view as a reader meets it: op types on the nodes, colours by category, weights folded
 // (the SSD-MobileNet HLO module stays narrow), Fit shows every node, a dropped file opens, find
 // with wrap-around, the selection's edges and neighbours highlighted, the details panel with the
-// schedule's slack.
+// schedule's slack, colours by where op times come from and by op time (log scale).
 #include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/graph/opcategory.h"
@@ -387,6 +387,49 @@ private Q_SLOTS:
         DagView again;
         QCOMPARE(again.colourBy(), DagColourBy::Memory);
         again.setColourBy(DagColourBy::Auto);
+    }
+
+    // Where each op's time comes from, in three colours with counted swatches; and op times on a
+    // log scale: 1, 10, 100, 1000 units fill a quarter, a third... of the ramp apart, so 100 sits at
+    // 2/3 of it (on a linear scale, at 0.1); an op of no time is grey. Catches a linear scale, a
+    // legend without a source, or these modes falling back to op category without a schedule.
+    void timeSourceAndOpTimeColourings() {
+        auto g = std::make_shared<Graph>();
+        const OpId a = g->addOp({.name = "a", .type = "Conv", .duration = 1});
+        const OpId b = g->addOp({.name = "b", .type = "MatMul", .duration = 10});
+        const OpId c = g->addOp({.name = "c", .type = "Add", .duration = 100});
+        const OpId d = g->addOp({.name = "d", .type = "Relu", .duration = 1000});
+        const OpId e = g->addOp({.name = "e", .type = "Reshape", .duration = 0});
+        g->addEdge(a, b);
+        g->addEdge(b, c);
+        g->addEdge(c, d);
+        g->addEdge(c, e);
+        g->finalize();
+        g->setTiming(a, 1, {}, TimeSource::Measured);
+        g->setTiming(b, 10, {}, TimeSource::Estimated);
+        DagView view;
+        view.setGraph(g);
+        QTRY_VERIFY_WITH_TIMEOUT(view.hasLayout(), 30000);
+        view.setColourBy(DagColourBy::TimeSource);
+        QCOMPARE(view.shownColouring(), DagColourBy::TimeSource);
+        QCOMPARE(view.fillOf(a), timeSourceColour(TimeSource::Measured));
+        QCOMPARE(view.fillOf(b), timeSourceColour(TimeSource::Estimated));
+        QCOMPARE(view.fillOf(c), timeSourceColour(TimeSource::Given));
+        const std::set<QRgb> three = {timeSourceColour(TimeSource::Measured).rgb(), timeSourceColour(TimeSource::Estimated).rgb(),
+                                      timeSourceColour(TimeSource::Given).rgb()};
+        QCOMPARE(three.size(), size_t(3));
+        for (const char* entry : {"measured (1)", "estimated (1)", "given (3)"})
+            QVERIFY2(view.legendText().contains(QString::fromLatin1(entry)), qPrintable(view.legendText()));
+        view.setColourBy(DagColourBy::OpTime);
+        QCOMPARE(view.shownColouring(), DagColourBy::OpTime);
+        QCOMPARE(view.fillOf(a), rampColour(0));
+        QCOMPARE(view.fillOf(c), rampColour(2.0 / 3.0));
+        QCOMPARE(view.fillOf(d), rampColour(1));
+        QCOMPARE(view.fillOf(e), QColor(0xe3, 0xe8, 0xef));
+        QVERIFY2(view.legendText().contains(QStringLiteral("op time (log scale)")) && view.legendText().contains(QStringLiteral("1.00 units")) &&
+                     view.legendText().contains(QStringLiteral("1.00 k units")),
+                 qPrintable(view.legendText()));
+        view.setColourBy(DagColourBy::Auto);
     }
 
     // hand-checked: a(2) -> b(3) on device 0, c(1) alone on device 1; makespan 5

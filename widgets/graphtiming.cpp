@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/graphtiming.h"
+
+#include "widgets/schedulerecord.h"
+
+#include "core/costmodel/chaintiming.h"
+#include "core/timing/retime.h"
+
+#include <QObject>
+
+#include <algorithm>
+
+namespace sl::gui {
+namespace {
+
+/// "DGX A100: 8 x A100 SXM4 80 GB, NVSwitch" -> "DGX A100"; "4 of DGX A100: ..." -> "4 of DGX A100".
+QString beforeColon(const std::string& name) {
+    const QString text = QString::fromStdString(name);
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    return colon < 0 ? text : text.left(colon);
+}
+
+} // namespace
+
+std::shared_ptr<const GraphProfile> readAndApplyProfile(const QString& path, const std::shared_ptr<const Graph>& asRead) {
+    auto measured = std::make_shared<Graph>(*asRead);   // a copy: a refusal leaves the open graph alone
+    auto out = std::make_shared<GraphProfile>();
+    out->path = path;
+    out->applied = sl::applyProfileFile(*measured, path.toStdString());
+    out->graph = std::move(measured);
+    return out;
+}
+
+std::shared_ptr<const Graph> deriveTimes(GraphTiming& timing, const Platform& machine) {
+    std::shared_ptr<const Graph> base = timing.profile ? timing.profile->graph : timing.asRead;
+    const TimedGraph timed = retimeGraph(*base, machine, DeviceCatalog::instance());
+    const QString models = timed.retimed ? QString::fromStdString(timed.describe()) : QString();
+    if (timing.profile) {
+        timing.source = profileSummary(*timing.profile) + (models.isEmpty() ? QString() : QStringLiteral("; ") + models);
+        timing.label = timed.retimed ? QObject::tr("measured, %1 roofline").arg(QString::fromStdString(timed.devices)) : QObject::tr("measured");
+    } else {
+        timing.source = timed.retimed ? models : QObject::tr("the file's own times");
+        timing.label = timed.retimed ? QObject::tr("%1 roofline").arg(QString::fromStdString(timed.devices)) : QString();
+    }
+    return timed.retimed ? timed.retimed : base;
+}
+
+QString timedTitle(const GraphTiming& timing) {
+    return timing.label.isEmpty() ? timing.name : QStringLiteral("%1 — %2").arg(timing.name, timing.label);
+}
+
+QString profileSummary(const GraphProfile& p) {
+    return QString::fromStdString(p.applied.describe());
+}
+
+QString machineLabel(const Platform& p) {
+    if (!p.name.empty()) return beforeColon(p.name);
+    return QObject::tr("%n device(s)", nullptr, p.deviceCount());
+}
+
+RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name) {
+    int devices = problem->platform.deviceCount();
+    for (const ScheduledOp& o : r.schedule().ops) devices = std::max(devices, o.device + 1);   // chains of every device it used
+    Schedule s = timeChains(*problem, deviceChains(r.schedule(), devices));   // throws for a device the platform lacks
+    s.method = r.schedule().method;
+    s.seed = r.schedule().seed;
+    RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), r.target, 1);
+    out.options = r.options;
+    return out;
+}
+
+} // namespace sl::gui

@@ -27,8 +27,14 @@ void printTargetSpeedups(const Problem& p, const Schedule& s, const TargetArgs& 
 
 int runEvaluate(Args& args) {
     const TargetArgs targets = takeTargets(args);
-    LoadedProblem lp = takeProblem(args);
+    ProblemSpec spec = takeProblemSpec(args);
     const std::string path = args.positional(1, "schedule file");
+    // A schedule made on a catalogue machine (--preset, --device) is evaluated there unless the
+    // command line names another: the file carries the machine, its ops' times follow from it.
+    if (!spec.namesMachine())
+        if (const auto origin = loadScheduleOrigin(path); origin.platform && hasCatalogueDevices(*origin.platform))
+            spec.platform = origin.platform;
+    LoadedProblem lp = loadProblem(args.positional(0, "graph file"), spec);
     args.finish(2);
     lp.problem.pins = loadSchedulePins(lp.problem, path);   // a schedule is checked against the pins it carries
     const Problem& p = lp.problem;
@@ -61,7 +67,9 @@ SL_CLI_COMMAND({"evaluate", "re-validate a schedule and print its makespan and p
                             "Checks the schedule against the graph and platform (devices, machine types,\n"
                             "durations, precedence with transfer times, resource capacity, a topological\n"
                             "order, transfer steps) and prints the makespan, the peak memory on both\n"
-                            "clocks and the cost, computed exactly as every optimizer computes it.\n"
+                            "clocks and the cost, computed exactly as every optimizer computes it. A\n"
+                            "schedule made on a catalogue machine (--preset, --device) is evaluated on the\n"
+                            "machine it carries unless a machine option names another.\n"
                             "With --target, also the speedup (total work / makespan) of the schedule's\n"
                             "placement and per-device order re-timed on the proxy (free transfers) and\n"
                             "on each target model.\n"

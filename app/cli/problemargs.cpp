@@ -120,6 +120,7 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     out.problem.graph = out.loaded.graph;
     if (spec.preset || spec.device) out.problem.platform = catalogueMachine(spec, *out.loaded.graph);
     else if (spec.platformPath) out.problem.platform = loadPlatform(*spec.platformPath);
+    else if (spec.platform) out.problem.platform = *spec.platform;
     else if (spec.devices > 0) out.problem.platform = Platform::identical(static_cast<int>(spec.devices));
     else if (out.loaded.platform) out.problem.platform = *out.loaded.platform;
     else out.problem.platform = defaultPlatform(*out.loaded.graph);
@@ -139,6 +140,10 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     const std::string path = args.positional(graphIndex, "graph file");
     return loadProblem(path, takeProblemSpec(args));
+}
+
+bool hasCatalogueDevices(const Platform& p) {
+    return std::any_of(p.devices.begin(), p.devices.end(), [](const Device& d) { return !d.model.empty(); });
 }
 
 const char* problemOptionsHelp() {

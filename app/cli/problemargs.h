@@ -64,6 +64,10 @@ struct ProblemSpec {
     std::optional<std::string> preset;   ///< --preset ID: a machine of the catalogue (docs/time.md)
     std::optional<std::string> device;   ///< --device ID: --devices N (default 1) of one catalogue device
     std::optional<std::string> profile;  ///< --profile FILE: measured op times (schedlab or ONNX Runtime)
+    std::optional<Platform> platform;    ///< a machine already read (a schedule file's), used like --platform
+
+    /// True when the command line names a machine (--devices, --platform, --preset, --device).
+    bool namesMachine() const { return devices > 0 || platformPath || preset || device; }
 };
 /// Takes the options above from `args` (UsageError for a bad one).
 ProblemSpec takeProblemSpec(Args& args);
@@ -71,6 +75,9 @@ ProblemSpec takeProblemSpec(Args& args);
 LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec);
 /// Takes positional `graphIndex` and the options above from `args` (other options stay).
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
+
+/// True when some device of `p` names a catalogue model (a machine of --preset or --device).
+bool hasCatalogueDevices(const Platform& p);
 
 /// The help lines for the options above, to paste into a command's --help.
 const char* problemOptionsHelp();

@@ -32,6 +32,11 @@ evaluated_makespan(dgx ${squeezenet} dgx.json --preset dgx-a100)
 if(nominal STREQUAL dgx)
   message(FATAL_ERROR "--preset dgx-a100 left the makespan at the nominal device's ${nominal}")
 endif()
+# the schedule carries its machine: evaluated without --preset, on the DGX A100 all the same
+evaluated_makespan(carried ${squeezenet} dgx.json)
+if(NOT carried STREQUAL dgx)
+  message(FATAL_ERROR "the schedule made on the DGX A100 evaluated to ${carried} without --preset, ${dgx} with it")
+endif()
 run_cli(0 info ${squeezenet} --device h100-sxm5-80gb --devices 2)
 expect_match("devices +2 \\(2 x NVIDIA H100" "${LAST_OUT}" "--device with --devices")
 

@@ -215,13 +215,16 @@ void MainWindow::importScheduleFrom(const QString& path, std::optional<std::stri
         [problem, path, json = std::move(json), shown, id = m_nextRunId++, target = m_document->machine().target] {
             return json ? openScheduleText(*json, path, *problem, shown, id, target) : openScheduleFile(path, *problem, shown, id, target);
         },
-        [this, path, done = std::move(done)](Outcome<OpenedSchedule> opened) {
+        [this, path, shown, done = std::move(done)](Outcome<OpenedSchedule> opened) {
             if (!opened.value) {
                 showError(tr("Cannot open the schedule"), opened.error);
                 if (done) done(false);
                 return;
             }
-            if (opened.value->adopted && m_document->ofOpenGraph(opened.value->record)) {
+            // the schedule was checked against the graph open when asked (re-timed on its machine
+            // when it carries catalogue devices): adopt its machine if that graph is still open
+            const bool stillOpen = openGraph() && openGraph()->fingerprint == shown.fingerprint;
+            if (opened.value->adopted && (stillOpen || m_document->ofOpenGraph(opened.value->record))) {
                 m_platform->adoptPlatform(*opened.value->adopted, QFileInfo(path).fileName());
                 statusBar()->showMessage(tr("The Platform panel now shows the schedule's machine: %1")
                                              .arg(counted(opened.value->adopted->deviceCount(), tr("device"), tr("devices"))),

@@ -8,6 +8,7 @@
 #include "core/costmodel/validator.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/scheduleio.h"
+#include "core/timing/retime.h"
 #include "core/util/atomicfile.h"
 
 #include <QCoreApplication>
@@ -44,11 +45,15 @@ std::optional<Platform> platformToAdopt(const ScheduleOrigin& origin, const Plat
 
 bool samePlatform(const Platform& a, const Platform& b) {
     if (a.deviceCount() != b.deviceCount() || a.link.latency != b.link.latency || a.link.bandwidth != b.link.bandwidth) return false;
+    if (a.topology.empty() != b.topology.empty()) return false;
     for (int d = 0; d < a.deviceCount(); ++d) {
         const Device& x = a.devices[static_cast<size_t>(d)];
         const Device& y = b.devices[static_cast<size_t>(d)];
-        if (x.name != y.name || x.machineType != y.machineType || x.memoryCapacity != y.memoryCapacity || x.resourceCapacity != y.resourceCapacity)
+        if (x.name != y.name || x.machineType != y.machineType || x.memoryCapacity != y.memoryCapacity ||
+            x.resourceCapacity != y.resourceCapacity || x.model != y.model)
             return false;
+        for (int e = 0; e < a.deviceCount(); ++e)
+            if (a.pairLatency(d, e) != b.pairLatency(d, e) || a.pairBandwidth(d, e) != b.pairBandwidth(d, e)) return false;
     }
     return true;
 }
@@ -62,8 +67,20 @@ OpenedSchedule openScheduleText(const std::string& json, const QString& source, 
     const std::string file = source.toStdString();
     const QString name = QFileInfo(source).fileName();
     const ScheduleOrigin origin = parseScheduleOrigin(json, file);
+    auto problem = std::make_shared<Problem>(current);
+    OpenedSchedule out;
+    out.adopted = platformToAdopt(origin, current.platform);
+    if (out.adopted) problem->platform = *out.adopted;
+    // A schedule made on catalogue devices carries its machine; the open graph's ops are re-timed
+    // on it (the schedule's fingerprint is of those times) before anything is compared.
+    std::uint64_t expected = shown.fingerprint;
+    if (out.adopted)
+        if (const TimedGraph timed = retimeGraph(current.g(), problem->platform, DeviceCatalog::instance()); timed.retimed) {
+            problem->graph = timed.retimed;
+            expected = graphFingerprint(*timed.retimed);
+        }
     const Graph& g = current.g();
-    if (origin.graphFingerprint && *origin.graphFingerprint != shown.fingerprint)
+    if (origin.graphFingerprint && *origin.graphFingerprint != expected)
         refuse(tr("%1 was made for another graph (%2 ops, fingerprint %3); the open graph is %4 (%5 ops, fingerprint %6). "
                   "Open the schedule's graph first.")
                    .arg(name)
@@ -72,10 +89,6 @@ OpenedSchedule openScheduleText(const std::string& json, const QString& source, 
                    .arg(g.opCount())
                    .arg(fingerprint(shown.fingerprint)));
 
-    auto problem = std::make_shared<Problem>(current);
-    OpenedSchedule out;
-    out.adopted = platformToAdopt(origin, current.platform);
-    if (out.adopted) problem->platform = *out.adopted;
     try {
         problem->check();
     } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 #include "core/generators/generators.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "core/io/scheduleio.h"
 #include "core/optimizer/optimizer.h"
 #include "core/profile/profile.h"
 #include "core/timing/machine.h"
@@ -216,6 +217,36 @@ private Q_SLOTS:
     // Two L4s: every op the L4's roofline, the link the dock's (latency and bandwidth editable, in
     // the graph's unit), the status bar naming the device. Catches a device's machine built with
     // the preset's links, or its count ignored.
+    // A schedule made on the DGX A100 (as `optimize --preset dgx-a100` writes it) opened while the
+    // panel shows abstract devices: the panel takes the schedule's machine, the ops are re-timed on
+    // it and the result keeps its makespan bit for bit. Catches a schedule refused as "another
+    // graph" (its fingerprint is of the A100's times) or adopted without the machine's times.
+    void aScheduleMadeOnAPresetBringsItsMachine() {
+        MainWindow w;
+        QVERIFY(w.openFile(kResnetExample));
+        QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
+        const DeviceCatalog& catalog = DeviceCatalog::instance();
+        auto problem = std::make_shared<Problem>();
+        problem->platform = presetPlatform(catalog.preset("dgx-a100"), catalog, TimeUnit::Microseconds);
+        problem->graph = retimeGraph(*w.openGraph()->graph, problem->platform, catalog).retimed;
+        RunOptions o;
+        const RunResult made = OptimizerRegistry::instance().create("list-cp")->run(*problem, o, {}, {});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dgx.json"));
+        saveScheduleJson(*problem, made.schedule, path.toStdString());
+
+        bool ok = false;
+        QSignalSpy rows(w.results(), &QAbstractItemModel::rowsInserted);
+        w.importSchedule(path, [&](bool success) { ok = success; });
+        QTRY_VERIFY_WITH_TIMEOUT(rows.count() == 1, 30000);
+        QVERIFY(ok);
+        QCOMPARE(w.platformPanel()->machineKey(), QStringLiteral("preset:dgx-a100"));
+        const RunRecord back = w.results()->record(w.results()->rowCount() - 1);
+        QVERIFY(sameBits(back.result->schedule.makespan, made.schedule.makespan));
+        QCOMPARE(back.problem->platform.deviceCount(), 8);
+        QVERIFY(w.document()->ofOpenGraph(back));
+    }
+
     void aCatalogueDeviceTimesEveryOp() {
         MainWindow w;
         QVERIFY(w.openFile(kResnetExample));

@@ -229,7 +229,7 @@ void MainWindow::buildFileMenu() {
         const QString path = QFileDialog::getOpenFileName(
             this, mode ? tr("Open graph as its training step (%1)").arg(updateRuleTitle(*mode)) : tr("Open graph"),
             s.value(QStringLiteral("lastDir")).toString(),
-            tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo);;All files (*)"));
+            tr("Graphs (*.onnx *.json *.dot *.gv *.stg *.txt *.jss *.hlo *.et *.et.gz);;All files (*)"));
         if (path.isEmpty()) return;
         s.setValue(QStringLiteral("lastDir"), QFileInfo(path).absolutePath());
         openInBackground(m_trainingMenu->apply(GraphOrigin::file(path)));

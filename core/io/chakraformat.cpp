@@ -348,6 +348,7 @@ private:
     void addWork(Op& op, const Node& n);
     void addDependencies(Graph& g, const std::vector<std::string>& names);
     std::vector<std::string> summary(const Graph& g) const;
+    Platform rankPlatform(const Graph& g) const;
 
     const std::string& m_source;
     std::vector<Node> m_nodes;
@@ -997,13 +998,22 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
             if (const OpId p = resolve(m_nodes[i], d, "ctrl_deps"); preds[i].insert(p).second) g.addEdge(p, static_cast<OpId>(i), 0);
 }
 
+/// The machine of one rank as the trace ran it: its GPU (machine type 0) and its host CPU (type 1),
+/// each when some op runs there, so that the trace schedules as recorded without options.
+Platform Reader::rankPlatform(const Graph& g) const {
+    Platform p;
+    if (m_cpuOps < g.opCount()) p.devices.push_back({.name = "gpu0", .machineType = 0});
+    if (m_cpuOps > 0) p.devices.push_back({.name = "cpu0", .machineType = 1});
+    return p;
+}
+
 /// The warnings of the load, counted while the graph was built.
 std::vector<std::string> Reader::summary(const Graph& g) const {
     std::vector<std::string> out = m_warnings;
     if (m_cpuOps > 0 && m_cpuOps < g.opCount())
-        out.push_back(std::to_string(m_cpuOps) + " CPU ops (is_cpu_op) are on machine type 1, the GPU ops on 0: the platform needs devices of both");
+        out.push_back(std::to_string(m_cpuOps) + " CPU ops (is_cpu_op) are on machine type 1, the GPU ops on 0: the file's machine is the rank's GPU and CPU");
     else if (m_cpuOps > 0)
-        out.push_back("every op is a CPU op (is_cpu_op), on machine type 1: the platform needs devices of that machine type");
+        out.push_back("every op is a CPU op (is_cpu_op), on machine type 1: the file's machine is the rank's CPU");
     if (m_renamed > 0) out.push_back(std::to_string(m_renamed) + " ops were renamed '<name>#<id>' (shared or empty node names)");
     if (m_sizelessProducers > 0)
         out.push_back(std::to_string(m_sizelessProducers) + " nodes have data dependents but no output shapes and types the reader knows; their edges carry 0 bytes");
@@ -1024,6 +1034,7 @@ LoadedGraph Reader::build() {
     finalizeGraph(*g, m_source);
     LoadedGraph out;
     out.warnings = summary(*g);
+    out.platform = rankPlatform(*g);
     out.graph = std::move(g);
     return out;
 }

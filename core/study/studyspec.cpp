@@ -27,7 +27,7 @@ constexpr const char* kStudyFormat = "schedlab-study";
 constexpr int kStudyVersion = 1;
 
 std::vector<std::string> graphFilesIn(const fs::path& folder) {
-    static const std::set<std::string> extensions{".json", ".dot", ".gv", ".stg", ".onnx", ".hlo", ".jss", ".txt"};
+    static const std::set<std::string> extensions{".json", ".dot", ".gv", ".stg", ".onnx", ".hlo", ".jss", ".txt", ".et"};
     std::vector<std::string> files;
     for (const auto& e : fs::directory_iterator(folder)) {
         if (!e.is_regular_file() || !extensions.contains(e.path().extension().string())) continue;

@@ -6,7 +6,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/lib/registry.cmake)
 
 # the column headings each bench prints (a new bench needs a line here)
 set(header_brkga "evals/s \\(1 th\\).*list-cp gap %.*brkga-order")
-set(header_cost-model "model +ops +measured ms +estimated ms +sum err +median op err.*op class +ops +median op err.*With a correction per op class")
+set(header_cost-model "model +ops +measured ms +estimated ms +sum err +median op err.*op class +ops +median op err.*With a correction per op type")
 set(header_retime "ops +machine +apply +re-time")
 set(header_costmodel "makespan eval/s.*memory\\(time\\)/s.*step-clock eval/s")
 set(header_heuristics "list-cp +list-mopnr +list-spt +heft")

@@ -81,6 +81,11 @@ class TestChakraFormat : public QObject {
         const Graph& g = *lg.graph;
         QCOMPARE(g.opCount(), 6);
         QVERIFY(g.timeUnit() == TimeUnit::Microseconds);
+        // the rank's machine: its GPU (type 0) and its host CPU (type 1), so the trace runs as is
+        QVERIFY(lg.platform);
+        QCOMPARE(lg.platform->deviceCount(), 2);
+        QCOMPARE(lg.platform->devices[0].machineType, 0);
+        QCOMPARE(lg.platform->devices[1].machineType, 1);
         // shared names get "#<id>"; kernels are typed by their name's operator, collectives by their kind
         const OpId linear10 = g.findOp("aten::linear#10"), linear11 = g.findOp("aten::linear#11");
         const OpId gemm = g.findOp("ampere_sgemm_128x64_tn");

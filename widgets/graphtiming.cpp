@@ -39,7 +39,8 @@ std::shared_ptr<const Graph> deriveTimes(GraphTiming& timing, const Platform& ma
         timing.source = profileSummary(*timing.profile) + (models.isEmpty() ? QString() : QStringLiteral("; ") + models);
         timing.label = timed.retimed ? QObject::tr("measured, %1 roofline").arg(QString::fromStdString(timed.devices)) : QObject::tr("measured");
     } else {
-        timing.source = timed.retimed ? models : QObject::tr("the file's own times");
+        // the core's words: "measured times" for a trace's, "the file's own times" otherwise
+        timing.source = timed.retimed ? models : QString::fromStdString(timed.describe());
         timing.label = timed.retimed ? QObject::tr("%1 roofline").arg(QString::fromStdString(timed.devices)) : QString();
     }
     return timed.retimed ? timed.retimed : base;

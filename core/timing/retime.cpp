@@ -36,7 +36,10 @@ std::string deviceSummary(const std::vector<const DeviceSpec*>& specs) {
 } // namespace
 
 std::string TimedGraph::describe() const {
-    if (devices.empty()) return measured > 0 ? "measured times" : "the file's own times";
+    if (devices.empty()) {
+        if (measured > 0) return "measured times";
+        return nominal > 0 ? "the nominal device's roofline (1 TFLOP/s, 100 GB/s)" : "the file's own times";
+    }
     std::string out = devices + " roofline: " + std::to_string(estimated) + " ops estimated";
     if (measured > 0) out += ", " + std::to_string(measured) + " measured";
     if (given > 0) out += ", " + std::to_string(given) + " as given";
@@ -49,6 +52,7 @@ TimedGraph retimeGraph(const Graph& g, const Platform& p, const DeviceCatalog& c
     for (const Op& o : g.ops()) {
         if (o.timeSource == TimeSource::Measured) ++out.measured;
         else if (!o.work.known()) ++out.given;
+        else if (o.timeSource == TimeSource::Estimated && specs.empty()) ++out.nominal;
     }
     if (specs.empty() || out.measured + out.given == g.opCount()) return out;
     const double usPerUnit = microsecondsPerUnit(g.timeUnit());

@@ -25,8 +25,10 @@ struct TimedGraph {
     int estimated = 0;   ///< ops timed by a device model here
     int measured = 0;    ///< ops with a measured duration (a profile, a trace), kept
     int given = 0;       ///< ops without work, keeping their file's duration
+    int nominal = 0;     ///< without a machine: ops on the readers' nominal roofline (ONNX, HLO)
     std::string devices; ///< "NVIDIA A100 SXM4 80 GB" (or "3 device models"); empty when none
-    /// "NVIDIA A100 SXM4 80 GB roofline: 212 ops estimated, 18 measured"
+    /// "NVIDIA A100 SXM4 80 GB roofline: 212 ops estimated, 18 measured"; without a machine,
+    /// "measured times", "the nominal device's roofline (1 TFLOP/s, 100 GB/s)" or "the file's own times"
     std::string describe() const;
 };
 

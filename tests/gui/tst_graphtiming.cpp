@@ -147,7 +147,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(w.dagView()->hasLayout(), 30000);
         const std::shared_ptr<const Graph> asRead = w.openGraph()->graph;
         const std::uint64_t fileFingerprint = w.openGraph()->fingerprint;
-        QCOMPARE(timesSourceText(w), QStringLiteral("the file's own times"));
+        QCOMPARE(timesSourceText(w), QStringLiteral("the nominal device's roofline (1 TFLOP/s, 100 GB/s)"));
         const RunRecord original = runMethodToEnd(w);
         QVERIFY(original.result);
         QCOMPARE(w.document()->shown()->id, original.id);
@@ -195,7 +195,7 @@ private Q_SLOTS:
         QCOMPARE(w.openGraph()->graph, asRead);   // the very graph as read
         const Graph fresh = *loadGraph(kResnetExample.toStdString()).graph;
         for (OpId v = 0; v < fresh.opCount(); ++v) QVERIFY(sameBits(w.openGraph()->graph->op(v).duration, fresh.op(v).duration));
-        QCOMPARE(timesSourceText(w), QStringLiteral("the file's own times"));
+        QCOMPARE(timesSourceText(w), QStringLiteral("the nominal device's roofline (1 TFLOP/s, 100 GB/s)"));
         QCOMPARE(w.document()->shown()->id, original.id);   // the result made on these times
         QCOMPARE(w.results()->rowCount(), rows);
 

@@ -35,6 +35,9 @@ std::vector<Bench>& benches();
 std::string defaultDataDir();
 /// The .onnx files of DATA/onnx, sorted (none when the folder is missing).
 std::vector<std::filesystem::path> onnxModelFiles(const std::filesystem::path& data);
+/// `files` with one file per network: a copy of another (the same ops and tensors by
+/// sl::modelFingerprint, other weights) left out.
+std::vector<std::filesystem::path> distinctModels(const std::vector<std::filesystem::path>& files);
 
 struct BenchRegistrar {
     explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }

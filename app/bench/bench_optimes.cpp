@@ -68,20 +68,6 @@ std::vector<OpSample> measureModel(const fs::path& file, const DeviceSpec& devic
     return out;
 }
 
-/// One file per network: a copy of another (the same ops and tensors, other weights) would fit
-/// the correction on itself when the other is left out.
-std::vector<fs::path> distinctModels(const std::vector<fs::path>& files) {
-    std::vector<fs::path> out;
-    std::vector<std::uint64_t> seen;
-    for (const fs::path& f : files) {
-        const std::uint64_t fp = modelFingerprint(*loadGraph(f.string()).graph);
-        if (std::find(seen.begin(), seen.end(), fp) != seen.end()) continue;
-        seen.push_back(fp);
-        out.push_back(f);
-    }
-    return out;
-}
-
 /// The correction's key: the op type (BatchNormalization and LRN are both "normalization" but run
 /// unlike kernels) when the other models have kMinTypeSamples of it, else the op class when they
 /// have as many of that; else no correction (two LRNs do not speak for a BatchNormalization).

@@ -9,6 +9,8 @@
 #include "app/cli/neural.h"
 
 #include "core/dist/communicator.h"
+#include "core/graph/fingerprint.h"
+#include "core/io/graphio.h"
 #include "core/util/installpaths.h"
 
 #include <algorithm>
@@ -32,6 +34,18 @@ std::vector<std::filesystem::path> onnxModelFiles(const std::filesystem::path& d
             if (e.path().extension() == ".onnx") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     return files;
+}
+
+std::vector<std::filesystem::path> distinctModels(const std::vector<std::filesystem::path>& files) {
+    std::vector<std::filesystem::path> out;
+    std::vector<std::uint64_t> seen;
+    for (const auto& f : files) {
+        const std::uint64_t fp = modelFingerprint(*loadGraph(f.string()).graph);
+        if (std::find(seen.begin(), seen.end(), fp) != seen.end()) continue;
+        seen.push_back(fp);
+        out.push_back(f);
+    }
+    return out;
 }
 
 std::vector<Bench>& benches() {

@@ -99,7 +99,11 @@ double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work) {
             compute = microseconds(work.flops, peak->flopsPerSecond, curve.at(work.flops / kGiga));
         }
     const double bytes = work.bytesRead + work.bytesWritten;
-    const double memory = bytes > 0 ? microseconds(bytes, d.memoryBandwidth, d.memoryEfficiency.at(bytes / kMega)) : 0;
+    const bool matrixVector = work.opClass == OpClass::Matmul && d.matrixVectorBandwidth > 0 && bytes > 0 &&
+                              work.flops / bytes < kMatrixVectorIntensity;
+    const double memory = bytes <= 0 ? 0
+                          : matrixVector ? microseconds(bytes, d.matrixVectorBandwidth, 1.0)
+                                         : microseconds(bytes, d.memoryBandwidth, d.memoryEfficiency.at(bytes / kMega));
     return d.launchOverheadUs + std::max(compute, memory);
 }
 
@@ -135,6 +139,13 @@ DeviceSpec parseDeviceSpec(std::string_view text, const std::string& sourceName)
         d.memoryEfficiency = curveFromJson(e, "memory_mb");
         d.efficiencySource = e.string("source");
     }
+    if (const json* mv = f.find("matrix_vector")) {
+        if (!mv->is_object()) fail(sourceName, "\"matrix_vector\" must be an object, got " + jsonKind(*mv));
+        const JsonFields m{*mv, sourceName + ": matrix_vector"};
+        d.matrixVectorBandwidth = m.number("bandwidth_GBps") * kGiga;
+        d.matrixVectorSource = m.string("source");
+        if (!(d.matrixVectorBandwidth > 0)) fail(m.where, "\"bandwidth_GBps\" must be positive");
+    }
     return d;
 }
 
@@ -160,6 +171,8 @@ std::string deviceSpecToJson(const DeviceSpec& d) {
                        {"vector_gflops", curveToJson(d.vectorEfficiency)},
                        {"memory_mb", curveToJson(d.memoryEfficiency)},
                        {"source", d.efficiencySource}};
+    if (d.matrixVectorBandwidth > 0)
+        j["matrix_vector"] = {{"bandwidth_GBps", d.matrixVectorBandwidth / kGiga}, {"source", d.matrixVectorSource}};
     return j.dump(2) + "\n";
 }
 

@@ -8,6 +8,10 @@
 ///   duration = launch overhead + max(flops / (peak(unit, dtype) x eff(flops)),
 ///                                    bytes moved / (memory bandwidth x eff(bytes)))
 ///
+/// A matrix-vector product (a Matmul of under kMatrixVectorIntensity FLOPs per byte: a batch-1
+/// fully connected layer) streams its weights at the device's matrix-vector rate when the entry
+/// has one (a CPU's GEMV is several times slower than its copy bandwidth), else as above.
+///
 /// with eff() a step function of the op's size, the shape of Calculon's system files (Isaev et
 /// al., SC'23): the efficiency of the largest threshold not above the size.
 ///
@@ -55,6 +59,8 @@ struct DeviceSpec {
     EfficiencyCurve vectorEfficiency;   ///< over GFLOP of the op
     EfficiencyCurve memoryEfficiency;   ///< over MB moved by the op
     std::string efficiencySource;
+    double matrixVectorBandwidth = 0;   ///< bytes per second a GEMV streams; 0: not measured
+    std::string matrixVectorSource;
 
     /// The peak that runs `work`: the matrix unit for Matmul/Conv when the device has one for the
     /// dtype, else the vector unit at the dtype, else the vector unit at fp32. Null when none.
@@ -64,6 +70,10 @@ struct DeviceSpec {
 /// The roofline above, in microseconds; 0 for Alias ops, the launch overhead alone for ops that
 /// move nothing. Collectives are not timed here (core/timing/collectives.h). Unknown work: 0.
 double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work);
+
+/// FLOPs per byte below which a Matmul is a matrix-vector product (2 per weight element of 4
+/// bytes is 0.5; a GEMM of M rows reaches about M / 2).
+inline constexpr double kMatrixVectorIntensity = 1.0;
 
 /// The JSON of docs/time.md ("Device files"). Throws IoError naming `sourceName` and the field.
 DeviceSpec parseDeviceSpec(std::string_view json, const std::string& sourceName);

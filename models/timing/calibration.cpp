@@ -41,6 +41,7 @@ struct CalibrationPlan {
     std::vector<GemmShape> skinny;
     std::vector<std::int64_t> bf16Squares;
     std::vector<std::int64_t> operandBytes;   ///< add and copy: bytes of each operand
+    std::int64_t matrixVector = 0;            ///< K = N of the GEMV probe (x[1 x K] times W[N x K]^T)
     double budgetSeconds = 0;                 ///< timed calls per probe, at least minRepeats
     int minRepeats = 0;
 };
@@ -53,6 +54,7 @@ CalibrationPlan calibrationPlan(bool quick, double memoryBytes) {
     p.skinny = quick ? std::vector<GemmShape>{{1, 512, 512}, {16, 512, 512}}
                      : std::vector<GemmShape>{{1, 2048, 2048}, {16, 2048, 2048}, {128, 2048, 2048}, {2048, 64, 2048}};
     p.bf16Squares = quick ? std::vector<std::int64_t>{256} : std::vector<std::int64_t>{256, 1024, 2048};
+    p.matrixVector = quick ? 1024 : 4096;   // 4 MB or 64 MB of weights: the full probe streams from memory
     const std::int64_t largest = quick ? (16 << 20) : (256 << 20);
     for (std::int64_t b = 4096; b <= largest && (memoryBytes <= 0 || 18.0 * static_cast<double>(b) <= memoryBytes); b *= 4) p.operandBytes.push_back(b);
     p.budgetSeconds = quick ? 0.02 : 0.3;
@@ -96,7 +98,7 @@ public:
 
     /// False when stopped.
     bool measure() {
-        return launch() && gemmSquares() && gemmSkinny() && gemmBf16() && addsAndCopies();
+        return launch() && gemmSquares() && gemmSkinny() && gemmBf16() && matrixVector() && addsAndCopies();
     }
 
     void fit(const std::string& source);
@@ -184,6 +186,20 @@ private:
         return true;
     }
 
+    /// A batch-1 fully connected layer as ONNX's Gemm (transB) runs it: x[1 x K] times W[N x K]^T.
+    /// Its rate is the weights' bytes over the time: GEMV streams them, far below a copy on a CPU.
+    bool matrixVector() {
+        const std::int64_t n = m_plan.matrixVector;
+        const at::Tensor x = at::randn({1, n}), w = at::randn({n, n});
+        const std::optional<double> us = medianUs([&] { (void)at::mm(x, w.t()); });
+        if (!us) return false;
+        const double mb = 4.0 * static_cast<double>(n) * static_cast<double>(n) / kMega;
+        m_matrixVectorGBps = mb / 1e3 / (*us * 1e-6);
+        addRow("gemv fp32", "1x" + std::to_string(n) + "x" + std::to_string(n), mb, *us, m_matrixVectorGBps, "GB/s");
+        progress("GEMV fp32");
+        return true;
+    }
+
     /// Operands filled before timing, outputs kept: the probes measure the memory system, not
     /// the allocator's first touch of fresh pages.
     bool addsAndCopies() {
@@ -239,6 +255,7 @@ private:
     const CalibrationPlan m_plan;
     const CalibrationClock::time_point m_start = CalibrationClock::now();
     double m_launchUs = 0;
+    double m_matrixVectorGBps = 0;
     std::vector<CurvePoint> m_squares, m_bf16, m_adds, m_copies;
     std::string m_bf16Refused;
 };
@@ -292,6 +309,9 @@ void Calibrator::fit(const std::string& source) {
     d.memoryBandwidth = bandwidth;
     d.memoryBytes = m_memoryBytes;
     d.memorySource = source + "; bandwidth: the fastest copy_, " + m_run.rows[m_copies[memoryAt].row].size + " (bytes read + written); capacity: MemTotal of /proc/meminfo";
+    d.matrixVectorBandwidth = m_matrixVectorGBps * kGiga;
+    d.matrixVectorSource = source + "; at::mm of x[1 x K] and W[N x K]^T, K = N = " + std::to_string(m_plan.matrixVector) +
+                           ": the weights' bytes over the median time";
     d.launchOverheadUs = m_launchUs;
     d.launchSource = source + "; median at::add of two 1-element tensors";
     d.efficiencySource = source + "; matrix: square fp32 at::mm, vector: at::add, memory: copy_; each the measured time less the launch "

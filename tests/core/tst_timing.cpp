@@ -100,6 +100,24 @@ private Q_SLOTS:
         QVERIFY2(nearlyEqual(us, expected), qPrintable(QString("%1 us, expected %2").arg(us, 0, 'g', 12).arg(expected, 0, 'g', 12)));
     }
 
+    // A batch-1 fully connected layer (x[1 x 4096] W[4096 x 4096]: 33.5 MFLOP over 67 MB, 0.5 FLOP
+    // per byte) streams its weights at the entry's matrix-vector rate, 4 GB/s here: 1 us + (67,108,864
+    // + 32,768) B / 4e9 B/s = 16,786 us; a 64-row GEMM of the same weights (about 32 FLOP per byte)
+    // keeps the roofline (compute-bound at 0.1 TFLOP/s).
+    void matrixVectorProductsStreamAtTheirOwnRate() {
+        const std::string entry = R"({"id": "cpu", "name": "CPU", "kind": "cpu", "source": "s",
+            "memory": {"bytes": 1e9, "bandwidth_GBps": 20, "source": "s"}, "launch_overhead_us": 1, "launch_source": "s",
+            "peaks": [{"unit": "matrix", "dtype": "fp32", "tflops": 0.1, "source": "s"}],
+            "matrix_vector": {"bandwidth_GBps": 4, "source": "s"}})";
+        const DeviceSpec cpu = parseDeviceSpec(entry, "cpu.json");
+        const double weights = 4096.0 * 4096 * 4;
+        const OpWork gemv = work(OpClass::Matmul, DType::F32, 2.0 * 4096 * 4096, weights + 16384, 16384);
+        QVERIFY(nearlyEqual(rooflineMicroseconds(cpu, gemv), 1 + (weights + 32768) / 4e9 * 1e6));
+        const OpWork gemm = work(OpClass::Matmul, DType::F32, 2.0 * 64 * 4096 * 4096, weights + 64 * 16384, 64 * 16384);
+        QVERIFY(nearlyEqual(rooflineMicroseconds(cpu, gemm), 1 + gemm.flops / 0.1e12 * 1e6));
+        QVERIFY(parseDeviceSpec(deviceSpecToJson(cpu), "back.json").matrixVectorBandwidth == 4e9);   // kept on a round trip
+    }
+
     void aliasesCostNothingAndViewsOnlyTheLaunch() {
         const DeviceSpec& a100 = device("a100-sxm4-80gb");
         QCOMPARE(rooflineMicroseconds(a100, work(OpClass::Alias, DType::BF16, 0, 0, 0)), 0.0);

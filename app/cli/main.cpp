@@ -114,7 +114,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     try {
-        Args args(rest, it->flags);
+        std::vector<std::string> flags = it->flags;
+        flags.push_back("shared-links");   // a problem option (problemargs.cpp): a flag wherever it is taken
+        Args args(rest, flags);
         return it->run(args);
     } catch (const UsageError& e) {
         std::cerr << "schedlab-cli " << name << ": " << e.what() << "\n(see 'schedlab-cli " << name << " --help')\n";

@@ -67,6 +67,7 @@ ProblemSpec takeProblemSpec(Args& args) {
     spec.preset = args.take("preset");
     spec.device = args.take("device");
     spec.profile = args.take("profile");
+    spec.sharedLinks = args.takeFlag("shared-links");
     if ((spec.preset ? 1 : 0) + (spec.device ? 1 : 0) + (spec.platformPath ? 1 : 0) > 1)
         throw UsageError("give one of --preset, --device and --platform");
     const std::string objective = args.take("objective", "makespan");
@@ -104,6 +105,13 @@ Platform catalogueMachine(const ProblemSpec& spec, const Graph& g) {
     return count > 0 ? firstDevices(whole, count) : whole;
 }
 
+/// --shared-links: only a topology has links to share.
+void shareLinks(Platform& platform) {
+    if (platform.topology.empty())
+        throw UsageError("--shared-links needs a platform with a topology (--preset, or a platform file with \"topology\")");
+    platform.topology.shared = true;
+}
+
 } // namespace
 
 LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
@@ -126,6 +134,7 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     else out.problem.platform = defaultPlatform(*out.loaded.graph);
     if (spec.memoryCap > 0)
         for (Device& d : out.problem.platform.devices) d.memoryCapacity = spec.memoryCap;
+    if (spec.sharedLinks) shareLinks(out.problem.platform);
     const TimedGraph timed = retimeGraph(*out.loaded.graph, out.problem.platform, DeviceCatalog::instance());
     if (timed.retimed) out.problem.graph = out.loaded.graph = timed.retimed;
     out.timing = out.profile && timed.devices.empty() ? out.profile->describe() : timed.describe();
@@ -161,6 +170,8 @@ const char* problemOptionsHelp() {
            "  --profile FILE        measured op times: a profile of `schedlab-cli profile`, or ONNX\n"
            "                        Runtime's profiling JSON (its ops matched by name; a profile of\n"
            "                        another model is refused)\n"
+           "  --shared-links        a link carries one transfer at a time (needs a topology, e.g. from\n"
+           "                        --preset; docs/time.md, \"Shared links\")\n"
            "  --objective O         makespan (default), memory, or both (weighted)\n"
            "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
            "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n"

@@ -65,6 +65,7 @@ struct ProblemSpec {
     std::optional<std::string> device;   ///< --device ID: --devices N (default 1) of one catalogue device
     std::optional<std::string> profile;  ///< --profile FILE: measured op times (schedlab or ONNX Runtime)
     std::optional<Platform> platform;    ///< a machine already read (a schedule file's), used like --platform
+    bool sharedLinks = false;            ///< --shared-links: the topology's links carry one transfer at a time
 
     /// True when the command line names a machine (--devices, --platform, --preset, --device).
     bool namesMachine() const { return devices > 0 || platformPath || preset || device; }

@@ -6,6 +6,7 @@
 #include "core/brkga/decoderbasics.h"
 #include "core/brkga/orderdecoder.h"
 #include "core/brkga/regaldecoder.h"
+#include "core/costmodel/sharedlinks.h"
 
 #include <algorithm>
 #include <chrono>
@@ -62,6 +63,7 @@ namespace {
 /// which a memory cost may like less than the start's own.
 void keepStartIfBetter(const Problem& problem, const Schedule& start, RunResult& out) {
     Schedule s = start;
+    bookSharedLinks(problem, s);
     const double cost = scoreSchedule(problem, s);
     if (!(cost < out.cost)) return;
     s.method = out.schedule.method;
@@ -135,7 +137,9 @@ public:
 
         for (const Chromosome& keys : engine.ranked(options.candidates))   // the final population's top k
             out.candidates.push_back(decoders[0]->schedule(keys));
+        for (Schedule& c : out.candidates) bookSharedLinks(problem, c);
         out.schedule = decoders[0]->schedule(r.best);
+        bookSharedLinks(problem, out.schedule);   // decoded on contention-free times (docs/time.md)
         out.schedule.method = methodName(m_kind);
         out.schedule.seed = options.seed;
         out.cost = scoreSchedule(problem, out.schedule);   // what `evaluate` reports, and r.bestCost

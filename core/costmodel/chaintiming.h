@@ -32,6 +32,9 @@ using DeviceChains = std::vector<std::vector<OpId>>;
 DeviceChains deviceChains(const Schedule& s, int devices);
 
 /// Times `chains` on `p`: ops, order (by start time; a topological order), transfers, makespan.
+/// Contention-free even when Topology::shared is set (chains hold no order across devices, which
+/// the link bookings need): the methods search on it; a caller holding a Schedule that must show
+/// its own clock uses sl::retimeSchedule or sl::timeChainsOnPlatform (core/costmodel/sharedlinks.h).
 /// Memory values are left to sl::scoreSchedule. Throws std::invalid_argument if the chains do not
 /// hold every op exactly once, use a missing device or one of another machine type, or contradict
 /// the graph's precedence (a cycle through chain and graph edges), naming an op.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/costmodel/memorytimeline.h"
 
+#include "core/costmodel/sharedlinks.h"
+
 #include <algorithm>
 #include <map>
 
@@ -24,8 +26,24 @@ std::vector<ScheduledTransfer> impliedTransfers(const Problem& p, const Schedule
     return out;
 }
 
+namespace {
+
+/// When links are shared, each transfer's end as the schedule books it, per (tensor, device);
+/// empty otherwise (the end is the producer's end plus the transfer time).
+std::vector<double> bookedEnds(const Problem& p, const Schedule& s) {
+    if (!linksShared(p.platform)) return {};
+    const auto devices = static_cast<size_t>(p.platform.deviceCount());
+    std::vector<double> end(static_cast<size_t>(p.g().tensorCount()) * devices, 0.0);
+    for (const ScheduledTransfer& x : s.transfers) end[static_cast<size_t>(x.tensor) * devices + static_cast<size_t>(x.to)] = x.end;
+    return end;
+}
+
+} // namespace
+
 std::vector<Residency> residencies(const Problem& p, const Schedule& s) {
     const Graph& g = *p.graph;
+    const std::vector<double> booked = bookedEnds(p, s);
+    const auto devices = static_cast<size_t>(p.platform.deviceCount());
     std::vector<Residency> out;
     std::map<int, double> lastUse;   // device -> last consumer end, per tensor
     for (TensorId t = 0; t < g.tensorCount(); ++t) {
@@ -43,7 +61,9 @@ std::vector<Residency> residencies(const Problem& p, const Schedule& s) {
                 freeOnProducer = std::max(freeOnProducer, end);
             } else {   // the transfer runs from prod.end and holds the tensor on the source until it ends
                 out.push_back({t, x.producer, q, prod.end, end, x.bytes});
-                freeOnProducer = std::max(freeOnProducer, prod.end + p.platform.transferTime(prod.device, q, x.bytes));
+                const double arrival = booked.empty() ? prod.end + p.platform.transferTime(prod.device, q, x.bytes)
+                                                      : booked[static_cast<size_t>(t) * devices + static_cast<size_t>(q)];
+                freeOnProducer = std::max(freeOnProducer, arrival);
             }
         }
         out.push_back({t, x.producer, prod.device, prod.start, freeOnProducer, x.bytes});

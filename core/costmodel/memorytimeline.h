@@ -7,8 +7,9 @@
 ///  - an output tensor is allocated on its producer's device when the producer starts and freed
 ///    when the last of its local consumers and outgoing transfers ends; an output nobody reads
 ///    is freed when its producer ends;
-///  - a transferred tensor is resident on the destination from the transfer's start until its last
-///    consumer there ends;
+///  - a transferred tensor is resident on the destination from the producer's end (the transfer's
+///    start, on links that are not shared) until its last consumer there ends; the source copy is
+///    held until the transfer ends (with shared links, the end `s.transfers` books);
 ///  - an op's parameter bytes are resident while it runs.
 /// At equal times, frees come before allocations (memory released at t can be reused at t), but a
 /// residency of zero length still counts at its instant. sl::TimeMemory computes the same peaks

@@ -2,6 +2,7 @@
 #include "core/costmodel/timememory.h"
 
 #include "core/costmodel/inputedges.h"
+#include "core/costmodel/sharedlinks.h"
 
 #include <algorithm>
 #include <bit>
@@ -126,7 +127,9 @@ void TimeMemory::sumEndEvents(std::span<const double> starts, std::span<const do
             const double amount = bytes * copy;
             m_endAlloc[static_cast<size_t>(producerRank) * W + q] += amount;   // sent as the producer ends
             release(static_cast<size_t>(rank), q, amount, endTime[rank] == ends[p]);
-            if (!m_transferTimeFree)   // tested first: `copy` is a coin flip, the link is fixed
+            if (m_useBooked)   // shared links: the schedule's booked arrival, not end + transfer time
+                arrival = std::max(arrival, copy ? m_bookedEnd[(t << m_laneBits) + q] : -1.0);
+            else if (!m_transferTimeFree)   // tested first: `copy` is a coin flip, the link is fixed
                 arrival = std::max(arrival, copy ? ends[p] + platform.transferTime(static_cast<int>(src), static_cast<int>(q), bytes) : -1.0);
         }
         // The source copy lives until the producer, its local consumers and its outgoing transfers
@@ -250,7 +253,17 @@ double TimeMemory::peak(const Schedule& s, std::vector<double>* devicePeaks) {
         if (starts[sa] != starts[sb]) return starts[sa] < starts[sb];
         return topoPos[sa] < topoPos[sb];
     });
-    return peak(starts, ends, devices, m_sortStart, m_sortEnd, devicePeaks);
+    m_useBooked = linksShared(m_problem.platform);
+    if (m_useBooked) bookedEnds(s);
+    const double result = peak(starts, ends, devices, m_sortStart, m_sortEnd, devicePeaks);
+    m_useBooked = false;   // the span overload stays contention-free (the methods' inner loops)
+    return result;
+}
+
+void TimeMemory::bookedEnds(const Schedule& s) {
+    m_bookedEnd.assign(static_cast<size_t>(m_graph.tensorCount()) << m_laneBits, -1.0);
+    for (const ScheduledTransfer& x : s.transfers)
+        m_bookedEnd[(static_cast<size_t>(x.tensor) << m_laneBits) + static_cast<size_t>(x.to)] = x.end;
 }
 
 } // namespace sl

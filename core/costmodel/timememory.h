@@ -38,7 +38,8 @@ public:
     double peak(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices,
                 std::span<const OpId> byStart, std::span<const OpId> byEnd, std::vector<double>* devicePeaks = nullptr);
 
-    /// The same for a schedule, sorting its ops itself.
+    /// The same for a schedule, sorting its ops itself. With shared links (core/costmodel/sharedlinks.h)
+    /// a source copy is held until its transfer's end as `s.transfers` books it.
     double peak(const Schedule& s, std::vector<double>* devicePeaks = nullptr);
 
     /// A residency released at a transfer's arrival rather than at an op's end (costly links).
@@ -52,6 +53,7 @@ private:
     void findReleasingOps(std::span<const double> ends, std::span<const int> devices, std::span<const OpId> byEnd);
     void sumEndEvents(std::span<const double> starts, std::span<const double> ends, std::span<const int> devices,
                       std::span<const OpId> byEnd);
+    void bookedEnds(const Schedule& s);
     double sweep(std::span<const double> starts, std::span<const int> devices, std::span<const OpId> byStart);
 
     const Problem& m_problem;
@@ -67,6 +69,8 @@ private:
     std::vector<std::int64_t> m_edgeSlot;   ///< per input edge, in rounds: its tensor << m_laneBits
     std::vector<OpId> m_edgeOp;             ///< per input edge: the consuming op
     bool m_transferTimeFree = true;
+    bool m_useBooked = false;           ///< shared links: read m_bookedEnd, not end + transfer time
+    std::vector<double> m_bookedEnd;    ///< per (tensor, lane): the schedule's transfer end
 
     // workspace
     std::vector<int> m_endRank;               ///< per op: its position in byEnd

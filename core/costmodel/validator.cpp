@@ -3,6 +3,7 @@
 
 #include "core/costmodel/memorytimeline.h"
 #include "core/costmodel/cost.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/stepmemory.h"
 
 #include <algorithm>
@@ -72,6 +73,39 @@ void checkTransfers(const Problem& p, const Schedule& s, Fail&& fail) {
         stepSequence(g, s, sequence, steps);
     } catch (const std::invalid_argument& e) {
         fail(e.what());
+    }
+}
+
+/// With shared links: every op starts at or after the arrivals its order's link bookings give its
+/// inputs, and the transfers carry the booked times (the time-clock memory reads them).
+template <typename Fail>
+void checkLinkBookings(const Problem& p, const Schedule& s, Fail&& fail) {
+    const Graph& g = p.g();
+    Schedule replay;
+    try {
+        replay = timeOnSharedLinks(p, s);
+    } catch (const std::invalid_argument& e) {
+        return fail(e.what());
+    }
+    const auto devices = static_cast<size_t>(p.platform.deviceCount());
+    std::vector<const ScheduledTransfer*> booked(static_cast<size_t>(g.tensorCount()) * devices, nullptr);
+    for (const ScheduledTransfer& x : replay.transfers) booked[static_cast<size_t>(x.tensor) * devices + static_cast<size_t>(x.to)] = &x;
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const ScheduledOp& o = s.ops[static_cast<size_t>(v)];
+        for (TensorId t : g.inputs(v)) {
+            const ScheduledTransfer* x = booked[static_cast<size_t>(t) * devices + static_cast<size_t>(o.device)];
+            if (x == nullptr || o.start >= x->end || near(o.start, x->end)) continue;
+            const auto [start, arrival] = nums(o.start, x->end);
+            fail("op '" + g.op(v).name + "' starts at " + start + " before its input '" + g.tensor(t).name +
+                 "' arrives over the shared links at " + arrival);
+        }
+    }
+    for (const ScheduledTransfer& x : s.transfers) {
+        const ScheduledTransfer* b = booked[static_cast<size_t>(x.tensor) * devices + static_cast<size_t>(x.to)];
+        if (b == nullptr || (near(x.start, b->start) && near(x.end, b->end))) continue;
+        const auto [end, due] = nums(x.end, b->end);
+        fail("the transfer of '" + g.tensor(x.tensor).name + "' to device " + std::to_string(x.to) + " ends at " + end +
+             ", the shared links book it until " + due);
     }
 }
 
@@ -164,6 +198,8 @@ ValidationReport validateSchedule(const Problem& p, const Schedule& s) {
     if (const std::string error = orderError(g, s.order); !error.empty()) fail(error);
     if (!r.ok()) return r;
     checkTransfers(p, s, fail);
+    if (!r.ok()) return r;
+    if (linksShared(p.platform)) checkLinkBookings(p, s, fail);
     if (!r.ok()) return r;
 
     Schedule scored = s;

@@ -3,6 +3,7 @@
 #include "core/edit/scheduleeditor.h"
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/sharedlinks.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -117,7 +118,7 @@ std::string ScheduleEditor::capacityRefusal(const Schedule& after) const {
 EditOutcome ScheduleEditor::outcomeOf(const DeviceChains& chains) const {
     EditOutcome o;
     try {
-        o.schedule = timeChains(*m_problem, chains);
+        o.schedule = timeChainsOnPlatform(*m_problem, chains);   // booked links when shared
     } catch (const std::invalid_argument& e) {
         o.refusal = e.what();   // a cycle through device order and data edges, naming an op
         return o;

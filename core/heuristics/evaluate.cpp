@@ -2,6 +2,7 @@
 #include "core/heuristics/evaluate.h"
 
 #include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/sharedlinks.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -109,6 +110,8 @@ void RunMonitor::record(RunResult& r, double best, double mean, double fraction)
 
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,
                   const RunMonitor& monitor) {
+    bookSharedLinks(p, r.schedule);   // the methods searched on contention-free times
+    for (Schedule& c : r.candidates) bookSharedLinks(p, c);
     r.schedule.method = method;
     r.schedule.seed = o.seed;
     r.cost = scoreSchedule(p, r.schedule);

@@ -84,7 +84,9 @@ private:
     double m_bound = 0;
 };
 
-/// Scores `r.schedule` (sl::scoreSchedule: the reported cost is the one `evaluate` computes) and
+/// With shared links (core/costmodel/sharedlinks.h), first re-times `r.schedule` and the candidates
+/// by the link-booking replay of their own placement and order. Then scores `r.schedule`
+/// (sl::scoreSchedule: the reported cost is the one `evaluate` computes) and
 /// fills cost, seconds, method and seed of `r`; when candidates are asked for and the method kept
 /// none, `r.schedule` is the one candidate.
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,

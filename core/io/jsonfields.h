@@ -64,6 +64,12 @@ struct JsonFields {
         if (!v->is_string()) bad(key, "a string", *v);
         return v->get<std::string>();
     }
+    bool boolean(const char* key, bool fallback) const {
+        const nlohmann::json* v = find(key);
+        if (!v) return fallback;
+        if (!v->is_boolean()) bad(key, "true or false", *v);
+        return v->get<bool>();
+    }
     const nlohmann::json& array(const char* key, bool required = true) const {
         static const nlohmann::json empty = nlohmann::json::array();
         const nlohmann::json* v = required ? &require(key) : find(key);

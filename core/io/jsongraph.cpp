@@ -83,6 +83,7 @@ Topology topologyFromJson(const json& j, const std::string& where, int devices) 
         }
         t.routes.push_back(std::move(route));
     }
+    t.shared = f.boolean("shared", false);
     try {
         t.finalize(devices);
     } catch (const GraphError& e) {
@@ -98,7 +99,9 @@ ojson topologyToJson(const Topology& t) {
         if (std::isfinite(l.bandwidth)) j["bandwidth"] = l.bandwidth;
         links.push_back(std::move(j));
     }
-    return {{"links", std::move(links)}, {"routes", t.routes}};
+    ojson out{{"links", std::move(links)}, {"routes", t.routes}};
+    if (t.shared) out["shared"] = true;
+    return out;
 }
 
 } // namespace

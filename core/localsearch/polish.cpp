@@ -2,6 +2,7 @@
 #include "core/localsearch/polish.h"
 
 #include "core/costmodel/chaintiming.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/localsearch/chainschedule.h"
 #include "core/localsearch/descent.h"
 #include "core/localsearch/tabusearch.h"
@@ -45,7 +46,7 @@ PolishResult polishScored(const Problem& p, const CostFunction& cost, Schedule s
         tabuIterations = tabu.iterations();
         if (tabu.bestCost() < d.cost) chains = ChainSchedule(p, tabu.best());
     }
-    Schedule polished = timeChains(p, chains.chains());
+    Schedule polished = timeChainsOnPlatform(p, chains.chains());   // the search's chains, on booked links when shared
     const double polishedCost = scoreSchedule(p, polished, cost);
     if (polishedCost < out.cost) {   // chains time a device's ops one at a time: not always better
         polished.method = schedule.method;

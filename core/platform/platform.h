@@ -44,6 +44,8 @@ struct Topology {
     std::vector<Link> links;
     /// routes[a * n + b]: the links a transfer from device a to device b crosses; empty for a == b.
     std::vector<std::vector<int>> routes;
+    /// A link carries one transfer at a time (docs/time.md, "Shared links"; core/costmodel/sharedlinks.h).
+    bool shared = false;
 
     bool empty() const { return links.empty(); }
     /// Checks the routes for `n` devices (every pair routed, ids in range, positive bandwidths)

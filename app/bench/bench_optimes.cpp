@@ -8,19 +8,12 @@
 #include "bench.h"
 
 #include "app/cli/neural.h"
-#include "core/costmodel/chaintiming.h"
-#include "core/costmodel/listscheduler.h"
-#include "core/costmodel/sharedlinks.h"
-#include "core/generators/generators.h"
-#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "core/profile/repetitions.h"
 #include "core/timing/catalog.h"
-#include "core/timing/machine.h"
-#include "core/timing/retime.h"
 #include "models/timing/tools.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -38,12 +31,11 @@ struct OpSample {
     double estimated = 0, measured = 0;   ///< microseconds
 };
 
+/// The median (NaN for none), as the profiles take it (core/profile/repetitions.h).
 double median(std::vector<double> v) {
     if (v.empty()) return std::nan("");
-    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    if (v.size() % 2 == 1) return *mid;
-    return (*mid + *std::max_element(v.begin(), mid)) / 2;
+    std::sort(v.begin(), v.end());
+    return sortedQuantile(v, 0.5);
 }
 
 double relativeError(double estimated, double measured) { return std::abs(estimated - measured) / measured; }
@@ -187,94 +179,4 @@ SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch 
 
 } // namespace
 } // namespace bench_optimes
-} // namespace sl::cli
-
-namespace sl::cli {
-namespace bench_retime {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
-
-/// A layered graph whose ops carry work (a third matmuls, the rest element-wise, FLOPs and bytes
-/// from the generated durations and tensor sizes), as an imported model's would.
-std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed) {
-    auto g = std::make_shared<Graph>(*generateLayered(ops, seed).graph);
-    for (OpId v = 0; v < g->opCount(); ++v) {
-        Op& o = g->mutableOp(v);
-        const bool matmul = v % 3 == 0;
-        o.work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
-                  .flops = o.duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
-    }
-    g->setTimeUnit(TimeUnit::Microseconds);
-    g->finalize();
-    return g;
-}
-
-/// Median of `runs` timings of f().
-template <typename F>
-double medianMs(int runs, F f) {
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        f();
-        ms.push_back(millisecondsSince(start));
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
-
-/// Median ms of the shared-links replay of `shown` (its placement and order) on `problem`'s
-/// topology with its links shared; NaN without a topology.
-double sharedRetimeMs(const Problem& problem, const Schedule& shown, int runs) {
-    if (problem.platform.topology.empty()) return std::nan("");
-    Problem shared = problem;
-    shared.platform.topology.shared = true;
-    return medianMs(runs, [&] { (void)timeOnSharedLinks(shared, shown); });
-}
-
-int runRetimeBench(Args& args) {
-    const bool quick = args.takeFlag("quick");
-    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "1000" : "1000,10000,100000");
-    const int runs = static_cast<int>(args.takeIntIn("runs", quick ? 1 : 5, 1, 100));
-    args.finish(1);
-    const DeviceCatalog& cat = DeviceCatalog::instance();
-    std::printf("Applying a machine to a graph (retimeGraph: every op's roofline, collectives' rings) and re-timing a\n"
-                "shown list schedule on it (timeChains: placement and order kept), and the same with the\n"
-                "preset's links shared (timeOnSharedLinks: the link-booking replay); median of %d runs, ms:\n", runs);
-    std::printf("%9s  %-14s %10s %12s %12s %8s\n", "ops", "machine", "apply", "re-time", "shared", "ratio");
-    for (int n : sizes) {
-        const std::shared_ptr<Graph> g = graphWithWork(n, 1);
-        for (const char* preset : {"dgx-a100", "2x-dgx-h100"}) {
-            const Platform p = presetPlatform(cat.preset(preset), cat, g->timeUnit());
-            TimedGraph timed;
-            const double apply = medianMs(runs, [&] { timed = retimeGraph(*g, p, cat); });
-            const Problem problem{timed.retimed, p, {}};
-            ListScheduler ls(problem);
-            std::vector<double> priority(static_cast<size_t>(n));
-            for (int v = 0; v < n; ++v) priority[static_cast<size_t>(v)] = -v;
-            const Schedule shown = ls.schedule(priority);
-            const DeviceChains chains = deviceChains(shown, p.deviceCount());
-            const double retime = medianMs(runs, [&] { (void)timeChains(problem, chains); });
-            const double shared = sharedRetimeMs(problem, shown, runs);
-            std::printf("%9d  %-14s %10.2f %12.2f %12.2f %8.2f\n", n, preset, apply, retime, shared, shared / retime);
-        }
-    }
-    std::printf("(issue 50's targets: apply within 100 ms at 100,000 ops; re-time within a frame, 16 ms, at 10,000;\n"
-                " shared links: the replay at most 2x the re-time)\n");
-    return 0;
-}
-
-SL_CLI_BENCH({"retime", "cost of applying a machine preset to a graph and re-timing a shown schedule",
-              "Usage: schedlab-cli bench retime [--sizes 1000,10000,100000] [--runs 5] [--quick]\n"
-              "Times retimeGraph (every op's duration from its work on the preset's devices) and\n"
-              "timeChains (a shown schedule re-timed, its placement and order kept) and, with the\n"
-              "preset's links shared, timeOnSharedLinks (the link-booking replay) on layered graphs\n"
-              "whose ops carry work, for the DGX A100 and 2 x DGX H100 presets. Median of --runs, in ms.\n"
-              "--quick: 1,000 ops, one run.\n",
-              {"quick"}, &runRetimeBench});
-
-} // namespace
-} // namespace bench_retime
 } // namespace sl::cli

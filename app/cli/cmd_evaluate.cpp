@@ -32,7 +32,7 @@ int runEvaluate(Args& args) {
     // A schedule made on a catalogue machine (--preset, --device) is evaluated there unless the
     // command line names another: the file carries the machine, its ops' times follow from it.
     if (!spec.namesMachine())
-        if (const auto origin = loadScheduleOrigin(path); origin.platform && hasCatalogueDevices(*origin.platform))
+        if (const auto origin = loadScheduleOrigin(path); origin.platform && origin.platform->hasCatalogueModels())
             spec.platform = origin.platform;
     LoadedProblem lp = loadProblem(args.positional(0, "graph file"), spec);
     args.finish(2);

@@ -151,10 +151,6 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
     return loadProblem(path, takeProblemSpec(args));
 }
 
-bool hasCatalogueDevices(const Platform& p) {
-    return std::any_of(p.devices.begin(), p.devices.end(), [](const Device& d) { return !d.model.empty(); });
-}
-
 const char* problemOptionsHelp() {
     return "  --format F            graph format: json, dot, stg, jobshop, wfcommons, onnx, hlo\n"
            "                        (default: from the extension)\n"

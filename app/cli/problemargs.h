@@ -77,9 +77,6 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec);
 /// Takes positional `graphIndex` and the options above from `args` (other options stay).
 LoadedProblem takeProblem(Args& args, std::size_t graphIndex = 0);
 
-/// True when some device of `p` names a catalogue model (a machine of --preset or --device).
-bool hasCatalogueDevices(const Platform& p);
-
 /// The help lines for the options above, to paste into a command's --help.
 const char* problemOptionsHelp();
 

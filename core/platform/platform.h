@@ -77,6 +77,12 @@ struct Platform {
     /// The latency and bandwidth between two distinct devices (the link's, or the route's).
     double pairLatency(int from, int to) const { return topology.empty() ? link.latency : topology.pairLatency(from, to); }
     double pairBandwidth(int from, int to) const { return topology.empty() ? link.bandwidth : topology.pairBandwidth(from, to); }
+    /// True when some device names a catalogue model (a machine of --preset or --device).
+    bool hasCatalogueModels() const {
+        for (const Device& d : devices)
+            if (!d.model.empty()) return true;
+        return false;
+    }
     /// True when every transfer is free (then placement never delays an op).
     bool transfersFree() const;
     /// Mean transfer time over ordered pairs of distinct devices (HEFT's average communication

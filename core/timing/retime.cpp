@@ -13,8 +13,7 @@ namespace {
 /// One catalogue entry per device, or none at all when no device names a model.
 std::vector<const DeviceSpec*> deviceSpecs(const Platform& p, const DeviceCatalog& catalog) {
     std::vector<const DeviceSpec*> specs;
-    const bool any = std::any_of(p.devices.begin(), p.devices.end(), [](const Device& d) { return !d.model.empty(); });
-    if (!any) return specs;
+    if (!p.hasCatalogueModels()) return specs;
     for (const Device& d : p.devices) {
         if (d.model.empty()) throw IoError("device '" + d.name + "' names no catalogue model while others do");
         specs.push_back(&catalog.device(d.model));

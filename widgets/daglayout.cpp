@@ -3,6 +3,7 @@
 
 #include "widgets/units.h"
 
+#include "core/graph/aliasreads.h"
 #include "core/graph/opcategory.h"
 #include "core/io/graphvizlock.h"
 
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace sl::gui {
 namespace {
@@ -341,7 +343,10 @@ long long dotWorkEstimate(const Graph& g, const std::vector<char>& folded) {
     return work;
 }
 
-DagLayout layoutGraph(const Graph& g, bool foldParameters) {
+DagLayout layoutGraph(const Graph& full, bool foldParameters) {
+    // a read through a folded op is drawn once, along the path through that op
+    const std::optional<Graph> drawn = hasAliasReads(full) ? std::optional<Graph>(withoutAliasReads(full)) : std::nullopt;
+    const Graph& g = drawn ? *drawn : full;
     std::vector<char> folded = foldParameters ? foldableOps(g) : std::vector<char>(static_cast<size_t>(g.opCount()), 0);
     auto into = foldedInto(g, folded);
     const long long work = dotWorkEstimate(g, folded);

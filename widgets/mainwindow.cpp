@@ -113,7 +113,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statusTimes->setObjectName(QStringLiteral("statusTimes"));
     m_statusTimes->setToolTip(tr("Where the op times come from: the file, a device's roofline (Platform ▸ Machine) or a measured profile"));
     m_statusRuns = new QLabel(this);
+    m_statusWarnings = new QLabel(this);
+    m_statusWarnings->setObjectName(QStringLiteral("statusWarnings"));
+    m_statusWarnings->hide();
     statusBar()->addWidget(m_statusGraph, 1);
+    statusBar()->addPermanentWidget(m_statusWarnings);
     statusBar()->addPermanentWidget(m_statusTimes);
     statusBar()->addPermanentWidget(m_statusRuns);
     connect(m_selection, &OpSelection::currentChanged, this, [this](OpId v) {
@@ -570,9 +574,21 @@ void MainWindow::updateStatus() {
                                    .arg(g.edgeCount())
                                    .arg(g.tensorCount())
                                    .arg(formatDuration(g.totalWork(), g.timeUnit())));
+        showReaderWarnings(open->warnings);
     }
     m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
     updateActions();
+}
+
+/// What the reader said about the open file (a tensor larger than any device, skipped ops) stays
+/// in view: a permanent status-bar label, which transient messages do not cover; the whole text
+/// in its tooltip.
+void MainWindow::showReaderWarnings(const QStringList& warnings) {
+    m_statusWarnings->setVisible(!warnings.isEmpty());
+    if (warnings.isEmpty()) return;
+    const QString first = warnings.front().size() > 90 ? warnings.front().left(89) + QStringLiteral("…") : warnings.front();
+    m_statusWarnings->setText(warnings.size() == 1 ? tr("⚠ %1").arg(first) : tr("⚠ %1 (and %n more)", nullptr, static_cast<int>(warnings.size() - 1)).arg(first));
+    m_statusWarnings->setToolTip(warnings.join(QLatin1Char('\n')));
 }
 
 void MainWindow::showShortcuts() {

@@ -262,6 +262,7 @@ private:
     void exportView();
     void saveSchedule();
     void updateStatus();
+    void showReaderWarnings(const QStringList& warnings);
     void buildToolBar();
     void connectTemperature();
     /// Builds the record of a sweep point's best schedule on a worker, then calls `then` with it.
@@ -322,6 +323,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusGraph;
     QLabel* m_statusTimes = nullptr;   // where the op times come from
+    QLabel* m_statusWarnings = nullptr;   // the open file's reader warnings
     QLabel* m_statusRuns;
     QList<RunJob*> m_jobs;
     RunJob* m_watched = nullptr;   // the run the convergence view follows live

@@ -4,6 +4,8 @@
 // exact-memory proves (or its best order and bound), each classic order, Topoformer's network
 // alone and with its classic candidates, and the approximate DP of Gagrani et al. 2022; each with
 // its time. The summary gives the targets of docs/topoformer.md, "Learning from proven optima".
+// `--compiled DIR` adds HLO modules dumped from whole training steps (docs/topoformer.md,
+// "Compiled training steps").
 #include "bench.h"
 
 #include "core/generators/generators.h"
@@ -80,6 +82,24 @@ std::vector<StepCase> realSteps(const fs::path& data, const std::vector<UpdateRu
             for (UpdateRule rule : rules)
                 steps.push_back({f.stem().string() + " " + std::string(updateRuleName(rule)),
                                  std::make_shared<Graph>(makeTrainingGraph(*forward, {.rule = rule}))});
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: skipped (%s)\n", f.string().c_str(), e.what());
+        }
+    }
+    return steps;
+}
+
+/// HLO modules a compiler dumped from whole training steps (PyTorch/XLA's SyncTensorsGraph):
+/// read as they are, their own backward and optimizer included.
+std::vector<StepCase> compiledSteps(const std::string& dir) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".hlo" || e.path().string().ends_with(".hlo.txt")) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    std::vector<StepCase> steps;
+    for (const fs::path& f : files) {
+        try {
+            steps.push_back({f.filename().string(), loadGraph(f.string()).graph});
         } catch (const std::exception& e) {
             std::fprintf(stderr, "%s: skipped (%s)\n", f.string().c_str(), e.what());
         }
@@ -172,7 +192,9 @@ int runBenchMemorySteps(Args& args) {
     const int large = static_cast<int>(args.takeInt("large", quick ? 1 : 3));
     const std::vector<int> largeNodes = args.takeIntList("large-nodes", quick ? "40,40" : "1200,1700", 2);
     const std::string rules = args.take("rules", quick ? "sgd" : "sgd,adam");
+    const std::string compiled = args.take("compiled", "");
     args.finish(2);
+    if (!compiled.empty() && !fs::is_directory(compiled)) throw UsageError("--compiled " + compiled + ": not a folder");
     std::vector<UpdateRule> ruleList;
     for (const char* r : {"sgd", "adam"})
         if (rules.find(r) != std::string::npos) ruleList.push_back(*parseUpdateRule(r));
@@ -182,10 +204,13 @@ int runBenchMemorySteps(Args& args) {
     std::printf("Training steps, one device, step-clock peak memory. Gaps: %% above the optimum exact-memory proves "
                 "(--exact-time %.0f s), else above its best bound.\n",
                 exactTime);
-    Tally real, generated;
+    Tally real, dumped, generated;
     for (const StepCase& s : realSteps(data, ruleList)) runStep(s, ms, real);
+    if (!compiled.empty())
+        for (const StepCase& s : compiledSteps(compiled)) runStep(s, ms, dumped);
     for (const StepCase& s : generatedSteps(large, largeNodes[0], largeNodes[1])) runStep(s, ms, generated);
     printSummary("Real models (DATA/onnx, DATA/hlo)", real, ms);
+    if (!compiled.empty()) printSummary("Compiled training steps (--compiled)", dumped, ms);
     if (large > 0) printSummary("Generated Adam steps (nn, seeds 9000000 + i)", generated, ms);
     std::printf("network: Topoformer's decoded order alone (classic-candidates 0); topoformer (default): the lower of "
                 "it and the classic orders\n");
@@ -204,6 +229,8 @@ SL_CLI_BENCH({"memory-steps",
               "  --large N           generated Adam steps (default 3; 0 = none)\n"
               "  --large-nodes LO,HI their forward op counts, evenly spread (default 1200,1700: about 3,000-4,300 ops)\n"
               "  --rules LIST        sgd, adam or sgd,adam for the real models (default sgd,adam)\n"
+              "  --compiled DIR      also the HLO modules in DIR that a compiler dumped from whole training steps\n"
+              "                      (PyTorch/XLA's SyncTensorsGraph), read as they are, with a summary of their own\n"
               "  --quick             --exact-time 1 --k 100 --large 1 --large-nodes 40,40 --rules sgd unless given\n",
               {}, &runBenchMemorySteps, /*needsNeuralMethods=*/true});
 

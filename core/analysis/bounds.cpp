@@ -106,14 +106,6 @@ double footprintBound(const Graph& g) {
     return best;
 }
 
-namespace {
-
-bool hasBit(const OpBits& bits, OpId v) {
-    return (bits[static_cast<size_t>(v) / 64] >> (static_cast<size_t>(v) % 64)) & 1;
-}
-
-} // namespace
-
 std::vector<OpBits> opReachability(const Graph& g, bool forward) {
     const auto n = static_cast<size_t>(g.opCount()), words = (n + 63) / 64;
     std::vector<OpBits> reach(n, OpBits(words, 0));
@@ -155,7 +147,7 @@ std::vector<double> opCutBounds(const Graph& g, const std::vector<OpBits>& after
             own += input.bytes;
             // an input also read after v is already in the cut: count it once
             if (input.producer != kNoOp && std::any_of(input.consumers.begin(), input.consumers.end(),
-                                                       [&](OpId c) { return hasBit(after[static_cast<size_t>(v)], c); }))
+                                                       [&](OpId c) { return hasOpBit(after[static_cast<size_t>(v)], c); }))
                 cut -= input.bytes;
         }
         bound[static_cast<size_t>(v)] = own + cut;

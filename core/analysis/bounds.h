@@ -73,6 +73,7 @@ double cutMemoryBound(const Graph& g, int devices, int maxOps = 16384);
 
 /// One bit per op.
 using OpBits = std::vector<std::uint64_t>;
+inline bool hasOpBit(const OpBits& bits, OpId v) { return (bits[static_cast<size_t>(v) >> 6] >> (v & 63)) & 1u; }
 /// reach[v]: the ops reachable from v along successors (`forward`) or predecessors, v excluded.
 /// O(ops x edges / 64) time, ops^2 bits.
 std::vector<OpBits> opReachability(const Graph& g, bool forward);

@@ -2,6 +2,7 @@
 #include "core/exact/exactmemory.h"
 
 #include "core/analysis/bounds.h"
+#include "core/analysis/ordercut.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/approxmemory.h"
 #include "core/exact/memorydive.h"
@@ -286,7 +287,7 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
                                      const ExactMemoryProgress& progress) {
     const auto begin = std::chrono::steady_clock::now();
     ExactMemoryResult result = bestHeuristicOrder(g);
-    const double floor = cutMemoryBound(g, 1);   // a heuristic order that meets it is optimal: no search
+    const double floor = orderCutBound(g);   // a heuristic order that meets it is optimal: no search
     if (g.opCount() == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
         result.lowerBound = result.peak;

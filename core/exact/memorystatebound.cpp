@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/exact/memorystatebound.h"
+#include "core/analysis/ordercut.h"
 #include "core/exact/opsetstore.h"
 
 #include <algorithm>
@@ -12,6 +13,7 @@ MemoryStateBound::MemoryStateBound(const Graph& g) : m_g(g) {
         m_after = opReachability(g, true);
         m_before = opReachability(g, false);
         m_opBound = opCutBounds(g, m_after, m_before);
+        m_orderBound = orderCutBounds(g, m_after, m_before);
     } else {
         for (OpId v = 0; v < n; ++v) {
             double bytes = g.outputBytes(v) + g.op(v).paramBytes;
@@ -19,18 +21,30 @@ MemoryStateBound::MemoryStateBound(const Graph& g) : m_g(g) {
             m_opBound.push_back(bytes);
         }
     }
-    m_byBound.resize(static_cast<size_t>(n));
-    for (OpId v = 0; v < n; ++v) {
-        m_byBound[static_cast<size_t>(v)] = v;
-        m_stepExtra.push_back(g.outputBytes(v) + g.op(v).paramBytes);
-    }
-    std::stable_sort(m_byBound.begin(), m_byBound.end(), [&](OpId a, OpId b) {
-        return m_opBound[static_cast<size_t>(a)] > m_opBound[static_cast<size_t>(b)];
-    });
+    if (m_orderBound.empty()) m_orderBound = m_opBound;
+    for (OpId v = 0; v < n; ++v) m_stepExtra.push_back(g.outputBytes(v) + g.op(v).paramBytes);
+    m_byBound = opsByBound(m_opBound);
+    m_byOrderBound = opsByBound(m_orderBound);
+}
+
+std::vector<OpId> MemoryStateBound::opsByBound(const std::vector<double>& bound) {
+    std::vector<OpId> ops(bound.size());
+    for (size_t v = 0; v < ops.size(); ++v) ops[v] = static_cast<OpId>(v);
+    std::stable_sort(ops.begin(), ops.end(), [&](OpId a, OpId b) { return bound[static_cast<size_t>(a)] > bound[static_cast<size_t>(b)]; });
+    return ops;
 }
 
 double MemoryStateBound::bound(const std::uint64_t* set, double live) const {
-    return std::max(nextStepBound(set, live), remainingOpsBound(set));
+    return std::max({nextStepBound(set, live), remainingOpsBound(set), leastStepOfLargestRemaining(set)});
+}
+
+/// The remaining op with the largest order cut bound: its least step over the completions of
+/// `set` (the min-cut with the set's ops run before it), on graphs small enough for the cut.
+double MemoryStateBound::leastStepOfLargestRemaining(const std::uint64_t* set) const {
+    if (m_after.empty() || m_g.opCount() > kMaxOrderCutOps) return 0;
+    for (const OpId v : m_byOrderBound)
+        if (!opInSet(set, v)) return leastStepAfter(m_g, v, OpBits(set, set + m_after[0].size()), m_after, m_before);
+    return 0;
 }
 
 double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) const {
@@ -47,12 +61,17 @@ double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) co
 
 double MemoryStateBound::remainingOpsBound(const std::uint64_t* set) const {
     double best = 0;
+    for (const OpId v : m_byOrderBound)
+        if (!opInSet(set, v)) {
+            best = m_orderBound[static_cast<size_t>(v)];
+            break;
+        }
     int checked = 0;
     std::vector<TensorId> live;   // gathered once, for the first op whose term is evaluated
     for (const OpId v : m_byBound) {
         if (opInSet(set, v)) continue;
         const double own = m_opBound[static_cast<size_t>(v)];
-        if (checked == 0) best = own;   // the largest static bound among remaining ops
+        if (checked == 0) best = std::max(best, own);   // the largest cut bound among remaining ops
         if (m_after.empty() || ++checked > kOpsChecked) break;
         if (checked == 1) live = liveTensors(set);
         best = std::max(best, own + liveTensorsKeptBy(v, set, live));

@@ -6,9 +6,16 @@
 ///  - the next step holds L plus its op's outputs and parameters: L + min over ready v of those;
 ///  - a remaining op v holds its footprint and the tensors cut by v (made by an ancestor, read by a
 ///    descendant: core/analysis/bounds.h, opCutBounds), and besides those every tensor live now
-///    whose producer is not an ancestor of v but that a descendant of v still reads.
-/// The second is evaluated for the few remaining ops with the largest cut bound (a maximum over
-/// some ops is still a bound). Graphs beyond kMaxReachOps ops use the footprints alone.
+///    whose producer is not an ancestor of v but that a descendant of v still reads;
+///  - a remaining op v holds its order cut bound (core/analysis/ordercut.h: the least memory live
+///    at v's step over every order), a static bound on every order;
+///  - the remaining op with the largest order cut bound holds its least step over the orders that
+///    start with the set (the same min-cut with the set's ops run before it: it sees the tensors
+///    live now and the ops still to run, a max-flow per set).
+/// The second is evaluated for the few remaining ops with the largest cut bound, the third for the
+/// remaining op with the largest one (a maximum over some ops is still a bound; the two are not
+/// added: both may count a tensor an op incomparable with v made). Graphs beyond kMaxReachOps ops use
+/// the footprints alone.
 
 #include "core/analysis/bounds.h"
 #include "core/graph/graph.h"
@@ -30,8 +37,10 @@ public:
     double bound(const std::uint64_t* set, double live) const;
 
 private:
+    static std::vector<OpId> opsByBound(const std::vector<double>& bound);
     double nextStepBound(const std::uint64_t* set, double live) const;
     double remainingOpsBound(const std::uint64_t* set) const;
+    double leastStepOfLargestRemaining(const std::uint64_t* set) const;
     std::vector<TensorId> liveTensors(const std::uint64_t* set) const;
     double liveTensorsKeptBy(OpId v, const std::uint64_t* set, const std::vector<TensorId>& live) const;
 
@@ -39,6 +48,8 @@ private:
     std::vector<OpBits> m_after, m_before;
     std::vector<double> m_opBound;    ///< opCutBounds, or the footprint
     std::vector<OpId> m_byBound;      ///< ops by m_opBound, largest first
+    std::vector<double> m_orderBound;   ///< orderCutBounds, or m_opBound
+    std::vector<OpId> m_byOrderBound;   ///< ops by m_orderBound, largest first
     std::vector<double> m_stepExtra;  ///< outputs + parameters
 };
 

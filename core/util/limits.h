@@ -27,7 +27,7 @@ struct Limits {
     std::int64_t edgeChain = 2'000;                ///< edges in one DOT statement "a -> b -> c ..."
     double duration = 1e15;                        ///< one duration, in the graph's unit
     double totalDuration = 1e18;                   ///< sum of all durations (keeps every schedule time finite)
-    double tensorBytes = 1099511627776.0;          ///< one tensor or one op's parameters: 1 TiB
+    double tensorBytes = 1125899906842624.0;       ///< one tensor or one op's parameters: 1 PiB
 };
 
 /// All tensors and parameters of a graph: 2^53 bytes. Not configurable: below it every memory sum

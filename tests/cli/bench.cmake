@@ -32,3 +32,10 @@ foreach(bench IN LISTS BENCHES)
   run_cli(0 bench ${bench} --quick)
   expect_match("${header_${bench}}" "${LAST_OUT}" "bench ${bench} --quick")
 endforeach()
+
+# memory-steps --compiled: HLO modules read as they are, with their own summary (the HLO folder of
+# tests/data stands in for a compiler's dumps: any HLO module reads)
+run_cli(0 bench memory-steps --quick --large 0 --compiled ${DATA}/hlo)
+expect_match("ssd_mobilenet_tf.hlo: [0-9]+ ops;.*Compiled training steps \\(--compiled\\): 2 steps" "${LAST_OUT}" "bench memory-steps --compiled")
+run_cli(2 bench memory-steps --quick --compiled ${OUT}/no-such-folder)
+expect_match("--compiled .*not a folder" "${LAST_ERR}" "bench memory-steps --compiled to a missing folder")

@@ -25,10 +25,12 @@ int runInfo(Args& args) {
     const std::vector<double> bl = bottomLevels(g);
     const double criticalPath = bl.empty() ? 0 : *std::max_element(bl.begin(), bl.end());
     std::map<int, int> opsPerType;
+    std::map<std::string, int> folded;   // ops that own no buffer and take no time, by type
     double tensorBytes = 0, paramBytes = 0;
     int sources = 0, sinks = 0;
     for (OpId v = 0; v < g.opCount(); ++v) {
         ++opsPerType[g.op(v).machineType];
+        if (g.op(v).work.opClass == OpClass::Alias) ++folded[g.op(v).type];
         paramBytes += g.op(v).paramBytes;
         sources += g.predecessors(v).empty();
         sinks += g.successors(v).empty();
@@ -57,6 +59,7 @@ int runInfo(Args& args) {
         j["ops_per_machine_type"] = types;
         j["devices"] = p.platform.deviceCount();
         j["memory"] = {{"tensor_bytes", tensorBytes}, {"param_bytes", paramBytes}, {"largest_op_footprint", lb.footprint}};
+        j["folded_ops"] = folded;
         j["warnings"] = lp.loaded.warnings;
         std::cout << j.dump(2) << "\n";
         return 0;
@@ -77,6 +80,13 @@ int runInfo(Args& args) {
               << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
               << " bytes (" << lb.memorySource << "; largest op footprint " << lb.footprint << ")\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";
+    if (!folded.empty()) {   // docs/formats.md, "Buffers and folded ops"
+        int total = 0;
+        for (const auto& [type, count] : folded) total += count;
+        std::cout << "folded ops      " << total << " own no buffer and take no time:";
+        for (const auto& [type, count] : folded) std::cout << " " << type << " " << count << ";";
+        std::cout << "\n";
+    }
     for (const std::string& w : lp.loaded.warnings) std::cout << "warning         " << w << "\n";
     return 0;
 }

@@ -5,7 +5,8 @@
 /// are built once (random values of the inferred shapes; the model's own data for the integer
 /// constants that steer an op, such as Reshape's shape or Gather's indices) and every call of the
 /// returned function runs the op once. Which ATen function stands for which op type, and where the
-/// call copies because ONNX Runtime would, is written at each builder in onnxops.cpp.
+/// call copies because ONNX Runtime would, is written at each builder (onnxopspointwise.cpp,
+/// onnxopsreduce.cpp; the registry in onnxops.cpp).
 ///
 /// \code
 ///   sl::models::timing::AtenCall call = sl::models::timing::prepareAtenCall(node, io);  // throws NotMeasurable

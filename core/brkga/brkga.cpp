@@ -63,8 +63,11 @@ double pick(bool first, double a, double b) {
     return std::bit_cast<double>((std::bit_cast<std::uint64_t>(a) & mask) | (std::bit_cast<std::uint64_t>(b) & ~mask));
 }
 
+} // namespace
+
 /// One population: keys of `size` chromosomes back to back, their costs and the ranking. The next
-/// generation is built in nextKeys/nextCost, then the buffers swap.
+/// generation is built in nextKeys/nextCost, then the buffers swap. Not in the anonymous
+/// namespace: Engine::State, a type with linkage, holds it (GCC warns in a unity build).
 struct Population {
     std::vector<double> keys, nextKeys;
     std::vector<double> cost, nextCost;
@@ -87,8 +90,6 @@ struct Population {
         });
     }
 };
-
-} // namespace
 
 /// What a batch builds: the initial population, a generation's offspring, or a restart.
 enum class Batch { Initial, Offspring, Restart };

@@ -9,6 +9,13 @@ namespace sl {
 
 MaxFlow::MaxFlow(int nodes) : m_out(static_cast<size_t>(nodes)), m_level(static_cast<size_t>(nodes)), m_next(static_cast<size_t>(nodes)) {}
 
+int MaxFlow::addNode() {
+    m_out.emplace_back();
+    m_level.push_back(0);
+    m_next.push_back(0);
+    return static_cast<int>(m_out.size()) - 1;
+}
+
 void MaxFlow::addEdge(int from, int to, double capacity) {
     m_out[static_cast<size_t>(from)].push_back(static_cast<int>(m_edges.size()));
     m_edges.push_back({to, capacity});

@@ -11,6 +11,8 @@ namespace sl {
 class MaxFlow {
 public:
     explicit MaxFlow(int nodes);
+    /// A new node's index.
+    int addNode();
     void addEdge(int from, int to, double capacity);
     /// The maximum flow from `source` to `sink` (= the capacity of a minimum cut).
     double run(int source, int sink);

@@ -4,7 +4,6 @@
 #include "core/analysis/maxflow.h"
 
 #include <algorithm>
-#include <tuple>
 
 namespace sl {
 
@@ -16,28 +15,22 @@ namespace {
 class StepCut {
 public:
     /// `ranBefore` (optional): ops assumed to have run before v, closed under ancestors.
-    StepCut(const Graph& g, OpId v, const OpBits& descendants, const OpBits& ancestors, const OpBits* ranBefore = nullptr)
+    StepCut(const Graph& g, OpId v, const OpBits& descendants, const OpBits& ancestors, const OpBits* ranBefore)
         : m_g(g), m_v(v), m_descendants(descendants), m_ancestors(ancestors), m_ranBefore(ranBefore),
-          m_node(static_cast<size_t>(g.opCount()), -1) {
-        int nodes = 2;
+          m_node(static_cast<size_t>(g.opCount()), -1), m_flow(2) {
         for (OpId u = 0; u < g.opCount(); ++u)
-            if (incomparable(u) && !(ranBefore && hasOpBit(*ranBefore, u))) m_node[static_cast<size_t>(u)] = nodes++;
-        m_nodes = nodes;
+            if (incomparable(u) && !(ranBefore && hasOpBit(*ranBefore, u))) m_node[static_cast<size_t>(u)] = m_flow.addNode();
     }
 
     /// Bytes live besides v's footprint in the best case.
     double minimumLive() {
-        std::vector<std::tuple<int, int, double>> edges;
         double always = 0;
-        for (TensorId t = 0; t < m_g.tensorCount(); ++t) addTensor(t, edges, always);
+        for (TensorId t = 0; t < m_g.tensorCount(); ++t) addTensor(t, always);
         for (OpId w = 0; w < m_g.opCount(); ++w)   // an incomparable op before v needs its incomparable inputs before v
             if (m_node[static_cast<size_t>(w)] >= 0)
                 for (const OpId u : m_g.predecessors(w))
-                    if (m_node[static_cast<size_t>(u)] >= 0) edges.emplace_back(m_node[static_cast<size_t>(w)], m_node[static_cast<size_t>(u)], kInfinity);
-        if (edges.empty()) return always;
-        MaxFlow flow(m_nodes);
-        for (const auto& [from, to, capacity] : edges) flow.addEdge(from, to, capacity);
-        return always + flow.run(kSource, kSink);
+                    if (m_node[static_cast<size_t>(u)] >= 0) m_flow.addEdge(m_node[static_cast<size_t>(w)], m_node[static_cast<size_t>(u)], kInfinity);
+        return always + m_flow.run(kSource, kSink);
     }
 
 private:
@@ -51,7 +44,7 @@ private:
         return hasOpBit(m_descendants, u) ? kSink : m_node[static_cast<size_t>(u)];
     }
 
-    void addTensor(TensorId t, std::vector<std::tuple<int, int, double>>& edges, double& always) {
+    void addTensor(TensorId t, double& always) {
         const Tensor& tensor = m_g.tensor(t);
         if (tensor.bytes <= 0 || tensor.producer == kNoOp || tensor.producer == m_v || hasOpBit(m_descendants, tensor.producer)) return;
         if (std::find(tensor.consumers.begin(), tensor.consumers.end(), m_v) != tensor.consumers.end()) return;   // in v's footprint
@@ -65,17 +58,17 @@ private:
         }
         if (readAfter) {   // live whenever its producer ran
             if (producer == kSource) always += tensor.bytes;
-            else edges.emplace_back(producer, kSink, tensor.bytes);
+            else m_flow.addEdge(producer, kSink, tensor.bytes);
             return;
         }
         if (readers.empty()) return;   // read only by ancestors: dead by v's step
         if (readers.size() == 1) {
-            edges.emplace_back(producer, readers[0], tensor.bytes);
+            m_flow.addEdge(producer, readers[0], tensor.bytes);
             return;
         }
-        const int node = m_nodes++;   // live when its producer ran and one of its readers did not
-        edges.emplace_back(producer, node, tensor.bytes);
-        for (const int r : readers) edges.emplace_back(node, r, kInfinity);
+        const int node = m_flow.addNode();   // live when its producer ran and one of its readers did not
+        m_flow.addEdge(producer, node, tensor.bytes);
+        for (const int r : readers) m_flow.addEdge(node, r, kInfinity);
     }
 
     const Graph& m_g;
@@ -84,27 +77,28 @@ private:
     const OpBits& m_ancestors;
     const OpBits* m_ranBefore;
     std::vector<int> m_node;   ///< per op: its node when incomparable with v, else -1
-    int m_nodes = 2;
+    MaxFlow m_flow;
 };
+
+/// footprint(v) plus the least live bytes at v's step (with `ran`, when given, run before it).
+double leastStep(const Graph& g, OpId v, const std::vector<OpBits>& after, const std::vector<OpBits>& before, const OpBits* ran) {
+    double own = g.outputBytes(v) + g.op(v).paramBytes;
+    for (const TensorId t : g.inputs(v)) own += g.tensor(t).bytes;
+    return own + StepCut(g, v, after[static_cast<size_t>(v)], before[static_cast<size_t>(v)], ran).minimumLive();
+}
 
 } // namespace
 
 std::vector<double> orderCutBounds(const Graph& g, const std::vector<OpBits>& after, const std::vector<OpBits>& before) {
     std::vector<double> bound = opCutBounds(g, after, before);
     if (g.opCount() > kMaxOrderCutOps) return bound;
-    for (OpId v = 0; v < g.opCount(); ++v) {
-        double own = g.outputBytes(v) + g.op(v).paramBytes;
-        for (const TensorId t : g.inputs(v)) own += g.tensor(t).bytes;
-        const double live = StepCut(g, v, after[static_cast<size_t>(v)], before[static_cast<size_t>(v)]).minimumLive();
-        bound[static_cast<size_t>(v)] = std::max(bound[static_cast<size_t>(v)], own + live);
-    }
+    for (OpId v = 0; v < g.opCount(); ++v)
+        bound[static_cast<size_t>(v)] = std::max(bound[static_cast<size_t>(v)], leastStep(g, v, after, before, nullptr));
     return bound;
 }
 
 double leastStepAfter(const Graph& g, OpId v, const OpBits& ran, const std::vector<OpBits>& after, const std::vector<OpBits>& before) {
-    double own = g.outputBytes(v) + g.op(v).paramBytes;
-    for (const TensorId t : g.inputs(v)) own += g.tensor(t).bytes;
-    return own + StepCut(g, v, after[static_cast<size_t>(v)], before[static_cast<size_t>(v)], &ran).minimumLive();
+    return leastStep(g, v, after, before, &ran);
 }
 
 namespace {
@@ -135,13 +129,18 @@ double pairCutBound(const Graph& g, const std::vector<OpBits>& after, const std:
     return best;
 }
 
+double orderCutBound(const Graph& g, const std::vector<OpBits>& after, const std::vector<OpBits>& before,
+                     const std::vector<double>& orderBounds) {
+    double best = footprintBound(g);
+    for (const double b : orderBounds) best = std::max(best, b);
+    if (g.opCount() > kMaxOrderCutOps) return best;
+    return std::max(best, pairCutBound(g, after, before, orderBounds, kPairCandidates));
+}
+
 double orderCutBound(const Graph& g) {
     if (g.opCount() > kMaxOrderCutOps) return cutMemoryBound(g, 1);
     const std::vector<OpBits> after = opReachability(g, true), before = opReachability(g, false);
-    const std::vector<double> bounds = orderCutBounds(g, after, before);
-    double best = footprintBound(g);
-    for (const double b : bounds) best = std::max(best, b);
-    return std::max(best, pairCutBound(g, after, before, bounds, kPairCandidates));
+    return orderCutBound(g, after, before, orderCutBounds(g, after, before));
 }
 
 } // namespace sl

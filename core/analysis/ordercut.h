@@ -44,5 +44,9 @@ inline constexpr int kPairCandidates = 16;
 /// max over v of orderCutBounds and pairCutBound, never below footprintBound(g); graphs above
 /// kMaxOrderCutOps ops (or cutMemoryBound's own limit) get cutMemoryBound(g, 1).
 double orderCutBound(const Graph& g);
+/// The same from the reachability and orderCutBounds already computed (exact-memory's set bound
+/// holds them).
+double orderCutBound(const Graph& g, const std::vector<OpBits>& after, const std::vector<OpBits>& before,
+                     const std::vector<double>& orderBounds);
 
 } // namespace sl

@@ -2,7 +2,6 @@
 #include "core/exact/exactmemory.h"
 
 #include "core/analysis/bounds.h"
-#include "core/analysis/ordercut.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/exact/approxmemory.h"
 #include "core/exact/memorydive.h"
@@ -42,6 +41,14 @@ ExactMemoryResult bestHeuristicOrder(const Graph& g) {
     return result;
 }
 
+/// Keeps the DP's order when it is lower than the incumbent.
+void keepIfLower(const ApproxMemoryResult& dp, ExactMemoryResult& result) {
+    if (dp.peak < result.peak) {
+        result.order = dp.order;
+        result.peak = dp.peak;
+    }
+}
+
 /// A narrow approximate DP (mem-approx-dp, K = limits.incumbentBeam, at most a tenth of the time limit)
 /// as a second incumbent: where branches interleave (SSD's heads) it finds orders 3 % below every
 /// classic one, and a lower incumbent prunes more. It proves the optimum when its beam never fills.
@@ -49,10 +56,7 @@ void improveByApproximateDp(const Graph& g, const ExactMemoryLimits& limits, std
     if (limits.incumbentBeam < 1) return;
     const ApproxMemoryResult dp = approximateMinimumMemory(
         g, {.beamWidth = limits.incumbentBeam, .timeLimit = limits.timeLimit > 0 ? 0.1 * limits.timeLimit : 0}, std::move(stop));
-    if (dp.peak < result.peak) {
-        result.order = dp.order;
-        result.peak = dp.peak;
-    }
+    keepIfLower(dp, result);
     result.optimal = dp.optimal && dp.peak <= result.peak;
 }
 
@@ -71,11 +75,7 @@ void widenIncumbent(const Graph& g, const ExactMemoryLimits& limits, std::chrono
             if (left <= 0) return;
         }
         if (stop.stop_requested()) return;
-        const ApproxMemoryResult dp = approximateMinimumMemory(g, {.beamWidth = static_cast<int>(k), .timeLimit = left}, stop);
-        if (dp.peak < result.peak) {
-            result.order = dp.order;
-            result.peak = dp.peak;
-        }
+        keepIfLower(approximateMinimumMemory(g, {.beamWidth = static_cast<int>(k), .timeLimit = left}, stop), result);
         if (result.peak <= result.lowerBound) return;
     }
 }
@@ -85,13 +85,13 @@ void widenIncumbent(const Graph& g, const ExactMemoryLimits& limits, std::chrono
 /// step that reached it at that cost (`parent`, `action`).
 class MemorySearch {
 public:
-    /// `result` holds the incumbent; `floor` is a lower bound on the optimum; the time limit counts from `begin`.
-    MemorySearch(const Graph& g, const ExactMemoryLimits& limits, std::stop_token stop,
-                 const ExactMemoryProgress& progress, ExactMemoryResult& result, double floor,
-                 std::chrono::steady_clock::time_point begin)
+    /// `result` holds the incumbent; `bound`'s floor is a lower bound on the optimum; the time
+    /// limit counts from `begin`.
+    MemorySearch(const Graph& g, const MemoryStateBound& bound, const ExactMemoryLimits& limits, std::stop_token stop,
+                 const ExactMemoryProgress& progress, ExactMemoryResult& result, std::chrono::steady_clock::time_point begin)
         : m_g(g), m_n(g.opCount()), m_words((m_n + 63) / 64), m_limits(limits), m_stop(std::move(stop)),
-          m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(g), m_dive(m_memory, g), m_store(m_words),
-          m_scratch(static_cast<size_t>(m_words), 0), m_floor(floor),
+          m_progress(progress), m_result(result), m_begin(begin), m_memory(g), m_bound(bound), m_dive(m_memory, g), m_store(m_words),
+          m_scratch(static_cast<size_t>(m_words), 0), m_floor(bound.floor()),
           // per set: its bits and index, five fields, about two heap entries
           m_bytesPerState(2 * opSetStoreBytesPerSet(m_words) + 2 * (3 * 8 + 2 * 4) + 2 * sizeof(HeapEntry)),
           // Expansions cost O(V + E): on large graphs check the clock and the stop token every time.
@@ -288,7 +288,7 @@ private:
     ExactMemoryResult& m_result;
     const std::chrono::steady_clock::time_point m_begin;
     const SetStepMemory m_memory;
-    const MemoryStateBound m_bound;
+    const MemoryStateBound& m_bound;
     GreedyMemoryDive m_dive;
     StepMemory m_stepMemory{m_g, 1};
     OpSetStore m_store;
@@ -311,7 +311,8 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
                                      const ExactMemoryProgress& progress) {
     const auto begin = std::chrono::steady_clock::now();
     ExactMemoryResult result = bestHeuristicOrder(g);
-    const double floor = orderCutBound(g);   // a heuristic order that meets it is optimal: no search
+    const MemoryStateBound bound(g);   // the search's set bound; its floor is orderCutBound(g)
+    const double floor = bound.floor();   // a heuristic order that meets it is optimal: no search
     if (g.opCount() == 0 || result.peak <= floor) {
         result.optimal = true;   // meets the lower bound
         result.lowerBound = result.peak;
@@ -326,7 +327,7 @@ ExactMemoryResult exactMinimumMemory(const Graph& g, const ExactMemoryLimits& li
     // the search gets three quarters of the time; what it leaves goes to wider DPs
     ExactMemoryLimits searchLimits = limits;
     searchLimits.timeLimit = limits.timeLimit > 0 ? 0.75 * limits.timeLimit : 0;
-    MemorySearch search(g, searchLimits, stop, progress, result, floor, begin);
+    MemorySearch search(g, bound, searchLimits, stop, progress, result, begin);
     search.run();
     result.optimal = result.note.empty() || result.lowerBound >= result.peak;
     if (!result.optimal && !result.cancelled && limits.incumbentBeam > 0) {

@@ -14,12 +14,14 @@ MemoryStateBound::MemoryStateBound(const Graph& g) : m_g(g) {
         m_before = opReachability(g, false);
         m_opBound = opCutBounds(g, m_after, m_before);
         m_orderBound = orderCutBounds(g, m_after, m_before);
+        m_floor = orderCutBound(g, m_after, m_before, m_orderBound);
     } else {
         for (OpId v = 0; v < n; ++v) {
             double bytes = g.outputBytes(v) + g.op(v).paramBytes;
             for (TensorId t : g.inputs(v)) bytes += g.tensor(t).bytes;
             m_opBound.push_back(bytes);
         }
+        m_floor = footprintBound(g);
     }
     if (m_orderBound.empty()) m_orderBound = m_opBound;
     for (OpId v = 0; v < n; ++v) m_stepExtra.push_back(g.outputBytes(v) + g.op(v).paramBytes);
@@ -35,16 +37,16 @@ std::vector<OpId> MemoryStateBound::opsByBound(const std::vector<double>& bound)
 }
 
 double MemoryStateBound::bound(const std::uint64_t* set, double live) const {
-    return std::max({nextStepBound(set, live), remainingOpsBound(set), leastStepOfLargestRemaining(set)});
+    const auto largest = std::find_if(m_byOrderBound.begin(), m_byOrderBound.end(), [&](OpId v) { return !opInSet(set, v); });
+    if (largest == m_byOrderBound.end()) return nextStepBound(set, live);   // nothing remains
+    return std::max({nextStepBound(set, live), remainingOpsBound(set, *largest), leastStepOf(*largest, set)});
 }
 
-/// The remaining op with the largest order cut bound: its least step over the completions of
-/// `set` (the min-cut with the set's ops run before it), on graphs small enough for the cut.
-double MemoryStateBound::leastStepOfLargestRemaining(const std::uint64_t* set) const {
+/// Remaining op v's least step over the completions of `set` (the min-cut with the set's ops run
+/// before it), on graphs small enough for the cut.
+double MemoryStateBound::leastStepOf(OpId v, const std::uint64_t* set) const {
     if (m_after.empty() || m_g.opCount() > kMaxOrderCutOps) return 0;
-    for (const OpId v : m_byOrderBound)
-        if (!opInSet(set, v)) return leastStepAfter(m_g, v, OpBits(set, set + m_after[0].size()), m_after, m_before);
-    return 0;
+    return leastStepAfter(m_g, v, OpBits(set, set + m_after[0].size()), m_after, m_before);
 }
 
 double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) const {
@@ -59,13 +61,8 @@ double MemoryStateBound::nextStepBound(const std::uint64_t* set, double live) co
     return cheapest < 0 ? 0 : live + cheapest;
 }
 
-double MemoryStateBound::remainingOpsBound(const std::uint64_t* set) const {
-    double best = 0;
-    for (const OpId v : m_byOrderBound)
-        if (!opInSet(set, v)) {
-            best = m_orderBound[static_cast<size_t>(v)];
-            break;
-        }
+double MemoryStateBound::remainingOpsBound(const std::uint64_t* set, OpId largest) const {
+    double best = m_orderBound[static_cast<size_t>(largest)];
     int checked = 0;
     std::vector<TensorId> live;   // gathered once, for the first op whose term is evaluated
     for (const OpId v : m_byBound) {

@@ -35,12 +35,16 @@ public:
     /// The bound for the set `set` (one bit per op) with `live` bytes live after it, not counting
     /// the set's own partial peak (the caller takes the maximum with it).
     double bound(const std::uint64_t* set, double live) const;
+    /// A bound on every order (the empty set's): orderCutBound from the structures above, the
+    /// footprints alone beyond kMaxReachOps ops.
+    double floor() const { return m_floor; }
 
 private:
     static std::vector<OpId> opsByBound(const std::vector<double>& bound);
     double nextStepBound(const std::uint64_t* set, double live) const;
-    double remainingOpsBound(const std::uint64_t* set) const;
-    double leastStepOfLargestRemaining(const std::uint64_t* set) const;
+    /// `largest`: the remaining op with the largest order cut bound.
+    double remainingOpsBound(const std::uint64_t* set, OpId largest) const;
+    double leastStepOf(OpId v, const std::uint64_t* set) const;
     std::vector<TensorId> liveTensors(const std::uint64_t* set) const;
     double liveTensorsKeptBy(OpId v, const std::uint64_t* set, const std::vector<TensorId>& live) const;
 
@@ -51,6 +55,7 @@ private:
     std::vector<double> m_orderBound;   ///< orderCutBounds, or m_opBound
     std::vector<OpId> m_byOrderBound;   ///< ops by m_orderBound, largest first
     std::vector<double> m_stepExtra;  ///< outputs + parameters
+    double m_floor = 0;
 };
 
 } // namespace sl

@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -84,6 +83,7 @@ public:
         auto g = std::make_shared<Graph>();
         g->setTimeUnit(TimeUnit::Microseconds);   // roofline durations
         m_opOf.assign(m_in.size(), kNoOp);
+        m_firstTensor.assign(m_in.size(), -1);
         for (std::size_t i = 0; i < m_in.size(); ++i)
             if (!isWeight(m_in[i])) m_opOf[i] = g->addOp({.name = m_in[i].name, .type = m_in[i].opcode});
         if (g->opCount() == 0) fail(m_source, "the ENTRY computation has only parameters and constants");
@@ -166,12 +166,8 @@ private:
     /// The buffers reader `i` reads of operand `op`: a get-tuple-element's element, else all.
     std::vector<Buffer> readFrom(std::size_t i, std::size_t op) const {
         const Value& v = m_values[op];
-        if (m_in[i].opcode == "get-tuple-element") {
-            std::int64_t k = -1;
-            if (const auto at = m_in[i].attrs.find("index="); at != std::string::npos)
-                if (const auto n = parseInteger(m_in[i].attrs.substr(at + 6, m_in[i].attrs.find_first_of(", ", at + 6) - at - 6))) k = *n;
-            if (k >= 0 && k < static_cast<std::int64_t>(v.size())) return v[static_cast<std::size_t>(k)];
-        }
+        const std::int64_t k = m_in[i].tupleIndex;
+        if (k >= 0 && k < static_cast<std::int64_t>(v.size())) return v[static_cast<std::size_t>(k)];
         return flatten(v);
     }
 
@@ -188,6 +184,8 @@ private:
         }
     }
 
+    TensorId tensorOf(const Buffer& b) const { return m_firstTensor[b.instr] + b.element; }
+
     double bufferBytes(const Buffer& b) const {
         if (m_inPlace.count(b)) return 0;
         return m_in[b.instr].shape.elementBytes[static_cast<std::size_t>(b.element)];
@@ -199,14 +197,15 @@ private:
         for (std::size_t i = 0; i < m_in.size(); ++i) {
             if (m_opOf[i] == kNoOp) continue;
             if (m_folded[i]) {
-                m_marker[i] = g.addTensor(m_in[i].name, m_opOf[i], 0);
+                m_firstTensor[i] = g.addTensor(m_in[i].name, m_opOf[i], 0);
                 continue;
             }
             const std::size_t elements = m_in[i].shape.elementBytes.size();
+            m_firstTensor[i] = g.tensorCount();   // the elements' tensors are consecutive
             for (std::size_t e = 0; e < elements; ++e) {
                 const Buffer b{i, static_cast<int>(e)};
                 const std::string name = m_in[i].shape.tuple ? m_in[i].name + "{" + std::to_string(e) + "}" : m_in[i].name;
-                m_tensorOf[b] = g.addTensor(name, m_opOf[i], bufferBytes(b));
+                g.addTensor(name, m_opOf[i], bufferBytes(b));
                 if (bufferBytes(b) > kHugeTensorBytes)
                     warnings.push_back("'" + name + "' (line " + std::to_string(m_in[i].line) + ") is " + tebibytes(bufferBytes(b)) +
                                        ": huge, more than any device holds");
@@ -220,10 +219,10 @@ private:
         std::set<TensorId> read;
         std::set<Buffer> weights;
         for (std::size_t op : m_operands[i]) {
-            if (m_folded[op]) read.insert(m_marker.at(op));
+            if (m_folded[op]) read.insert(m_firstTensor[op]);
             for (const Buffer& b : readFrom(i, op)) {
                 if (isWeight(m_in[b.instr])) weights.insert(b);
-                else read.insert(m_tensorOf.at(b));
+                else read.insert(tensorOf(b));
             }
         }
         for (TensorId t : read) g.addConsumer(t, v);
@@ -260,8 +259,8 @@ private:
     std::vector<Value> m_values;
     std::set<Buffer> m_inPlace;
     std::vector<OpId> m_opOf;
-    std::map<Buffer, TensorId> m_tensorOf;
-    std::unordered_map<std::size_t, TensorId> m_marker;   ///< a folded op's 0-byte tensor
+    /// Per op instruction: its first element's tensor (the rest follow it), or a folded op's 0-byte one.
+    std::vector<TensorId> m_firstTensor;
 };
 
 } // namespace

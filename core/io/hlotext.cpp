@@ -109,6 +109,14 @@ bool isDefaultLayout(std::string_view layout, std::size_t rank) {
     return true;
 }
 
+/// The whole number after `key` ("index=") in an attribute list.
+std::optional<std::int64_t> attributeInteger(std::string_view attrs, std::string_view key) {
+    const std::size_t at = attrs.find(key);
+    if (at == std::string_view::npos) return std::nullopt;
+    const std::string_view rest = attrs.substr(at + key.size());
+    return parseInteger(rest.substr(0, rest.find_first_of(", ")));
+}
+
 class HloTextReader {
 public:
     explicit HloTextReader(const std::string& source) : m_source(source) {}
@@ -274,6 +282,7 @@ private:
             }
         }
         in.attrs = std::string(rest.substr(close));
+        if (in.opcode == "get-tuple-element") in.tupleIndex = attributeInteger(in.attrs, "index=").value_or(-1);
         return in;
     }
 

@@ -34,6 +34,7 @@ struct HloInstruction {
     std::string attrs;   ///< everything after the operand list
     bool root = false;
     std::int64_t parameterNumber = -1;   ///< `parameter(N)`
+    std::int64_t tupleIndex = -1;        ///< a get-tuple-element's `index=K`
 };
 
 /// `input_output_alias={ {0}: (2, {}, must-alias), ... }`: output tuple index -> parameter number.

@@ -59,7 +59,8 @@ Validation ImitationMethod::validate() {
     const double gap = m_data.meanGap(val), worst = m_data.worstGap(val);
     Validation v;
     v.score = -gap;
-    v.summary = "greedy " + formatText("%+.2f", gap) + "% above the optima (worst " + formatText("%+.2f", worst) + "%)";
+    v.summary = "greedy " + formatText("%+.2f", gap) + "% above the optima (worst " + formatText("%+.2f", worst) + "%" +
+                m_data.gapsBySet(val) + ")";
     nlohmann::json r;
     r["loss"] = "imitation";
     r["validation_mean_greedy_peak"] = meanOf(val);

@@ -5,13 +5,18 @@
 #include "core/costmodel/validator.h"
 #include "core/exact/exactmemory.h"
 #include "core/generators/generators.h"
+#include "core/generators/hlotrainingstep.h"
+#include "core/io/graphio.h"
 #include "core/graph/traininggraph.h"
 #include "core/util/atomicfile.h"
 #include "core/util/random.h"
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <mutex>
+#include <thread>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -20,9 +25,9 @@ namespace sl::models {
 
 namespace {
 
-/// Entry i of the training part, in fives: SGD and Adam steps of 30-250 forward ops, SGD and
-/// Adam steps of 250-400, and a layered graph of 50-100 ops (the paper's).
-MemoryStepSpec trainSpec(int i) {
+/// Networks mix, entry i of the training part, in fives: SGD and Adam steps of 30-250 forward
+/// ops, SGD and Adam steps of 250-400, and a layered graph of 50-100 ops (the paper's).
+MemoryStepSpec networkTrainSpec(int i) {
     const std::uint64_t seed = kLabelTrainSeedBase + static_cast<std::uint64_t>(i);
     Rng rng(seed);
     switch (i % 5) {
@@ -34,10 +39,61 @@ MemoryStepSpec trainSpec(int i) {
     }
 }
 
-MemoryStepSpec validationSpec(int i) {
+MemoryStepSpec networkValidationSpec(int i) {
     const std::uint64_t seed = kLabelValidationSeedBase + static_cast<std::uint64_t>(i);
     Rng rng(seed);
     return {"nn", static_cast<int>(rng.integer(30, 250)), seed, i % 2 == 0 ? "sgd" : "adam"};
+}
+
+/// Compiled-steps mix, entry i, in fours: MLP SGD, MLP Adam, transformer SGD, transformer Adam.
+MemoryStepSpec compiledSpec(int i, std::uint64_t seedBase) {
+    const std::uint64_t seed = seedBase + static_cast<std::uint64_t>(i);
+    Rng rng(seed ^ 0x5DEECE66DULL);   // not the generator's own stream of the same seed
+    const bool transformer = i % 4 >= 2;
+    const int layers = static_cast<int>(transformer ? rng.integer(1, 2) : rng.integer(1, 6));
+    return {transformer ? "hlo-transformer" : "hlo-mlp", layers, seed, i % 2 == 0 ? "sgd" : "adam"};
+}
+
+MemoryStepSpec trainSpec(LabelMix mix, int i) {
+    return mix == LabelMix::Networks ? networkTrainSpec(i) : compiledSpec(i, kCompiledLabelTrainSeedBase);
+}
+
+MemoryStepSpec validationSpec(LabelMix mix, int i) {
+    return mix == LabelMix::Networks ? networkValidationSpec(i) : compiledSpec(i, kCompiledLabelValidationSeedBase);
+}
+
+template <typename T>
+T pick(Rng& rng, std::initializer_list<T> values) {
+    return *(values.begin() + rng.integer(0, static_cast<std::int64_t>(values.size()) - 1));
+}
+
+/// The generator spec of an hlo-* entry: its seed draws the sizes around the shapes of small
+/// PyTorch/XLA modules (docs/training-graphs.md, "HLO training steps").
+HloStepSpec compiledStepSpec(const MemoryStepSpec& spec) {
+    HloStepSpec s;
+    s.seed = spec.seed;
+    s.layers = spec.nodes;
+    s.adam = spec.training == "adam";
+    Rng rng(spec.seed);
+    s.bf16 = rng.uniform() < 0.25;
+    if (spec.family == "hlo-mlp") {
+        s.model = HloStepSpec::Model::Mlp;
+        s.hidden = pick(rng, {64, 128, 256, 512});
+        s.batch = pick(rng, {8, 16, 32, 64, 128});
+        s.inputs = pick(rng, {64, 256, 784, 1024});
+        s.classes = pick(rng, {10, 100, 1000});
+        s.tensorParallel = pick(rng, {1, 1, 2});
+        return s;
+    }
+    s.model = HloStepSpec::Model::Transformer;
+    s.hidden = pick(rng, {64, 128, 256});
+    s.heads = pick(rng, {2, 4, 8});
+    s.sequence = pick(rng, {16, 32, 64, 128});
+    s.batch = pick(rng, {1, 2, 4, 8});
+    s.vocab = pick(rng, {500, 1000, 8000, 32000});
+    const int tp = pick(rng, {1, 1, 2, 4});
+    s.tensorParallel = s.heads % tp == 0 ? tp : 1;
+    return s;
 }
 
 LabelledStep label(const MemoryStepSpec& spec, double seconds, std::stop_token stop) {
@@ -72,7 +128,17 @@ LabelledStep fromJson(const nlohmann::json& j) {
 
 } // namespace
 
+std::optional<LabelMix> parseLabelMix(const std::string& name) {
+    if (name == "networks") return LabelMix::Networks;
+    if (name == "compiled") return LabelMix::CompiledSteps;
+    return std::nullopt;
+}
+
 std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec) {
+    if (spec.family == "hlo-mlp" || spec.family == "hlo-transformer") {
+        const std::string name = spec.family + ":" + std::to_string(spec.nodes) + ":" + std::to_string(spec.seed);
+        return parseGraph(generateHloTrainingStep(compiledStepSpec(spec)).text, GraphFormat::Hlo, name).graph;
+    }
     GeneratedInstance inst = generateInstance(spec.family, spec.nodes, spec.seed);
     if (spec.training.empty()) return inst.graph;
     const std::optional<UpdateRule> rule = parseUpdateRule(spec.training);
@@ -82,23 +148,42 @@ std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec) {
 
 LabelSet buildLabelSet(const LabelSetSize& size, const std::function<void(const std::string&)>& log, std::stop_token stop) {
     const auto begin = std::chrono::steady_clock::now();
-    LabelSet set;
-    int proven = 0;
-    for (int i = 0; i < size.validation + size.train && !stop.stop_requested(); ++i) {
-        const bool validation = i < size.validation;
-        LabelledStep s = label(validation ? validationSpec(i) : trainSpec(i - size.validation), size.secondsPerStep, stop);
-        proven += s.optimal;
-        (validation ? set.validation : set.train).push_back(std::move(s));
-        if ((i + 1) % 200 == 0) log("labelled " + std::to_string(i + 1) + " steps, " + std::to_string(proven) + " proven optimal");
+    const int total = size.validation + size.train;
+    std::vector<LabelledStep> entries(static_cast<size_t>(total));
+    std::atomic<int> next{0}, done{0}, proven{0};
+    std::mutex logMutex;
+    auto work = [&] {
+        for (int i = next++; i < total && !stop.stop_requested(); i = next++) {
+            const bool validation = i < size.validation;
+            const MemoryStepSpec spec = validation ? validationSpec(size.mix, i) : trainSpec(size.mix, i - size.validation);
+            entries[static_cast<size_t>(i)] = label(spec, size.secondsPerStep, stop);
+            proven += entries[static_cast<size_t>(i)].optimal;
+            if (const int n = ++done; n % 50 == 0 || n == total) {
+                const std::lock_guard lock(logMutex);
+                log("labelled " + std::to_string(n) + " of " + std::to_string(total) + " steps, " + std::to_string(proven.load()) +
+                    " proven optimal");
+            }
+        }
+    };
+    {
+        std::vector<std::jthread> workers;
+        for (int t = 1; t < size.threads; ++t) workers.emplace_back(work);
+        work();
     }
     if (stop.stop_requested()) throw std::runtime_error("labelling stopped before it finished");
+    LabelSet set;
+    set.validation.assign(std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.begin() + size.validation));
+    set.train.assign(std::make_move_iterator(entries.begin() + size.validation), std::make_move_iterator(entries.end()));
     set.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    set.threads = size.threads;
+    set.mix = size.mix;
     return set;
 }
 
 void saveLabelSet(const LabelSet& set, const std::string& path) {
     std::ostringstream out;
-    out << nlohmann::json{{"schedlab_label_set", 1}, {"seconds", set.seconds},
+    out << nlohmann::json{{"schedlab_label_set", 1}, {"seconds", set.seconds}, {"threads", set.threads},
+                          {"mix", set.mix == LabelMix::Networks ? "networks" : "compiled"},
                           {"labeller", "exact-memory (single device, step clock, keepOutputs = false)"}}
                 .dump()
         << "\n";
@@ -117,6 +202,8 @@ LabelSet loadLabelSet(const std::string& path) {
             if (lineNo == 1) {
                 if (j.value("schedlab_label_set", 0) != 1) throw std::runtime_error("not a label set (version 1)");
                 set.seconds = j.value("seconds", 0.0);
+                set.threads = j.value("threads", 1);
+                set.mix = parseLabelMix(j.value("mix", "networks")).value_or(LabelMix::Networks);
                 continue;
             }
             (j.at("part").get<std::string>() == "validation" ? set.validation : set.train).push_back(fromJson(j));

@@ -16,9 +16,14 @@ const char* const kTrainHelp =
     "  --out FILE            best weights (model card beside it as FILE.card.json; checkpoints FILE.ckpt.*)\n"
     "  --loss L              reinforce (the paper's, default) or imitation: the log-likelihood of the\n"
     "                        orders exact-memory proved optimal (needs --labels)\n"
-    "  --labels FILE         train on this label set's steps and validate against their optima; built\n"
-    "                        first when FILE does not exist (exact-memory on every step)\n"
-    "  --label-steps N       training entries of a label set built here (default 2400; 64 more for validation)\n"
+    "  --labels FILE[,FILE]  train on these label sets' steps (each batch draws from them in turn) and\n"
+    "                        validate against their optima; a missing FILE is built first (exact-memory\n"
+    "                        on every step)\n"
+    "  --label-steps N       training entries of a label set built here (default 2400)\n"
+    "  --label-validation N  its reserved validation steps (default 64)\n"
+    "  --label-mix M         its graphs: networks (nn and layered, default) or compiled (HLO MLP and\n"
+    "                        transformer steps, as generate hlo-step writes them)\n"
+    "  --label-threads T     steps labelled side by side while building it (default 1)\n"
     "  --init FILE           start from these weights (e.g. imitation's, before reinforce)\n"
     "  --steps N             gradient steps (default 2000)\n"
     "  --batch B             graphs per step (default 8, one sampled order each)\n"
@@ -46,6 +51,11 @@ int runTrain(const TrainArgs& args) {
     c.loss = r.text("loss", c.loss);
     c.labels = r.text("labels", "");
     c.labelSteps = static_cast<int>(r.integer("label-steps", c.labelSteps));
+    c.labelValidation = static_cast<int>(r.integer("label-validation", c.labelValidation));
+    const std::string mix = r.text("label-mix", "networks");
+    if (!parseLabelMix(mix)) throw TrainUsageError("--label-mix expects networks or compiled");
+    c.labelMix = *parseLabelMix(mix);
+    c.labelThreads = static_cast<int>(r.integer("label-threads", c.labelThreads));
     c.init = r.text("init", "");
     c.steps = r.integer("steps", c.steps);
     c.batch = static_cast<int>(r.integer("batch", c.batch));
@@ -72,7 +82,8 @@ int runTrain(const TrainArgs& args) {
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
     if (c.steps < 0 || c.batch < 1 || c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.threads < 1 || c.width < 1 ||
-        c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 || c.epochSteps < 1 || c.labelSteps < 1)
+        c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 || c.epochSteps < 1 || c.labelSteps < 1 ||
+        c.labelValidation < 1 || c.labelThreads < 1)
         throw TrainUsageError("bad sizes: steps >= 0, batch >= 1, 2 <= min-nodes <= max-nodes, threads >= 1");
     c.command = args.commandLine;
     c.dist = args.dist;

@@ -10,6 +10,7 @@
 /// Torch-free header.
 
 #include "core/dist/distoptions.h"
+#include "models/topoformer/labelset.h"
 
 #include <cstdint>
 #include <functional>
@@ -23,9 +24,12 @@ struct TopoformerTrainConfig {
     /// A label set file (models/topoformer/labelset.h), built first when missing: training draws
     /// its entries and validates on its reserved steps against their optima. Empty: fresh
     /// layered graphs of minNodes-maxNodes, validated against the best classic order.
+    /// Several files, comma-separated: each batch draws from them in turn.
     std::string labels;
     int labelSteps = 2400;                   ///< entries of a label set built here
     int labelValidation = 64;                ///< ... and its reserved validation steps
+    LabelMix labelMix = LabelMix::Networks;  ///< ... and its kind of graphs
+    int labelThreads = 1;                    ///< ... labelled on this many threads
     int minNodes = 50, maxNodes = 100;       ///< training graph sizes, uniform
     int validationGraphs = 128;
     int validationNodes = 100;

@@ -6,6 +6,7 @@
 #include "core/generators/generators.h"
 #include "core/exact/setmemory.h"
 #include "core/util/random.h"
+#include "models/train/trainers.h"
 
 #include <ATen/ATen.h>
 
@@ -59,19 +60,24 @@ double meanOf(const std::vector<double>& v) {
 TopoformerData::TopoformerData(const TopoformerTrainConfig& c, const TopoformerConfig& model,
                                const std::function<void(const std::string&)>& log)
     : m_c(c), m_model(model) {
-    if (!c.labels.empty()) {
-        m_labels = std::make_unique<LabelSet>(
-            loadOrBuildLabelSet(c.labels, {.train = c.labelSteps, .validation = c.labelValidation}, log));
-        for (const LabelledStep& s : m_labels->validation) {
+    for (const std::string& file : c.labels.empty() ? std::vector<std::string>{} : splitList(c.labels)) {
+        const LabelSetSize size{.train = c.labelSteps, .validation = c.labelValidation, .mix = c.labelMix, .threads = c.labelThreads};
+        m_labelSets.push_back(loadOrBuildLabelSet(file, size, log));
+        m_labelFiles.push_back(std::filesystem::path(file).filename().string());
+    }
+    for (size_t k = 0; k < m_labelSets.size(); ++k) {
+        for (const LabelledStep& s : m_labelSets[k].validation) {
             m_validation.push_back(prepare(graphOf(s.spec), 0, &s));
             m_reference.push_back(s.peak);
+            m_validationSet.push_back(static_cast<int>(k));
         }
-        return;
     }
+    if (labelled()) return;
     for (int i = 0; i < c.validationGraphs; ++i) {   // a fixed validation set and the best classic order on each
         GeneratedInstance inst = generateLayered(c.validationNodes, kValidationSeedBase + static_cast<std::uint64_t>(i));
         m_reference.push_back(bestClassicMemoryOrder(*inst.graph).peak);
         m_validation.push_back(prepare(inst.graph, 0));
+        m_validationSet.push_back(0);
     }
 }
 
@@ -86,8 +92,8 @@ std::vector<Prepared> TopoformerData::batch(std::int64_t step, std::uint64_t see
     std::vector<Prepared> batch;
     for (int b = 0; b < m_c.batch; ++b) {
         const std::uint64_t gseed = kTrainSeedBase + (mixSeeds(stepSeed, static_cast<std::uint64_t>(b)) % kTrainSeedBase);
-        if (m_labels) {
-            const auto& train = m_labels->train;
+        if (labelled()) {   // entry b from set b mod k: every set has its share of each batch
+            const auto& train = m_labelSets[static_cast<size_t>(b) % m_labelSets.size()].train;
             const LabelledStep& s = train[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(train.size()) - 1))];
             batch.push_back(prepare(graphOf(s.spec), gseed, &s));
         } else {
@@ -98,10 +104,29 @@ std::vector<Prepared> TopoformerData::batch(std::int64_t step, std::uint64_t see
     return batch;
 }
 
+std::vector<double> TopoformerData::meanGapPerSet(const std::vector<double>& peaks) const {
+    const size_t sets = std::max<size_t>(1, m_labelSets.size());
+    std::vector<double> sum(sets, 0.0), count(sets, 0.0);
+    for (size_t i = 0; i < peaks.size(); ++i) {
+        const auto k = static_cast<size_t>(m_validationSet[i]);
+        sum[k] += (peaks[i] - m_reference[i]) / m_reference[i];
+        count[k] += 1;
+    }
+    for (size_t k = 0; k < sets; ++k) sum[k] = count[k] > 0 ? 100 * sum[k] / count[k] : 0;
+    return sum;
+}
+
 double TopoformerData::meanGap(const std::vector<double>& peaks) const {
-    double s = 0;
-    for (size_t i = 0; i < peaks.size(); ++i) s += (peaks[i] - m_reference[i]) / m_reference[i];
-    return 100 * s / static_cast<double>(peaks.size());
+    const std::vector<double> perSet = meanGapPerSet(peaks);
+    return *std::max_element(perSet.begin(), perSet.end());
+}
+
+std::string TopoformerData::gapsBySet(const std::vector<double>& peaks) const {
+    if (m_labelSets.size() < 2) return "";
+    const std::vector<double> perSet = meanGapPerSet(peaks);
+    std::string text = "; per set:";
+    for (size_t k = 0; k < perSet.size(); ++k) text += (k ? ", " : " ") + m_labelFiles[k] + " " + formatText("%+.2f", perSet[k]) + "%";
+    return text;
 }
 
 double TopoformerData::worstGap(const std::vector<double>& peaks) const {
@@ -111,15 +136,24 @@ double TopoformerData::worstGap(const std::vector<double>& peaks) const {
 }
 
 std::string TopoformerData::describe() const {
-    if (m_labels) {
+    std::string text;
+    for (size_t k = 0; k < m_labelSets.size(); ++k) {
+        const LabelSet& set = m_labelSets[k];
         int proven = 0;
-        for (const LabelledStep& s : m_labels->train) proven += s.optimal;
-        return "label set " + std::filesystem::path(m_c.labels).filename().string() + " (models/topoformer/labelset.h): " + std::to_string(m_labels->train.size()) +
-               " training entries (" + std::to_string(proven) + " proven optimal by exact-memory; nn SGD/Adam steps of 30-400 " +
-               "forward ops and layered graphs of 50-100 ops, seeds " + std::to_string(kLabelTrainSeedBase) + " + i), " +
-               std::to_string(m_labels->validation.size()) + " validation steps (nn SGD/Adam, 30-250 forward ops, seeds " +
-               std::to_string(kLabelValidationSeedBase) + " + i), built in " + std::to_string(m_labels->seconds) + " s";
+        for (const LabelledStep& s : set.train) proven += s.optimal;
+        const bool networks = set.mix == LabelMix::Networks;
+        text += (k ? "; " : "") + std::string("label set ") + m_labelFiles[k] + " (models/topoformer/labelset.h): " +
+                std::to_string(set.train.size()) + " training entries (" + std::to_string(proven) +
+                " proven optimal by exact-memory, the others its best order; " +
+                (networks ? "nn SGD/Adam steps of 30-400 forward ops and layered graphs of 50-100 ops, seeds " +
+                                std::to_string(kLabelTrainSeedBase)
+                          : "HLO MLP and transformer SGD/Adam steps from generate hlo-step, seeds " +
+                                std::to_string(kCompiledLabelTrainSeedBase)) +
+                " + i), " + std::to_string(set.validation.size()) + " validation steps (seeds " +
+                std::to_string(networks ? kLabelValidationSeedBase : kCompiledLabelValidationSeedBase) + " + i), built in " +
+                formatText("%.0f", set.seconds) + " s on " + std::to_string(set.threads) + " thread(s)";
     }
+    if (!text.empty()) return text;
     return "layered graphs (Gagrani et al., NeurIPS 2022; core/generators generateLayered), " + std::to_string(m_c.minNodes) +
            "-" + std::to_string(m_c.maxNodes) + " ops, fresh each step, seeds " + std::to_string(kTrainSeedBase) +
            " + mix(seed, step, i); validation " + std::to_string(m_c.validationGraphs) + " graphs of " +

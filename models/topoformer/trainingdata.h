@@ -26,7 +26,8 @@ struct Prepared {
 
 class TopoformerData {
 public:
-    /// Loads (or builds) the label set when `c.labels` is set; prepares the validation graphs.
+    /// Loads (or builds) the label sets when `c.labels` is set (comma-separated files); prepares
+    /// the validation graphs.
     TopoformerData(const TopoformerTrainConfig& c, const TopoformerConfig& model, const std::function<void(const std::string&)>& log);
 
     /// Step `step`'s graphs; every choice derives from (seed, step).
@@ -34,10 +35,13 @@ public:
     const std::vector<Prepared>& validation() const { return m_validation; }
     /// Per validation graph: its optimum (labels) or best classic order's peak.
     const std::vector<double>& reference() const { return m_reference; }
-    const char* referenceName() const { return m_labels ? "optimum" : "best classic"; }
-    bool labelled() const { return m_labels != nullptr; }
-    /// Mean % of `peaks` above the reference.
+    const char* referenceName() const { return labelled() ? "optimum" : "best classic"; }
+    bool labelled() const { return !m_labelSets.empty(); }
+    /// Mean % of `peaks` above the reference; with several label sets the largest of their means,
+    /// so that a checkpoint counts as good as its weaker set.
     double meanGap(const std::vector<double>& peaks) const;
+    /// With several label sets, each one's mean gap ("; per set: a +0.30%, b +4.10%"), else "".
+    std::string gapsBySet(const std::vector<double>& peaks) const;
     double worstGap(const std::vector<double>& peaks) const;
     /// For the model card.
     std::string describe() const;
@@ -47,9 +51,13 @@ private:
 
     const TopoformerTrainConfig& m_c;
     const TopoformerConfig& m_model;
-    std::unique_ptr<LabelSet> m_labels;
+    std::vector<LabelSet> m_labelSets;
+    std::vector<std::string> m_labelFiles;
     std::vector<Prepared> m_validation;
     std::vector<double> m_reference;
+    std::vector<int> m_validationSet;   ///< per validation graph: its label set
+    /// Per label set (one group without labels): the mean gap of its validation graphs.
+    std::vector<double> meanGapPerSet(const std::vector<double>& peaks) const;
 };
 
 /// 64-bit mixing of two seeds (non-zero: also a PE sign seed).

@@ -8,6 +8,7 @@
 #include "models/topoformer/imitation.h"
 #include "models/topoformer/labelset.h"
 #include "models/topoformer/model.h"
+#include "models/topoformer/trainingdata.h"
 
 #include "core/exact/exactmemory.h"
 #include "core/util/atomicfile.h"
@@ -157,6 +158,58 @@ private Q_SLOTS:
         } catch (const std::exception& e) {
             QVERIFY2(std::string(e.what()).find("labels.jsonl:2:") != std::string::npos, e.what());
         }
+    }
+
+    // Catches a parallel builder that files an entry under another's index (its spec and its label
+    // would then disagree, or differ from a one-thread build) and a compiled set that does not
+    // rebuild the HLO steps it labelled.
+    void compiledLabelSetIsTheSameOnAnyThreadCountAndRoundTrips() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("compiled.jsonl").toStdString();
+        const LabelSetSize size{.train = 2, .validation = 1, .secondsPerStep = 5, .mix = LabelMix::CompiledSteps};
+        LabelSetSize twoThreads = size;
+        twoThreads.threads = 2;
+        const LabelSet one = buildLabelSet(size, [](const std::string&) {});
+        const LabelSet two = buildLabelSet(twoThreads, [](const std::string&) {});
+        QCOMPARE(two.train.size(), size_t{2});
+        for (size_t i = 0; i < one.train.size(); ++i) {
+            QCOMPARE(two.train[i].spec.family, std::string("hlo-mlp"));   // entries 0, 1: MLP SGD, MLP Adam
+            QCOMPARE(two.train[i].spec.training, std::string(i == 0 ? "sgd" : "adam"));
+            QCOMPARE(two.train[i].spec.seed, kCompiledLabelTrainSeedBase + i);
+            QVERIFY(one.train[i].optimal && two.train[i].optimal);   // small MLP steps: proven, so equal peaks
+            QCOMPARE(two.train[i].peak, one.train[i].peak);
+        }
+        saveLabelSet(two, path);
+        const LabelSet loaded = loadLabelSet(path);   // rebuilds each step from the generator and checks its label
+        QVERIFY(loaded.mix == LabelMix::CompiledSteps);
+        QCOMPARE(loaded.train[1].order, two.train[1].order);
+        QCOMPARE(loaded.validation[0].spec.seed, kCompiledLabelValidationSeedBase);
+    }
+
+    // Catches batches that draw from one label set only, and a validation score that averages a
+    // weak set away instead of reporting the weaker one.
+    void batchesDrawFromEveryLabelSetInTurn() {
+        QTemporaryDir dir;
+        const std::string networks = dir.filePath("networks.jsonl").toStdString(),
+                          compiled = dir.filePath("compiled.jsonl").toStdString();
+        saveLabelSet(buildLabelSet({.train = 3, .validation = 1, .secondsPerStep = 5}, [](const std::string&) {}), networks);
+        saveLabelSet(buildLabelSet({.train = 2, .validation = 1, .secondsPerStep = 5, .mix = LabelMix::CompiledSteps},
+                                   [](const std::string&) {}),
+                     compiled);
+        TopoformerTrainConfig c;
+        c.labels = networks + "," + compiled;
+        c.batch = 4;
+        const TopoformerConfig model = tinyConfig();
+        const TopoformerData data(c, model, [](const std::string&) {});
+        for (std::int64_t step = 0; step < 3; ++step) {
+            const std::vector<Prepared> batch = data.batch(step, 7);
+            for (size_t b = 0; b < batch.size(); ++b)
+                QCOMPARE(batch[b].label->spec.family.rfind("hlo-", 0) == 0, b % 2 == 1);
+        }
+        QCOMPARE(data.validation().size(), size_t{2});
+        std::vector<double> peaks = data.reference();
+        peaks[1] *= 1.10;   // 10 % above on the compiled set's one step, at the optimum on the other
+        QVERIFY(std::abs(data.meanGap(peaks) - 10.0) < 1e-9);
     }
 };
 

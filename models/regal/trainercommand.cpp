@@ -6,6 +6,7 @@
 #include "models/train/trainers.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace sl::regal {
 
@@ -29,6 +30,13 @@ const char* const kHelp =
     "  --state D --rounds T --aggregation mean|sum   network (32, 16, mean)\n"
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
     "  --log-every K --checkpoint-every K      (25, 250; validation at every checkpoint)\n"
+    "  --loss reinforce|imitation     the paper's reward, or the likelihood of the oracle's actions (reinforce)\n"
+    "  --labels FILE                  train on this label set's entries of the objective and validate on its\n"
+    "                                 validation entries; built first when missing (resumable; --steps 0: only build)\n"
+    "  --label-steps N --label-validation N --label-budget N --label-threads T\n"
+    "                                 a label set built here: entries, validation entries, evaluations of each\n"
+    "                                 entry's long BRKGA run, entries side by side (480, 32, 100000, 1)\n"
+    "  --init FILE                    start from these weights (e.g. imitation's, before reinforce)\n"
     "  --out FILE                     best weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
     "  --resume 1                     continue from FILE.ckpt.*\n";
 
@@ -120,12 +128,21 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.timeLimit = r.number("time-limit", c.timeLimit);
     c.logEvery = static_cast<int>(r.integer("log-every", c.logEvery));
     c.checkpointEvery = static_cast<int>(r.integer("checkpoint-every", c.checkpointEvery));
+    c.loss = r.text("loss", c.loss);
+    if (c.loss != "reinforce" && c.loss != "imitation") throw models::TrainUsageError("--loss: reinforce or imitation");
+    c.labels = r.text("labels", "");
+    c.labelSize.train = static_cast<int>(r.integer("label-steps", c.labelSize.train));
+    c.labelSize.validation = static_cast<int>(r.integer("label-validation", c.labelSize.validation));
+    c.labelSize.guideBudget = r.integer("label-budget", c.labelSize.guideBudget);
+    c.labelSize.threads = static_cast<int>(r.integer("label-threads", c.labelSize.threads));
+    c.init = r.text("init", "");
     c.out = r.text("out", "regal.slw");
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
     if (c.batch < 1 || c.samplesPerGraph < 2 || c.steps < 0 || c.budget < 2 || c.steerAfter < 0 || c.seedsPerGraph < 1 || c.threads < 1 ||
         c.logEvery < 1 || c.checkpointEvery < 1 || c.state < 1 || c.rounds < 0 || c.validationGraphs < 0 || c.validationSeeds < 1 ||
-        c.validationBudget < 2 || !(c.learningRate > 0) || c.clipNorm < 0 || !(c.sigma > 0) || c.stayWeight < 0)
+        c.validationBudget < 2 || !(c.learningRate > 0) || c.clipNorm < 0 || !(c.sigma > 0) || c.stayWeight < 0 ||
+        c.labelSize.train < 1 || c.labelSize.validation < 0 || c.labelSize.guideBudget < 2 || c.labelSize.threads < 1)
         throw models::TrainUsageError("counts, sizes and budgets >= 1 (--samples-per-graph >= 2, --rounds, --steer-after >= 0); "
                                       "--lr, --sigma > 0; --clip, --stay >= 0");
     c.command = a.commandLine;
@@ -137,6 +154,10 @@ int run(const models::TrainArgs& a) {
     const TrainConfig c = readConfig(a);
     std::printf("%s\n", c.command.c_str());
     std::fflush(stdout);
+    if (c.loss == "imitation" && c.labels.empty()) throw models::TrainUsageError("--loss imitation learns from a label set: give --labels FILE");
+    if (!c.labels.empty() && !std::filesystem::exists(c.labels))
+        buildOracleLabelSet(c.labels, c.labelSize, [](const std::string& line) { std::printf("%s\n", line.c_str()); std::fflush(stdout); }, a.stop);
+    if (c.steps == 0 && !c.labels.empty()) return 0;
     const TrainReport rep = trainRegal(c, [](const std::string& line) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);

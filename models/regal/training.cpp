@@ -6,6 +6,7 @@
 #include "core/regal/search.h"
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
+#include "models/regal/imitation.h"
 #include "models/regal/network.h"
 #include "models/regal/sampling.h"
 #include "models/train/loop.h"
@@ -30,6 +31,7 @@ namespace {
 /// only, so they are computed on first use and every reward resumes from the snapshot.
 struct Example {
     Instance instance;
+    const OracleLabel* label = nullptr;   ///< the label set's entry it came from, if any
     std::uint64_t seed = 0;
     std::vector<std::optional<GraphFeatures>> features;
     std::vector<std::shared_ptr<const brkga::Snapshot>> atSteering;
@@ -84,18 +86,36 @@ std::vector<Example> examplesOf(std::vector<Instance> instances, std::uint64_t s
     return out;
 }
 
-/// Fills the features and plain costs `picks` need, on the pool (distinct picks: no shared slot).
-void prepare(std::vector<Example>& examples, const std::vector<Pick>& picks, std::int64_t budget, int steerAfter, WorkerPool& pool) {
+/// The label set's entries of `objective` as examples, each pointing at its label.
+std::vector<Example> labelledExamples(const std::vector<OracleLabel>& labels, Objective objective, std::uint64_t seedBase, int seeds) {
+    std::vector<Instance> instances;
+    std::vector<const OracleLabel*> from;
+    for (const OracleLabel& l : labels) {
+        if (l.spec.objective != objective) continue;
+        instances.push_back({describe(l.spec), problemOf(l.spec)});
+        from.push_back(&l);
+    }
+    std::vector<Example> out = examplesOf(std::move(instances), seedBase, seeds);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].label = from[i];
+    return out;
+}
+
+/// Fills the features and (`withPlain`) plain costs `picks` need, on the pool (distinct picks: no
+/// shared slot).
+void prepare(std::vector<Example>& examples, const std::vector<Pick>& picks, std::int64_t budget, int steerAfter, WorkerPool& pool,
+             bool withPlain = true) {
     std::vector<Pick> missing;
     for (const Pick& p : std::set<Pick>(picks.begin(), picks.end())) {
         const Example& e = examples[static_cast<std::size_t>(p.first)];
-        if (!e.features[static_cast<std::size_t>(p.second)] || std::isnan(e.plain[static_cast<std::size_t>(p.second)])) missing.push_back(p);
+        if (!e.features[static_cast<std::size_t>(p.second)] || (withPlain && std::isnan(e.plain[static_cast<std::size_t>(p.second)])))
+            missing.push_back(p);
     }
     pool.run(static_cast<int>(missing.size()), [&](int i, int) {
         const auto [g, s] = missing[static_cast<std::size_t>(i)];
         Example& e = examples[static_cast<std::size_t>(g)];
         if (!e.features[static_cast<std::size_t>(s)]) runToSteering(e, s, steerAfter);
-        if (std::isnan(e.plain[static_cast<std::size_t>(s)])) e.plain[static_cast<std::size_t>(s)] = costFromSteering(e, s, budget, steerAfter, {});
+        if (withPlain && std::isnan(e.plain[static_cast<std::size_t>(s)]))
+            e.plain[static_cast<std::size_t>(s)] = costFromSteering(e, s, budget, steerAfter, {});
     });
 }
 
@@ -190,24 +210,45 @@ std::string describeData(const TrainConfig& c, std::size_t train, std::size_t ge
         generated, real, models.empty() ? "none" : joined(models, ", ").c_str());
 }
 
-/// REGAL's REINFORCE as a method of the shared training loop (see training.h).
+std::string describeLabelledData(const TrainConfig& c, const OracleLabelSet& labels, std::size_t train, std::size_t validation,
+                                 std::size_t real) {
+    std::vector<std::string> models;
+    for (const auto& f : c.validationModels) models.push_back(std::filesystem::path(f).filename().string());
+    return models::formatText(
+        "label set %s (core/regal/labels.h; %zu training entries, the best of a %lld-evaluation BRKGA run each, built in %.0f "
+        "CPU-seconds): its %zu training and %zu validation entries of the %s objective (nn SGD/Adam steps of 40-700 forward ops "
+        "and layered graphs of 100-1,000 ops on 2, 3, 4 or 8 identical devices; seeds 3100000.., 4100000..); %zu real "
+        "training steps validate (SGD and Adam of %s)",
+        std::filesystem::path(c.labels).filename().string().c_str(), labels.train.size(), static_cast<long long>(labels.guideBudget),
+        labels.cpuSeconds, train, validation, toString(c.data.objective).c_str(), real, models.empty() ? "none" : joined(models, ", ").c_str());
+}
+
+/// REGAL's REINFORCE (or imitation) as a method of the shared training loop (see training.h).
 class RegalMethod : public models::TrainingMethod {
 public:
     RegalMethod(const TrainConfig& c, const models::LogFn& log) : m_c(c), m_pool(std::max(1, c.threads)) {
         DatasetSpec valSpec = c.data;
         valSpec.graphs = c.validationGraphs;
         valSpec.onnxCopies = 0;
-        m_train = examplesOf(makeDataset(c.data, Split::Training), 11, c.seedsPerGraph);
-        m_valGenerated = examplesOf(makeDataset(valSpec, Split::Validation), 12, c.validationSeeds);
+        if (!c.labels.empty()) {
+            m_labels = loadOracleLabelSet(c.labels);
+            m_train = labelledExamples(m_labels.train, c.data.objective, 11, c.seedsPerGraph);
+            m_valGenerated = labelledExamples(m_labels.validation, c.data.objective, 12, c.validationSeeds);
+        } else {
+            m_train = examplesOf(makeDataset(c.data, Split::Training), 11, c.seedsPerGraph);
+            m_valGenerated = examplesOf(makeDataset(valSpec, Split::Validation), 12, c.validationSeeds);
+        }
         std::vector<Instance> real;
         for (int d : c.validationDevices)
             for (Instance& i : realTrainingSteps(c.validationModels, d, c.data.objective)) real.push_back(std::move(i));
         m_valReal = examplesOf(std::move(real), 13, c.validationSeeds);
         if (m_train.empty()) throw std::invalid_argument("train regal: the training set is empty");
         m_config = networkConfig(c);
-        m_config.trainedOn = describeData(c, m_train.size(), m_valGenerated.size(), m_valReal.size());
+        m_config.trainedOn = c.labels.empty() ? describeData(c, m_train.size(), m_valGenerated.size(), m_valReal.size())
+                                              : describeLabelledData(c, m_labels, m_train.size(), m_valGenerated.size(), m_valReal.size());
         log("data: " + m_config.trainedOn);
         m_policy = RegalPolicy(m_config);
+        if (!c.init.empty()) models::loadWeights(*m_policy, c.init, kWeightKind);
     }
 
     void restore(const std::string& ckpt) override { models::loadWeights(*m_policy, ckpt + ".policy.slw", kWeightKind); }
@@ -220,6 +261,7 @@ public:
     models::StepResult step(std::int64_t step, std::uint64_t seed) override {
         Rng rng(deriveSeed(seed, static_cast<std::uint64_t>(step)));
         const std::vector<Pick> picks = drawPicks(rng, m_c, m_train.size());
+        if (m_c.loss == "imitation") return imitationStep(picks);
         prepare(m_train, picks, m_c.budget, m_c.steerAfter, m_pool);
         const GraphBatch batch = makeBatch(featuresOf(m_train, picks));
         const PolicyOutput out = m_policy->forward(batch);
@@ -246,6 +288,7 @@ public:
                 {meanGain, policyMeanMagnitude(out)}};
     }
     std::string describeWindow(const std::vector<double>& m) const override {
+        if (m_c.loss == "imitation") return models::formatText("nll/key %.4f  |policy mean| %.3f", m[0], m[1]);
         return models::formatText("draws %+.3f %% vs plain BRKGA  |policy mean| %.3f", m[0], m[1]);
     }
 
@@ -280,12 +323,24 @@ public:
     }
 
 private:
+    /// The oracle's actions' negative log-likelihood on the picks' labels (models/regal/imitation.h).
+    models::StepResult imitationStep(const std::vector<Pick>& picks) {
+        prepare(m_train, picks, m_c.budget, m_c.steerAfter, m_pool, /*withPlain=*/false);
+        const GraphBatch batch = makeBatch(featuresOf(m_train, picks));
+        const PolicyOutput out = m_policy->forward(batch);
+        std::vector<const OracleLabel*> labels;
+        for (const Pick& p : picks) labels.push_back(m_train[static_cast<std::size_t>(p.first)].label);
+        const torch::Tensor loss = imitationLoss(out, batch, labels, m_c.sigma, m_c.imitationStrength, m_c.learned);
+        return {loss, {loss.item<double>(), policyMeanMagnitude(out)}};
+    }
+
     static double policyMeanMagnitude(const PolicyOutput& out) {
         return torch::cat({out.affinity.detach(), out.priority.detach()}).abs().mean().item<double>();
     }
 
     const TrainConfig& m_c;
     WorkerPool m_pool;
+    OracleLabelSet m_labels;
     std::vector<Example> m_train, m_valGenerated, m_valReal;
     NetworkConfig m_config;
     RegalPolicy m_policy{nullptr};

@@ -22,6 +22,7 @@
 
 #include "core/regal/actions.h"
 #include "core/regal/dataset.h"
+#include "core/regal/labels.h"
 #include "core/regal/search.h"
 
 #include "core/dist/distoptions.h"
@@ -35,6 +36,14 @@ namespace sl::regal {
 
 struct TrainConfig {
     DatasetSpec data;
+    /// "reinforce" (R §3.4) or "imitation": the oracle's actions' likelihood (models/regal/imitation.h).
+    std::string loss = "reinforce";
+    /// A label set (core/regal/labels.h), built first when missing: training draws its entries of
+    /// the objective instead of generated graphs and validates on its validation entries.
+    std::string labels;
+    OracleLabelSetSize labelSize;
+    std::string init;                    ///< weights to start from (a fresh run only), e.g. imitation's
+    int imitationStrength = 8;           ///< the oracle's shift (core/regal/oracle.h)
     int validationGraphs = 12;
     std::vector<std::string> validationModels;   ///< ONNX files: their SGD and Adam steps validate
     std::vector<int> validationDevices{2, 4};

@@ -127,7 +127,7 @@ NodeIo nodeIo(const onnx::NodeProto& node, const ValueTable& table, int opset) {
 /// A progress line every two seconds at most: ResNet-50 takes several, a small model none.
 class ProgressPacer {
 public:
-    explicit ProgressPacer(const ProgressFn& fn) : m_fn(fn) {}
+    explicit ProgressPacer(const TextProgressFn& fn) : m_fn(fn) {}
     void tick(std::size_t done, std::size_t total) {
         const auto now = ProfileClock::now();
         if (!m_fn || now - m_last < std::chrono::seconds(2)) return;
@@ -137,7 +137,7 @@ public:
     }
 
 private:
-    const ProgressFn& m_fn;
+    const TextProgressFn& m_fn;
     ProfileClock::time_point m_start = ProfileClock::now(), m_last = m_start;
 };
 

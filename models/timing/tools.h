@@ -25,7 +25,7 @@
 namespace sl::models {
 
 /// Progress lines ("conv1: 123.4 us"), for the terminal; may be empty.
-using ProgressFn = std::function<void(const std::string&)>;
+using TextProgressFn = std::function<void(const std::string&)>;
 
 struct ProfileRequest {
     std::string modelPath;   ///< an .onnx file; already read once by sl::loadGraph (so it parses)
@@ -33,7 +33,7 @@ struct ProfileRequest {
     int warmup = 3;          ///< untimed runs before them (allocator, oneDNN primitive caches)
     int threads = 1;         ///< at::set_num_threads for the measurement
     std::stop_token stop;    ///< Ctrl-C: the run stops between two calls and says so (ProfileRun::stopped)
-    ProgressFn progress;
+    TextProgressFn progress;
 };
 
 struct ProfileRun {
@@ -48,7 +48,7 @@ struct CalibrateRequest {
     int threads = 1;
     bool quick = false;      ///< fewer sizes and shorter runs: a few seconds, for tests and a first look
     std::stop_token stop;
-    ProgressFn progress;
+    TextProgressFn progress;
 };
 
 /// One row of calibrate's table.

@@ -21,6 +21,8 @@ inline constexpr const char* kTopoformerWeightsFile = "topoformer-memory.slw";
 /// The paper's recipe alone (REINFORCE on layered graphs), kept beside it: the weights of the
 /// reproduction tables (docs/topoformer.md, "Numbers"); `--weights` selects it.
 inline constexpr const char* kTopoformerLayeredWeightsFile = "topoformer-memory-layered.slw";
+/// Fine-tuned on compiled (HLO) training steps as well (docs/topoformer.md, "Compiled training steps").
+inline constexpr const char* kTopoformerCompiledWeightsFile = "topoformer-memory-compiled.slw";
 
 struct TopoformerConfig {
     FeatureSpec features;   ///< App. C.5: memory, degrees, hops, PE 20

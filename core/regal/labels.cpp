@@ -7,11 +7,11 @@
 #include "core/regal/search.h"
 #include "core/util/atomicfile.h"
 #include "core/util/random.h"
+#include "core/util/workerpool.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +19,6 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 namespace sl::regal {
 
@@ -49,7 +48,8 @@ OracleLabel fromJson(const nlohmann::json& j) {
     l.plainCost = j.at("plain_cost").get<double>();
     l.placement = j.at("placement").get<std::vector<int>>();
     l.sequence = j.at("sequence").get<std::vector<int>>();
-    const Problem problem = problemOf(l.spec);
+    l.problem = problemOf(l.spec);
+    const Problem& problem = l.problem;
     if (problem.g().opCount() != l.ops || static_cast<int>(l.placement.size()) != l.ops)
         throw std::runtime_error("the entry's graph has " + std::to_string(problem.g().opCount()) + " ops, its placement " +
                                  std::to_string(l.placement.size()));
@@ -61,18 +61,24 @@ OracleLabel fromJson(const nlohmann::json& j) {
     return l;
 }
 
-/// Indices already in FILE.partial (a torn last line is ignored and rewritten).
-std::map<int, std::string> readPartial(const std::string& partial) {
-    std::map<int, std::string> lines;
+/// A finished entry's line and the seconds its runs took.
+struct DoneEntry {
+    std::string line;
+    double seconds = 0;
+};
+
+/// Entries already in FILE.partial (a torn last line is ignored and rewritten).
+std::map<int, DoneEntry> readPartial(const std::string& partial) {
+    std::map<int, DoneEntry> done;
     std::ifstream in(partial);
     for (std::string line; std::getline(in, line);) {
         try {
             const nlohmann::json j = nlohmann::json::parse(line);
-            lines[j.at("index").get<int>()] = line;
+            done[j.at("index").get<int>()] = {line, j.value("seconds", 0.0)};
         } catch (const std::exception&) {
         }
     }
-    return lines;
+    return done;
 }
 
 } // namespace
@@ -138,7 +144,9 @@ std::vector<double> keysOf(const OracleLabel& label, const RegalLayout& layout) 
 }
 
 OracleLabel labelEntry(const OracleSpec& spec, std::int64_t guideBudget, std::stop_token stop) {
-    const Problem problem = problemOf(spec);
+    OracleLabel l;
+    l.problem = problemOf(spec);
+    const Problem& problem = l.problem;
     SearchRequest guide;
     guide.budget = guideBudget;
     guide.seed = spec.seed;
@@ -146,7 +154,6 @@ OracleLabel labelEntry(const OracleSpec& spec, std::int64_t guideBudget, std::st
     SearchRequest plain;
     plain.budget = kPlainBudget;
     plain.seed = 1;
-    OracleLabel l;
     l.spec = spec;
     l.ops = problem.g().opCount();
     l.plainCost = search(problem, plain, {}, stop).result.bestCost;
@@ -168,56 +175,50 @@ OracleLabel labelEntry(const OracleSpec& spec, std::int64_t guideBudget, std::st
 void buildOracleLabelSet(const std::string& path, const OracleLabelSetSize& size,
                          const std::function<void(const std::string&)>& log, std::stop_token stop) {
     const std::string partial = path + ".partial";
-    std::map<int, std::string> lines = readPartial(partial);
+    std::map<int, DoneEntry> done = readPartial(partial);
     const int total = size.validation + size.train;
     std::vector<int> todo;
     for (int i = 0; i < total; ++i)
-        if (!lines.contains(i)) todo.push_back(i);
+        if (!done.contains(i)) todo.push_back(i);
     log("labelling " + std::to_string(todo.size()) + " of " + std::to_string(total) + " entries (" +
-        std::to_string(lines.size()) + " done in " + partial + "), " + std::to_string(size.guideBudget) +
+        std::to_string(done.size()) + " done in " + partial + "), " + std::to_string(size.guideBudget) +
         " evaluations each");
     {   // rewrite the partial file without a torn line, then append to it
         std::ostringstream kept;
-        for (const auto& [i, line] : lines) kept << line << "\n";
+        for (const auto& [i, entry] : done) kept << entry.line << "\n";
         writeFileAtomically(partial, kept.str());
     }
     std::ofstream out(partial, std::ios::app);
     std::mutex mutex;
-    std::atomic<size_t> next{0};
-    std::atomic<int> done{0};
-    auto work = [&] {
-        for (size_t k = next++; k < todo.size() && !stop.stop_requested(); k = next++) {
-            const int i = todo[k];
-            const bool validation = i < size.validation;
-            const auto begin = std::chrono::steady_clock::now();
-            const OracleLabel l = labelEntry(oracleSpec(validation ? i : i - size.validation, validation), size.guideBudget, stop);
-            if (stop.stop_requested()) return;
-            nlohmann::json j = toJson(l, i, validation);
-            j["seconds"] = secondsSince(begin);
-            const std::lock_guard lock(mutex);
-            lines[i] = j.dump();
-            out << lines[i] << "\n" << std::flush;
-            if (const int n = ++done; n % 10 == 0 || n == static_cast<int>(todo.size()))
-                log("labelled " + std::to_string(n) + " of " + std::to_string(todo.size()) + " (" + describe(l.spec) +
-                    ": " + std::to_string(l.ops) + " ops, guide " + std::to_string(l.cost) + ", plain 5K " +
-                    std::to_string(l.plainCost) + ")");
-        }
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < size.threads; ++t) workers.emplace_back(work);
-        work();
-    }
+    int labelled = 0;
+    WorkerPool pool(size.threads);
+    pool.run(static_cast<int>(todo.size()), [&](int k, int) {
+        if (stop.stop_requested()) return;
+        const int i = todo[static_cast<size_t>(k)];
+        const bool validation = i < size.validation;
+        const auto begin = std::chrono::steady_clock::now();
+        const OracleLabel l = labelEntry(oracleSpec(validation ? i : i - size.validation, validation), size.guideBudget, stop);
+        if (stop.stop_requested()) return;
+        const double seconds = secondsSince(begin);
+        nlohmann::json j = toJson(l, i, validation);
+        j["seconds"] = seconds;
+        const std::lock_guard lock(mutex);
+        done[i] = {j.dump(), seconds};
+        out << done[i].line << "\n" << std::flush;
+        if (++labelled % 10 == 0 || labelled == static_cast<int>(todo.size()))
+            log("labelled " + std::to_string(labelled) + " of " + std::to_string(todo.size()) + " (" + describe(l.spec) + ": " +
+                std::to_string(l.ops) + " ops, guide " + std::to_string(l.cost) + ", plain 5K " + std::to_string(l.plainCost) + ")");
+    });
     out.close();
     if (stop.stop_requested()) throw std::runtime_error("labelling stopped; " + partial + " keeps the finished entries");
     double seconds = 0;
+    for (const auto& [i, entry] : done) seconds += entry.seconds;
     std::ostringstream file;
-    for (const auto& [i, line] : lines) seconds += nlohmann::json::parse(line).value("seconds", 0.0);
     file << nlohmann::json{{"schedlab_regal_labels", 1}, {"guide_budget", size.guideBudget}, {"cpu_seconds", seconds},
                            {"labeller", "plain BRKGA over REGAL's chromosome, seed = the entry's; plain_cost: 5,000 evaluations, seed 1"}}
                 .dump()
          << "\n";
-    for (const auto& [i, line] : lines) file << line << "\n";
+    for (const auto& [i, entry] : done) file << entry.line << "\n";
     writeFileAtomically(path, file.str());
     std::filesystem::remove(partial);
 }

@@ -48,6 +48,7 @@ std::string describe(const OracleSpec& spec);
 
 struct OracleLabel {
     OracleSpec spec;
+    Problem problem;              ///< problemOf(spec), built once (not stored in the file)
     int ops = 0;
     std::vector<int> placement;   ///< per op, the guide's device
     /// The guide's decoded sequence: op j as j, the transfer of tensor t to device q as

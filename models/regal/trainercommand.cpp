@@ -150,21 +150,22 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     return c;
 }
 
+void printLine(const std::string& line) {
+    std::printf("%s\n", line.c_str());
+    std::fflush(stdout);
+}
+
 int run(const models::TrainArgs& a) {
     const TrainConfig c = readConfig(a);
-    std::printf("%s\n", c.command.c_str());
-    std::fflush(stdout);
+    printLine(c.command);
     if (c.loss == "imitation" && c.labels.empty()) throw models::TrainUsageError("--loss imitation learns from a label set: give --labels FILE");
-    if (!c.labels.empty() && !std::filesystem::exists(c.labels))
-        buildOracleLabelSet(c.labels, c.labelSize, [](const std::string& line) { std::printf("%s\n", line.c_str()); std::fflush(stdout); }, a.stop);
+    if (!c.labels.empty() && !std::filesystem::exists(c.labels)) buildOracleLabelSet(c.labels, c.labelSize, printLine, a.stop);
     if (c.steps == 0 && !c.labels.empty()) return 0;
-    const TrainReport rep = trainRegal(c, [](const std::string& line) {
-        std::printf("%s\n", line.c_str());
-        std::fflush(stdout);
-    }, a.stop);
-    std::printf("done: %lld steps in %.0f s; draws %+.3f -> %+.3f %%; best validation %+.3f %% vs plain BRKGA at step %lld; weights %s\n",
-                static_cast<long long>(rep.steps), rep.seconds, rep.firstReward, rep.lastReward, rep.bestValidation,
-                static_cast<long long>(rep.bestStep), c.out.c_str());
+    const TrainReport rep = trainRegal(c, printLine, a.stop);
+    const char* window = c.loss == "imitation" ? "nll/key %.4f -> %.4f" : "draws %+.3f -> %+.3f %%";
+    std::printf("done: %lld steps in %.0f s; %s; best validation %+.3f %% vs plain BRKGA at step %lld; weights %s\n",
+                static_cast<long long>(rep.steps), rep.seconds, models::formatText(window, rep.firstReward, rep.lastReward).c_str(),
+                rep.bestValidation, static_cast<long long>(rep.bestStep), c.out.c_str());
     return 0;
 }
 

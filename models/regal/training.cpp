@@ -92,7 +92,7 @@ std::vector<Example> labelledExamples(const std::vector<OracleLabel>& labels, Ob
     std::vector<const OracleLabel*> from;
     for (const OracleLabel& l : labels) {
         if (l.spec.objective != objective) continue;
-        instances.push_back({describe(l.spec), problemOf(l.spec)});
+        instances.push_back({describe(l.spec), l.problem});
         from.push_back(&l);
     }
     std::vector<Example> out = examplesOf(std::move(instances), seedBase, seeds);
@@ -198,29 +198,34 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
     return out;
 }
 
+/// "a.onnx, b.onnx", or "none".
+std::string validationModelNames(const TrainConfig& c) {
+    std::vector<std::string> names;
+    for (const auto& f : c.validationModels) names.push_back(std::filesystem::path(f).filename().string());
+    return names.empty() ? "none" : joined(names, ", ");
+}
+
 std::string describeData(const TrainConfig& c, std::size_t train, std::size_t generated, std::size_t real) {
-    std::vector<std::string> devices, models;
+    std::vector<std::string> devices;
     for (int d : c.data.deviceCounts.empty() ? std::vector<int>{c.data.devices} : c.data.deviceCounts) devices.push_back(std::to_string(d));
-    for (const auto& f : c.validationModels) models.push_back(std::filesystem::path(f).filename().string());
+    const std::string models = validationModelNames(c);
     return models::formatText(
         "%zu training graphs: %s (%d-%d forward ops%s) on %s identical devices, %s objective, seeds 3000000..; validation: %zu "
         "generated graphs (seeds 4000000..) and %zu real training steps (SGD and Adam of %s)",
         train, joined(c.data.families, ",").c_str(), c.data.minNodes, c.data.maxNodes,
         c.data.inference ? "" : ", training steps with SGD or Adam", joined(devices, "/").c_str(), toString(c.data.objective).c_str(),
-        generated, real, models.empty() ? "none" : joined(models, ", ").c_str());
+        generated, real, models.c_str());
 }
 
 std::string describeLabelledData(const TrainConfig& c, const OracleLabelSet& labels, std::size_t train, std::size_t validation,
                                  std::size_t real) {
-    std::vector<std::string> models;
-    for (const auto& f : c.validationModels) models.push_back(std::filesystem::path(f).filename().string());
     return models::formatText(
         "label set %s (core/regal/labels.h; %zu training entries, the best of a %lld-evaluation BRKGA run each, built in %.0f "
         "CPU-seconds): its %zu training and %zu validation entries of the %s objective (nn SGD/Adam steps of 40-700 forward ops "
         "and layered graphs of 100-1,000 ops on 2, 3, 4 or 8 identical devices; seeds 3100000.., 4100000..); %zu real "
         "training steps validate (SGD and Adam of %s)",
         std::filesystem::path(c.labels).filename().string().c_str(), labels.train.size(), static_cast<long long>(labels.guideBudget),
-        labels.cpuSeconds, train, validation, toString(c.data.objective).c_str(), real, models.empty() ? "none" : joined(models, ", ").c_str());
+        labels.cpuSeconds, train, validation, toString(c.data.objective).c_str(), real, validationModelNames(c).c_str());
 }
 
 /// REGAL's REINFORCE (or imitation) as a method of the shared training loop (see training.h).

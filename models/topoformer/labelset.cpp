@@ -10,13 +10,12 @@
 #include "core/graph/traininggraph.h"
 #include "core/util/atomicfile.h"
 #include "core/util/random.h"
+#include "core/util/workerpool.h"
 
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <mutex>
-#include <thread>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -128,6 +127,8 @@ LabelledStep fromJson(const nlohmann::json& j) {
 
 } // namespace
 
+const char* labelMixName(LabelMix mix) { return mix == LabelMix::Networks ? "networks" : "compiled"; }
+
 std::optional<LabelMix> parseLabelMix(const std::string& name) {
     if (name == "networks") return LabelMix::Networks;
     if (name == "compiled") return LabelMix::CompiledSteps;
@@ -150,26 +151,20 @@ LabelSet buildLabelSet(const LabelSetSize& size, const std::function<void(const 
     const auto begin = std::chrono::steady_clock::now();
     const int total = size.validation + size.train;
     std::vector<LabelledStep> entries(static_cast<size_t>(total));
-    std::atomic<int> next{0}, done{0}, proven{0};
-    std::mutex logMutex;
-    auto work = [&] {
-        for (int i = next++; i < total && !stop.stop_requested(); i = next++) {
-            const bool validation = i < size.validation;
-            const MemoryStepSpec spec = validation ? validationSpec(size.mix, i) : trainSpec(size.mix, i - size.validation);
-            entries[static_cast<size_t>(i)] = label(spec, size.secondsPerStep, stop);
-            proven += entries[static_cast<size_t>(i)].optimal;
-            if (const int n = ++done; n % 50 == 0 || n == total) {
-                const std::lock_guard lock(logMutex);
-                log("labelled " + std::to_string(n) + " of " + std::to_string(total) + " steps, " + std::to_string(proven.load()) +
-                    " proven optimal");
-            }
-        }
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (int t = 1; t < size.threads; ++t) workers.emplace_back(work);
-        work();
-    }
+    std::mutex mutex;
+    int done = 0, proven = 0;
+    WorkerPool pool(size.threads);
+    pool.run(total, [&](int i, int) {
+        if (stop.stop_requested()) return;
+        const bool validation = i < size.validation;
+        const MemoryStepSpec spec = validation ? validationSpec(size.mix, i) : trainSpec(size.mix, i - size.validation);
+        entries[static_cast<size_t>(i)] = label(spec, size.secondsPerStep, stop);
+        const std::lock_guard lock(mutex);
+        proven += entries[static_cast<size_t>(i)].optimal;
+        if (++done % 50 == 0 || done == total)
+            log("labelled " + std::to_string(done) + " of " + std::to_string(total) + " steps, " + std::to_string(proven) +
+                " proven optimal");
+    });
     if (stop.stop_requested()) throw std::runtime_error("labelling stopped before it finished");
     LabelSet set;
     set.validation.assign(std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.begin() + size.validation));
@@ -183,7 +178,7 @@ LabelSet buildLabelSet(const LabelSetSize& size, const std::function<void(const 
 void saveLabelSet(const LabelSet& set, const std::string& path) {
     std::ostringstream out;
     out << nlohmann::json{{"schedlab_label_set", 1}, {"seconds", set.seconds}, {"threads", set.threads},
-                          {"mix", set.mix == LabelMix::Networks ? "networks" : "compiled"},
+                          {"mix", labelMixName(set.mix)},
                           {"labeller", "exact-memory (single device, step clock, keepOutputs = false)"}}
                 .dump()
         << "\n";

@@ -59,6 +59,8 @@ struct LabelSetSize {
 
 /// "networks" or "compiled"; nullopt otherwise.
 std::optional<LabelMix> parseLabelMix(const std::string& name);
+/// The name parseLabelMix() reads.
+const char* labelMixName(LabelMix mix);
 
 /// Seeds of the set's graphs: training entry i uses kLabelTrainSeedBase + i, validation entry i
 /// kLabelValidationSeedBase + i (below Topoformer's other training and validation seeds, above

@@ -25,10 +25,12 @@ std::string NetworkConfig::toJson() const {
     j["shift_step"] = kShiftStep;
     j["learns_placement"] = learnsPlacement;
     j["learns_scheduling"] = learnsScheduling;
+    j["heads_read_input"] = headsReadInput;
     j["objective"] = objective;
     j["trained_on"] = trainedOn;
     j["mlp"] = "Linear-ReLU-Linear, shared across rounds";
-    j["heads"] = "affinity [h_v, pair(v, q)] -> mean shift per device; priority h_v -> mean shift";
+    j["heads"] = headsReadInput ? "affinity [h_v, x_v, pair(v, q)] -> mean shift per device; priority [h_v, x_v] -> mean shift"
+                                : "affinity [h_v, pair(v, q)] -> mean shift per device; priority h_v -> mean shift";
     return j.dump();
 }
 
@@ -47,6 +49,7 @@ NetworkConfig NetworkConfig::fromJson(const std::string& json) {
         c.sigma = j.at("sigma").get<double>();
         c.learnsPlacement = j.value("learns_placement", true);
         c.learnsScheduling = j.value("learns_scheduling", true);
+        c.headsReadInput = j.value("heads_read_input", false);
         c.objective = j.value("objective", std::string("memory"));
         c.trainedOn = j.value("trained_on", std::string());
         if (c.nodeFeatures != kNodeWidth || c.pairFeatures != kPairWidth)
@@ -142,14 +145,15 @@ torch::Tensor RegalGnnImpl::forward(const GraphBatch& batch) {
 
 RegalPolicyImpl::RegalPolicyImpl(const NetworkConfig& config) : m_config(config) {
     m_gnn = register_module("gnn", RegalGnn(config));
-    m_affinity = register_module("affinity_head", Mlp(config.state + config.pairFeatures, config.state, 1));
-    m_priority = register_module("priority_head", Mlp(config.state, config.state, 1));
+    const int op = config.state + (config.headsReadInput ? config.nodeFeatures : 0);   // what a head reads of the op
+    m_affinity = register_module("affinity_head", Mlp(op + config.pairFeatures, config.state, 1));
+    m_priority = register_module("priority_head", Mlp(op, config.state, 1));
     m_affinity->zeroLastLayer();   // an untrained policy is plain BRKGA
     m_priority->zeroLastLayer();
 }
 
 PolicyOutput RegalPolicyImpl::forward(const GraphBatch& batch) {
-    const torch::Tensor h = m_gnn(batch);
+    const torch::Tensor h = m_config.headsReadInput ? torch::cat({m_gnn(batch), batch.x}, 1) : m_gnn(batch);
     // Unbounded means (a tanh bound saturated in training and lost the gradient); the draws are
     // clamped to the shift grid, and training pays for means away from 0.
     PolicyOutput out;

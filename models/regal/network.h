@@ -44,6 +44,10 @@ struct NetworkConfig {
     /// two draws are the same run and the reward never loses its gradient (docs/regal.md, "Training").
     double sigma = 0.5;
     bool learnsPlacement = true, learnsScheduling = true;   ///< which heads training steered
+    /// The heads also read the op's own features x_v beside h_v (ours, not R's: after 16 rounds of
+    /// mean aggregation h_v has lost most of x_v, e.g. the population's mean position, which is
+    /// what a priority should start from; docs/regal.md, "Where imitation is not enough").
+    bool headsReadInput = false;
     std::string trainedOn;  ///< free text: objective, data
     std::string objective = "memory";
 

@@ -2,6 +2,8 @@
 // `schedlab-cli train regal`: options -> TrainConfig, progress lines on stdout.
 #include "models/regal/trainercommand.h"
 
+#include "models/regal/labelreport.h"
+#include "models/regal/network.h"
 #include "models/regal/training.h"
 #include "models/train/trainers.h"
 
@@ -28,6 +30,7 @@ const char* const kHelp =
     "  --batch B --samples-per-graph S --steps N --lr X --clip X   (4, 4, 2000, 3e-4, 10)\n"
     "  --sigma X --stay X             exploration noise of the shifts, price of a mean away from 0 (0.5, 0.5)\n"
     "  --state D --rounds T --aggregation mean|sum   network (32, 16, mean)\n"
+    "  --heads-read-input 1           the heads read the op's own features beside the GNN's state (0)\n"
     "  --seed S --threads T --time-limit SEC   (1, 1, none)\n"
     "  --log-every K --checkpoint-every K      (25, 250; validation at every checkpoint)\n"
     "  --loss reinforce|imitation     the paper's reward, or the likelihood of the oracle's actions (reinforce)\n"
@@ -37,6 +40,8 @@ const char* const kHelp =
     "                                 a label set built here: entries, validation entries, evaluations of each\n"
     "                                 entry's long BRKGA run, entries side by side (480, 32, 100000, 1)\n"
     "  --init FILE                    start from these weights (e.g. imitation's, before reinforce)\n"
+    "  --report validation|training   print what the --init policy predicts against the label set's entries of the\n"
+    "                                 objective (per device count and feature quartile), then stop\n"
     "  --out FILE                     best weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
     "  --resume 1                     continue from FILE.ckpt.*\n";
 
@@ -123,6 +128,7 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     const std::string aggregation = r.text("aggregation", "mean");
     if (aggregation != "mean" && aggregation != "sum") throw models::TrainUsageError("--aggregation: mean or sum");
     c.meanAggregation = aggregation == "mean";
+    c.headsReadInput = r.flag("heads-read-input", false);
     c.seed = static_cast<std::uint64_t>(r.integer("seed", static_cast<long long>(c.seed)));
     c.threads = static_cast<int>(r.integer("threads", c.threads));
     c.timeLimit = r.number("time-limit", c.timeLimit);
@@ -136,6 +142,9 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.labelSize.guideBudget = r.integer("label-budget", c.labelSize.guideBudget);
     c.labelSize.threads = static_cast<int>(r.integer("label-threads", c.labelSize.threads));
     c.init = r.text("init", "");
+    c.report = r.text("report", "");
+    if (!c.report.empty() && c.report != "validation" && c.report != "training")
+        throw models::TrainUsageError("--report: validation or training");
     c.out = r.text("out", "regal.slw");
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
@@ -155,11 +164,27 @@ void printLine(const std::string& line) {
     std::fflush(stdout);
 }
 
+/// --report: the policy against the label set (models/regal/labelreport.h).
+int report(const TrainConfig& c) {
+    if (c.labels.empty()) throw models::TrainUsageError("--report reads a label set: give --labels FILE");
+    RegalPolicy policy = c.init.empty() ? RegalPolicy(NetworkConfig{}) : loadPolicy(c.init);
+    policy->eval();
+    LabelReportConfig rc;
+    rc.objective = c.data.objective;
+    rc.validationEntries = c.report == "validation";
+    rc.seeds = c.validationSeeds;
+    rc.steerAfter = c.steerAfter;
+    rc.threads = c.threads;
+    printLabelReport(policy, loadOracleLabelSet(c.labels), rc, printLine);
+    return 0;
+}
+
 int run(const models::TrainArgs& a) {
     const TrainConfig c = readConfig(a);
     printLine(c.command);
     if (c.loss == "imitation" && c.labels.empty()) throw models::TrainUsageError("--loss imitation learns from a label set: give --labels FILE");
     if (!c.labels.empty() && !std::filesystem::exists(c.labels)) buildOracleLabelSet(c.labels, c.labelSize, printLine, a.stop);
+    if (!c.report.empty()) return report(c);
     if (c.steps == 0 && !c.labels.empty()) return 0;
     const TrainReport rep = trainRegal(c, printLine, a.stop);
     const char* window = c.loss == "imitation" ? "nll/key %.4f -> %.4f" : "draws %+.3f -> %+.3f %%";

@@ -185,6 +185,7 @@ NetworkConfig networkConfig(const TrainConfig& c) {
     n.state = c.state;
     n.rounds = c.rounds;
     n.meanAggregation = c.meanAggregation;
+    n.headsReadInput = c.headsReadInput;
     n.sigma = c.sigma;
     n.learnsPlacement = c.learned.placement;
     n.learnsScheduling = c.learned.scheduling;

@@ -43,6 +43,9 @@ struct TrainConfig {
     std::string labels;
     OracleLabelSetSize labelSize;
     std::string init;                    ///< weights to start from (a fresh run only), e.g. imitation's
+    /// "validation" or "training": print what the policy (`init`, else untrained) predicts against
+    /// that part of the label set instead of training (models/regal/labelreport.h)
+    std::string report;
     int imitationStrength = 8;           ///< the oracle's shift (core/regal/oracle.h)
     int validationGraphs = 12;
     std::vector<std::string> validationModels;   ///< ONNX files: their SGD and Adam steps validate
@@ -64,6 +67,7 @@ struct TrainConfig {
     // network
     int state = 32, rounds = 16;
     bool meanAggregation = true;
+    bool headsReadInput = false;         ///< NetworkConfig::headsReadInput
     double sigma = 0.5;
     // run
     std::uint64_t seed = 1;

@@ -2,9 +2,11 @@
 // REGAL's imitation of the long search (models/regal/imitation.h): the labelling of the oracle's
 // devices closest to the policy's means by hand; the loss is 0 at the oracle's actions and above
 // it elsewhere; it does not depend on how the long run happened to number the devices; training
-// on it raises the oracle's likelihood.
+// on it raises the oracle's likelihood. The label report's measures by hand
+// (models/regal/labelreport.h), and heads that read the op's own features.
 #include "common/testmain.h"
 #include "models/regal/imitation.h"
+#include "models/regal/labelreport.h"
 #include "models/regal/network.h"
 
 #include "core/regal/features.h"
@@ -109,6 +111,42 @@ private Q_SLOTS:
         }
         const double after = imitationLoss(policy->forward(batch), batch, {&l.label}, 0.5, 8).item<double>();
         QVERIFY2(after < 0.8 * before, (std::to_string(before) + " -> " + std::to_string(after)).c_str());
+    }
+
+    // Catches a wrong rank formula (sign, scale, ties not broken by op id) and an edge counted
+    // by the wrong ends.
+    void labelReportMeasuresByHand() {
+        const std::vector<double> order{0, 1, 2, 3};
+        QCOMPARE(rankCorrelation(order, order), 1.0);
+        QCOMPARE(rankCorrelation(order, std::vector<double>{3, 2, 1, 0}), -1.0);
+        QCOMPARE(rankCorrelation(order, std::vector<double>{0, 1, 3, 2}), 0.8);   // 1 - 6 * 2 / (4 * 15)
+        QCOMPARE(rankCorrelation(order, std::vector<double>{5, 5, 5, 5}), 1.0);   // ties keep the op order
+        const std::vector<int> placement{0, 0, 1, 1};
+        const std::vector<std::int32_t> source{0, 1, 2}, target{1, 2, 3};
+        QCOMPARE(edgesKept(placement, source, target), 2.0 / 3.0);
+        QCOMPARE(edgesKept(placement, {}, {}), 1.0);
+    }
+
+    // Catches heads that drop the op's features again, a flag lost in the weight file's config
+    // (earlier files have none: they mean false) and a policy that no longer starts as plain BRKGA.
+    void headsThatReadTheInputKeepTheirConfigAndStartAsPlainBrkga() {
+        NetworkConfig c = smallConfig();
+        c.headsReadInput = true;
+        QVERIFY(NetworkConfig::fromJson(c.toJson()).headsReadInput);
+        std::string earlier = smallConfig().toJson();
+        const std::string key = "\"heads_read_input\":false,";
+        earlier.replace(earlier.find(key), key.size(), "");
+        QVERIFY(earlier.find("heads_read_input") == std::string::npos);
+        QVERIFY(!NetworkConfig::fromJson(earlier).headsReadInput);
+        const Labelled l = labelled(kSpec);
+        const GraphBatch batch = makeBatch({&l.features});
+        torch::manual_seed(2);
+        RegalPolicy policy(c);
+        const regal::PolicyOutput out = policy->forward(batch);
+        QCOMPARE(out.affinity.abs().max().item<float>(), 0.0f);
+        QCOMPARE(out.priority.abs().max().item<float>(), 0.0f);
+        // the priority head reads state + node features: one more op feature changes its input
+        QCOMPARE(policy->named_parameters()["priority_head.first.weight"].size(1), static_cast<int64_t>(c.state + kNodeWidth));
     }
 };
 

@@ -8,7 +8,10 @@
 /// labelling closest to the population best (so both are judged in one numbering, chosen without
 /// the policy), and where the policy moves an op off the population best's device, whether the
 /// label agrees with the move. Order: Spearman's rank correlation of the policy's priority means,
-/// and of the population's mean positions, with the label's sequence. `train regal --report SET`.
+/// and of the population's mean positions, with the label's sequence. Then where the oracle's gain
+/// comes from: REGAL's run steered toward the label's placement and order, toward its placement
+/// alone and toward its order alone, each against plain BRKGA at the same seed and budget, beside
+/// plain BRKGA at another seed (how far a run moves by chance alone). `train regal --report SET`.
 /// Includes LibTorch: models/ only.
 
 #include "core/regal/labels.h"
@@ -26,6 +29,7 @@ struct LabelReportConfig {
     bool validationEntries = true;   ///< the label set's validation entries, else its training entries
     int seeds = 1;                   ///< BRKGA seeds per entry (each its own population and features)
     int steerAfter = 3;
+    std::int64_t budget = 5000;      ///< evaluations of the runs of the oracle table
     int threads = 1;
 };
 

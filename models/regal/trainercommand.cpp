@@ -41,7 +41,8 @@ const char* const kHelp =
     "                                 entry's long BRKGA run, entries side by side (480, 32, 100000, 1)\n"
     "  --init FILE                    start from these weights (e.g. imitation's, before reinforce)\n"
     "  --report validation|training   print what the --init policy predicts against the label set's entries of the\n"
-    "                                 objective (per device count and feature quartile), then stop\n"
+    "                                 objective (per device count and feature quartile) and where the oracle's gain\n"
+    "                                 comes from (--validation-seeds runs each, --validation-budget), then stop\n"
     "  --out FILE                     best weights (+ FILE.card.json); checkpoints FILE.ckpt.*\n"
     "  --resume 1                     continue from FILE.ckpt.*\n";
 
@@ -174,6 +175,7 @@ int report(const TrainConfig& c) {
     rc.validationEntries = c.report == "validation";
     rc.seeds = c.validationSeeds;
     rc.steerAfter = c.steerAfter;
+    rc.budget = c.validationBudget;
     rc.threads = c.threads;
     printLabelReport(policy, loadOracleLabelSet(c.labels), rc, printLine);
     return 0;

@@ -58,7 +58,7 @@ public:
         };
         if (m_s.validateAtStart && m_step == 0 && m_dp.isRoot()) {
             const torch::NoGradGuard noGrad;
-            m_log("validation of the untrained model: " + m_method.validate().summary);
+            m_log("validation before the first step: " + m_method.validate().summary);
         }
         bool stopNow = stopping(), checkpointed = false;
         Window window;

@@ -47,7 +47,7 @@ struct LoopSettings {
     double learningRate = 1e-3;     ///< Adam's, PyTorch's defaults otherwise; applies on resume too
     double clipNorm = 0;            ///< global gradient-norm clip, 0 = off (the norm is still logged)
     bool resume = false;            ///< continue from out.ckpt.* if it exists
-    bool validateAtStart = false;   ///< log the untrained model's validation (never shipped)
+    bool validateAtStart = false;   ///< log the validation before the first step (untrained, or --init's weights; never shipped)
     bool validateOnEveryRank = false;   ///< validation changes training state (a baseline, the rate)
     int threads = 1;                ///< LibTorch's and OpenBLAS's threads
     std::uint64_t seed = 1;

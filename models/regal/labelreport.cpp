@@ -94,15 +94,18 @@ void recordEntry(const OracleLabel& label, const GraphFeatures& f, const PolicyO
     for (int v = 0; v < n; ++v) {
         const auto vi = static_cast<std::size_t>(v);
         const float* row = aff + static_cast<std::ptrdiff_t>(v) * d;
-        const int policyDevice = static_cast<int>(std::max_element(row, row + d) - row);
+        const int pushedTo = static_cast<int>(std::max_element(row, row + d) - row);
+        // a mean that rounds to shift 0 leaves the keys Uniform: the op stays where the population has it
+        const bool pushes = row[pushedTo] >= kShiftStep / 2;
+        const int policyDevice = pushes ? pushedTo : bestDevice[vi];
         const int oracleDevice = perm[static_cast<std::size_t>(label.placement[vi])];
         OpRecord r;
         r.devices = d;
         for (int c = 0; c < kNodeWidth; ++c) r.node[static_cast<std::size_t>(c)] = f.at(v, c);
         r.bestRight = bestDevice[vi] == oracleDevice;
         r.policyRight = policyDevice == oracleDevice;
-        r.affinityPush = row[policyDevice];
-        r.moved = policyDevice != bestDevice[vi] && r.affinityPush >= kShiftStep / 2;   // rounds to a shift of at least 1
+        r.affinityPush = row[pushedTo];
+        r.moved = policyDevice != bestDevice[vi];
         r.policyRankError = std::abs(policyRank[vi] - labelRank[vi]) / static_cast<double>(n);
         r.populationRankError = std::abs(populationRank[vi] - labelRank[vi]) / static_cast<double>(n);
         ops.push_back(r);
@@ -126,7 +129,7 @@ struct Tally {
     static double pct(long a, long b) { return b > 0 ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0; }
     std::string columns() const {
         const double n = static_cast<double>(std::max(1L, opCount));
-        return models::formatText("%7ld | %9.1f %% | %9.1f %% | %7.1f %% | %10.1f %% | %10.1f %% | %11.3f | %11.3f | %5.2f", opCount,
+        return models::formatText("%7ld | %10.1f %% | %12.1f %% | %5.1f %% | %17.1f %% | %17.1f %% | %15.3f | %19.3f | %4.2f", opCount,
                                   pct(bestRight, opCount), pct(policyRight, opCount), pct(moved, opCount), pct(movedRight, moved),
                                   pct(movedFromRight, moved), policyRankError / n, populationRankError / n, push / n);
     }
@@ -211,14 +214,14 @@ void printOracleParts(const std::vector<OracleParts>& runs, const std::function<
     std::map<int, std::vector<const OracleParts*>> byDevices;
     for (const OracleParts& o : runs) byDevices[o.devices].push_back(&o);
     print("");
-    print("| devices | runs | label (long run) | oracle | oracle, placement only | oracle, order only | plain, another seed: mean | mean |x| |");
+    print("| devices | runs | label (long run) |  oracle | oracle, placement only | oracle, order only | plain, another seed: mean | mean |x| |");
     for (const auto& [d, list] : byDevices) {
         std::array<double, 6> sum{};
         for (const OracleParts* o : list) {
             const std::array<double, 6> x{o->label, o->both, o->placement, o->order, o->otherSeed, std::abs(o->otherSeed)};
             for (std::size_t k = 0; k < x.size(); ++k) sum[k] += x[k] / static_cast<double>(list.size());
         }
-        print(models::formatText("| %7d | %4zu | %+14.2f %% | %+4.2f %% | %+20.2f %% | %+16.2f %% | %+23.2f %% | %6.2f %% |", d, list.size(),
+        print(models::formatText("| %7d | %4zu | %+14.2f %% | %+5.2f %% | %+20.2f %% | %+16.2f %% | %+23.2f %% | %6.2f %% |", d, list.size(),
                                  sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]));
     }
 }
@@ -267,8 +270,8 @@ void printLabelReport(RegalPolicy& policy, const OracleLabelSet& labels, const L
                              "after %d plain generations, as the policy reads it).",
                              config.validationEntries ? "validation" : "training", toString(config.objective).c_str(), chosen.size(), seeds,
                              config.steerAfter));
-    print("best: the population best's device; policy: the largest affinity mean; both judged under the device labelling closest to "
-          "the population best. moved: the policy pushes an op (mean >= 1/8) off the best's device; rank err: |rank - label's rank| / ops "
+    print("best: the population best's device; policy: the device its largest affinity mean pushes the op toward (the best's "
+          "where no mean rounds to a shift); both judged under the device labelling closest to the population best. moved: the policy pushes an op (mean >= 1/8) off the best's device; rank err: |rank - label's rank| / ops "
           "(policy: priority means; population: mean positions); push: the mean largest affinity mean, log shape units; edges kept: "
           "the share of data edges whose two ops share a device.");
     printByDevices(ops, entries, print);

@@ -12,12 +12,16 @@
 #include "core/optimizer/optimizer.h"
 #include "core/regal/dataset.h"
 #include "core/regal/oracle.h"
+#include "core/regal/search.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 namespace sl::cli {
 namespace bench_regal {
@@ -66,7 +70,9 @@ Options readOptions(Args& args) {
     return o;
 }
 
-enum class Role { Brkga, Regal, Room, Oracle };
+/// The oracle's parts steer one key type toward the guide and leave the other Uniform: where the
+/// oracle's gain comes from (docs/regal.md, "Where imitation is not enough").
+enum class Role { Brkga, Regal, Room, Oracle, OraclePlacement, OracleOrder };
 
 struct Method {
     std::string label;   ///< the column's name, e.g. "BRKGA 20x"
@@ -95,9 +101,12 @@ std::vector<Method> methods(const Options& o) {
     if (o.oracleTimes > 0) {
         // REGAL's action space handed the answer (core/regal/oracle.h): REGAL's run, same budget,
         // steered toward a long run's best.
-        Method oracle{"Oracle " + std::to_string(o.oracleTimes) + "x", Role::Oracle, base};
-        oracle.options.values["guide-budget"] = static_cast<double>(o.budget * o.oracleTimes);
-        m.push_back(oracle);
+        const std::string label = "Oracle " + std::to_string(o.oracleTimes) + "x";
+        for (const auto& [suffix, role] : {std::pair{"", Role::Oracle}, {": placement only", Role::OraclePlacement}, {": order only", Role::OracleOrder}}) {
+            Method oracle{label + suffix, role, base};
+            oracle.options.values["guide-budget"] = static_cast<double>(o.budget * o.oracleTimes);
+            m.push_back(oracle);
+        }
     }
     return m;
 }
@@ -150,11 +159,23 @@ struct Outcome {
     bool ok() const { return error.empty() && std::isfinite(cost); }
 };
 
+/// The oracle's guide, one long run per (graph, device count), shared by its seeds and parts.
+const regal::OracleGuide& guideOf(const Problem& p, std::int64_t guideBudget) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const Graph*, int, std::int64_t>, regal::OracleGuide> guides;
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_tuple(p.graph.get(), p.platform.deviceCount(), guideBudget);
+    auto it = guides.find(key);
+    if (it == guides.end()) it = guides.emplace(key, regal::longRunGuide(p, guideBudget, kOracleGuideSeed)).first;
+    return it->second;
+}
+
 double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
-    if (m.role == Role::Oracle)
-        return regal::oracleSearch(p, static_cast<std::int64_t>(m.options.values.at("guide-budget")), kOracleGuideSeed,
-                                   m.options.budget, seed)
-            .cost;
+    if (m.role == Role::Oracle || m.role == Role::OraclePlacement || m.role == Role::OracleOrder) {
+        const regal::OracleGuide& guide = guideOf(p, static_cast<std::int64_t>(m.options.values.at("guide-budget")));
+        const regal::LearnedKeys keys{.placement = m.role != Role::OracleOrder, .scheduling = m.role != Role::OraclePlacement};
+        return regal::steeredToward(p, guide, m.options.budget, seed, regal::kDefaultSteerAfter, keys);
+    }
     RunOptions o = m.options;
     o.seed = seed;
     return OptimizerRegistry::instance().create(m.role == Role::Regal ? "regal" : "brkga")->run(p, o, {}, {}).cost;
@@ -333,6 +354,7 @@ std::string gainCell(const Versus& v) { return v.better.empty() && v.failed > 0 
 std::vector<std::string> modelRow(const ModelRow& row, const std::vector<Method>& ms, int seeds) {
     const Versus &brkga = row.methods[kBrkga], &regal = row.methods[kRegal];
     const int room = indexOf(ms, Role::Room), oracle = indexOf(ms, Role::Oracle);
+    const int placementOnly = indexOf(ms, Role::OraclePlacement), orderOnly = indexOf(ms, Role::OracleOrder);
     const std::string closed = hasRoom(row, room) && !regal.better.empty() ? format("%.0f %%", 100 * regal.mean() / roomOf(row, room)) : "-";
     return {row.name,
             std::to_string(row.ops),
@@ -342,6 +364,8 @@ std::vector<std::string> modelRow(const ModelRow& row, const std::vector<Method>
             regal.better.empty() ? "-" : std::to_string(countAtLeastEqual(regal.better)) + "/" + std::to_string(seeds),
             room < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(room)]),
             oracle < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(oracle)]),
+            placementOnly < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(placementOnly)]),
+            orderOnly < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(orderOnly)]),
             format("%.2f %%", meanOf(brkga.aboveBound)),
             closed};
 }
@@ -351,7 +375,8 @@ void printModelTable(const std::vector<ModelRow>& rows, const std::vector<Method
     const std::string base = ms[kBrkga].label;
     Table t{{"model", "ops", base, "REGAL", "% better", "better or equal",
              room < 0 ? "room" : "room (" + ms[static_cast<std::size_t>(room)].label + ")",
-             oracle < 0 ? "oracle" : ms[static_cast<std::size_t>(oracle)].label, base + " above bound", "room closed"},
+             oracle < 0 ? "oracle" : ms[static_cast<std::size_t>(oracle)].label, "oracle: placement only", "oracle: order only",
+             base + " above bound", "room closed"},
             {}};
     for (const ModelRow& row : rows) t.rows.push_back(modelRow(row, ms, seeds));
     t.print();
@@ -524,7 +549,8 @@ void printHeader(const Options& o, const std::vector<Method>& ms) {
                 o.seeds, o.threads, ms[kBrkga].label.c_str(), static_cast<long long>(o.budget));
     if (o.roomTimes > 0) std::printf("; room: plain BRKGA at %dx the budget", o.roomTimes);
     if (o.oracleTimes > 0)
-        std::printf("; oracle: REGAL's actions toward the best of a %dx run, the same budget", o.oracleTimes);
+        std::printf("; oracle: REGAL's actions toward the best of a %dx run, the same budget (also steering only the placement "
+                    "keys, or only the order's, toward it)", o.oracleTimes);
     std::printf(".\n%% better: 100 (BRKGA - method) / BRKGA per seed, averaged; room closed: REGAL's %% better / the room "
                 "where the room >= %.0f %%.\n",
                 kRoomPercent);
@@ -561,16 +587,17 @@ SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better an
               "REGAL against plain BRKGA with the same budget and seeds on the SGD and Adam training steps of\n"
               "the ONNX models in DATA/onnx (at their own tensor sizes) and on held-out generated training\n"
               "steps, on each device count. Per model: both mean peaks, REGAL's % better, its better-or-equal\n"
-              "seeds, the room (plain BRKGA at K times the budget), the oracle, BRKGA's distance from the cut\n"
-              "bound and the share of the room REGAL closes; then a summary, REGAL's targets (met or\n"
-              "missed) and the paper's row (Paliwal et al. 2020, Table 1). A failing run prints its reason.\n"
+              "seeds, the room (plain BRKGA at K times the budget), the oracle (and its placement and order\n"
+              "steered alone), BRKGA's distance from the cut bound and the share of the room REGAL closes;\n"
+              "then a summary, REGAL's targets (met or missed) and the paper's row (Paliwal et al. 2020,\n"
+              "Table 1). A failing run prints its reason.\n"
               "  --devices LIST    device counts (default 2,4)\n"
               "  --seeds S         seeds 1..S for every method (default 2)\n"
               "  --budget N        evaluations of BRKGA and REGAL (default 5000)\n"
               "  --room-times K    the room: plain BRKGA at K x the budget, same seeds (default 20; 0 skips)\n"
               "  --oracle K        REGAL's action space handed the answer: its run, same budget, steered\n"
-              "                    toward the best of a K x budget BRKGA run (one per graph) (default 20;\n"
-              "                    0 skips)\n"
+              "                    toward the best of a K x budget BRKGA run (one per graph), and with\n"
+              "                    only its placement or only its order steered (default 20; 0 skips)\n"
               "  --graphs N        held-out generated graphs (default 8)\n"
               "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"

@@ -29,21 +29,31 @@ Actions actionsToward(std::span<const int> placement, std::span<const OpId> orde
     return a;
 }
 
-OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,
-                           std::uint64_t seed, int steerAfter) {
+OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed) {
     SearchRequest guide;
     guide.budget = guideBudget;
     guide.seed = guideSeed;
     const brkga::Result guided = search(problem, guide).result;
     RegalDecoder decoder(problem);
     decoder.decode(guided.best);
+    return {{decoder.placement().begin(), decoder.placement().end()}, {decoder.order().begin(), decoder.order().end()}, guided.bestCost};
+}
+
+double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed, int steerAfter,
+                     LearnedKeys keys) {
     const brkga::Distributions toward = geneDistributions(
-        RegalLayout::of(problem), actionsToward(decoder.placement(), decoder.order(), problem.platform.deviceCount()));
+        RegalLayout::of(problem), actionsToward(guide.placement, guide.order, problem.platform.deviceCount()), keys);
     SearchRequest steered;
     steered.budget = budget;
     steered.seed = seed;
     steered.steering = {.afterGeneration = steerAfter, .choose = [&](std::span<const brkga::Chromosome>) { return toward; }};
-    return {guided.bestCost, search(problem, steered).result.bestCost};
+    return search(problem, steered).result.bestCost;
+}
+
+OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,
+                           std::uint64_t seed, int steerAfter) {
+    const OracleGuide guide = longRunGuide(problem, guideBudget, guideSeed);
+    return {guide.cost, steeredToward(problem, guide, budget, seed, steerAfter)};
 }
 
 } // namespace sl::regal

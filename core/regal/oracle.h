@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace sl::regal {
 
@@ -20,15 +21,29 @@ namespace sl::regal {
 /// 0 <= strength <= kMaxShift.
 Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int strength = 8);
 
+/// The answer the oracle is handed: a schedule's placement and op order, and its cost.
+struct OracleGuide {
+    std::vector<int> placement;
+    std::vector<OpId> order;
+    double cost = 0;
+};
+
+/// The best of a plain BRKGA run of `guideBudget` evaluations (seed `guideSeed`). Throws as
+/// regal::search does.
+OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed);
+
+/// REGAL's run shape with a perfect guide: BRKGA for `budget` evaluations (seed `seed`), steered
+/// after generation `steerAfter` by actionsToward() the guide on the key types of `keys` (the
+/// others stay Uniform: `keys` splits the oracle's gain into placement and order); its best cost.
+double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed, int steerAfter = 3,
+                     LearnedKeys keys = {});
+
 struct OracleOutcome {
     double guideCost = 0;   ///< the long plain BRKGA run's best
     double cost = 0;        ///< the steered run's best
 };
 
-/// Plain BRKGA for `guideBudget` evaluations (seed `guideSeed`), then REGAL's run shape with a
-/// perfect guide: BRKGA for `budget` evaluations (seed `seed`), steered after generation
-/// `steerAfter` by actionsToward() the guide's best, as REGAL's policy would steer it. Throws as
-/// regal::search does.
+/// longRunGuide(), then steeredToward() it on both key types, as REGAL's policy would steer.
 OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,
                            std::uint64_t seed, int steerAfter = 3);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/regal/labelreport.h"
 
-#include "core/brkga/regaldecoder.h"
 #include "core/regal/actions.h"
 #include "core/regal/features.h"
 #include "core/regal/oracle.h"
@@ -189,22 +188,16 @@ OracleParts oracleParts(const OracleLabel& l, std::uint64_t seed, const LabelRep
     SearchRequest r;
     r.seed = seed;
     r.budget = c.budget;
-    r.steering.afterGeneration = c.steerAfter;
     const double plain = search(l.problem, r).result.bestCost;
     const auto better = [&](double cost) { return 100 * (plain - cost) / plain; };
-    const Actions toward = actionsToward(l.placement, orderOf(l), l.spec.devices);
-    const auto steered = [&](LearnedKeys keys) {
-        const brkga::Distributions d = geneDistributions(RegalLayout::of(l.problem), toward, keys);
-        r.steering.choose = [&](std::span<const brkga::Chromosome>) { return d; };
-        return better(search(l.problem, r).result.bestCost);
-    };
+    const OracleGuide label{l.placement, orderOf(l), l.cost};
+    const auto steered = [&](LearnedKeys keys) { return better(steeredToward(l.problem, label, c.budget, seed, c.steerAfter, keys)); };
     OracleParts o;
     o.devices = l.spec.devices;
     o.label = better(l.cost);
     o.both = steered({});
     o.placement = steered({.placement = true, .scheduling = false});
     o.order = steered({.placement = false, .scheduling = true});
-    r.steering.choose = nullptr;
     r.seed = seed + 1000;
     o.otherSeed = better(search(l.problem, r).result.bestCost);
     return o;

@@ -10,6 +10,7 @@
 #include "core/regal/augment.h"
 #include "core/regal/dataset.h"
 #include "core/regal/features.h"
+#include "core/regal/labels.h"
 #include "core/regal/oracle.h"
 #include "core/regal/search.h"
 
@@ -205,6 +206,21 @@ private Q_SLOTS:
         const double cells = static_cast<double>(o.population.size() * order.size());
         QCOMPARE_GE(agree / cells, 0.7);
         QCOMPARE_GE(early - late, 0.2 * cells / 2);
+    }
+
+    /// The oracle's parts: steering neither key type is plain BRKGA draw for draw, both is
+    /// oracleSearch's run, and one type alone is neither (catches `keys` ignored, in part or whole).
+    void oracleSteersOnlyTheKeyTypesAsked() {
+        const Problem p = problemOf({"nn", 60, 3'100'777, "adam", 4, Objective::Memory});   // 190 ops
+        const OracleGuide guide = longRunGuide(p, 3000, 99);
+        SearchRequest plain{.budget = 1000, .seed = 7};
+        const double plainCost = search(p, plain).result.bestCost;
+        QCOMPARE(steeredToward(p, guide, 1000, 7, 3, {.placement = false, .scheduling = false}), plainCost);
+        const double both = steeredToward(p, guide, 1000, 7, 3);
+        QCOMPARE(both, oracleSearch(p, 3000, 99, 1000, 7).cost);
+        const double placementOnly = steeredToward(p, guide, 1000, 7, 3, {.placement = true, .scheduling = false});
+        const double orderOnly = steeredToward(p, guide, 1000, 7, 3, {.placement = false, .scheduling = true});
+        QVERIFY(placementOnly != both && orderOnly != both && placementOnly != orderOnly);
     }
 
     void featuresHandChecked() {

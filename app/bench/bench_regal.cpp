@@ -102,7 +102,8 @@ std::vector<Method> methods(const Options& o) {
         // REGAL's action space handed the answer (core/regal/oracle.h): REGAL's run, same budget,
         // steered toward a long run's best.
         const std::string label = "Oracle " + std::to_string(o.oracleTimes) + "x";
-        for (const auto& [suffix, role] : {std::pair{"", Role::Oracle}, {": placement only", Role::OraclePlacement}, {": order only", Role::OracleOrder}}) {
+        for (const auto& [suffix, role] :
+             {std::pair{"", Role::Oracle}, {": placement only", Role::OraclePlacement}, {": order only", Role::OracleOrder}}) {
             Method oracle{label + suffix, role, base};
             oracle.options.values["guide-budget"] = static_cast<double>(o.budget * o.oracleTimes);
             m.push_back(oracle);
@@ -550,7 +551,8 @@ void printHeader(const Options& o, const std::vector<Method>& ms) {
     if (o.roomTimes > 0) std::printf("; room: plain BRKGA at %dx the budget", o.roomTimes);
     if (o.oracleTimes > 0)
         std::printf("; oracle: REGAL's actions toward the best of a %dx run, the same budget (also steering only the placement "
-                    "keys, or only the order's, toward it)", o.oracleTimes);
+                    "keys, or only the order's, toward it)",
+                    o.oracleTimes);
     std::printf(".\n%% better: 100 (BRKGA - method) / BRKGA per seed, averaged; room closed: REGAL's %% better / the room "
                 "where the room >= %.0f %%.\n",
                 kRoomPercent);

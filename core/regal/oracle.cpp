@@ -41,8 +41,8 @@ OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::
 
 double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed, int steerAfter,
                      LearnedKeys keys) {
-    const brkga::Distributions toward = geneDistributions(
-        RegalLayout::of(problem), actionsToward(guide.placement, guide.order, problem.platform.deviceCount()), keys);
+    const brkga::Distributions toward =
+        geneDistributions(RegalLayout::of(problem), actionsToward(guide.placement, guide.order, problem.platform.deviceCount()), keys);
     SearchRequest steered;
     steered.budget = budget;
     steered.seed = seed;

@@ -28,9 +28,9 @@ struct OpRecord {
     int devices = 0;
     std::array<float, kNodeWidth> node{};
     bool bestRight = false, policyRight = false;
-    bool moved = false;        ///< the policy pushes the op off the population best's device
+    bool moved = false;                                    ///< the policy pushes the op off the population best's device
     double policyRankError = 0, populationRankError = 0;   ///< |rank - label's rank| / ops
-    double affinityPush = 0;   ///< the policy's largest affinity mean, log shape units
+    double affinityPush = 0;                               ///< the policy's largest affinity mean, log shape units
 };
 
 struct EntryRecord {
@@ -58,7 +58,8 @@ GraphFeatures featuresAtSteering(const Problem& problem, std::uint64_t seed, int
 std::vector<int> ranksOf(std::span<const double> key) {
     std::vector<int> order(key.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return key[static_cast<std::size_t>(a)] < key[static_cast<std::size_t>(b)]; });
     std::vector<int> rank(key.size());
     for (std::size_t i = 0; i < order.size(); ++i) rank[static_cast<std::size_t>(order[i])] = static_cast<int>(i);
     return rank;
@@ -80,7 +81,8 @@ void recordEntry(const OracleLabel& label, const GraphFeatures& f, const PolicyO
                 bestOneHot[static_cast<std::size_t>(v * d + q)] = 1;
             }
     const std::vector<int> perm = closestLabelling(label.placement, bestOneHot, d);
-    std::vector<double> labelPosition(static_cast<std::size_t>(n)), policyKey(static_cast<std::size_t>(n)), populationKey(static_cast<std::size_t>(n));
+    std::vector<double> labelPosition(static_cast<std::size_t>(n)), policyKey(static_cast<std::size_t>(n)),
+        populationKey(static_cast<std::size_t>(n));
     const std::vector<OpId> order = orderOf(label);
     for (std::size_t r = 0; r < order.size(); ++r) labelPosition[static_cast<std::size_t>(order[r])] = static_cast<double>(r);
     for (int v = 0; v < n; ++v) {
@@ -137,7 +139,8 @@ struct Tally {
 const char* const kTallyHeader =
     "    ops | best = label | policy = label |   moved | moved, label agrees | moved off the label | rank err policy | rank err population | push";
 
-void printByDevices(const std::vector<OpRecord>& ops, const std::vector<EntryRecord>& entries, const std::function<void(const std::string&)>& print) {
+void printByDevices(const std::vector<OpRecord>& ops, const std::vector<EntryRecord>& entries,
+                    const std::function<void(const std::string&)>& print) {
     std::map<int, Tally> byDevices;
     std::map<int, std::array<double, 5>> rho;   // entries, sums of rho policy, rho population, label and best locality
     for (const OpRecord& r : ops) byDevices[r.devices].add(r);
@@ -153,17 +156,19 @@ void printByDevices(const std::vector<OpRecord>& ops, const std::vector<EntryRec
     print(models::formatText("| devices | runs | %s | rho policy | rho population | edges kept: label | edges kept: best |", kTallyHeader));
     for (const auto& [d, t] : byDevices) {
         const auto& s = rho[d];
-        print(models::formatText("| %7d | %4.0f | %s | %10.3f | %14.3f | %15.1f %% | %14.1f %% |", d, s[0], t.columns().c_str(), s[1] / s[0],
-                                 s[2] / s[0], 100 * s[3] / s[0], 100 * s[4] / s[0]));
+        print(models::formatText("| %7d | %4.0f | %s | %10.3f | %14.3f | %15.1f %% | %14.1f %% |", d, s[0], t.columns().c_str(),
+                                 s[1] / s[0], s[2] / s[0], 100 * s[3] / s[0], 100 * s[4] / s[0]));
     }
 }
 
-void printByFeature(const std::vector<OpRecord>& ops, int column, const std::string& name, const std::function<void(const std::string&)>& print) {
+void printByFeature(const std::vector<OpRecord>& ops, int column, const std::string& name,
+                    const std::function<void(const std::string&)>& print) {
     std::vector<float> values;
     for (const OpRecord& r : ops) values.push_back(r.node[static_cast<std::size_t>(column)]);
     std::sort(values.begin(), values.end());
     std::array<float, 5> edge{};
-    for (int k = 0; k <= 4; ++k) edge[static_cast<std::size_t>(k)] = values[std::min(values.size() - 1, values.size() * static_cast<std::size_t>(k) / 4)];
+    for (int k = 0; k <= 4; ++k)
+        edge[static_cast<std::size_t>(k)] = values[std::min(values.size() - 1, values.size() * static_cast<std::size_t>(k) / 4)];
     std::array<Tally, 4> bins;
     for (const OpRecord& r : ops) {
         int k = 0;
@@ -207,19 +212,20 @@ void printOracleParts(const std::vector<OracleParts>& runs, const std::function<
     std::map<int, std::vector<const OracleParts*>> byDevices;
     for (const OracleParts& o : runs) byDevices[o.devices].push_back(&o);
     print("");
-    print("| devices | runs | label (long run) |  oracle | oracle, placement only | oracle, order only | plain, another seed: mean | mean |x| |");
+    print(
+        "| devices | runs | label (long run) |  oracle | oracle, placement only | oracle, order only | plain, another seed: mean | mean |x| |");
     for (const auto& [d, list] : byDevices) {
         std::array<double, 6> sum{};
         for (const OracleParts* o : list) {
             const std::array<double, 6> x{o->label, o->both, o->placement, o->order, o->otherSeed, std::abs(o->otherSeed)};
             for (std::size_t k = 0; k < x.size(); ++k) sum[k] += x[k] / static_cast<double>(list.size());
         }
-        print(models::formatText("| %7d | %4zu | %+14.2f %% | %+5.2f %% | %+20.2f %% | %+16.2f %% | %+23.2f %% | %6.2f %% |", d, list.size(),
-                                 sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]));
+        print(models::formatText("| %7d | %4zu | %+14.2f %% | %+5.2f %% | %+20.2f %% | %+16.2f %% | %+23.2f %% | %6.2f %% |", d,
+                                 list.size(), sum[0], sum[1], sum[2], sum[3], sum[4], sum[5]));
     }
 }
 
-} // namespace
+}   // namespace
 
 double rankCorrelation(std::span<const double> a, std::span<const double> b) {
     if (a.size() != b.size()) throw std::invalid_argument("rankCorrelation: two orders of the same ops");
@@ -263,10 +269,11 @@ void printLabelReport(RegalPolicy& policy, const OracleLabelSet& labels, const L
                              "after %d plain generations, as the policy reads it).",
                              config.validationEntries ? "validation" : "training", toString(config.objective).c_str(), chosen.size(), seeds,
                              config.steerAfter));
-    print("best: the population best's device; policy: the device its largest affinity mean pushes the op toward (the best's "
-          "where no mean rounds to a shift); both judged under the device labelling closest to the population best. moved: the policy pushes an op (mean >= 1/8) off the best's device; rank err: |rank - label's rank| / ops "
-          "(policy: priority means; population: mean positions); push: the mean largest affinity mean, log shape units; edges kept: "
-          "the share of data edges whose two ops share a device.");
+    print(
+        "best: the population best's device; policy: the device its largest affinity mean pushes the op toward (the best's "
+        "where no mean rounds to a shift); both judged under the device labelling closest to the population best. moved: the policy pushes an op (mean >= 1/8) off the best's device; rank err: |rank - label's rank| / ops "
+        "(policy: priority means; population: mean positions); push: the mean largest affinity mean, log shape units; edges kept: "
+        "the share of data edges whose two ops share a device.");
     printByDevices(ops, entries, print);
     print("");
     print(models::formatText("| feature                | quartile    | %s |", kTallyHeader));
@@ -278,13 +285,15 @@ void printLabelReport(RegalPolicy& policy, const OracleLabelSet& labels, const L
 
     std::vector<OracleParts> parts(features.size());
     pool.run(static_cast<int>(parts.size()), [&](int i, int) {
-        parts[static_cast<std::size_t>(i)] = oracleParts(*chosen[static_cast<std::size_t>(i / seeds)], static_cast<std::uint64_t>(1 + i % seeds), config);
+        parts[static_cast<std::size_t>(i)] =
+            oracleParts(*chosen[static_cast<std::size_t>(i / seeds)], static_cast<std::uint64_t>(1 + i % seeds), config);
     });
     print("");
-    print(models::formatText("Where the oracle's gain comes from: %% better than plain BRKGA at the same seed and %lld evaluations, per run; the "
-                             "oracle is REGAL's run steered toward the label (core/regal/oracle.h) after %d plain generations.",
-                             static_cast<long long>(config.budget), config.steerAfter));
+    print(models::formatText(
+        "Where the oracle's gain comes from: %% better than plain BRKGA at the same seed and %lld evaluations, per run; the "
+        "oracle is REGAL's run steered toward the label (core/regal/oracle.h) after %d plain generations.",
+        static_cast<long long>(config.budget), config.steerAfter));
     printOracleParts(parts, print);
 }
 
-} // namespace sl::regal
+}   // namespace sl::regal

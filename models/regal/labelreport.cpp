@@ -225,7 +225,7 @@ void printOracleParts(const std::vector<OracleParts>& runs, const std::function<
     }
 }
 
-}   // namespace
+} // namespace
 
 double rankCorrelation(std::span<const double> a, std::span<const double> b) {
     if (a.size() != b.size()) throw std::invalid_argument("rankCorrelation: two orders of the same ops");
@@ -296,4 +296,4 @@ void printLabelReport(RegalPolicy& policy, const OracleLabelSet& labels, const L
     printOracleParts(parts, print);
 }
 
-}   // namespace sl::regal
+} // namespace sl::regal

@@ -29,7 +29,7 @@ struct LabelReportConfig {
     bool validationEntries = true;   ///< the label set's validation entries, else its training entries
     int seeds = 1;                   ///< BRKGA seeds per entry (each its own population and features)
     int steerAfter = 3;
-    std::int64_t budget = 5000;   ///< evaluations of the runs of the oracle table
+    std::int64_t budget = 5000;      ///< evaluations of the runs of the oracle table
     int threads = 1;
 };
 
@@ -46,4 +46,4 @@ double edgesKept(std::span<const int> placement, std::span<const std::int32_t> s
 void printLabelReport(RegalPolicy& policy, const OracleLabelSet& labels, const LabelReportConfig& config,
                       const std::function<void(const std::string&)>& print);
 
-}   // namespace sl::regal
+} // namespace sl::regal

@@ -31,6 +31,7 @@ namespace fs = std::filesystem;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::uint64_t kOracleGuideSeed = 99;   ///< the oracle's guide: one long run per graph, for every seed
+constexpr std::uint64_t kChanceSeedOffset = 1000;   ///< Role::Chance runs seed s + this
 /// REGAL's acceptance targets: a model has room when BRKGA Kx gains at least 1 % over BRKGA 5K; there
 /// REGAL closes at least half of that gain on average; better or equal on 70 % of (model, seed).
 constexpr double kRoomPercent = 1, kRoomClosedTarget = 0.5, kBetterOrEqualTarget = 0.7;
@@ -72,7 +73,9 @@ Options readOptions(Args& args) {
 
 /// The oracle's parts steer one key type toward the guide and leave the other Uniform: where the
 /// oracle's gain comes from (docs/regal.md, "Where imitation is not enough").
-enum class Role { Brkga, Regal, Room, Oracle, OraclePlacement, OracleOrder };
+/// Chance is plain BRKGA at other seeds: how far a run that changes nothing moves by chance alone,
+/// the yardstick of the "no loss" target.
+enum class Role { Brkga, Regal, Chance, Room, Oracle, OraclePlacement, OracleOrder };
 
 struct Method {
     std::string label;   ///< the column's name, e.g. "BRKGA 20x"
@@ -92,6 +95,7 @@ std::vector<Method> methods(const Options& o) {
     base.threads = o.threads;
     std::vector<Method> m{{budgetLabel(o.budget), Role::Brkga, base}, {"REGAL", Role::Regal, base}};
     if (!o.weights.empty()) m[kRegal].options.strings["weights"] = o.weights;
+    m.push_back({budgetLabel(o.budget) + ", other seeds", Role::Chance, base});
     if (o.roomTimes > 0) {
         // What more search finds with the same decoder and seeds: the room ("BRKGA 20x").
         Method room{"BRKGA " + std::to_string(o.roomTimes) + "x", Role::Room, base};
@@ -178,7 +182,7 @@ double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
         return regal::steeredToward(p, guide, m.options.budget, seed, regal::kDefaultSteerAfter, keys);
     }
     RunOptions o = m.options;
-    o.seed = seed;
+    o.seed = m.role == Role::Chance ? seed + kChanceSeedOffset : seed;
     return OptimizerRegistry::instance().create(m.role == Role::Regal ? "regal" : "brkga")->run(p, o, {}, {}).cost;
 }
 
@@ -354,7 +358,7 @@ std::string gainCell(const Versus& v) { return v.better.empty() && v.failed > 0 
 
 std::vector<std::string> modelRow(const ModelRow& row, const std::vector<Method>& ms, int seeds) {
     const Versus &brkga = row.methods[kBrkga], &regal = row.methods[kRegal];
-    const int room = indexOf(ms, Role::Room), oracle = indexOf(ms, Role::Oracle);
+    const int room = indexOf(ms, Role::Room), oracle = indexOf(ms, Role::Oracle), chance = indexOf(ms, Role::Chance);
     const int placementOnly = indexOf(ms, Role::OraclePlacement), orderOnly = indexOf(ms, Role::OracleOrder);
     const std::string closed = hasRoom(row, room) && !regal.better.empty() ? format("%.0f %%", 100 * regal.mean() / roomOf(row, room)) : "-";
     return {row.name,
@@ -363,6 +367,7 @@ std::vector<std::string> modelRow(const ModelRow& row, const std::vector<Method>
             costCell(regal),
             regal.better.empty() ? "-" : percent(regal.mean()),
             regal.better.empty() ? "-" : std::to_string(countAtLeastEqual(regal.better)) + "/" + std::to_string(seeds),
+            chance < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(chance)]),
             room < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(room)]),
             oracle < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(oracle)]),
             placementOnly < 0 ? "-" : gainCell(row.methods[static_cast<std::size_t>(placementOnly)]),
@@ -374,7 +379,7 @@ std::vector<std::string> modelRow(const ModelRow& row, const std::vector<Method>
 void printModelTable(const std::vector<ModelRow>& rows, const std::vector<Method>& ms, int seeds) {
     const int room = indexOf(ms, Role::Room), oracle = indexOf(ms, Role::Oracle);
     const std::string base = ms[kBrkga].label;
-    Table t{{"model", "ops", base, "REGAL", "% better", "better or equal",
+    Table t{{"model", "ops", base, "REGAL", "% better", "better or equal", "chance: other seeds",
              room < 0 ? "room" : "room (" + ms[static_cast<std::size_t>(room)].label + ")",
              oracle < 0 ? "oracle" : ms[static_cast<std::size_t>(oracle)].label, "oracle: placement only", "oracle: order only",
              base + " above bound", "room closed"},
@@ -485,9 +490,11 @@ void printRoomTarget(const Summary& regal, const std::vector<Method>& ms) {
 }
 
 /// No loss: no model's mean worse than BRKGA 5K's; on models without room, REGAL ties (or does better).
-void printNoLossTarget(const Summary& regal, const std::vector<ModelRow>& rows, int room) {
+void printNoLossTarget(const Summary& regal, const Summary* chance, const std::vector<ModelRow>& rows, int room) {
     std::printf("  no loss, every model's mean >= BRKGA 5K's: worst %s (%s), %s", percent(regal.worst).c_str(), regal.worstModel.c_str(),
                 verdict(regal.worst >= -kTolerance));
+    if (chance && !chance->better.empty())   // the yardstick: plain BRKGA against itself at other seeds
+        std::printf(" (plain BRKGA at other seeds: worst %s, %s)", percent(chance->worst).c_str(), chance->worstModel.c_str());
     int without = 0, tied = 0;
     for (const ModelRow& row : rows) {
         if (room < 0 || hasRoom(row, room) || row.methods[kRegal].better.empty()) continue;
@@ -498,7 +505,9 @@ void printNoLossTarget(const Summary& regal, const std::vector<ModelRow>& rows, 
     std::printf("\n");
 }
 
-void printTargets(const Summary& regal, const std::vector<ModelRow>& rows, const std::vector<Method>& ms, bool heldOut) {
+void printTargets(const std::vector<Summary>& sums, const std::vector<ModelRow>& rows, const std::vector<Method>& ms, bool heldOut) {
+    const Summary& regal = sums[kRegal];
+    const int chance = indexOf(ms, Role::Chance);
     std::printf("targets (REGAL's acceptance bar; same budget and seeds as plain brkga):\n");
     if (regal.better.empty()) {
         std::printf("  not measured: no REGAL run finished\n");
@@ -506,11 +515,16 @@ void printTargets(const Summary& regal, const std::vector<ModelRow>& rows, const
     }
     if (heldOut) {   // held-out generated graphs: never worse on average
         const double mean = meanOf(regal.better);
-        std::printf("  never worse on average: %s, %s\n", percent(mean).c_str(), verdict(mean >= -kTolerance));
+        std::printf("  never worse on average: %s, %s", percent(mean).c_str(), verdict(mean >= -kTolerance));
+        if (chance >= 0 && !sums[static_cast<std::size_t>(chance)].better.empty()) {
+            const Summary& c = sums[static_cast<std::size_t>(chance)];
+            std::printf(" (plain BRKGA at other seeds: %s; worst model %s)", percent(meanOf(c.better)).c_str(), percent(c.worst).c_str());
+        }
+        std::printf("\n");
         return;
     }
     printRoomTarget(regal, ms);
-    printNoLossTarget(regal, rows, indexOf(ms, Role::Room));
+    printNoLossTarget(regal, chance < 0 ? nullptr : &sums[static_cast<std::size_t>(chance)], rows, indexOf(ms, Role::Room));
     const double consistent = betterOrEqualShare(regal);
     std::printf("  better or equal on >= %.0f %% of (model, seed) pairs: %s (paper: 88.92 %%), %s\n", 100 * kBetterOrEqualTarget,
                 share(consistent).c_str(), verdict(consistent >= kBetterOrEqualTarget));
@@ -541,13 +555,15 @@ void runBlock(const Block& set, int devices, const std::vector<Method>& ms, int 
     std::printf("\n");
     printSummaryTable(sums, ms);
     printRoom(sums, rows, ms);
-    printTargets(sums[kRegal], rows, ms, set.heldOut);
+    printTargets(sums, rows, ms, set.heldOut);
 }
 
 void printHeader(const Options& o, const std::vector<Method>& ms) {
     std::printf("REGAL vs plain BRKGA: step-clock peak memory of training steps on identical devices, seeds 1..%d for every "
                 "method, %d thread(s) per run.\n%s and REGAL: %lld evaluations each",
                 o.seeds, o.threads, ms[kBrkga].label.c_str(), static_cast<long long>(o.budget));
+    std::printf("; chance: plain BRKGA at seeds %llu..%llu", static_cast<unsigned long long>(1 + kChanceSeedOffset),
+                static_cast<unsigned long long>(o.seeds + kChanceSeedOffset));
     if (o.roomTimes > 0) std::printf("; room: plain BRKGA at %dx the budget", o.roomTimes);
     if (o.oracleTimes > 0)
         std::printf("; oracle: REGAL's actions toward the best of a %dx run, the same budget (also steering only the placement "
@@ -589,10 +605,11 @@ SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better an
               "REGAL against plain BRKGA with the same budget and seeds on the SGD and Adam training steps of\n"
               "the ONNX models in DATA/onnx (at their own tensor sizes) and on held-out generated training\n"
               "steps, on each device count. Per model: both mean peaks, REGAL's % better, its better-or-equal\n"
-              "seeds, the room (plain BRKGA at K times the budget), the oracle (and its placement and order\n"
-              "steered alone), BRKGA's distance from the cut bound and the share of the room REGAL closes;\n"
-              "then a summary, REGAL's targets (met or missed) and the paper's row (Paliwal et al. 2020,\n"
-              "Table 1). A failing run prints its reason.\n"
+              "seeds, plain BRKGA at other seeds (what chance alone moves), the room (plain BRKGA at K\n"
+              "times the budget), the oracle (and its placement and order steered alone), BRKGA's\n"
+              "distance from the cut bound and the share of the room REGAL closes; then a summary, REGAL's\n"
+              "targets (met or missed) and the paper's row (Paliwal et al. 2020, Table 1). A failing run\n"
+              "prints its reason.\n"
               "  --devices LIST    device counts (default 2,4)\n"
               "  --seeds S         seeds 1..S for every method (default 2)\n"
               "  --budget N        evaluations of BRKGA and REGAL (default 5000)\n"

@@ -6,6 +6,7 @@
 #include "core/regal/dataset.h"
 #include "core/regal/search.h"
 #include "core/util/atomicfile.h"
+#include "core/util/jsonlines.h"
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
 
@@ -224,23 +225,16 @@ void buildOracleLabelSet(const std::string& path, const OracleLabelSetSize& size
 }
 
 OracleLabelSet loadOracleLabelSet(const std::string& path) {
-    std::istringstream in(readFile(path));
     OracleLabelSet set;
-    std::string line;
-    for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-        try {
-            const nlohmann::json j = nlohmann::json::parse(line);
-            if (lineNo == 1) {
-                if (j.value("schedlab_regal_labels", 0) != 1) throw std::runtime_error("not a REGAL label set (version 1)");
-                set.guideBudget = j.value("guide_budget", std::int64_t{0});
-                set.cpuSeconds = j.value("cpu_seconds", 0.0);
-                continue;
-            }
-            (j.at("part").get<std::string>() == "validation" ? set.validation : set.train).push_back(fromJson(j));
-        } catch (const std::exception& e) {
-            throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": " + e.what());
+    forEachJsonLine(path, [&](int lineNo, const nlohmann::json& j) {
+        if (lineNo == 1) {
+            if (j.value("schedlab_regal_labels", 0) != 1) throw std::runtime_error("not a REGAL label set (version 1)");
+            set.guideBudget = j.value("guide_budget", std::int64_t{0});
+            set.cpuSeconds = j.value("cpu_seconds", 0.0);
+            return;
         }
-    }
+        (j.at("part").get<std::string>() == "validation" ? set.validation : set.train).push_back(fromJson(j));
+    });
     if (set.train.empty()) throw std::runtime_error(path + ": no training entries");
     return set;
 }

@@ -22,9 +22,8 @@ Actions actionsToward(std::span<const int> placement, std::span<const OpId> orde
         seen[v] = true;
         const int device = placement[v];
         if (device < 0 || device >= devices) throw std::invalid_argument("actionsToward: a placement outside the devices");
-        const double fromFirst = n > 1 ? static_cast<double>(rank) / static_cast<double>(n - 1) : 0.0;
         a.shift[a.index(static_cast<int>(v), device)] = static_cast<std::int8_t>(strength);
-        a.shift[a.index(static_cast<int>(v), devices)] = static_cast<std::int8_t>(std::lround(strength * (1 - 2 * fromFirst)));
+        a.shift[a.index(static_cast<int>(v), devices)] = static_cast<std::int8_t>(std::lround(strength * alongOrder(rank, n)));
     }
     return a;
 }

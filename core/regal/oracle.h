@@ -8,6 +8,7 @@
 #include "core/costmodel/problem.h"
 #include "core/regal/actions.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -20,6 +21,14 @@ namespace sl::regal {
 /// unless `order` is a permutation of the ops, every placement is in [0, devices) and
 /// 0 <= strength <= kMaxShift.
 Actions actionsToward(std::span<const int> placement, std::span<const OpId> order, int devices, int strength = 8);
+
+/// The priority's share of the strength at `rank` of an order of `n`: +1 for the first, falling
+/// linearly to -1 for the last (1 when n <= 1). actionsToward() rounds strength x this to a shift;
+/// imitation (models/regal/imitation.h) keeps it continuous as a target.
+inline double alongOrder(std::size_t rank, std::size_t n) {
+    const double fromFirst = n > 1 ? static_cast<double>(rank) / static_cast<double>(n - 1) : 0.0;
+    return 1 - 2 * fromFirst;
+}
 
 /// The answer the oracle is handed: a schedule's placement and op order, and its cost.
 struct OracleGuide {

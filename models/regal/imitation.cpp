@@ -2,6 +2,7 @@
 #include "models/regal/imitation.h"
 
 #include "core/regal/actions.h"
+#include "core/regal/oracle.h"
 
 #include <torch/torch.h>
 
@@ -51,10 +52,8 @@ std::vector<Draw> oracleDraws(const PolicyOutput& out, const GraphBatch& batch, 
             d.affinity[static_cast<std::size_t>(v * devices + perm[static_cast<std::size_t>(label.placement[static_cast<std::size_t>(v)])])] = target;
         d.priority.assign(static_cast<std::size_t>(ops), 0.0f);
         const std::vector<OpId> order = orderOf(label);
-        for (std::size_t rank = 0; rank < order.size(); ++rank) {
-            const double fromFirst = ops > 1 ? static_cast<double>(rank) / (ops - 1) : 0.0;
-            d.priority[static_cast<std::size_t>(order[rank])] = static_cast<float>(target * (1 - 2 * fromFirst));
-        }
+        for (std::size_t rank = 0; rank < order.size(); ++rank)
+            d.priority[static_cast<std::size_t>(order[rank])] = static_cast<float>(target * alongOrder(rank, static_cast<std::size_t>(ops)));
         draws.push_back(std::move(d));
     }
     return draws;

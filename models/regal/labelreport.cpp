@@ -65,6 +65,15 @@ std::vector<int> ranksOf(std::span<const double> key) {
     return rank;
 }
 
+/// Spearman's rho of two rankings of the same ops (permutations of 0..n-1); 1 below two ops.
+double spearman(const std::vector<int>& a, const std::vector<int>& b) {
+    const double n = static_cast<double>(a.size());
+    if (n < 2) return 1;
+    double squares = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) squares += std::pow(a[i] - b[i], 2);
+    return 1 - 6 * squares / (n * (n * n - 1));
+}
+
 /// The records of one labelled entry seen at one seed.
 void recordEntry(const OracleLabel& label, const GraphFeatures& f, const PolicyOutput& out, std::vector<OpRecord>& ops,
                  std::vector<EntryRecord>& entries) {
@@ -81,16 +90,16 @@ void recordEntry(const OracleLabel& label, const GraphFeatures& f, const PolicyO
                 bestOneHot[static_cast<std::size_t>(v * d + q)] = 1;
             }
     const std::vector<int> perm = closestLabelling(label.placement, bestOneHot, d);
-    std::vector<double> labelPosition(static_cast<std::size_t>(n)), policyKey(static_cast<std::size_t>(n)),
-        populationKey(static_cast<std::size_t>(n));
+    std::vector<int> labelRank(static_cast<std::size_t>(n));
     const std::vector<OpId> order = orderOf(label);
-    for (std::size_t r = 0; r < order.size(); ++r) labelPosition[static_cast<std::size_t>(order[r])] = static_cast<double>(r);
+    for (std::size_t r = 0; r < order.size(); ++r) labelRank[static_cast<std::size_t>(order[r])] = static_cast<int>(r);
+    std::vector<double> policyKey(static_cast<std::size_t>(n)), populationKey(static_cast<std::size_t>(n));
     for (int v = 0; v < n; ++v) {
         policyKey[static_cast<std::size_t>(v)] = -pri[v];   // the decoder runs the highest priority first
         populationKey[static_cast<std::size_t>(v)] = f.at(v, 6);
     }
-    const std::vector<int> labelRank = ranksOf(labelPosition), policyRank = ranksOf(policyKey), populationRank = ranksOf(populationKey);
-    entries.push_back({d, rankCorrelation(policyKey, labelPosition), rankCorrelation(populationKey, labelPosition),
+    const std::vector<int> policyRank = ranksOf(policyKey), populationRank = ranksOf(populationKey);
+    entries.push_back({d, spearman(policyRank, labelRank), spearman(populationRank, labelRank),
                        edgesKept(label.placement, f.edgeSource, f.edgeTarget), edgesKept(bestDevice, f.edgeSource, f.edgeTarget)});
     for (int v = 0; v < n; ++v) {
         const auto vi = static_cast<std::size_t>(v);
@@ -229,12 +238,7 @@ void printOracleParts(const std::vector<OracleParts>& runs, const std::function<
 
 double rankCorrelation(std::span<const double> a, std::span<const double> b) {
     if (a.size() != b.size()) throw std::invalid_argument("rankCorrelation: two orders of the same ops");
-    const double n = static_cast<double>(a.size());
-    if (n < 2) return 1;
-    const std::vector<int> ra = ranksOf(a), rb = ranksOf(b);
-    double squares = 0;
-    for (std::size_t i = 0; i < ra.size(); ++i) squares += std::pow(ra[i] - rb[i], 2);
-    return 1 - 6 * squares / (n * (n * n - 1));   // no ties: ranks are a permutation
+    return spearman(ranksOf(a), ranksOf(b));   // no ties: ties are broken by op id
 }
 
 double edgesKept(std::span<const int> placement, std::span<const std::int32_t> source, std::span<const std::int32_t> target) {

@@ -9,6 +9,7 @@
 #include "core/io/graphio.h"
 #include "core/graph/traininggraph.h"
 #include "core/util/atomicfile.h"
+#include "core/util/jsonlines.h"
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
 
@@ -188,24 +189,17 @@ void saveLabelSet(const LabelSet& set, const std::string& path) {
 }
 
 LabelSet loadLabelSet(const std::string& path) {
-    std::istringstream in(readFile(path));
     LabelSet set;
-    std::string line;
-    for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-        try {
-            const nlohmann::json j = nlohmann::json::parse(line);
-            if (lineNo == 1) {
-                if (j.value("schedlab_label_set", 0) != 1) throw std::runtime_error("not a label set (version 1)");
-                set.seconds = j.value("seconds", 0.0);
-                set.threads = j.value("threads", 1);
-                set.mix = parseLabelMix(j.value("mix", "networks")).value_or(LabelMix::Networks);
-                continue;
-            }
-            (j.at("part").get<std::string>() == "validation" ? set.validation : set.train).push_back(fromJson(j));
-        } catch (const std::exception& e) {
-            throw std::runtime_error(path + ":" + std::to_string(lineNo) + ": " + e.what());
+    forEachJsonLine(path, [&](int lineNo, const nlohmann::json& j) {
+        if (lineNo == 1) {
+            if (j.value("schedlab_label_set", 0) != 1) throw std::runtime_error("not a label set (version 1)");
+            set.seconds = j.value("seconds", 0.0);
+            set.threads = j.value("threads", 1);
+            set.mix = parseLabelMix(j.value("mix", "networks")).value_or(LabelMix::Networks);
+            return;
         }
-    }
+        (j.at("part").get<std::string>() == "validation" ? set.validation : set.train).push_back(fromJson(j));
+    });
     if (set.train.empty() || set.validation.empty()) throw std::runtime_error(path + ": no training or no validation entries");
     return set;
 }

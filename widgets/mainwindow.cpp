@@ -112,6 +112,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_statusTimes = new QLabel(this);
     m_statusTimes->setObjectName(QStringLiteral("statusTimes"));
     m_statusTimes->setToolTip(tr("Where the op times come from: the file, a device's roofline (Platform ▸ Machine) or a measured profile"));
+    m_statusLinks = new QLabel(this);
+    m_statusLinks->setObjectName(QStringLiteral("statusLinks"));
+    m_statusLinks->hide();
     m_statusRuns = new QLabel(this);
     m_statusWarnings = new QLabel(this);
     m_statusWarnings->setObjectName(QStringLiteral("statusWarnings"));
@@ -119,6 +122,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addWidget(m_statusGraph, 1);
     statusBar()->addPermanentWidget(m_statusWarnings);
     statusBar()->addPermanentWidget(m_statusTimes);
+    statusBar()->addPermanentWidget(m_statusLinks);
     statusBar()->addPermanentWidget(m_statusRuns);
     connect(m_selection, &OpSelection::currentChanged, this, [this](OpId v) {
         const OpenGraph* open = openGraph();
@@ -576,6 +580,7 @@ void MainWindow::updateStatus() {
                                    .arg(formatDuration(g.totalWork(), g.timeUnit())));
         showReaderWarnings(open->warnings);
     }
+    showLinks(m_document->machine().platform);
     m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle") : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
     updateActions();
 }

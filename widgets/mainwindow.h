@@ -230,6 +230,8 @@ private:
     void onTimesChanged(bool newGraph);
     /// Where the open graph's times come from, in the status bar (elided; property "fullText").
     void showTimesSource(const QString& source);
+    /// The status bar's "links shared" / "links free" (hidden on abstract devices).
+    void showLinks(const Platform& platform);
     /// The selected results of the open graph (two when compared), else the schedule on show.
     std::vector<RunRecord> recordsOnShow() const;
     /// `before` (recordsOnShow() before the change) on the open graph's new times and machine:
@@ -323,6 +325,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QLabel* m_statusGraph;
     QLabel* m_statusTimes = nullptr;   // where the op times come from
+    QLabel* m_statusLinks = nullptr;   // shared or free links (machines with a topology)
     QLabel* m_statusWarnings = nullptr;   // the open file's reader warnings
     QLabel* m_statusRuns;
     QList<RunJob*> m_jobs;

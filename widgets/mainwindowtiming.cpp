@@ -6,6 +6,8 @@
 // measured times").
 #include "widgets/mainwindow.h"
 
+#include "core/costmodel/sharedlinks.h"
+
 #include "widgets/background.h"
 #include "widgets/document.h"
 #include "widgets/graphtiming.h"
@@ -32,6 +34,7 @@ void MainWindow::syncMachine() {
         return showError(tr("Cannot build the machine"), QString::fromUtf8(e.what()));
     }
     const std::string before = m_document->machine().platform.name;
+    const std::string linksBefore = linksDescription(m_document->machine().platform);
     const std::vector<RunRecord> shown = recordsOnShow();
     bool retimed = false;
     try {
@@ -39,7 +42,9 @@ void MainWindow::syncMachine() {
     } catch (const std::exception& e) {
         return showError(tr("Cannot time the graph on this machine"), QString::fromUtf8(e.what()));
     }
-    if (retimed || platform.name != before) retimeShown(shown);   // new times, or another real machine
+    if (retimed || platform.name != before || linksDescription(platform) != linksBefore)
+        retimeShown(shown);   // new times, another real machine, or its links shared or freed
+    showLinks(platform);
 }
 
 bool MainWindow::applyProfile(const QString& path) {
@@ -77,6 +82,13 @@ void MainWindow::onTimesChanged(bool newGraph) {
         showResultsOfThisGraph();  // the results of these times
     }
     updateStatus();
+}
+
+void MainWindow::showLinks(const Platform& platform) {
+    const QString links = QString::fromStdString(linksDescription(platform));
+    m_statusLinks->setVisible(!links.isEmpty());
+    m_statusLinks->setText(tr("links %1").arg(links.section(QLatin1Char(' '), 0, 0)));   // "shared" / "free"
+    m_statusLinks->setToolTip(tr("Links: %1 (Platform dock ▸ Shared links)").arg(links));
 }
 
 void MainWindow::showTimesSource(const QString& source) {

@@ -58,6 +58,12 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_bandwidth->setDecimals(0);
     m_bandwidth->setSpecialValueText(tr("infinite"));
     m_bandwidth->setSuffix(tr(" B/unit"));
+    m_sharedLinks = new QCheckBox(tr("Shared links"), this);
+    m_sharedLinks->setObjectName(QStringLiteral("sharedLinks"));
+    m_sharedLinks->setChecked(true);
+    m_sharedLinks->setToolTip(tr("A link carries one transfer at a time, as real NVLink and PCIe ports and NICs do; every "
+                                 "method plans with it (docs/time.md, \"Shared links\"). Off: each transfer has its route to "
+                                 "itself. Only a machine with routes (a preset, a platform file's topology) has links to share."));
     m_bandwidth->setToolTip(tr("Bytes moved per time unit; 0 = infinite (free transfers)"));
     m_objective = new QComboBox(this);
     m_objective->addItem(tr("Makespan"), static_cast<int>(Objective::Makespan));
@@ -101,6 +107,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Memory / device"), m_memoryGiB);
     form->addRow(tr("Latency"), m_latency);
     form->addRow(tr("Bandwidth"), m_bandwidth);
+    form->addRow(m_sharedLinks);
     form->addRow(tr("Profile"), buildProfileRow());
     form->addRow(tr("Objective"), m_objective);
     form->addRow(tr("Memory weight"), m_weight);
@@ -114,6 +121,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     connect(m_clock, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_target, &QComboBox::currentIndexChanged, this, &PlatformPanel::changed);
     connect(m_useFile, &QCheckBox::toggled, this, [this] { updateEnabled(); Q_EMIT changed(); });
+    connect(m_sharedLinks, &QCheckBox::toggled, this, &PlatformPanel::changed);
     connect(m_machine, &QComboBox::currentIndexChanged, this, [this] {
         onMachineChosen();
         Q_EMIT changed();
@@ -263,6 +271,10 @@ void PlatformPanel::showProfileOf(const Document* doc) {
 
 void PlatformPanel::setFilePlatform(const std::optional<Platform>& p) {
     m_filePlatform = p;
+    if (p && !p->topology.empty()) {
+        const QSignalBlocker quiet(m_sharedLinks);
+        m_sharedLinks->setChecked(p->topology.shared);   // as the file says (shared unless "shared": false)
+    }
     m_useFile->setEnabled(p.has_value());
     m_useFile->setChecked(p.has_value());
     if (p) {
@@ -294,6 +306,10 @@ bool PlatformPanel::loadPlatformFile(const QString& path, QString* error) {
 }
 
 void PlatformPanel::adoptPlatform(const Platform& p, const QString& origin) {
+    if (!p.topology.empty()) {
+        const QSignalBlocker quiet(m_sharedLinks);   // the machine's change below says changed()
+        m_sharedLinks->setChecked(p.topology.shared);
+    }
     if (p.devices.empty() || adoptCatalogueMachine(p)) return;
     chooseAbstractQuietly();
     const Platform same = Platform::identical(p.deviceCount(), p.devices.front().memoryCapacity);
@@ -314,6 +330,8 @@ void PlatformPanel::adoptPlatform(const Platform& p, const QString& origin) {
     Q_EMIT changed();
 }
 
+void PlatformPanel::setSharedLinks(bool shared) { m_sharedLinks->setChecked(shared); }
+
 void PlatformPanel::updateEnabled() {
     const QString key = machineKey();
     const bool abstract = key == kAbstractMachine;
@@ -326,6 +344,7 @@ void PlatformPanel::updateEnabled() {
     const bool ownLinks = key.startsWith(kPresetPrefix);   // a preset's topology replaces the one link
     m_latency->setEnabled(!ownLinks);
     m_bandwidth->setEnabled(!ownLinks);
+    m_sharedLinks->setEnabled(ownLinks || (file && !m_filePlatform->topology.empty()));
     m_memoryGiB->setSpecialValueText(file ? tr("as in the file") : abstract ? tr("unlimited") : tr("as catalogued"));
     m_weight->setEnabled(m_objective->currentData().toInt() == static_cast<int>(Objective::Weighted));
 }
@@ -335,6 +354,7 @@ Platform PlatformPanel::platform() const {
     Platform p = !abstract ? catalogueMachine() : (m_useFile->isChecked() && m_filePlatform) ? *m_filePlatform : Platform::identical(m_devices->value());
     if (m_memoryGiB->value() > 0)
         for (auto& d : p.devices) d.memoryCapacity = m_memoryGiB->value() * 1024.0 * 1024.0 * 1024.0;
+    if (!p.topology.empty()) p.topology.shared = m_sharedLinks->isChecked();
     if (!abstract) return p;   // the device's link is catalogPlatform's, a preset's are its topology
     p.link.latency = m_latency->value();
     p.link.bandwidth = m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity;
@@ -374,6 +394,7 @@ void PlatformPanel::saveSettings() const {
     s.setValue(QStringLiteral("memoryGiB"), m_memoryGiB->value());
     s.setValue(QStringLiteral("latency"), m_latency->value());
     s.setValue(QStringLiteral("bandwidth"), m_bandwidth->value());
+    s.setValue(QStringLiteral("sharedLinks"), m_sharedLinks->isChecked());
     s.setValue(QStringLiteral("objective"), m_objective->currentIndex());
     s.setValue(QStringLiteral("weight"), m_weight->value());
     s.setValue(QStringLiteral("memoryClock"), m_clock->currentIndex());
@@ -392,6 +413,7 @@ void PlatformPanel::restoreSettings() {
     m_memoryGiB->setValue(s.value(QStringLiteral("memoryGiB"), 0.0).toDouble());
     m_latency->setValue(s.value(QStringLiteral("latency"), 0.0).toDouble());
     m_bandwidth->setValue(s.value(QStringLiteral("bandwidth"), 0.0).toDouble());
+    m_sharedLinks->setChecked(s.value(QStringLiteral("sharedLinks"), true).toBool());
     m_objective->setCurrentIndex(s.value(QStringLiteral("objective"), 0).toInt());
     m_weight->setValue(s.value(QStringLiteral("weight"), 0.5).toDouble());
     m_clock->setCurrentIndex(s.value(QStringLiteral("memoryClock"), 0).toInt());

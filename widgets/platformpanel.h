@@ -38,6 +38,8 @@ public:
     /// Identical devices (abstract), the count of a catalogue device, or a preset's first N.
     void setDeviceCount(int n);
     void setObjective(Objective o);
+    /// Shared links (the default) or free ones, on a machine with a topology.
+    void setSharedLinks(bool shared);
     /// The machine kind: "abstract", "device:ID" (catalogue device ID) or "preset:ID"; false for a
     /// key the combo does not list. `count` > 0 also sets the count (a preset's first N).
     bool selectMachine(const QString& key, int count = 0);
@@ -81,6 +83,7 @@ private:
     QDoubleSpinBox* m_memoryGiB;
     QDoubleSpinBox* m_latency;
     QDoubleSpinBox* m_bandwidth;
+    QCheckBox* m_sharedLinks;   ///< a topology's links carry one transfer at a time (on by default)
     QComboBox* m_objective;
     QDoubleSpinBox* m_weight;
     QComboBox* m_clock;

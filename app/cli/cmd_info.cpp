@@ -3,6 +3,7 @@
 #include "command.h"
 #include "problemargs.h"
 
+#include "core/costmodel/sharedlinks.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/levels.h"
 
@@ -76,6 +77,7 @@ int runInfo(Args& args) {
     for (auto [type, count] : opsPerType) std::cout << " " << type << ": " << count << " ops;";
     std::cout << "\ndevices         " << p.platform.deviceCount() << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n"
               << "times           " << lp.timing << "\n"
+              << (linksDescription(p.platform).empty() ? "" : "links           " + linksDescription(p.platform) + "\n")
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
               << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
               << " bytes (" << lb.memorySource << "; largest op footprint " << lb.footprint << ")\n"

@@ -7,6 +7,7 @@
 #include "optimizebatch.h"
 #include "problemargs.h"
 
+#include "core/costmodel/sharedlinks.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/resultbound.h"
 #include "core/costmodel/validator.h"
@@ -268,6 +269,7 @@ int runOptimize(Args& args) {
     printGapToBound(p, r);
     printAsMeasured(lp);
     std::cout << "times: " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
+    if (const std::string links = linksDescription(p.platform); !links.empty()) std::cout << "links: " << links << "\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     printCandidateReport(p, r, targets, static_cast<int>(topK));
     return 0;

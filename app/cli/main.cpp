@@ -115,7 +115,8 @@ int main(int argc, char** argv) {
     }
     try {
         std::vector<std::string> flags = it->flags;
-        flags.push_back("shared-links");   // a problem option (problemargs.cpp): a flag wherever it is taken
+        flags.push_back("shared-links");
+        flags.push_back("free-links");   // a problem option (problemargs.cpp): a flag wherever it is taken
         Args args(rest, flags);
         return it->run(args);
     } catch (const UsageError& e) {

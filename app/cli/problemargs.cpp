@@ -68,6 +68,8 @@ ProblemSpec takeProblemSpec(Args& args) {
     spec.device = args.take("device");
     spec.profile = args.take("profile");
     spec.sharedLinks = args.takeFlag("shared-links");
+    spec.freeLinks = args.takeFlag("free-links");
+    if (spec.sharedLinks && spec.freeLinks) throw UsageError("give one of --shared-links and --free-links");
     if ((spec.preset ? 1 : 0) + (spec.device ? 1 : 0) + (spec.platformPath ? 1 : 0) > 1)
         throw UsageError("give one of --preset, --device and --platform");
     const std::string objective = args.take("objective", "makespan");
@@ -105,11 +107,12 @@ Platform catalogueMachine(const ProblemSpec& spec, const Graph& g) {
     return count > 0 ? firstDevices(whole, count) : whole;
 }
 
-/// --shared-links: only a topology has links to share.
-void shareLinks(Platform& platform) {
+/// --shared-links / --free-links: only a topology has links to share.
+void shareLinks(Platform& platform, bool shared) {
     if (platform.topology.empty())
-        throw UsageError("--shared-links needs a platform with a topology (--preset, or a platform file with \"topology\")");
-    platform.topology.shared = true;
+        throw UsageError(std::string(shared ? "--shared-links" : "--free-links") +
+                         " needs a platform with a topology (--preset, or a platform file with \"topology\")");
+    platform.topology.shared = shared;
 }
 
 } // namespace
@@ -134,7 +137,7 @@ LoadedProblem loadProblem(const std::string& path, const ProblemSpec& spec) {
     else out.problem.platform = defaultPlatform(*out.loaded.graph);
     if (spec.memoryCap > 0)
         for (Device& d : out.problem.platform.devices) d.memoryCapacity = spec.memoryCap;
-    if (spec.sharedLinks) shareLinks(out.problem.platform);
+    if (spec.sharedLinks || spec.freeLinks) shareLinks(out.problem.platform, spec.sharedLinks);
     const TimedGraph timed = retimeGraph(*out.loaded.graph, out.problem.platform, DeviceCatalog::instance());
     if (timed.retimed) out.problem.graph = out.loaded.graph = timed.retimed;
     out.timing = out.profile && timed.devices.empty() ? out.profile->describe() : timed.describe();
@@ -166,8 +169,11 @@ const char* problemOptionsHelp() {
            "  --profile FILE        measured op times: a profile of `schedlab-cli profile`, or ONNX\n"
            "                        Runtime's profiling JSON (its ops matched by name; a profile of\n"
            "                        another model is refused)\n"
-           "  --shared-links        a link carries one transfer at a time (needs a topology, e.g. from\n"
-           "                        --preset; docs/time.md, \"Shared links\")\n"
+           "  --free-links          every transfer has its route to itself (contention-free); a\n"
+           "                        machine with a topology (--preset, a platform file's\n"
+           "                        \"topology\") shares its links by default: one transfer at a\n"
+           "                        time per link (docs/time.md, \"Shared links\")\n"
+           "  --shared-links        share the links of a topology whose file says \"shared\": false\n"
            "  --objective O         makespan (default), memory, or both (weighted)\n"
            "  --memory-weight W     weight of memory in 'both', in [0, 1] (default 0.5)\n"
            "  --memory-cap BYTES    memory capacity of every device (default: unlimited)\n"

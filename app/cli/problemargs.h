@@ -66,6 +66,7 @@ struct ProblemSpec {
     std::optional<std::string> profile;  ///< --profile FILE: measured op times (schedlab or ONNX Runtime)
     std::optional<Platform> platform;    ///< a machine already read (a schedule file's), used like --platform
     bool sharedLinks = false;            ///< --shared-links: the topology's links carry one transfer at a time
+    bool freeLinks = false;              ///< --free-links: contention-free transfers on a topology
 
     /// True when the command line names a machine (--devices, --platform, --preset, --device).
     bool namesMachine() const { return devices > 0 || platformPath || preset || device; }

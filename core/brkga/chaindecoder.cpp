@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/chaindecoder.h"
 
+#include "core/costmodel/sharedlinks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -9,7 +11,13 @@
 namespace sl {
 
 ChainDecoder::ChainDecoder(const Problem& problem)
-    : m_problem(problem), m_env(problem), m_cost(problem), m_devicesOfType(problem.platform.devicesByType()), m_state(m_env) {}
+    : m_problem(problem), m_env(problem), m_cost(problem), m_devicesOfType(problem.platform.devicesByType()), m_state(m_env),
+      m_sharedLinks(linksShared(problem.platform)), m_booked(problem) {
+    if (m_sharedLinks) {
+        m_taken.reserve(static_cast<size_t>(m_env.ops()));
+        m_device.resize(static_cast<size_t>(m_env.ops()));
+    }
+}
 
 int ChainDecoder::deviceOf(OpId v, double key) const {
     const std::vector<int>& allowed = m_devicesOfType[static_cast<size_t>(m_env.graph().op(v).machineType)];
@@ -27,9 +35,15 @@ void ChainDecoder::build(std::span<const double> keys) {
     m_ready.assign(keys.first(static_cast<size_t>(n)));
     for (OpId v = 0; v < n; ++v)
         if (m_state.ready(v)) m_ready.push(v);
+    m_taken.clear();
     while (!m_ready.empty()) {
         const OpId v = m_ready.take();
-        m_state.add(v, deviceOf(v, keys[static_cast<size_t>(n + v)]));
+        const int d = deviceOf(v, keys[static_cast<size_t>(n + v)]);
+        m_state.add(v, d);
+        if (m_sharedLinks) {
+            m_taken.push_back(v);
+            m_device[static_cast<size_t>(v)] = d;
+        }
         for (OpId s : m_env.graph().successors(v))
             if (m_state.ready(s)) m_ready.push(s);
     }
@@ -37,16 +51,23 @@ void ChainDecoder::build(std::span<const double> keys) {
 
 double ChainDecoder::decode(std::span<const double> keys) {
     build(keys);
-    if (!m_cost.needsMemory()) return m_cost(m_state.makespan(), 0, {});
-    Schedule s = m_state.toSchedule();
+    if (!m_cost.needsMemory()) return m_cost(m_sharedLinks ? m_booked.time(m_device, m_taken) : m_state.makespan(), 0, {});
+    Schedule s = timedState();
     return scoreSchedule(m_problem, s, m_cost);
 }
 
 Schedule ChainDecoder::schedule(std::span<const double> keys) {
     build(keys);
-    Schedule s = m_state.toSchedule();
+    Schedule s = timedState();
     scoreSchedule(m_problem, s, m_cost);
     return s;
+}
+
+Schedule ChainDecoder::timedState() const {
+    Schedule s = m_state.toSchedule();
+    if (!m_sharedLinks) return s;
+    s.order = m_taken;
+    return timeOnSharedLinks(m_problem, s);
 }
 
 std::vector<double> chainKeysOf(const Problem& p, const Schedule& s) {
@@ -56,7 +77,8 @@ std::vector<double> chainKeysOf(const Problem& p, const Schedule& s) {
     std::vector<int> place(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) place[static_cast<size_t>(s.order[static_cast<size_t>(i)])] = i;
     std::vector<OpId> ranked(s.order.begin(), s.order.end());
-    std::stable_sort(ranked.begin(), ranked.end(), [&](OpId a, OpId b) {
+    if (!linksShared(p.platform))   // shared: the booking order is the rank
+        std::stable_sort(ranked.begin(), ranked.end(), [&](OpId a, OpId b) {
         const double sa = s.ops[static_cast<size_t>(a)].start, sb = s.ops[static_cast<size_t>(b)].start;
         return sa != sb ? sa < sb : place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)];
     });

@@ -12,6 +12,9 @@
 /// (sl::gfn::PartialSchedule: max of the inputs' arrivals and the chain's tail), so the schedule
 /// is the GFlowNet's terminal state for the same chains.
 ///
+/// With shared links (sl::linksShared) the ops are timed in the order they were taken, booking
+/// their links (sl::BookedOrder), and that order is the schedule's: its own replay to the bit.
+///
 /// The cost is sl::CostFunction's: the makespan alone when the cost needs no memory (the chains'
 /// latest end, what sl::scoreSchedule recomputes from the schedule), else sl::scoreSchedule of the
 /// full schedule. One decoder per thread; with a makespan-only cost decode() does not allocate
@@ -24,6 +27,7 @@
 /// \endcode
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/linkbooker.h"
 #include "core/gflownet/environment.h"
 #include "core/util/priorityqueue.h"
 
@@ -44,6 +48,8 @@ public:
 
 private:
     void build(std::span<const double> keys);
+    /// The built state as a schedule on the problem's clock (booked in taking order when shared).
+    Schedule timedState() const;
     int deviceOf(OpId v, double key) const;
 
     const Problem& m_problem;
@@ -52,11 +58,15 @@ private:
     std::vector<std::vector<int>> m_devicesOfType;   ///< Platform::devicesByType()
     gfn::PartialSchedule m_state;
     PriorityQueue m_ready;
+    bool m_sharedLinks;
+    std::vector<OpId> m_taken;      ///< shared links: the ops in the order they were taken
+    std::vector<int> m_device;      ///< shared links: the device of each op
+    BookedOrder m_booked;
 };
 
 /// Keys that decode to `s`'s device chains (each device's ops by start time, ties by their place
-/// in s.order, as sl::deviceChains), every op started as early as those chains allow: a schedule
-/// as a chromosome, to seed the population with it (a hand-edited schedule, `--start FILE`).
+/// in s.order, as sl::deviceChains), every op started as early as those chains allow; with shared
+/// links, to `s`'s placement and order (the booking order): a schedule as a chromosome, to seed the population with it (a hand-edited schedule, `--start FILE`).
 std::vector<double> chainKeysOf(const Problem& p, const Schedule& s);
 
 } // namespace sl

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/regaldecoder.h"
 
+#include "core/costmodel/sharedlinks.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -61,6 +63,7 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
     }
 
     m_scheduler = std::make_unique<ListScheduler>(problem);   // schedule() needs it in any case
+    if (linksShared(problem.platform)) m_booked = std::make_unique<BookedOrder>(problem);
     if (m_cost.needsMemory() && stepClock) m_stepMemory = std::make_unique<StepMemory>(g, D);
     if (m_cost.needsMemory() && !stepClock) m_timeMemory = std::make_unique<TimeMemory>(problem);
 
@@ -196,7 +199,7 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
 
 void RegalDecoder::listSchedule() {
     for (size_t i = 0; i < m_order.size(); ++i) m_orderRank[static_cast<size_t>(m_order[i])] = static_cast<int>(i);
-    m_makespan = m_scheduler->makespanRanked(m_orderRank, m_order, m_placement);
+    m_makespan = m_booked ? m_booked->time(m_placement, m_order) : m_scheduler->makespanRanked(m_orderRank, m_order, m_placement);
 }
 
 double RegalDecoder::decode(std::span<const double> keys) {
@@ -209,6 +212,10 @@ double RegalDecoder::decode(std::span<const double> keys) {
     m_makespan = m_peak = std::nan("");
     if (m_needSchedule) listSchedule();
     if (m_stepMemory) m_peak = m_stepMemory->peak(m_placement, m_sequence, m_transfers, &m_devicePeaks);
+    if (m_timeMemory && m_booked) {   // a source copy lives until its booked transfer ends: the schedule says when
+        Schedule s = timedSchedule();
+        return scoreSchedule(m_problem, s, m_cost);
+    }
     if (m_timeMemory)
         m_peak = m_timeMemory->peak(m_scheduler->starts(), m_scheduler->ends(), m_scheduler->devices(),
                                     m_scheduler->startOrder(), m_scheduler->endOrder(), &m_devicePeaks);
@@ -217,11 +224,23 @@ double RegalDecoder::decode(std::span<const double> keys) {
                   memory ? std::span<const double>(m_devicePeaks) : std::span<const double>());
 }
 
+Schedule RegalDecoder::timedSchedule() {
+    if (!m_booked) {
+        Schedule s = m_scheduler->lastSchedule();
+        s.order = m_order;
+        return s;
+    }
+    Schedule placed;
+    placed.ops.resize(m_placement.size());
+    for (size_t v = 0; v < m_placement.size(); ++v) placed.ops[v].device = m_placement[v];
+    placed.order = m_order;
+    return timeOnSharedLinks(m_problem, placed);
+}
+
 Schedule RegalDecoder::schedule(std::span<const double> keys) {
     decode(keys);
     if (!m_needSchedule) listSchedule();   // decode() did not need the timed schedule
-    Schedule s = m_scheduler->lastSchedule();
-    s.order = m_order;
+    Schedule s = timedSchedule();
     // Each transfer keeps its step in the decoded sequence (the step clock reads it).
     const auto D = static_cast<size_t>(m_layout.devices);
     std::vector<int> stepOf(static_cast<size_t>(m_layout.tensors) * D, -1);

@@ -21,7 +21,9 @@
 ///     as ranks; transfers cost what the platform's link says (the papers: zero). Peak memory on
 ///     the problem's clock: step — sl::StepMemory over the sequence (the papers' clock); time —
 ///     sl::TimeMemory over that list schedule. schedule() returns the decoded order and transfer
-///     steps, so sl::scoreSchedule gives the same cost to the bit.
+///     steps, so sl::scoreSchedule gives the same cost to the bit. With shared links
+///     (sl::linksShared) the sequence's op order is also the booking order: the ops are timed in
+///     it on the decoded placement (sl::BookedOrder, the replay sl::timeOnSharedLinks makes).
 ///
 /// One decoder per thread (it owns its workspace, including a ListScheduler and a StepMemory);
 /// decode() does not allocate after construction. The problem must outlive the decoder.
@@ -34,6 +36,7 @@
 /// \endcode
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/linkbooker.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/problem.h"
 #include "core/costmodel/stepmemory.h"
@@ -88,6 +91,8 @@ public:
     Schedule schedule(std::span<const double> keys);
 
 private:
+    /// The last decode's times as a schedule in the decoded op order (transfers without steps).
+    Schedule timedSchedule();
     void place(std::span<const double> keys);
     void buildTransfers();
     void sortTopologically(std::span<const double> keys);
@@ -107,6 +112,7 @@ private:
     std::vector<OpId> m_cons;
 
     std::unique_ptr<ListScheduler> m_scheduler;
+    std::unique_ptr<BookedOrder> m_booked;   ///< shared links: the clock of the decoded order
     std::unique_ptr<StepMemory> m_stepMemory;
     std::unique_ptr<TimeMemory> m_timeMemory;
 

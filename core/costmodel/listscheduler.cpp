@@ -19,10 +19,11 @@ struct ByTime {
 } // namespace
 
 ListScheduler::ListScheduler(const Problem& problem)
-    : m_problem(problem), m_graph(*problem.graph) {
+    : m_problem(problem), m_graph(*problem.graph), m_links(problem) {
     problem.check();
     m_devicesOfType = problem.platform.devicesByType();
     m_freeTransfers = problem.platform.transfersFree();
+    m_sharedLinks = m_links.shared();
     for (const Device& d : problem.platform.devices) m_typeOfDevice.push_back(d.machineType);
     const auto n = static_cast<size_t>(m_graph.opCount());
     m_type.resize(n);
@@ -227,6 +228,10 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
     }
     std::fill(m_wakeAt.begin(), m_wakeAt.end(), -1.0);
     resetRun();
+    if (m_sharedLinks) {
+        m_links.clear();
+        m_transfers.clear();
+    }
     for (auto& r : m_ready) r.clear();
     auto makeReady = [&](OpId v) { m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]); };
     for (OpId v = 0; v < n; ++v)
@@ -248,7 +253,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                 double bestReady = kInfinity;
                 auto consider = [&](int d) {
                     if (m_freeCapacity[static_cast<size_t>(d)] < demand) return;
-                    const double at = m_freeTransfers ? 0.0 : dataReady(v, d);
+                    const double at = m_freeTransfers ? 0.0 : m_sharedLinks ? m_links.probe(v, d, m_device, m_end) : dataReady(v, d);
                     if (at < bestReady) { best = d; bestReady = at; }
                 };
                 if (fixed && placement[sv] >= 0) {
@@ -268,6 +273,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                     continue;
                 }
                 ready.erase(r);
+                if (m_sharedLinks) m_links.book(v, best, m_device, m_end, &m_transfers);   // arrives by bestReady <= t
                 m_device[sv] = best;
                 m_start[sv] = t;
                 m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, best));
@@ -321,7 +327,7 @@ Schedule ListScheduler::lastSchedule() const {
     }
     s.order = m_order;   // decision times only grow, so start order is a topological order
     s.makespan = m_makespan;
-    s.transfers = impliedTransfers(m_problem, s);
+    s.transfers = m_sharedLinks ? m_transfers : impliedTransfers(m_problem, s);
     return s;
 }
 

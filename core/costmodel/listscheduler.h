@@ -15,7 +15,10 @@
 ///    fit are skipped, not waited for (non-blocking scan);
 ///  - t then advances to the next op finish or data arrival.
 /// An input tensor produced on device p arrives on device q != p at
-/// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT).
+/// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT); with shared
+/// links (sl::linksShared) at the end its booking gets (sl::LinkBooker): a candidate device's
+/// arrival is probed, the transfers are booked when the op starts, so the bookings are made in the
+/// start order and the schedule is its own replay (sl::timeOnSharedLinks) to the bit.
 ///
 /// Complexity: uniform devices (one machine type, unit demands, free links, no fixed placement):
 /// O(V + E) plus O(log64 V) per ready-queue operation (sl::PriorityQueue: priority buckets, no
@@ -30,6 +33,7 @@
 ///   sl::Schedule s = ls.schedule(priorities);       // full detail for export and views
 /// \endcode
 
+#include "core/costmodel/linkbooker.h"
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 #include "core/util/priorityqueue.h"
@@ -99,6 +103,7 @@ private:
     std::vector<std::vector<int>> m_devicesOfType;
     std::vector<int> m_typeOfDevice;
     bool m_freeTransfers = true;
+    bool m_sharedLinks = false;           ///< transfers book their links (m_links)
     bool m_uniform = false;               ///< runUniform() applies when no placement is fixed
 
     // Hot per-op fields copied out of the (large) Op structs for cache locality.
@@ -125,6 +130,8 @@ private:
     std::vector<OpId> m_order;           ///< ops in the order they started
     std::vector<OpId> m_finished;        ///< ops in the order they ended
     std::vector<Event> m_events;         ///< min-heap by time
+    LinkBooker m_links;                  ///< shared links: the bookings of the run
+    std::vector<ScheduledTransfer> m_transfers;   ///< shared links: the transfers booked, in order
     double m_makespan = 0;
 };
 

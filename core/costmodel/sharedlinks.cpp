@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/costmodel/sharedlinks.h"
 
+#include "core/costmodel/bookedchains.h"
+#include "core/costmodel/linkbooker.h"
 #include "core/costmodel/validator.h"
 
 #include <algorithm>
@@ -9,7 +11,15 @@
 
 namespace sl {
 
-bool linksShared(const Platform& platform) { return !platform.topology.empty() && platform.topology.shared; }
+bool linksShared(const Platform& platform) {
+    return !platform.topology.empty() && platform.topology.shared && !platform.transfersFree();   // a free link holds nothing up
+}
+
+std::string linksDescription(const Platform& platform) {
+    if (platform.topology.empty()) return "";
+    if (linksShared(platform)) return "shared (one transfer at a time per link)";
+    return platform.topology.shared ? "free (the links take no time)" : "free (contention-free)";
+}
 
 namespace {
 
@@ -40,29 +50,6 @@ void requirePlacement(const Problem& p, const Schedule& s) {
             throw std::invalid_argument("op '" + g.op(v).name + "' is on device " + std::to_string(d) + " of another machine type");
     }
 }
-
-/// Link bookings in order: each link's latest booked end.
-class LinkBook {
-public:
-    explicit LinkBook(const Platform& platform)
-        : m_platform(platform), m_shared(linksShared(platform)), m_busyUntil(platform.topology.links.size(), 0.0) {}
-
-    /// Books `bytes` from `src` (ready at `ready`) to `dst`; returns {start, end}.
-    std::pair<double, double> book(int src, int dst, double bytes, double ready) {
-        static const std::vector<int> kNoRoute;
-        const std::vector<int>& route = m_shared ? m_platform.topology.route(src, dst) : kNoRoute;   // unshared: no waiting
-        double start = ready;
-        for (int l : route) start = std::max(start, m_busyUntil[static_cast<size_t>(l)]);
-        const double end = start + m_platform.transferTime(src, dst, bytes);
-        for (int l : route) m_busyUntil[static_cast<size_t>(l)] = end;
-        return {start, end};
-    }
-
-private:
-    const Platform& m_platform;
-    bool m_shared;
-    std::vector<double> m_busyUntil;
-};
 
 /// The transfers booked so far, found by (tensor, destination): a chain per tensor, as a tensor
 /// goes to few devices (O(tensors) memory, not tensors x devices).
@@ -108,41 +95,31 @@ Schedule timeOnSharedLinks(const Problem& p, const Schedule& s) {
     const Graph& g = p.g();
     requireChains(p);
     requirePlacement(p, s);
-    const int devices = p.platform.deviceCount();
     Schedule out;
     out.ops.resize(s.ops.size());
     out.order = s.order;
     out.method = s.method;
     out.seed = s.seed;
     out.memoryClock = s.memoryClock;
-    std::vector<double> deviceFree(static_cast<size_t>(devices), 0.0);
-    Bookings booked(g.tensorCount());
+    std::vector<int> device(s.ops.size());
+    std::vector<double> end(s.ops.size(), 0.0);
+    for (size_t v = 0; v < s.ops.size(); ++v) device[v] = s.ops[v].device;
+    std::vector<double> deviceFree(static_cast<size_t>(p.platform.deviceCount()), 0.0);
     out.transfers.reserve(s.transfers.size());
-    LinkBook links(p.platform);
+    LinkBooker links(p);
     const Bookings given = givenTransfers(s, g.tensorCount());
     for (OpId v : s.order) {
-        const int d = s.ops[static_cast<size_t>(v)].device;
-        double start = deviceFree[static_cast<size_t>(d)];
-        for (TensorId t : g.inputs(v)) {
-            const Tensor& x = g.tensor(t);
-            const ScheduledOp& producer = out.ops[static_cast<size_t>(x.producer)];
-            if (producer.device == d) {
-                start = std::max(start, producer.end);
-                continue;
-            }
-            int i = booked.find(out.transfers, t, d);
-            if (i < 0) {
-                const auto [from, to] = links.book(producer.device, d, x.bytes, producer.end);
-                out.transfers.push_back({t, producer.device, d, from, to, keptStep(s, given, t, d)});
-                i = static_cast<int>(out.transfers.size()) - 1;
-                booked.add(t, i);
-            }
-            start = std::max(start, out.transfers[static_cast<size_t>(i)].end);
-        }
-        const double end = start + g.durationOn(v, d);
-        out.ops[static_cast<size_t>(v)] = {d, start, end};
-        deviceFree[static_cast<size_t>(d)] = end;
-        out.makespan = std::max(out.makespan, end);
+        const int d = device[static_cast<size_t>(v)];
+        const size_t booked = out.transfers.size();
+        const double arrival = links.book(v, d, device, end, &out.transfers);
+        for (size_t i = booked; i < out.transfers.size(); ++i)
+            out.transfers[i].step = keptStep(s, given, out.transfers[i].tensor, d);
+        const double start = std::max(deviceFree[static_cast<size_t>(d)], arrival);
+        const double finish = start + g.durationOn(v, d);
+        out.ops[static_cast<size_t>(v)] = {d, start, finish};
+        end[static_cast<size_t>(v)] = finish;
+        deviceFree[static_cast<size_t>(d)] = finish;
+        out.makespan = std::max(out.makespan, finish);
     }
     return out;
 }
@@ -157,8 +134,9 @@ Schedule retimeSchedule(const Problem& p, const Schedule& s) {
 }
 
 Schedule timeChainsOnPlatform(const Problem& p, const DeviceChains& chains) {
-    Schedule timed = timeChains(p, chains);
-    return linksShared(p.platform) ? timeOnSharedLinks(p, timed) : timed;
+    if (!linksShared(p.platform)) return timeChains(p, chains);
+    requireChains(p);
+    return timeChainsOnSharedLinks(p, chains);
 }
 
 } // namespace sl

@@ -10,9 +10,10 @@
 /// filling of earlier gaps). v starts at max(end of the previous op on its device in the order,
 /// arrivals of its inputs).
 ///
-/// The methods search on contention-free times (sl::timeChains, sl::ListScheduler);
-/// sl::finishResult re-times every returned schedule by this replay, and the validator checks
-/// schedules against it, so method output, validator, evaluate and the views agree.
+/// The engines book links as they schedule (sl::LinkBooker: the list scheduler, the chain clock
+/// sl::BookedChains, HEFT, the decoders); sl::finishResult re-times every returned schedule by
+/// this replay, and the validator checks schedules against it, so method output, validator,
+/// evaluate and the views agree.
 ///
 /// \code
 ///   if (sl::linksShared(problem.platform)) schedule = sl::timeOnSharedLinks(problem, schedule);
@@ -23,10 +24,18 @@
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <string>
+
 namespace sl {
 
-/// True when the platform has a topology whose links carry one transfer at a time.
+/// True when the platform has a topology whose links carry one transfer at a time (and take time:
+/// on free links nothing waits).
 bool linksShared(const Platform& platform);
+
+/// What the links of `platform` do, for a status line: "shared (one transfer at a time per link)",
+/// "free (contention-free)" on a topology whose links are not shared, "" on an abstract platform
+/// (one latency and bandwidth for every pair, nothing to share).
+std::string linksDescription(const Platform& platform);
 
 /// The replay: `s`'s placement and order kept, ops and transfers re-timed by the booking rule,
 /// transfer steps kept, makespan set; memory values are left to sl::scoreSchedule. When links are
@@ -45,8 +54,9 @@ void bookSharedLinks(const Problem& p, Schedule& s);
 /// device chains. For callers that hold a Schedule (views, the editor, benches).
 Schedule retimeSchedule(const Problem& p, const Schedule& s);
 
-/// sl::timeChains, then the replay of its order when links are shared (the booking order of
-/// chains alone is the order of their contention-free start times).
+/// sl::timeChains, or when links are shared the chains timed with bookings
+/// (sl::timeChainsOnSharedLinks: the booking order is the order in which the ops' inputs would be
+/// ready), so a chain search (tabu, the editor) is scored on what it optimises.
 Schedule timeChainsOnPlatform(const Problem& p, const DeviceChains& chains);
 
 } // namespace sl

@@ -15,6 +15,11 @@ PriorityEvaluator::PriorityEvaluator(const Problem& p)
 double PriorityEvaluator::cost(std::span<const double> priority, std::span<const int> placement) {
     const double makespan = m_scheduler.makespan(priority, placement);
     if (!m_cost.needsMemory()) return m_cost(makespan, 0, {});
+    if (m_cost.clock() == MemoryClock::Time && linksShared(m_problem.platform)) {
+        // a source copy lives until its booked transfer ends: the schedule's transfers say when
+        Schedule s = m_scheduler.lastSchedule();
+        return scoreSchedule(m_problem, s, m_cost);
+    }
     // The same clocks sl::scoreSchedule reads from the schedule this run would build.
     const double peak =
         m_cost.clock() == MemoryClock::Step
@@ -110,7 +115,7 @@ void RunMonitor::record(RunResult& r, double best, double mean, double fraction)
 
 void finishResult(RunResult& r, const Problem& p, const std::string& method, const RunOptions& o,
                   const RunMonitor& monitor) {
-    bookSharedLinks(p, r.schedule);   // the methods searched on contention-free times
+    bookSharedLinks(p, r.schedule);   // a no-op for the engines that book links; the guarantee for any other
     for (Schedule& c : r.candidates) bookSharedLinks(p, c);
     r.schedule.method = method;
     r.schedule.seed = o.seed;

@@ -2,6 +2,7 @@
 #include "core/heuristics/heft.h"
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/linkbooker.h"
 #include "core/costmodel/memorytimeline.h"
 
 #include <algorithm>
@@ -82,14 +83,22 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
     Schedule s;
     s.ops.resize(static_cast<size_t>(n));
     std::vector<std::vector<Busy>> busy(static_cast<size_t>(p.platform.deviceCount()));
-    bool insertion = true;
+    // Shared links: transfers book their links in list order, and an op inserted into an earlier
+    // gap would book after ops that start later (no insertion, so the list order is the order).
+    LinkBooker links(p);
+    const bool shared = links.shared();
+    std::vector<int> device(static_cast<size_t>(n), -1);
+    std::vector<double> end(static_cast<size_t>(n), 0.0);
+    bool insertion = !shared;
     for (OpId v : list) {
         if (insertion && stop.stop_requested()) insertion = false;   // finish fast: append only
         int bestDevice = -1;
         double bestStart = 0, bestEnd = kInfinity;
         for (int d : byType.at(static_cast<size_t>(g.op(v).machineType))) {
             double ready = 0;
+            if (shared) ready = links.probe(v, d, device, end);
             for (TensorId t : g.inputs(v)) {
+                if (shared) break;
                 const Tensor& x = g.tensor(t);
                 const ScheduledOp& prod = s.ops[static_cast<size_t>(x.producer)];
                 ready = std::max(ready, prod.end + p.platform.transferTime(prod.device, d, x.bytes));
@@ -102,7 +111,10 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
                 bestDevice = d;
             }
         }
+        if (shared) links.book(v, bestDevice, device, end, &s.transfers);
         s.ops[static_cast<size_t>(v)] = {bestDevice, bestStart, bestEnd};
+        device[static_cast<size_t>(v)] = bestDevice;
+        end[static_cast<size_t>(v)] = bestEnd;
         auto& b = busy[static_cast<size_t>(bestDevice)];
         b.insert(std::upper_bound(b.begin(), b.end(), bestStart, [](double t, const Busy& x) { return t < x.start; }),
                  Busy{bestStart, bestEnd});
@@ -111,6 +123,10 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
     std::vector<int> listPos(static_cast<size_t>(n));
     for (size_t i = 0; i < list.size(); ++i) listPos[static_cast<size_t>(list[i])] = static_cast<int>(i);
     s.order = list;
+    if (shared) {   // the booking order
+        scoreSchedule(p, s);
+        return s;
+    }
     std::sort(s.order.begin(), s.order.end(), [&](OpId a, OpId b) {
         const double sa = s.ops[static_cast<size_t>(a)].start, sb = s.ops[static_cast<size_t>(b)].start;
         if (sa != sb) return sa < sb;

@@ -83,7 +83,7 @@ Topology topologyFromJson(const json& j, const std::string& where, int devices) 
         }
         t.routes.push_back(std::move(route));
     }
-    t.shared = f.boolean("shared", false);
+    t.shared = f.boolean("shared", true);   // a machine's links are shared unless the file says not
     try {
         t.finalize(devices);
     } catch (const GraphError& e) {
@@ -100,7 +100,7 @@ ojson topologyToJson(const Topology& t) {
         links.push_back(std::move(j));
     }
     ojson out{{"links", std::move(links)}, {"routes", t.routes}};
-    if (t.shared) out["shared"] = true;
+    out["shared"] = t.shared;
     return out;
 }
 

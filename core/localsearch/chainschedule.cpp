@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/localsearch/chainschedule.h"
 
+#include "core/costmodel/sharedlinks.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -48,6 +50,7 @@ ChainSchedule::ChainSchedule(const Problem& p, const DeviceChains& chains) : m_p
     m_end.assign(n, 0);
     m_waiting.resize(n);
     m_ready.reserve(n);
+    if (sl::linksShared(p.platform)) m_booked.emplace(p);
     retime();
 }
 
@@ -117,6 +120,12 @@ void ChainSchedule::reindex(int device, int from) {
 }
 
 double ChainSchedule::retime() {
+    if (m_booked) {
+        m_makespan = m_booked->time(m_chains, m_device, m_position);
+        std::copy(m_booked->starts().begin(), m_booked->starts().end(), m_start.begin());
+        std::copy(m_booked->ends().begin(), m_booked->ends().end(), m_end.begin());
+        return m_makespan;
+    }
     // Kahn over graph and chain edges, as sl::timeChains: an op is timed once its producers and
     // its chain predecessor are.
     const int n = opCount();

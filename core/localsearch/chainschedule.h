@@ -10,6 +10,9 @@
 /// found here is the makespan the cost model gives the schedule timeChains builds from chains().
 /// Each device runs one op at a time, whatever its resource capacity.
 ///
+/// With shared links (sl::linksShared) the times are those of sl::BookedChains instead (links
+/// booked in the order the ops' inputs would be ready): sl::timeChainsOnPlatform's, to the bit.
+///
 /// Edits (swapWithNext, moveTo) change the chains only; retime() recomputes every time in
 /// O(V + E) and reports a cycle through chain and graph edges as an infinite makespan (the edit
 /// must then be undone). Not thread-safe; the problem must outlive the object.
@@ -20,9 +23,11 @@
 ///   if (s.retime() == sl::kInfinity) s.swapWithNext(s.previous(u));   // cyclic: undo
 /// \endcode
 
+#include "core/costmodel/bookedchains.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/problem.h"
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -63,6 +68,12 @@ public:
     double start(OpId v) const { return m_start[static_cast<size_t>(v)]; }
     double end(OpId v) const { return m_end[static_cast<size_t>(v)]; }
     double makespan() const { return m_makespan; }
+    /// Links are shared: the times are booked ones (sl::BookedChains).
+    bool linksShared() const { return m_booked.has_value(); }
+    /// With shared links, the producer whose input reached `v` last in the last retime() (kNoOp
+    /// without inputs) and when; without, kNoOp and 0.
+    OpId latestInput(OpId v) const { return m_booked ? m_booked->latestProducer(v) : kNoOp; }
+    double arrival(OpId v) const { return m_booked ? m_booked->arrival(v) : 0.0; }
     /// When `v`'s inputs would all be on `device` (0 without inputs), by the current end times.
     double inputsReady(OpId v, int device) const;
 
@@ -97,6 +108,7 @@ private:
 
     std::vector<double> m_start, m_end;
     double m_makespan = 0;
+    std::optional<BookedChains> m_booked;  ///< the clock when links are shared
     std::vector<int> m_waiting;            ///< retime(): unfinished predecessors
     std::vector<OpId> m_ready;
 };

@@ -14,7 +14,7 @@ namespace sl {
 ChainCost chainCostFor(const Problem& p, const CostFunction& cost) {
     if (p.objective.kind == Objective::Makespan && !cost.needsMemory()) return makespanCost;
     return [&p, &cost](const ChainSchedule& s) {
-        Schedule timed = timeChains(p, s.chains());
+        Schedule timed = timeChainsOnPlatform(p, s.chains());
         return scoreSchedule(p, timed, cost);
     };
 }

@@ -4,6 +4,7 @@
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
 #include "core/heuristics/evaluate.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/localsearch/polish.h"
 #include "core/heuristics/classicoptimizers.h"
 
@@ -94,7 +95,7 @@ public:
         }
 
         const bool searched = search.bestCost() < fallback->cost;
-        r.schedule = searched ? timeChains(p, search.best()) : std::move(fallback->schedule);
+        r.schedule = searched ? timeChainsOnPlatform(p, search.best()) : std::move(fallback->schedule);
         r.evaluations = evaluations();
         r.cancelled = stop.stop_requested();
         finishResult(r, p, "tabu", o, monitor);

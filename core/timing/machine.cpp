@@ -60,7 +60,10 @@ Platform presetPlatform(const PlatformPreset& preset, const DeviceCatalog& catal
         p.devices.push_back({.name = deviceName(preset, spec.kind, d / preset.devicesPerHost, d % preset.devicesPerHost),
                              .memoryCapacity = spec.memoryBytes,
                              .model = spec.id});
-    if (preset.deviceCount() > 1) p.topology = presetTopology(preset, spec.kind, unit);
+    if (preset.deviceCount() > 1) {
+        p.topology = presetTopology(preset, spec.kind, unit);
+        p.topology.shared = true;   // real ports and NICs carry one transfer at a time (docs/time.md)
+    }
     return p;
 }
 

@@ -24,6 +24,7 @@ double microsecondsPerUnit(TimeUnit u);
 /// out-port and the receiver's in-port, between hosts the two NICs' ports. The fabric's latency
 /// is split evenly over the two ports, so a pair's latency is the fabric's. Throws IoError for an
 /// unknown device.
+/// Its links are shared (Topology::shared: one transfer at a time), as on the real machine.
 Platform presetPlatform(const PlatformPreset& preset, const DeviceCatalog& catalog, TimeUnit unit);
 
 /// The first `count` devices of `p` and the routes between them (4 GPUs of a DGX). Throws

@@ -5,9 +5,10 @@
 # profile of another model is refused naming the file, with how many ops match; --target
 # measured:FILE judges a schedule on measured times; bad input (an unknown preset, two machines,
 # more devices than the preset has, a broken entry in the user's catalogue) is refused or left
-# out by name; --shared-links (at the end). Mutations caught: --preset ignored (nominal times
-# kept), a profile applied to another model, a measured target that reads the estimate, a user
-# file that breaks the catalogue, a shared-links schedule the validator does not replay.
+# out by name; shared links by default, --free-links and --shared-links (at the end). Mutations
+# caught: --preset ignored (nominal times kept), a profile applied to another model, a measured
+# target that reads the estimate, a user file that breaks the catalogue, a shared-links schedule
+# the validator does not replay, a preset whose links are free by default.
 # Variables: CLI (schedlab-cli), DATA (tests/data), OUT (scratch directory).
 include(${CMAKE_CURRENT_LIST_DIR}/lib/run_cli.cmake)
 
@@ -91,19 +92,28 @@ file(WRITE ${OUT}/bad.study.json "{\"graphs\": [\"${squeezenet}\"], \"methods\":
 run_cli(1 study run ${OUT}/bad.study.json --db ${OUT}/bad.db)
 expect_match("bad.study.json: unknown preset 'dgx-z9'" "${LAST_ERR}" "the study's unknown preset")
 
-# --shared-links (docs/time.md, "Shared links"): refused without a topology; a schedule made on
-# shared links carries them ("shared": true) and evaluates to the same makespan without the option;
-# the same graph's contention-free schedule is refused on the shared links (list-cp spreads a
-# layered graph over the 16 H100s, so its transfers meet on the NICs' ports).
+# Shared links (docs/time.md, "Shared links"): a preset's links are shared by default and the CLI
+# says so; --free-links and --shared-links are refused without a topology and together; a schedule
+# made on the preset carries its shared links ("shared": true) and evaluates to the same makespan
+# without the option; the same graph's contention-free schedule (--free-links) is refused on the
+# shared links (list-cp spreads a layered graph over the 16 H100s, so its transfers meet on the
+# NICs' ports) and accepted with --free-links.
 run_cli(2 optimize ${squeezenet} --method list-cp --shared-links --out nolinks.json)
 expect_match("--shared-links needs a platform with a topology" "${LAST_ERR}" "--shared-links without a topology")
+run_cli(2 optimize ${squeezenet} --method list-cp --free-links --out nolinks.json)
+expect_match("--free-links needs a platform with a topology" "${LAST_ERR}" "--free-links without a topology")
+run_cli(2 optimize ${squeezenet} --method list-cp --preset dgx-a100 --free-links --shared-links --out nolinks.json)
+expect_match("give one of --shared-links and --free-links" "${LAST_ERR}" "both link options")
 run_cli(0 generate layered --nodes 300 --seed 1 --out ${OUT}/layered.json)
-run_cli(0 optimize ${OUT}/layered.json --method list-cp --preset 2x-dgx-h100 --shared-links --out shared.json)
+run_cli(0 optimize ${OUT}/layered.json --method list-cp --preset 2x-dgx-h100 --out shared.json)
+expect_match("\nlinks: shared" "${LAST_OUT}" "a preset's links shared by default, and said")
 evaluated_makespan(shared ${OUT}/layered.json shared.json --preset 2x-dgx-h100 --shared-links)
 evaluated_makespan(sharedCarried ${OUT}/layered.json shared.json)
 if(NOT sharedCarried STREQUAL shared)
   message(FATAL_ERROR "the shared-links schedule evaluated to ${sharedCarried} from its file, ${shared} with --shared-links")
 endif()
-run_cli(0 optimize ${OUT}/layered.json --method list-cp --preset 2x-dgx-h100 --out free.json)
-run_cli(1 evaluate ${OUT}/layered.json free.json --preset 2x-dgx-h100 --shared-links)
+run_cli(0 optimize ${OUT}/layered.json --method list-cp --preset 2x-dgx-h100 --free-links --out free.json)
+expect_match("\nlinks: free" "${LAST_OUT}" "--free-links said")
+run_cli(1 evaluate ${OUT}/layered.json free.json --preset 2x-dgx-h100)
 expect_match("arrives over the shared links" "${LAST_OUT}${LAST_ERR}" "contention-free times refused on shared links")
+run_cli(0 evaluate ${OUT}/layered.json free.json --preset 2x-dgx-h100 --free-links)

@@ -9,7 +9,13 @@
 #include "core/costmodel/memorytimeline.h"
 #include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/validator.h"
+#include "core/brkga/chaindecoder.h"
+#include "core/brkga/regaldecoder.h"
+#include "core/costmodel/listscheduler.h"
 #include "core/heuristics/evaluate.h"
+#include "core/heuristics/heft.h"
+#include "core/localsearch/chainschedule.h"
+#include "core/util/random.h"
 #include "core/optimizer/optimizer.h"
 
 #include <QTest>
@@ -98,6 +104,66 @@ bool overlapOnALink(const Problem& p, const Schedule& s) {
                     if (l == m) return true;
         }
     return false;
+}
+
+/// s0 (1) feeds p1 through x1 and p2 through x2 and w2 (each 30 bytes: 3 units over a link of
+/// bandwidth 10, latency 0); p1 and p2 take 4. Two devices, one link each way.
+Problem forkOfThree(bool shared) {
+    auto g = std::make_shared<Graph>();
+    g->addOp({.name = "s0", .duration = 1});
+    g->addOp({.name = "p1", .duration = 4});
+    g->addOp({.name = "p2", .duration = 4});
+    g->addConsumer(g->addTensor("x1", 0, 30), 1);
+    g->addConsumer(g->addTensor("x2", 0, 30), 2);
+    g->addConsumer(g->addTensor("w2", 0, 30), 2);
+    g->finalize();
+    Platform platform = Platform::identical(2);
+    Topology& t = platform.topology;
+    t.links = {{"up", 0, 10}, {"down", 0, 10}};
+    t.routes = {{}, {0}, {1}, {}};
+    t.shared = shared;
+    t.finalize(2);
+    return Problem{g, platform, {}};
+}
+
+/// Same ops, devices, start and end times, makespan and transfers (as a set), to the bit.
+QString differenceFromReplay(const Problem& p, const Schedule& s) {
+    const Schedule r = timeOnSharedLinks(p, s);
+    if (r.makespan != s.makespan) return QString("makespan %1, replay %2").arg(s.makespan, 0, 'g', 17).arg(r.makespan, 0, 'g', 17);
+    for (size_t i = 0; i < s.ops.size(); ++i)
+        if (r.ops[i].device != s.ops[i].device || r.ops[i].start != s.ops[i].start || r.ops[i].end != s.ops[i].end)
+            return QString("op %1: %2-%3, replay %4-%5").arg(i).arg(s.ops[i].start).arg(s.ops[i].end).arg(r.ops[i].start).arg(r.ops[i].end);
+    if (r.transfers.size() != s.transfers.size()) return QString("%1 transfers, replay %2").arg(s.transfers.size()).arg(r.transfers.size());
+    for (const ScheduledTransfer& x : s.transfers) {
+        bool found = false;
+        for (const ScheduledTransfer& y : r.transfers)
+            found = found || (y.tensor == x.tensor && y.to == x.to && y.from == x.from && y.start == x.start && y.end == x.end);
+        if (!found) return QString("transfer of tensor %1 to %2 not booked so").arg(x.tensor).arg(x.to);
+    }
+    return {};
+}
+
+/// Random cases with a topology, links shared, one op at a time per device.
+std::vector<Problem> sharedCases(int count) {
+    std::vector<Problem> out;
+    for (std::uint64_t seed = 1; static_cast<int>(out.size()) < count && seed < 5000; ++seed) {
+        reference::Case c = reference::randomCase(seed, 2, 16);
+        Problem& p = c.problem;
+        if (p.platform.topology.empty()) continue;
+        p.platform.topology.shared = true;
+        if (!linksShared(p.platform)) continue;
+        bool unit = true;
+        for (const Device& d : p.platform.devices) unit = unit && d.resourceCapacity == 1;
+        for (const Op& o : p.g().ops()) unit = unit && o.resourceDemand == 1;
+        if (unit) out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<double> randomKeys(Rng& rng, size_t n) {
+    std::vector<double> keys(n);
+    for (double& k : keys) k = rng.uniform();
+    return keys;
 }
 
 } // namespace sharedlinkstest
@@ -201,6 +267,92 @@ private Q_SLOTS:
         }
         QVERIFY(shared >= 30);
         QVERIFY(refused >= 5);
+    }
+
+    // Each engine's own schedule, before any epilogue, is the replay of its placement and order:
+    // what it optimised is what it is scored on. Random shared topologies, random keys.
+    void enginesBookWhatTheyAreScoredOn() {
+        const std::vector<Problem> cases = sharedCases(60);
+        QCOMPARE(cases.size(), size_t(60));
+        int waited = 0;
+        for (size_t k = 0; k < cases.size(); ++k) {
+            const Problem& p = cases[k];
+            const int n = p.g().opCount();
+            Rng rng(k + 1);
+            const QString where = QString("case %1").arg(k);
+            ListScheduler list(p);
+            const Schedule listed = list.schedule(randomKeys(rng, static_cast<size_t>(n)));
+            QString diff = differenceFromReplay(p, listed);
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " list: " + diff));
+            std::vector<int> placement(static_cast<size_t>(n));
+            const auto byType = p.platform.devicesByType();
+            for (OpId v = 0; v < n; ++v) {
+                const auto& allowed = byType[static_cast<size_t>(p.g().op(v).machineType)];
+                placement[static_cast<size_t>(v)] = allowed[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(allowed.size()) - 1))];
+            }
+            const Schedule fixed = list.schedule(randomKeys(rng, static_cast<size_t>(n)), placement);
+            diff = differenceFromReplay(p, fixed);
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " list, placed: " + diff));
+            for (const ScheduledTransfer& x : fixed.transfers) waited += x.start > fixed.ops[static_cast<size_t>(p.g().tensor(x.tensor).producer)].end;
+
+            diff = differenceFromReplay(p, heftSchedule(p));
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " heft: " + diff));
+
+            const DeviceChains chains = deviceChains(fixed, p.platform.deviceCount());
+            const Schedule chained = timeChainsOnPlatform(p, chains);
+            diff = differenceFromReplay(p, chained);
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " chains: " + diff));
+            ChainSchedule search(p, chains);
+            QVERIFY2(search.makespan() == chained.makespan, qPrintable(where + " chain search"));
+            for (OpId v = 0; v < n; ++v)
+                QVERIFY2(search.start(v) == chained.ops[static_cast<size_t>(v)].start, qPrintable(where + " chain search start"));
+
+            ChainDecoder chainDecoder(p);
+            const std::vector<double> keys = randomKeys(rng, chainDecoder.size());
+            const Schedule decoded = chainDecoder.schedule(keys);
+            diff = differenceFromReplay(p, decoded);
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " chain decoder: " + diff));
+            QVERIFY2(chainDecoder.decode(keys) == decoded.makespan, qPrintable(where + " chain decoder cost"));
+            const Schedule again = chainDecoder.schedule(chainKeysOf(p, decoded));
+            QVERIFY2(again.order == decoded.order && again.makespan == decoded.makespan, qPrintable(where + " chain keys round trip"));
+
+            RegalDecoder regal(p);
+            const std::vector<double> regalKeys = randomKeys(rng, regal.layout().size());
+            const Schedule regalSchedule = regal.schedule(regalKeys);
+            diff = differenceFromReplay(p, regalSchedule);
+            QVERIFY2(diff.isEmpty(), qPrintable(where + " regal: " + diff));
+            QVERIFY2(regal.decode(regalKeys) == regalSchedule.makespan, qPrintable(where + " regal cost"));
+
+            // The memory objective on the time clock reads the booked transfer ends.
+            Problem memory = p;
+            memory.objective.kind = Objective::Memory;
+            memory.objective.memoryClock = MemoryClock::Time;
+            PriorityEvaluator evaluator(memory);
+            const std::vector<double> priority = randomKeys(rng, static_cast<size_t>(n));
+            Schedule replayed = timeOnSharedLinks(memory, evaluator.schedule(priority));
+            QVERIFY2(evaluator.cost(priority) == scoreSchedule(memory, replayed), qPrintable(where + " memory cost"));
+        }
+        QVERIFY2(waited >= 5, qPrintable(QString("only %1 transfers waited for a link").arg(waited)));
+    }
+
+    // s0 runs 0-1 on device 0. Free links: p1 takes device 0 (1-5) and p2 goes to device 1, its
+    // two inputs arriving at 1 + 3 = 4 (4-8, makespan 8). Shared: w2 waits for x2 (arrives 7), so
+    // device 0, free at 5, is sooner: p2 runs 5-9 after p1 and the chain stays on one device; the
+    // free schedule on the shared links would end at 7 + 4 = 11.
+    void contentionKeepsAChainOnOneDevice() {
+        const Problem free = forkOfThree(false), shared = forkOfThree(true);
+        const std::vector<double> priority = {3, 2, 1};
+        const Schedule split = ListScheduler(free).schedule(priority);
+        QCOMPARE(split.ops[2].device, 1);
+        QCOMPARE(split.makespan, 8.0);
+        QCOMPARE(timeOnSharedLinks(shared, split).makespan, 11.0);
+        const Schedule kept = ListScheduler(shared).schedule(priority);
+        QCOMPARE(kept.ops[1].device, 0);
+        QCOMPARE(kept.ops[2].device, 0);
+        QCOMPARE(kept.ops[2].start, 5.0);
+        QCOMPARE(kept.makespan, 9.0);
+        QVERIFY(kept.transfers.empty());
+        QVERIFY(differenceFromReplay(shared, kept).isEmpty());
     }
 };
 

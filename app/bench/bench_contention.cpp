@@ -9,6 +9,7 @@
 #include "core/analysis/bounds.h"
 #include "core/costmodel/listscheduler.h"
 #include "core/costmodel/sharedlinks.h"
+#include "core/generators/generators.h"
 #include "core/generators/hlotrainingstep.h"
 #include "core/heuristics/priorities.h"
 #include "core/io/graphio.h"
@@ -132,10 +133,44 @@ Row measure(const Problem& shared, double seconds, int runs) {
     return r;
 }
 
+/// A layered graph whose ops carry work (as bench retime's), timed on `platform`.
+Problem layeredOn(int ops, const Platform& platform) {
+    auto g = std::make_shared<Graph>(*generateLayered(ops, 1).graph);
+    for (OpId v = 0; v < g->opCount(); ++v) {
+        const bool matmul = v % 3 == 0;
+        g->mutableOp(v).work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
+                                .flops = g->op(v).duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
+    }
+    g->setTimeUnit(TimeUnit::Microseconds);
+    g->finalize();
+    const TimedGraph timed = retimeGraph(*g, platform, DeviceCatalog::instance());
+    return Problem{timed.retimed ? timed.retimed : g, platform, {}};
+}
+
+/// The cost of one evaluation at the sizes of real steps, free and shared, and the ratio.
+void printEvaluationCost(const std::vector<int>& sizes, int runs) {
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    std::printf("\nOne evaluation, layered graphs whose ops carry work, median of %d, us (target: shared <= 1.5x free):\n", runs);
+    std::printf("%8s %-12s %12s %12s %6s %12s %12s %6s\n", "ops", "machine", "list free", "list shared", "x", "chain free",
+                "chain shared", "x");
+    for (int n : sizes)
+        for (const char* machine : {"dgx-a100", "2x-dgx-h100"}) {
+            const Problem shared = layeredOn(n, presetPlatform(catalog.preset(machine), catalog, TimeUnit::Microseconds));
+            Problem free = shared;
+            free.platform.topology.shared = false;
+            const Schedule planned = ListScheduler(free).schedule(criticalPathPriorities(free.g()));
+            const double lf = listEvaluationUs(free, runs), ls = listEvaluationUs(shared, runs);
+            const double cf = chainEvaluationUs(free, planned, runs), cs = chainEvaluationUs(shared, planned, runs);
+            std::printf("%8d %-12s %12.0f %12.0f %6.2f %12.0f %12.0f %6.2f\n", n, machine, lf, ls, ls / lf, cf, cs, cs / cf);
+            std::fflush(stdout);
+        }
+}
+
 int runContentionBench(Args& args) {
     const bool quick = args.takeFlag("quick");
     const double seconds = args.takeDouble("seconds", quick ? 1 : 20);
     const int runs = static_cast<int>(args.takeIntIn("runs", quick ? 3 : 21, 1, 1000));
+    const std::vector<int> sizes = args.takeIntList("sizes", quick ? "1000" : "1000,10000");
     const std::vector<std::string> files = commaList(args.take("files", ""));
     const std::vector<std::string> machines = commaList(args.take("machines", quick ? "4x-l4-pcie4" : "4x-l4-pcie4,dgx-a100,2x-dgx-h100"));
     args.finish(1);
@@ -177,19 +212,21 @@ int runContentionBench(Args& args) {
                 ratioCount ? ratioSum / ratioCount : std::nan(""), ratioCount);
     std::printf("tabu below list-cp on %d of %d, brkga-order on %d of %d; a search ended worse than list-cp %d times\n", improvedTabu,
                 rows, improvedBrkga, rows, worse);
+    printEvaluationCost(sizes, runs);
     return 0;
 }
 
 SL_CLI_BENCH({"contention", "what shared links cost a contention-free plan, and what planning with them wins back",
               "Usage: schedlab-cli bench contention [--seconds 20] [--runs 21] [--machines A,B]\n"
-              "                                     [--files F1,F2] [--quick]\n"
+              "                                     [--files F1,F2] [--sizes 1000,10000] [--quick]\n"
               "Per graph and machine (links shared): list-cp planned on free links and the same\n"
               "schedule on the shared links, list-cp, HEFT, tabu and brkga-order planned on the\n"
               "shared links (tabu and brkga-order --seconds each), one device, the analytic lower\n"
               "bound, and the median time of one evaluation (list schedule; chain retime) free and\n"
               "shared. Graphs: generated PyTorch/XLA-shaped transformer and MLP steps with tensor\n"
               "parallelism, and --files (HLO dumps, ONNX models). Machines: 4x-l4-pcie4, dgx-a100,\n"
-              "2x-dgx-h100. --quick: one step, one machine, 1 s searches.\n",
+              "2x-dgx-h100. Then one evaluation's time free and shared on layered graphs of --sizes\n"
+              "ops on dgx-a100 and 2x-dgx-h100. --quick: one step, one machine, 1 s searches, 1,000 ops.\n",
               {"quick"}, &runContentionBench});
 
 } // namespace

@@ -26,10 +26,8 @@ BookedChains::BookedChains(const Problem& p) : m_problem(&p), m_links(p) {
 }
 
 double BookedChains::readyEstimate(OpId v, int d, double chainFree) const {
-    const Graph& g = m_problem->g();
     double at = chainFree;
-    for (TensorId t : g.inputs(v)) {
-        const Tensor& x = g.tensor(t);
+    for (const LinkBooker::Input& x : m_links.inputs(v)) {
         const auto q = static_cast<size_t>(x.producer);
         const int from = m_deviceOf[q];
         at = std::max(at, from == d ? m_end[q] : m_end[q] + m_problem->platform.transferTime(from, d, x.bytes));

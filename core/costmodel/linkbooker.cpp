@@ -18,14 +18,26 @@ LinkBooker::LinkBooker(const Problem& p)
             m_routeStart.push_back(static_cast<int>(m_routeLinks.size()));
         }
     m_busy.assign(topology.links.size(), 0.0);
-    m_firstSent.assign(static_cast<size_t>(p.g().tensorCount()), -1);
+    m_probeBusy.assign(topology.links.size(), 0.0);
+    m_probeStamp.assign(topology.links.size(), 0);
+    const Graph& g = p.g();
+    m_inputStart.assign(1, 0);
+    m_repeatsInput.assign(static_cast<size_t>(g.opCount()), 0);
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        const auto in = g.inputs(v);
+        for (TensorId t : in) m_inputs.push_back({t, g.tensor(t).producer, g.tensor(t).bytes});
+        m_inputStart.push_back(static_cast<int>(m_inputs.size()));
+        for (size_t i = 0; i < in.size(); ++i)
+            for (size_t j = 0; j < i; ++j) m_repeatsInput[static_cast<size_t>(v)] |= in[i] == in[j];
+    }
 }
 
 void LinkBooker::clear() {
     std::fill(m_busy.begin(), m_busy.end(), 0.0);
-    for (TensorId t : m_touched) m_firstSent[static_cast<size_t>(t)] = -1;
-    m_touched.clear();
-    m_sent.clear();
+    if (++m_stamp == 0) {   // wrapped: forget every old stamp
+        std::fill(m_sentStamp.begin(), m_sentStamp.end(), 0);
+        m_stamp = 1;
+    }
 }
 
 std::span<const int> LinkBooker::route(int from, int to) const {
@@ -35,48 +47,58 @@ std::span<const int> LinkBooker::route(int from, int to) const {
 }
 
 double LinkBooker::sentAt(TensorId t, int d) const {
-    for (int i = m_firstSent[static_cast<size_t>(t)]; i >= 0; i = m_sent[static_cast<size_t>(i)].next)
-        if (m_sent[static_cast<size_t>(i)].device == d) return m_sent[static_cast<size_t>(i)].arrival;
-    return -1;
+    const size_t i = static_cast<size_t>(t) * static_cast<size_t>(m_devices) + static_cast<size_t>(d);
+    return i < m_sentStamp.size() && m_sentStamp[i] == m_stamp ? m_sentArrival[i] : -1;
+}
+
+void LinkBooker::recordSent(TensorId t, int d, double arrival) {
+    if (m_sentStamp.empty()) {
+        const size_t cells = static_cast<size_t>(m_problem->g().tensorCount()) * static_cast<size_t>(m_devices);
+        m_sentStamp.assign(cells, 0);
+        m_sentArrival.resize(cells);
+    }
+    const size_t i = static_cast<size_t>(t) * static_cast<size_t>(m_devices) + static_cast<size_t>(d);
+    m_sentStamp[i] = m_stamp;
+    m_sentArrival[i] = arrival;
 }
 
 double LinkBooker::busyUntil(int link) const {
-    for (const auto& [l, until] : m_pendingBusy)
-        if (l == link) return until;
-    return m_busy[static_cast<size_t>(link)];
+    const auto l = static_cast<size_t>(link);
+    return m_probeStamp[l] == m_probeEpoch ? m_probeBusy[l] : m_busy[l];
 }
 
 void LinkBooker::setBusy(int link, double until) {
-    for (auto& [l, u] : m_pendingBusy)
-        if (l == link) {
-            u = until;
-            return;
-        }
-    m_pendingBusy.emplace_back(link, until);
+    const auto l = static_cast<size_t>(link);
+    m_probeStamp[l] = m_probeEpoch;
+    m_probeBusy[l] = until;
 }
 
 template <bool Commit>
 double LinkBooker::bookInputs(OpId v, int d, std::span<const int> device, std::span<const double> end,
                               std::vector<ScheduledTransfer>* out) {
-    const Graph& g = m_problem->g();
     const Platform& platform = m_problem->platform;
     const bool record = m_shared || out != nullptr;   // unshared without output: nothing to remember
+    const bool repeats = m_repeatsInput[static_cast<size_t>(v)] != 0;
     if constexpr (!Commit) {
-        m_pendingBusy.clear();
+        if (++m_probeEpoch == 0) {   // wrapped: forget every old stamp
+            std::fill(m_probeStamp.begin(), m_probeStamp.end(), 0);
+            m_probeEpoch = 1;
+        }
         m_pendingSent.clear();
     }
     double arrival = 0;
     m_latestProducer = kNoOp;
-    for (TensorId t : g.inputs(v)) {
-        const Tensor& x = g.tensor(t);
+    for (const Input& x : inputs(v)) {
+        const TensorId t = x.tensor;
         const auto producer = static_cast<size_t>(x.producer);
         const int from = device[producer];
         double at = end[producer];
         if (from != d) {
             at = record ? sentAt(t, d) : -1;
             if constexpr (!Commit)
-                for (const auto& [tensor, when] : m_pendingSent)
-                    if (tensor == t) at = when;
+                if (repeats)
+                    for (const auto& [tensor, when] : m_pendingSent)
+                        if (tensor == t) at = when;
             if (at < 0) {
                 const std::span<const int> links = route(from, d);
                 double start = end[producer];
@@ -84,16 +106,11 @@ double LinkBooker::bookInputs(OpId v, int d, std::span<const int> device, std::s
                 at = start + platform.transferTime(from, d, x.bytes);
                 if constexpr (Commit) {
                     for (int l : links) m_busy[static_cast<size_t>(l)] = at;
-                    if (record) {
-                        int& first = m_firstSent[static_cast<size_t>(t)];
-                        if (first < 0) m_touched.push_back(t);
-                        m_sent.push_back({d, at, first});
-                        first = static_cast<int>(m_sent.size()) - 1;
-                    }
+                    if (record) recordSent(t, d, at);
                     if (out) out->push_back({t, from, d, start, at, -1});
                 } else {
                     for (int l : links) setBusy(l, at);
-                    m_pendingSent.emplace_back(t, at);
+                    if (repeats) m_pendingSent.emplace_back(t, at);
                 }
             }
         }

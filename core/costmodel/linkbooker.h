@@ -31,6 +31,7 @@
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
@@ -57,6 +58,18 @@ public:
 
     /// The booked arrival of tensor `t` on device `d`, or -1 when it was not sent there.
     double sentAt(TensorId t, int d) const;
+    /// An input of an op, copied out of the graph's tensors for the inner loops.
+    struct Input {
+        TensorId tensor;
+        OpId producer;
+        double bytes;
+    };
+    /// `v`'s input tensors in Graph::inputs order.
+    std::span<const Input> inputs(OpId v) const {
+        const auto b = static_cast<size_t>(m_inputStart[static_cast<size_t>(v)]);
+        return {m_inputs.data() + b, static_cast<size_t>(m_inputStart[static_cast<size_t>(v) + 1]) - b};
+    }
+
     /// The producer whose input arrived last in the last book() or probe() (kNoOp when `v` had
     /// no input): where a critical path goes on.
     OpId latestProducer() const { return m_latestProducer; }
@@ -67,6 +80,7 @@ private:
                       std::vector<ScheduledTransfer>* out);
     std::span<const int> route(int from, int to) const;
     double busyUntil(int link) const;
+    void recordSent(TensorId t, int d, double arrival);
     void setBusy(int link, double until);
 
     const Problem* m_problem;   ///< a pointer: the owners (ChainSchedule) are copied and assigned
@@ -75,17 +89,19 @@ private:
     std::vector<int> m_routeStart;   ///< CSR: the links of route(a, b) at [a * n + b]
     std::vector<int> m_routeLinks;
     std::vector<double> m_busy;      ///< per link: the latest booked end
-    struct Sent {
-        int device;
-        double arrival;
-        int next;                    ///< the tensor's next record, or -1
-    };
-    std::vector<int> m_firstSent;    ///< per tensor: its first record, or -1
-    std::vector<Sent> m_sent;
-    std::vector<TensorId> m_touched; ///< tensors with records (to clear only those)
+    std::vector<int> m_inputStart;   ///< CSR over m_inputs, per op
+    std::vector<Input> m_inputs;
+    /// Per (tensor, device): the booked arrival, valid when its stamp is the current one (so
+    /// clear() is O(links), not O(tensors x devices)); allocated on first use.
+    std::vector<std::uint32_t> m_sentStamp;
+    std::vector<double> m_sentArrival;
+    std::uint32_t m_stamp = 1;
     // probe(): bookings of one op not yet made, read over the committed ones
-    std::vector<std::pair<int, double>> m_pendingBusy;
-    std::vector<std::pair<TensorId, double>> m_pendingSent;
+    std::vector<double> m_probeBusy;            ///< per link, valid where m_probeStamp is m_probeEpoch
+    std::vector<std::uint32_t> m_probeStamp;
+    std::uint32_t m_probeEpoch = 1;
+    std::vector<std::pair<TensorId, double>> m_pendingSent;   ///< only for ops that read a tensor twice
+    std::vector<char> m_repeatsInput;           ///< per op: some input tensor is listed twice
     OpId m_latestProducer = kNoOp;
 };
 

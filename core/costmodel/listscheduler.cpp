@@ -24,6 +24,7 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_devicesOfType = problem.platform.devicesByType();
     m_freeTransfers = problem.platform.transfersFree();
     m_sharedLinks = m_links.shared();
+    m_deviceCount = problem.platform.devices.size();
     for (const Device& d : problem.platform.devices) m_typeOfDevice.push_back(d.machineType);
     const auto n = static_cast<size_t>(m_graph.opCount());
     m_type.resize(n);
@@ -71,6 +72,10 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_order.reserve(n);
     m_finished.reserve(n);
     m_events.reserve(3 * n + 8);
+    if (m_sharedLinks) {
+        m_lowerArrival.assign(n * m_deviceCount, 0.0);
+        m_deviceFree.resize(m_deviceCount);
+    }
 }
 
 double ListScheduler::dataReady(OpId v, int d) const {
@@ -231,6 +236,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
     if (m_sharedLinks) {
         m_links.clear();
         m_transfers.clear();
+        std::fill(m_lowerArrival.begin(), m_lowerArrival.end(), -1.0);   // not looked at yet
     }
     for (auto& r : m_ready) r.clear();
     auto makeReady = [&](OpId v) { m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]); };
@@ -253,7 +259,18 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                 double bestReady = kInfinity;
                 auto consider = [&](int d) {
                     if (m_freeCapacity[static_cast<size_t>(d)] < demand) return;
-                    const double at = m_freeTransfers ? 0.0 : m_sharedLinks ? m_links.probe(v, d, m_device, m_end) : dataReady(v, d);
+                    double at = 0;
+                    if (m_sharedLinks) {
+                        // Bookings only delay an arrival, so the last probe stays a lower bound: a
+                        // device is probed again only once the clock has passed it (and only if
+                        // it could be the best). A chosen device starting now was probed now.
+                        double& lower = m_lowerArrival[sv * m_deviceCount + static_cast<size_t>(d)];
+                        if (lower < 0) lower = dataReady(v, d);   // first look: the free arrival, cheaper
+                        if (lower <= t && lower < bestReady) lower = m_links.probe(v, d, m_device, m_end);
+                        at = lower;
+                    } else if (!m_freeTransfers) {
+                        at = dataReady(v, d);
+                    }
                     if (at < bestReady) { best = d; bestReady = at; }
                 };
                 if (fixed && placement[sv] >= 0) {
@@ -273,7 +290,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                     continue;
                 }
                 ready.erase(r);
-                if (m_sharedLinks) m_links.book(v, best, m_device, m_end, &m_transfers);   // arrives by bestReady <= t
+                if (m_sharedLinks) m_links.book(v, best, m_device, m_end);   // arrives by bestReady <= t
                 m_device[sv] = best;
                 m_start[sv] = t;
                 m_end[sv] = t + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, best));
@@ -289,6 +306,25 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
     if (static_cast<int>(m_order.size()) != n)
         throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +
                                " ops could never start (resource demand above every device's capacity?)");
+    if (m_sharedLinks) replayBookings();
+}
+
+void ListScheduler::replayBookings() {
+    // An arrival can also come sooner when another op sends a tensor first, which no probe saw
+    // coming; the replay of the run's own placement and start order settles every time by the
+    // rule (it moves an op earlier, never later, in all but such cases).
+    m_links.clear();
+    m_transfers.clear();
+    std::fill(m_deviceFree.begin(), m_deviceFree.end(), 0.0);
+    m_makespan = 0;
+    for (OpId v : m_order) {
+        const auto sv = static_cast<size_t>(v);
+        const int d = m_device[sv];
+        double& free = m_deviceFree[static_cast<size_t>(d)];
+        m_start[sv] = std::max(free, m_links.book(v, d, m_device, m_end, &m_transfers));
+        free = m_end[sv] = m_start[sv] + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, d));
+        m_makespan = std::max(m_makespan, free);
+    }
 }
 
 double ListScheduler::makespan(std::span<const double> priority, std::span<const int> placement) {

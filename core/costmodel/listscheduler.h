@@ -17,8 +17,9 @@
 /// An input tensor produced on device p arrives on device q != p at
 /// end(producer) + latency + bytes / bandwidth (contention-free links, as in HEFT); with shared
 /// links (sl::linksShared) at the end its booking gets (sl::LinkBooker): a candidate device's
-/// arrival is probed, the transfers are booked when the op starts, so the bookings are made in the
-/// start order and the schedule is its own replay (sl::timeOnSharedLinks) to the bit.
+/// arrival is probed (again only once the clock has passed the last probe: bookings delay), the
+/// transfers are booked when the op starts, and the run's placement and start order are replayed
+/// at the end, so the schedule is its own replay (sl::timeOnSharedLinks) to the bit.
 ///
 /// Complexity: uniform devices (one machine type, unit demands, free links, no fixed placement):
 /// O(V + E) plus O(log64 V) per ready-queue operation (sl::PriorityQueue: priority buckets, no
@@ -86,6 +87,8 @@ private:
     /// schedule, faster. Ready ops wait in m_readyQueue, which the caller assigns.
     void runUniform();
     void resetRun();
+    /// Shared links: re-times the run's placement and start order by the booking rule.
+    void replayBookings();
     /// Handles the events at the next event time (see the definition); `onReady(op)` is called
     /// for each op that becomes ready.
     template <typename OnEnd, typename OnReady>
@@ -132,6 +135,9 @@ private:
     std::vector<Event> m_events;         ///< min-heap by time
     LinkBooker m_links;                  ///< shared links: the bookings of the run
     std::vector<ScheduledTransfer> m_transfers;   ///< shared links: the transfers booked, in order
+    std::vector<double> m_lowerArrival;  ///< shared links: op x device, the last probed arrival (a lower bound)
+    std::vector<double> m_deviceFree;    ///< shared links: replayBookings()' device clocks
+    size_t m_deviceCount = 0;
     double m_makespan = 0;
 };
 

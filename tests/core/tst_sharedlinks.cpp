@@ -146,7 +146,7 @@ QString differenceFromReplay(const Problem& p, const Schedule& s) {
 /// Random cases with a topology, links shared, one op at a time per device.
 std::vector<Problem> sharedCases(int count) {
     std::vector<Problem> out;
-    for (std::uint64_t seed = 1; static_cast<int>(out.size()) < count && seed < 5000; ++seed) {
+    for (std::uint64_t seed = 1; static_cast<int>(out.size()) < count && seed < 50000; ++seed) {
         reference::Case c = reference::randomCase(seed, 2, 16);
         Problem& p = c.problem;
         if (p.platform.topology.empty()) continue;
@@ -272,8 +272,8 @@ private Q_SLOTS:
     // Each engine's own schedule, before any epilogue, is the replay of its placement and order:
     // what it optimised is what it is scored on. Random shared topologies, random keys.
     void enginesBookWhatTheyAreScoredOn() {
-        const std::vector<Problem> cases = sharedCases(60);
-        QCOMPARE(cases.size(), size_t(60));
+        const std::vector<Problem> cases = sharedCases(1500);
+        QCOMPARE(cases.size(), size_t(1500));
         int waited = 0;
         for (size_t k = 0; k < cases.size(); ++k) {
             const Problem& p = cases[k];

@@ -83,12 +83,14 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
 
     m_target = new QComboBox(this);
     m_target->setObjectName(QStringLiteral("targetCombo"));
-    for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency})
+    for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency, TargetModel::SharedLinks})
         m_target->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
     m_target->setItemData(0, tr("Free transfers, durations as profiled: the clock optimizers see"), Qt::ToolTipRole);
     m_target->setItemData(1, tr("Every duration × exp(N(0, 0.5²)), drawn once per graph: a profiling error"), Qt::ToolTipRole);
     m_target->setItemData(2, tr("Cross-device edges pay 8 ρ̄ per memory unit + 0.1 ρ̄ (ρ̄ = mean duration)"), Qt::ToolTipRole);
     m_target->setItemData(3, tr("Cross-device edges pay 0.1 ρ̄ per memory unit + 2 ρ̄"), Qt::ToolTipRole);
+    m_target->setItemData(4, tr("This machine with its links shared: one transfer at a time per link (a preset's routes); "
+                                "samples drawn on the free proxy, judged where their transfers queue"), Qt::ToolTipRole);
     m_target->setToolTip(tr("Target model finished runs are also scored on: the results' Speedup column and the "
                             "Temperature panel's best-of-k (docs/costmodel.md)"));
 

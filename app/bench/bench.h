@@ -7,9 +7,11 @@
 /// library whole (app/CMakeLists.txt); a plain link would drop every benchmark.
 
 #include "app/cli/args.h"
+#include "core/graph/graph.h"
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ std::vector<std::filesystem::path> onnxModelFiles(const std::filesystem::path& d
 /// `files` with one file per network: a copy of another (the same ops and tensors by
 /// sl::modelFingerprint, other weights) left out.
 std::vector<std::filesystem::path> distinctModels(const std::vector<std::filesystem::path>& files);
+
+/// A layered graph whose ops carry work (a third matmuls, the rest element-wise, FLOPs and bytes
+/// from the generated durations and tensor sizes), as an imported model's would; microseconds.
+std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed);
 
 struct BenchRegistrar {
     explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }

@@ -135,14 +135,7 @@ Row measure(const Problem& shared, double seconds, int runs) {
 
 /// A layered graph whose ops carry work (as bench retime's), timed on `platform`.
 Problem layeredOn(int ops, const Platform& platform) {
-    auto g = std::make_shared<Graph>(*generateLayered(ops, 1).graph);
-    for (OpId v = 0; v < g->opCount(); ++v) {
-        const bool matmul = v % 3 == 0;
-        g->mutableOp(v).work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
-                                .flops = g->op(v).duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
-    }
-    g->setTimeUnit(TimeUnit::Microseconds);
-    g->finalize();
+    const std::shared_ptr<Graph> g = graphWithWork(ops, 1);
     const TimedGraph timed = retimeGraph(*g, platform, DeviceCatalog::instance());
     return Problem{timed.retimed ? timed.retimed : g, platform, {}};
 }

@@ -16,6 +16,8 @@
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
+#include "core/timing/catalog.h"
+#include "core/timing/machine.h"
 #include "models/gflownet/sampler.h"
 
 #include <cstdio>
@@ -37,6 +39,7 @@ struct BenchSetup {
     ProtocolSetup protocol;
     int devices = 4, seeds = 3, graphs = 5, nodes = 50;
     std::string examplePath, tracePath, exampleWeights;
+    std::optional<Platform> machine;   ///< --preset: its first `devices` devices and links, else identical devices
 };
 
 /// list-cp, BRKGA twice, the priority sampler and the GFlowNet at sigma 0.005 and 1. BRKGA is the
@@ -52,7 +55,10 @@ std::string defaultMethods(bool quick) {
            ",gflownet:temperature=0.005,gflownet:temperature=1";
 }
 
-Problem onDevices(std::shared_ptr<const Graph> g, int devices) { return Problem{std::move(g), Platform::identical(devices), {}}; }
+/// `g` on the bench's machine: --devices identical devices, or the preset's first --devices.
+Problem onDevices(std::shared_ptr<const Graph> g, const BenchSetup& b) {
+    return Problem{std::move(g), b.machine ? firstDevices(*b.machine, b.devices) : Platform::identical(b.devices), {}};
+}
 
 /// Not a candidate method: tabu run on each target itself, so it sees what the others must guess.
 /// Its mean target speedups show how much better than the proxy's candidates a schedule can do
@@ -122,7 +128,7 @@ int runSpeed(Args& args, const BenchSetup& b, int samples) {
     s.temperatures = static_cast<int>(args.takeIntIn("temperatures", 20, 1, 1000));
     args.finish(1);
     if (b.devices < 1 || samples < 1) throw UsageError("--devices and --samples must be positive");
-    const Problem p = onDevices(loadGraph(b.examplePath).graph, b.devices);
+    const Problem p = onDevices(loadGraph(b.examplePath).graph, b);
     for (const std::string& w : {gfn::defaultWeightsFor(p), b.exampleWeights})
         if (!w.empty()) s.weights.push_back(w);
     if (s.weights.empty()) throw UsageError("no gflownet weights found (models/weights)");
@@ -138,10 +144,10 @@ int runScale(const BenchSetup& b, int samples) {
     s.perStateWeights = b.exampleWeights;
     std::vector<ScaleGraph> graphs;
     for (int n : {24, 100, 200, 500, 1000})
-        graphs.push_back({"layered-gfn seed 7", onDevices(generateInstance("layered-gfn", n, 7).graph, b.devices)});
+        graphs.push_back({"layered-gfn seed 7", onDevices(generateInstance("layered-gfn", n, 7).graph, b)});
     for (const char* onnx : {"light_squeezenet.onnx", "light_resnet50.onnx", "light_bvlc_alexnet.onnx"}) {
         const fs::path path = fs::path(defaultDataDir()) / "onnx" / onnx;
-        if (fs::exists(path)) graphs.push_back({onnx, onDevices(loadGraph(path.string()).graph, b.devices)});
+        if (fs::exists(path)) graphs.push_back({onnx, onDevices(loadGraph(path.string()).graph, b)});
     }
     printGflowNetScaleSpeed(graphs, s);
     const std::vector<MethodSpec> methods = [&] {
@@ -155,7 +161,7 @@ int runScale(const BenchSetup& b, int samples) {
         for (const std::string family : {"erdos-renyi-gfn", "layered-gfn", "nn"}) {
             Workload w{family + ", " + std::to_string(b.graphs) + " held-out graphs of " + std::to_string(n) + " ops (seeds 1..)", {}};
             for (int i = 1; i <= b.graphs; ++i)
-                w.problems.push_back(onDevices(generateInstance(family, n, static_cast<std::uint64_t>(i)).graph, b.devices));
+                w.problems.push_back(onDevices(generateInstance(family, n, static_cast<std::uint64_t>(i)).graph, b));
             printWorkload(w, b, methods, /*oracle=*/false);
         }
     printTableLegend();
@@ -172,6 +178,13 @@ int runGflowNetBench(Args& args) {
     const fs::path shippedSingle = root / "models" / "weights" / "gflownet-layered24.slw";
     b.exampleWeights = args.take("example-weights", fs::exists(shippedSingle) ? shippedSingle.string() : std::string());
     b.devices = static_cast<int>(args.takeInt("devices", 4));
+    if (const std::optional<std::string> preset = args.take("preset")) {   // time units: the graphs' own
+        const DeviceCatalog& catalog = DeviceCatalog::instance();
+        b.machine = presetPlatform(catalog.preset(*preset), catalog, TimeUnit::Microseconds);
+        if (b.devices > b.machine->deviceCount())
+            throw UsageError("--devices " + std::to_string(b.devices) + ": preset '" + *preset + "' has " +
+                             std::to_string(b.machine->deviceCount()) + " devices");
+    }
     b.seeds = static_cast<int>(args.takeInt("seeds", quick ? 1 : 3));
     b.graphs = static_cast<int>(args.takeInt("graphs", quick ? 1 : 5));
     b.nodes = static_cast<int>(args.takeInt("nodes", quick ? 20 : 50));
@@ -204,7 +217,7 @@ int runGflowNetBench(Args& args) {
         const LoadedGraph example = loadGraph(b.examplePath);
         printWorkload({"Table 1 analogue: the bundled example " + fs::path(b.examplePath).filename().string() + " (" +
                            std::to_string(example.graph->opCount()) + " ops)",
-                       {onDevices(example.graph, b.devices)}},
+                       {onDevices(example.graph, b)}},
                       b, withWeights(b.methods, b.exampleWeights));
     }
     if (only == "all" || only == "generated")
@@ -213,14 +226,14 @@ int runGflowNetBench(Args& args) {
                            std::to_string(b.nodes) + " ops (seeds 1.., not in any training set)",
                        {}};
             for (int i = 1; i <= b.graphs; ++i)
-                w.problems.push_back(onDevices(generateInstance(family, b.nodes, static_cast<std::uint64_t>(i)).graph, b.devices));
+                w.problems.push_back(onDevices(generateInstance(family, b.nodes, static_cast<std::uint64_t>(i)).graph, b));
             printWorkload(w, b, b.methods);
         }
     if (only == "all" || only == "trace") {
         const LoadedGraph trace = loadGraph(b.tracePath);
         printWorkload({"WfCommons trace " + fs::path(b.tracePath).filename().string() + " (" +
                            std::to_string(trace.graph->opCount()) + " tasks)",
-                       {onDevices(trace.graph, b.devices)}},
+                       {onDevices(trace.graph, b)}},
                       b, b.methods);
     }
     printTableLegend();
@@ -235,6 +248,7 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
                           "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
                           "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
+                          "         [--preset ID]\n"
                           "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
                           "its top k candidates are judged on each target (best of k) and their diversity measured\n"
                           "(Zhang et al. 2023, §5; docs/diversity.md). Workloads: the bundled example (--graph;\n"
@@ -247,6 +261,9 @@ SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp,
                           "('name:key=value;...' sets options; the keys budget and label set a method's own\n"
                           "evaluations and its row's name). Each table ends with tabu run on each target itself\n"
                           "(it sees the target, unlike the methods; a reference for the target columns).\n"
+                          "--preset ID: the preset's first --devices devices and links instead of identical devices;\n"
+                          "with --target shared-links, candidates drawn on the free proxy are judged on that machine\n"
+                          "with its links shared (docs/time.md, \"Shared links\").\n"
                           "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
                           "seed, one 20-op graph per family.\n"
                           "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"

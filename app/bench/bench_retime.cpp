@@ -24,21 +24,6 @@ using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
 
-/// A layered graph whose ops carry work (a third matmuls, the rest element-wise, FLOPs and bytes
-/// from the generated durations and tensor sizes), as an imported model's would.
-std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed) {
-    auto g = std::make_shared<Graph>(*generateLayered(ops, seed).graph);
-    for (OpId v = 0; v < g->opCount(); ++v) {
-        Op& o = g->mutableOp(v);
-        const bool matmul = v % 3 == 0;
-        o.work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
-                  .flops = o.duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
-    }
-    g->setTimeUnit(TimeUnit::Microseconds);
-    g->finalize();
-    return g;
-}
-
 /// Median of `runs` timings of f().
 template <typename F>
 double medianMs(int runs, F f) {

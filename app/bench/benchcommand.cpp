@@ -9,6 +9,7 @@
 #include "app/cli/neural.h"
 
 #include "core/dist/communicator.h"
+#include "core/generators/generators.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
 #include "core/util/installpaths.h"
@@ -19,6 +20,19 @@
 #include <stdexcept>
 
 namespace sl::cli {
+
+std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed) {
+    auto g = std::make_shared<Graph>(*generateLayered(ops, seed).graph);
+    for (OpId v = 0; v < g->opCount(); ++v) {
+        Op& o = g->mutableOp(v);
+        const bool matmul = v % 3 == 0;
+        o.work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
+                  .flops = o.duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
+    }
+    g->setTimeUnit(TimeUnit::Microseconds);
+    g->finalize();
+    return g;
+}
 
 std::string defaultDataDir() {
     namespace fs = std::filesystem;

@@ -53,6 +53,7 @@ struct CommandLineFlags {
     const QCommandLineOption option{{QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE")};
     const QCommandLineOption devices{QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine); with --preset its first N, with --device N of it."), QStringLiteral("N")};
     const QCommandLineOption preset{QStringLiteral("preset"), QStringLiteral("A real machine for this launch: a preset's devices and links, every op timed on them (dgx-a100, 2x-dgx-h100, 4x-l4-pcie4, cpu-host; schedlab-cli devices lists them)."), QStringLiteral("ID")};
+    const QCommandLineOption freeLinks{QStringLiteral("free-links"), QStringLiteral("Contention-free transfers on a machine with routes (a preset's links are shared by default: one transfer at a time per link).")};
     const QCommandLineOption device{QStringLiteral("device"), QStringLiteral("--devices N (default 1) of one catalogue device for this launch, e.g. h100-sxm5-80gb."), QStringLiteral("ID")};
     const QCommandLineOption profile{QStringLiteral("profile"), QStringLiteral("Apply a measured profile to FILE: schedlab-cli profile's JSON or ONNX Runtime's profiling JSON."), QStringLiteral("FILE")};
     const QCommandLineOption platformFile{QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE")};
@@ -74,7 +75,7 @@ struct CommandLineFlags {
     const QCommandLineOption drag{QStringLiteral("drag"), QStringLiteral("Before the screenshot, start dragging op OP's bar in the Gantt chart to DEVICE, POSITION (its preview is painted)."), QStringLiteral("OP,DEVICE,POSITION")};
     const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory, time-source, op-time."), QStringLiteral("MODE")};
     QList<QCommandLineOption> all() const {
-        return {format, training, method, run, option, devices, preset, device, platformFile, profile, objective, screenshot, delay, size, view, sampler, temperature,
+        return {format, training, method, run, option, devices, preset, freeLinks, device, platformFile, profile, objective, screenshot, delay, size, view, sampler, temperature,
                 sweep, sweepFile, sweepPoint, studyFile, bench, quitAfterPaint, select, move, drag, colour};
     }
 };
@@ -153,6 +154,7 @@ bool CommandLine::readSettings(const QCommandLineParser& p, const CommandLineFla
     this->devices = p.value(f.devices);
     this->platform = p.value(f.platformFile);
     this->preset = p.value(f.preset);
+    this->freeLinks = p.isSet(f.freeLinks);
     this->device = p.value(f.device);
     this->profile = p.value(f.profile);
     if (static_cast<int>(!preset.isEmpty()) + static_cast<int>(!device.isEmpty()) + static_cast<int>(!platform.isEmpty()) > 1) {
@@ -304,6 +306,7 @@ bool CommandLine::applyMachine(MainWindow& w) {
         return false;
     }
     if (key.isEmpty() && !devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
+    if (freeLinks) w.platformPanel()->setSharedLinks(false);
     if (!profile.isEmpty() && !w.applyProfile(profile)) {
         std::fprintf(stderr, "schedlab: %s\n", qPrintable(w.lastError()));   // the dialog is not in a screenshot
         return false;

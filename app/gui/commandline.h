@@ -26,6 +26,7 @@ struct CommandLine {
     QString devices;
     QString platform;
     QString preset;    // a preset's machine (--preset ID)
+    bool freeLinks = false;   // --free-links: a topology's links contention-free
     QString device;    // N of a catalogue device (--device ID)
     QString profile;   // a measured profile applied to the graph
     QString objective;

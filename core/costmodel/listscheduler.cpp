@@ -72,6 +72,11 @@ ListScheduler::ListScheduler(const Problem& problem)
     m_order.reserve(n);
     m_finished.reserve(n);
     m_events.reserve(3 * n + 8);
+    m_masks = m_sharedLinks && m_deviceCount <= 64;
+    if (m_masks) {
+        m_arrivalMask.resize(n);
+        m_maskValidUntil.resize(n);
+    }
     if (m_sharedLinks) {
         m_lowerArrival.assign(n * m_deviceCount, 0.0);
         m_deviceFree.resize(m_deviceCount);
@@ -114,6 +119,7 @@ inline void ListScheduler::occupy(int device, double demand) {
     double& cap = m_freeCapacity[static_cast<size_t>(device)];
     const bool wasFree = cap > 0;
     cap -= demand;
+    if (m_masks && cap <= 0) m_freeMask &= ~(std::uint64_t(1) << device);
     if (wasFree && cap <= 0) --m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
 }
 
@@ -121,6 +127,7 @@ inline void ListScheduler::release(int device, double demand) {
     double& cap = m_freeCapacity[static_cast<size_t>(device)];
     const bool wasFree = cap > 0;
     cap += demand;
+    if (m_masks && cap > 0) m_freeMask |= std::uint64_t(1) << device;
     if (!wasFree && cap > 0) ++m_freeDevices[static_cast<size_t>(m_typeOfDevice[static_cast<size_t>(device)])];
 }
 
@@ -238,6 +245,12 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
         m_transfers.clear();
         std::fill(m_lowerArrival.begin(), m_lowerArrival.end(), -1.0);   // not looked at yet
     }
+    if (m_masks) {
+        std::fill(m_maskValidUntil.begin(), m_maskValidUntil.end(), -kInfinity);
+        m_freeMask = 0;
+        for (size_t d = 0; d < devices.size(); ++d)
+            if (m_freeCapacity[d] > 0) m_freeMask |= std::uint64_t(1) << d;
+    }
     for (auto& r : m_ready) r.clear();
     auto makeReady = [&](OpId v) { m_ready[static_cast<size_t>(m_type[static_cast<size_t>(v)])].insert(rankOf[static_cast<size_t>(v)]); };
     for (OpId v = 0; v < n; ++v)
@@ -254,6 +267,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
             for (int r = ready.next(0); r != RankSet::npos; r = ready.next(r + 1)) {
                 const OpId v = opAt[static_cast<size_t>(r)];
                 const auto sv = static_cast<size_t>(v);
+                if (m_masks && !(fixed && placement[sv] >= 0) && !mayStartNow(v, candidates, t)) continue;
                 const double demand = m_demand[sv];
                 int best = -1;
                 double bestReady = kInfinity;
@@ -283,6 +297,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                 }
                 if (best < 0) continue;   // does not fit now: stays ready (non-blocking scan)
                 if (bestReady > t) {      // inputs still in flight: wake up when they arrive (once)
+                    if (m_masks) m_maskValidUntil[sv] = -kInfinity;   // the probes moved bounds: look again
                     if (m_wakeAt[sv] != bestReady) {
                         m_wakeAt[sv] = bestReady;
                         pushEvent(bestReady, -1);
@@ -307,6 +322,32 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
         throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +
                                " ops could never start (resource demand above every device's capacity?)");
     if (m_sharedLinks) replayBookings();
+}
+
+bool ListScheduler::mayStartNow(OpId v, std::span<const int> candidates, double t) {
+    // Which devices could take v now by their arrival bounds (each device's last probe, or its
+    // free arrival), kept until the clock reaches the next bound; with none of them free, v waits
+    // without a look at each device: the wake-up at the nearest bound is all it needs.
+    const auto sv = static_cast<size_t>(v);
+    if (t >= m_maskValidUntil[sv]) {
+        std::uint64_t mask = 0;
+        double next = kInfinity;
+        for (int d : candidates) {
+            double& lower = m_lowerArrival[sv * m_deviceCount + static_cast<size_t>(d)];
+            if (lower < 0) lower = dataReady(v, d);
+            if (lower <= t) mask |= std::uint64_t(1) << d;
+            else next = std::min(next, lower);
+        }
+        m_arrivalMask[sv] = mask;
+        m_maskValidUntil[sv] = next;
+    }
+    if (m_arrivalMask[sv] & m_freeMask) return true;
+    const double wake = m_maskValidUntil[sv];
+    if (wake < kInfinity && m_wakeAt[sv] != wake) {
+        m_wakeAt[sv] = wake;
+        pushEvent(wake, -1);
+    }
+    return false;
 }
 
 void ListScheduler::replayBookings() {

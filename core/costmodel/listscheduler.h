@@ -87,6 +87,9 @@ private:
     /// schedule, faster. Ready ops wait in m_readyQueue, which the caller assigns.
     void runUniform();
     void resetRun();
+    /// Shared links: false when no free device of `candidates` can have v's inputs by `t` (then a
+    /// wake-up at the next bound is set), true when the devices must be looked at.
+    bool mayStartNow(OpId v, std::span<const int> candidates, double t);
     /// Shared links: re-times the run's placement and start order by the booking rule.
     void replayBookings();
     /// Handles the events at the next event time (see the definition); `onReady(op)` is called
@@ -137,6 +140,10 @@ private:
     std::vector<ScheduledTransfer> m_transfers;   ///< shared links: the transfers booked, in order
     std::vector<double> m_lowerArrival;  ///< shared links: op x device, the last probed arrival (a lower bound)
     std::vector<double> m_deviceFree;    ///< shared links: replayBookings()' device clocks
+    bool m_masks = false;                ///< shared links on at most 64 devices: mayStartNow() applies
+    std::uint64_t m_freeMask = 0;        ///< devices with capacity left
+    std::vector<std::uint64_t> m_arrivalMask;   ///< per op: devices whose arrival bound has passed
+    std::vector<double> m_maskValidUntil;       ///< per op: the next bound the clock will pass
     size_t m_deviceCount = 0;
     double m_makespan = 0;
 };

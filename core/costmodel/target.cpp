@@ -2,6 +2,7 @@
 #include "core/costmodel/target.h"
 
 #include "core/costmodel/chaintiming.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/util/random.h"
 
 #include <cmath>
@@ -16,6 +17,7 @@ std::string toString(TargetModel m) {
     case TargetModel::Bandwidth: return "bandwidth";
     case TargetModel::Latency: return "latency";
     case TargetModel::Measured: return "measured";
+    case TargetModel::SharedLinks: return "shared-links";
     }
     return "proxy";
 }
@@ -26,7 +28,8 @@ TargetModel targetModelFromString(const std::string& s) {
     if (s == "bandwidth") return TargetModel::Bandwidth;
     if (s == "latency") return TargetModel::Latency;
     if (s == "measured") return TargetModel::Measured;
-    throw std::invalid_argument("unknown target model '" + s + "' (proxy, noisy, bandwidth or latency)");
+    if (s == "shared-links") return TargetModel::SharedLinks;
+    throw std::invalid_argument("unknown target model '" + s + "' (proxy, noisy, bandwidth, latency or shared-links)");
 }
 
 TransferDelay targetDelay(TargetModel m, double meanDuration) {
@@ -93,6 +96,11 @@ Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed) {
     if (m == TargetModel::Measured)
         throw std::invalid_argument("the measured target needs a profile (--target measured:FILE)");
     p.check();
+    if (m == TargetModel::SharedLinks) {
+        Problem out = p;
+        out.platform.topology.shared = true;   // nothing to share without routes: the machine's own link
+        return out;
+    }
     Problem out = proxyProblem(p);
     if (m == TargetModel::Noisy) out.graph = noisyGraph(p.g(), seed);
     const double mean = p.g().opCount() == 0 ? 0.0 : p.g().totalWork() / p.g().opCount();
@@ -101,7 +109,7 @@ Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed) {
 }
 
 double speedup(const Problem& p, const Schedule& s) {
-    const double makespan = chainMakespan(p, deviceChains(s, p.platform.deviceCount()));
+    const double makespan = timeChainsOnPlatform(p, deviceChains(s, p.platform.deviceCount())).makespan;
     if (!(makespan > 0)) throw std::invalid_argument("speedup is undefined: the schedule's makespan is 0");
     return p.g().totalWork() / makespan;
 }

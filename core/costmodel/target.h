@@ -38,10 +38,14 @@ namespace sl {
 
 /// Measured: the problem's own platform with measured op times (a profile applied to the graph):
 /// a real machine as the target (docs/time.md, "A real target"); built by measuredTargetProblem.
-enum class TargetModel { Proxy, Noisy, Bandwidth, Latency, Measured };
+/// SharedLinks: the problem's own machine with its links shared (docs/time.md, "Shared links"):
+/// a schedule drawn on the contention-free proxy judged where its transfers queue; on a machine
+/// without routes, its own interconnect (nothing to share).
+enum class TargetModel { Proxy, Noisy, Bandwidth, Latency, Measured, SharedLinks };
 
 std::string toString(TargetModel m);
-/// "proxy", "noisy", "bandwidth", "latency" or "measured"; throws std::invalid_argument otherwise.
+/// "proxy", "noisy", "bandwidth", "latency", "measured" or "shared-links"; throws
+/// std::invalid_argument otherwise.
 TargetModel targetModelFromString(const std::string& s);
 
 /// The transfer delay a·mem + b (time units; mem in units of memoryUnitBytes).
@@ -72,7 +76,8 @@ Problem targetProblem(const Problem& p, TargetModel m, std::uint64_t seed = 1);
 /// `p` judged on measured times: `measured` is p's graph with a profile applied (the same ops),
 /// the platform and its links unchanged. Throws std::invalid_argument for another graph.
 Problem measuredTargetProblem(const Problem& p, std::shared_ptr<const Graph> measured);
-/// Σ durations / makespan of `s`'s device chains re-timed on `p` (sl::timeChains). Throws
+/// Σ durations / makespan of `s`'s device chains re-timed on `p` (sl::timeChainsOnPlatform: with
+/// bookings when `p`'s links are shared). Throws
 /// std::invalid_argument if the makespan is 0 (every duration zero) or the chains do not fit `p`.
 double speedup(const Problem& p, const Schedule& s);
 /// speedup() on proxyProblem(p).

@@ -61,9 +61,10 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_sharedLinks = new QCheckBox(tr("Shared links"), this);
     m_sharedLinks->setObjectName(QStringLiteral("sharedLinks"));
     m_sharedLinks->setChecked(true);
-    m_sharedLinks->setToolTip(tr("A link carries one transfer at a time, as real NVLink and PCIe ports and NICs do; every "
-                                 "method plans with it (docs/time.md, \"Shared links\"). Off: each transfer has its route to "
-                                 "itself. Only a machine with routes (a preset, a platform file's topology) has links to share."));
+    m_sharedLinks->setToolTip(
+        tr("A link carries one transfer at a time, as real NVLink and PCIe ports and NICs do; every "
+           "method plans with it (docs/time.md, \"Shared links\"). Off: each transfer has its route to "
+           "itself. Only a machine with routes (a preset, a platform file's topology) has links to share."));
     m_bandwidth->setToolTip(tr("Bytes moved per time unit; 0 = infinite (free transfers)"));
     m_objective = new QComboBox(this);
     m_objective->addItem(tr("Makespan"), static_cast<int>(Objective::Makespan));
@@ -83,14 +84,17 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
 
     m_target = new QComboBox(this);
     m_target->setObjectName(QStringLiteral("targetCombo"));
-    for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency, TargetModel::SharedLinks})
+    for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency,
+                          TargetModel::SharedLinks})
         m_target->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
     m_target->setItemData(0, tr("Free transfers, durations as profiled: the clock optimizers see"), Qt::ToolTipRole);
     m_target->setItemData(1, tr("Every duration × exp(N(0, 0.5²)), drawn once per graph: a profiling error"), Qt::ToolTipRole);
     m_target->setItemData(2, tr("Cross-device edges pay 8 ρ̄ per memory unit + 0.1 ρ̄ (ρ̄ = mean duration)"), Qt::ToolTipRole);
     m_target->setItemData(3, tr("Cross-device edges pay 0.1 ρ̄ per memory unit + 2 ρ̄"), Qt::ToolTipRole);
-    m_target->setItemData(4, tr("This machine with its links shared: one transfer at a time per link (a preset's routes); "
-                                "samples drawn on the free proxy, judged where their transfers queue"), Qt::ToolTipRole);
+    m_target->setItemData(4,
+                          tr("This machine with its links shared: one transfer at a time per link (a preset's routes); "
+                             "samples drawn on the free proxy, judged where their transfers queue"),
+                          Qt::ToolTipRole);
     m_target->setToolTip(tr("Target model finished runs are also scored on: the results' Speedup column and the "
                             "Temperature panel's best-of-k (docs/costmodel.md)"));
 

@@ -226,7 +226,8 @@ int runGflowNetBench(Args& args) {
                            std::to_string(b.nodes) + " ops (seeds 1.., not in any training set)",
                        {}};
             for (int i = 1; i <= b.graphs; ++i)
-                w.problems.push_back(onDevices(generateInstance(family, b.nodes, static_cast<std::uint64_t>(i)).graph, b));
+                w.problems.push_back(
+                    onDevices(generateInstance(family, b.nodes, static_cast<std::uint64_t>(i)).graph, b));
             printWorkload(w, b, b.methods);
         }
     if (only == "all" || only == "trace") {
@@ -243,37 +244,42 @@ int runGflowNetBench(Args& args) {
     return 0;
 }
 
-SL_CLI_BENCH({"gflownet", "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp, BRKGA, priority sampler",
-              std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|speed|scale|all] [--devices 4]\n"
-                          "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
-                          "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
-                          "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
-                          "         [--preset ID]\n"
-                          "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
-                          "its top k candidates are judged on each target (best of k) and their diversity measured\n"
-                          "(Zhang et al. 2023, §5; docs/diversity.md). Workloads: the bundled example (--graph;\n"
-                          "gflownet rows use --example-weights, by default the shipped single-graph model\n"
-                          "gflownet-layered24.slw), held-out erdos-renyi-gfn and\n"
-                          "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp,\n"
-                          "brkga-chains (the paper's BRKGA, docs/brkga.md) at --samples evaluations, priority-sampler,\n"
-                          "brkga-chains as the paper ran it (population 1000 = 200 elites + 700 children + 100\n"
-                          "mutants, 75 generations: 60,200 evaluations), gflownet at sigma 0.005 and 1\n"
-                          "('name:key=value;...' sets options; the keys budget and label set a method's own\n"
-                          "evaluations and its row's name). Each table ends with tabu run on each target itself\n"
-                          "(it sees the target, unlike the methods; a reference for the target columns).\n"
-                          "--preset ID: the preset's first --devices devices and links instead of identical devices;\n"
-                          "with --target shared-links, candidates drawn on the free proxy are judged on that machine\n"
-                          "with its links shared (docs/time.md, \"Shared links\").\n"
-                          "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
-                          "seed, one 20-op graph per family.\n"
-                          "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
-                          "temperature sweep of the example, with the conditional and the single-graph weights.\n"
-                          "--only scale: seconds for --samples samples of layered-gfn graphs of 24 to 1,000 ops and\n"
-                          "of the ONNX models in tests/data (the shipped GFlowNet, the per-state one up to 100 ops,\n"
-                          "the priority sampler, list-cp), then the candidate tables on --graphs held-out\n"
-                          "erdos-renyi-gfn, layered-gfn and nn graphs of 50, 200 and 1,000 ops.\n\n") +
-                  targetOptionsHelp(),
-              {"quick"}, &runGflowNetBench, /*needsNeuralMethods=*/true, /*shardable=*/true});
+SL_CLI_BENCH(
+    {"gflownet",
+     "the GFlowNet paper's Tables 1-2: GFlowNet vs list-cp, BRKGA, priority sampler",
+     std::string("Usage: schedlab-cli bench gflownet [--only example|generated|trace|speed|scale|all] [--devices 4]\n"
+                 "         [--samples 1000] [--top-k 100] [--seeds 3] [--graphs 5] [--nodes 50]\n"
+                 "         [--graph FILE] [--example-weights FILE] [--trace FILE]\n"
+                 "         [--methods M1,M2] [--target noisy,bandwidth,latency] [--target-seed 1] [--quick]\n"
+                 "         [--preset ID]\n"
+                 "Each method runs on the proxy (free transfers) with --samples evaluations or samples;\n"
+                 "its top k candidates are judged on each target (best of k) and their diversity measured\n"
+                 "(Zhang et al. 2023, §5; docs/diversity.md). Workloads: the bundled example (--graph;\n"
+                 "gflownet rows use --example-weights, by default the shipped single-graph model\n"
+                 "gflownet-layered24.slw), held-out erdos-renyi-gfn and\n"
+                 "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp,\n"
+                 "brkga-chains (the paper's BRKGA, docs/brkga.md) at --samples evaluations, priority-sampler,\n"
+                 "brkga-chains as the paper ran it (population 1000 = 200 elites + 700 children + 100\n"
+                 "mutants, 75 generations: 60,200 evaluations), gflownet at sigma 0.005 and 1\n"
+                 "('name:key=value;...' sets options; the keys budget and label set a method's own\n"
+                 "evaluations and its row's name). Each table ends with tabu run on each target itself\n"
+                 "(it sees the target, unlike the methods; a reference for the target columns).\n"
+                 "--preset ID: the preset's first --devices devices and links instead of identical devices;\n"
+                 "with --target shared-links, candidates drawn on the free proxy are judged on that machine\n"
+                 "with its links shared (docs/time.md, \"Shared links\").\n"
+                 "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
+                 "seed, one 20-op graph per family.\n"
+                 "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"
+                 "temperature sweep of the example, with the conditional and the single-graph weights.\n"
+                 "--only scale: seconds for --samples samples of layered-gfn graphs of 24 to 1,000 ops and\n"
+                 "of the ONNX models in tests/data (the shipped GFlowNet, the per-state one up to 100 ops,\n"
+                 "the priority sampler, list-cp), then the candidate tables on --graphs held-out\n"
+                 "erdos-renyi-gfn, layered-gfn and nn graphs of 50, 200 and 1,000 ops.\n\n") +
+         targetOptionsHelp(),
+     {"quick"},
+     &runGflowNetBench,
+     /*needsNeuralMethods=*/true,
+     /*shardable=*/true});
 
 } // namespace
 } // namespace bench_gflownet

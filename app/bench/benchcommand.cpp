@@ -26,8 +26,11 @@ std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed) {
     for (OpId v = 0; v < g->opCount(); ++v) {
         Op& o = g->mutableOp(v);
         const bool matmul = v % 3 == 0;
-        o.work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise, .dtype = DType::BF16,
-                  .flops = o.duration * (matmul ? 1e9 : 1e6), .bytesRead = 1e5 * (1 + v % 7), .bytesWritten = 1e5};
+        o.work = {.opClass = matmul ? OpClass::Matmul : OpClass::Elementwise,
+                  .dtype = DType::BF16,
+                  .flops = o.duration * (matmul ? 1e9 : 1e6),
+                  .bytesRead = 1e5 * (1 + v % 7),
+                  .bytesWritten = 1e5};
     }
     g->setTimeUnit(TimeUnit::Microseconds);
     g->finalize();

@@ -3,8 +3,8 @@
 #include "command.h"
 #include "problemargs.h"
 
-#include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/cost.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/target.h"
 #include "core/costmodel/validator.h"
 #include "core/io/scheduleio.h"
@@ -58,7 +58,8 @@ int runEvaluate(Args& args) {
               << cost << "\n";
     printTargetSpeedups(p, s, targets);
     std::cout << "times               " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
-    if (const std::string links = linksDescription(p.platform); !links.empty()) std::cout << "links               " << links << "\n";
+    if (const std::string links = linksDescription(p.platform); !links.empty())
+        std::cout << "links               " << links << "\n";
     if (!s.method.empty()) std::cout << "method              " << s.method << " (seed " << s.seed << ")\n";
     for (const std::string& w : v.warnings) std::cout << "warning: " << w << "\n";
     return 0;

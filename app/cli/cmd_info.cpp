@@ -3,9 +3,9 @@
 #include "command.h"
 #include "problemargs.h"
 
-#include "core/costmodel/sharedlinks.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/levels.h"
+#include "core/costmodel/sharedlinks.h"
 
 #include <nlohmann/json.hpp>
 
@@ -75,12 +75,14 @@ int runInfo(Args& args) {
               << "critical path   " << criticalPath << " (mean durations)\n"
               << "machine types  ";
     for (auto [type, count] : opsPerType) std::cout << " " << type << ": " << count << " ops;";
-    std::cout << "\ndevices         " << p.platform.deviceCount() << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n"
+    std::cout << "\ndevices         " << p.platform.deviceCount()
+              << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n"
               << "times           " << lp.timing << "\n"
               << (linksDescription(p.platform).empty() ? "" : "links           " + linksDescription(p.platform) + "\n")
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
-              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << "); peak memory >= " << lb.memory
-              << " bytes (" << lb.memorySource << "; largest op footprint " << lb.footprint << ")\n"
+              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines
+              << "); peak memory >= " << lb.memory << " bytes (" << lb.memorySource << "; largest op footprint "
+              << lb.footprint << ")\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";
     if (!folded.empty()) {   // docs/formats.md, "Buffers and folded ops"
         int total = 0;

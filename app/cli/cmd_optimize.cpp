@@ -7,14 +7,14 @@
 #include "optimizebatch.h"
 #include "problemargs.h"
 
-#include "core/costmodel/sharedlinks.h"
 #include "core/analysis/bounds.h"
 #include "core/analysis/resultbound.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/validator.h"
-#include "core/optimizer/candidates.h"
-#include "core/profile/measuredschedule.h"
 #include "core/io/scheduleio.h"
+#include "core/optimizer/candidates.h"
 #include "core/optimizer/optimizer.h"
+#include "core/profile/measuredschedule.h"
 #include "core/util/atomicfile.h"
 
 #include <algorithm>

@@ -156,8 +156,7 @@ LoadedProblem takeProblem(Args& args, std::size_t graphIndex) {
 
 const char* problemOptionsHelp() {
     return "  --format F            graph format: json, dot, stg, jobshop, wfcommons, onnx, hlo\n"
-           "                        (default: from the extension)\n"
-           SL_TRAINING_HELP
+           "                        (default: from the extension)\n" SL_TRAINING_HELP
            "  --devices N           N identical devices (default: the file's platform, else one\n"
            "                        device per machine type the graph uses)\n"
            "  --platform P.json     the machine: devices, machine types, capacities, interconnect\n"

@@ -53,7 +53,10 @@ struct CommandLineFlags {
     const QCommandLineOption option{{QStringLiteral("o"), QStringLiteral("option")}, QStringLiteral("A method option as KEY=VALUE (seed, budget, time-limit, threads, population, ...); repeatable."), QStringLiteral("KEY=VALUE")};
     const QCommandLineOption devices{QStringLiteral("devices"), QStringLiteral("Identical devices (overrides the file's machine); with --preset its first N, with --device N of it."), QStringLiteral("N")};
     const QCommandLineOption preset{QStringLiteral("preset"), QStringLiteral("A real machine for this launch: a preset's devices and links, every op timed on them (dgx-a100, 2x-dgx-h100, 4x-l4-pcie4, cpu-host; schedlab-cli devices lists them)."), QStringLiteral("ID")};
-    const QCommandLineOption freeLinks{QStringLiteral("free-links"), QStringLiteral("Contention-free transfers on a machine with routes (a preset's links are shared by default: one transfer at a time per link).")};
+    const QCommandLineOption freeLinks{
+        QStringLiteral("free-links"),
+        QStringLiteral(
+            "Contention-free transfers on a machine with routes (a preset's links are shared by default: one transfer at a time per link).")};
     const QCommandLineOption device{QStringLiteral("device"), QStringLiteral("--devices N (default 1) of one catalogue device for this launch, e.g. h100-sxm5-80gb."), QStringLiteral("ID")};
     const QCommandLineOption profile{QStringLiteral("profile"), QStringLiteral("Apply a measured profile to FILE: schedlab-cli profile's JSON or ONNX Runtime's profiling JSON."), QStringLiteral("FILE")};
     const QCommandLineOption platformFile{QStringLiteral("machine"), QStringLiteral("Platform JSON file (devices, memory, interconnect)."), QStringLiteral("FILE")};
@@ -75,8 +78,10 @@ struct CommandLineFlags {
     const QCommandLineOption drag{QStringLiteral("drag"), QStringLiteral("Before the screenshot, start dragging op OP's bar in the Gantt chart to DEVICE, POSITION (its preview is painted)."), QStringLiteral("OP,DEVICE,POSITION")};
     const QCommandLineOption colour{QStringLiteral("colour-by"), QStringLiteral("DAG node colours for this launch: auto, category, device, order, start, memory, time-source, op-time."), QStringLiteral("MODE")};
     QList<QCommandLineOption> all() const {
-        return {format, training, method, run, option, devices, preset, freeLinks, device, platformFile, profile, objective, screenshot, delay, size, view, sampler, temperature,
-                sweep, sweepFile, sweepPoint, studyFile, bench, quitAfterPaint, select, move, drag, colour};
+        return {format,    training, method,         run,         option,    devices,    preset,
+                freeLinks, device,   platformFile,   profile,     objective, screenshot, delay,
+                size,      view,     sampler,        temperature, sweep,     sweepFile,  sweepPoint,
+                studyFile, bench,    quitAfterPaint, select,      move,      drag,       colour};
     }
 };
 

@@ -11,8 +11,8 @@
 namespace sl {
 
 ChainDecoder::ChainDecoder(const Problem& problem)
-    : m_problem(problem), m_env(problem), m_cost(problem), m_devicesOfType(problem.platform.devicesByType()), m_state(m_env),
-      m_sharedLinks(linksShared(problem.platform)), m_booked(problem) {
+    : m_problem(problem), m_env(problem), m_cost(problem), m_devicesOfType(problem.platform.devicesByType()),
+      m_state(m_env), m_sharedLinks(linksShared(problem.platform)), m_booked(problem) {
     if (m_sharedLinks) {
         m_taken.reserve(static_cast<size_t>(m_env.ops()));
         m_device.resize(static_cast<size_t>(m_env.ops()));
@@ -51,7 +51,8 @@ void ChainDecoder::build(std::span<const double> keys) {
 
 double ChainDecoder::decode(std::span<const double> keys) {
     build(keys);
-    if (!m_cost.needsMemory()) return m_cost(m_sharedLinks ? m_booked.time(m_device, m_taken) : m_state.makespan(), 0, {});
+    if (!m_cost.needsMemory())
+        return m_cost(m_sharedLinks ? m_booked.time(m_device, m_taken) : m_state.makespan(), 0, {});
     Schedule s = timedState();
     return scoreSchedule(m_problem, s, m_cost);
 }
@@ -79,9 +80,9 @@ std::vector<double> chainKeysOf(const Problem& p, const Schedule& s) {
     std::vector<OpId> ranked(s.order.begin(), s.order.end());
     if (!linksShared(p.platform))   // shared: the booking order is the rank
         std::stable_sort(ranked.begin(), ranked.end(), [&](OpId a, OpId b) {
-        const double sa = s.ops[static_cast<size_t>(a)].start, sb = s.ops[static_cast<size_t>(b)].start;
-        return sa != sb ? sa < sb : place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)];
-    });
+            const double sa = s.ops[static_cast<size_t>(a)].start, sb = s.ops[static_cast<size_t>(b)].start;
+            return sa != sb ? sa < sb : place[static_cast<size_t>(a)] < place[static_cast<size_t>(b)];
+        });
     const std::vector<std::vector<int>> devicesOfType = p.platform.devicesByType();
     std::vector<double> keys(2 * static_cast<size_t>(n));
     for (int r = 0; r < n; ++r) {

@@ -59,8 +59,8 @@ private:
     gfn::PartialSchedule m_state;
     PriorityQueue m_ready;
     bool m_sharedLinks;
-    std::vector<OpId> m_taken;      ///< shared links: the ops in the order they were taken
-    std::vector<int> m_device;      ///< shared links: the device of each op
+    std::vector<OpId> m_taken;   ///< shared links: the ops in the order they were taken
+    std::vector<int> m_device;   ///< shared links: the device of each op
     BookedOrder m_booked;
 };
 

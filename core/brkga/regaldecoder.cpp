@@ -199,7 +199,8 @@ void RegalDecoder::sortTopologically(std::span<const double> keys) {
 
 void RegalDecoder::listSchedule() {
     for (size_t i = 0; i < m_order.size(); ++i) m_orderRank[static_cast<size_t>(m_order[i])] = static_cast<int>(i);
-    m_makespan = m_booked ? m_booked->time(m_placement, m_order) : m_scheduler->makespanRanked(m_orderRank, m_order, m_placement);
+    m_makespan = m_booked ? m_booked->time(m_placement, m_order)
+                          : m_scheduler->makespanRanked(m_orderRank, m_order, m_placement);
 }
 
 double RegalDecoder::decode(std::span<const double> keys) {

@@ -9,10 +9,12 @@ namespace {
 
 struct LaterReady {
     template <typename R>
-    bool operator()(const R& a, const R& b) const { return a.at > b.at || (a.at == b.at && a.op > b.op); }   // min-heap
+    bool operator()(const R& a, const R& b) const {
+        return a.at > b.at || (a.at == b.at && a.op > b.op);
+    }   // min-heap
 };
 
-} // namespace
+}   // namespace
 
 BookedChains::BookedChains(const Problem& p) : m_problem(&p), m_links(p) {
     const auto n = static_cast<size_t>(p.g().opCount());
@@ -57,7 +59,8 @@ double BookedChains::time(const DeviceChains& chains, std::span<const int> devic
         if (--m_waiting[static_cast<size_t>(w)] == 0) push(w);
     };
     for (OpId v = 0; v < n; ++v) {
-        m_waiting[static_cast<size_t>(v)] = static_cast<int>(g.predecessors(v).size()) + (position[static_cast<size_t>(v)] > 0);
+        m_waiting[static_cast<size_t>(v)] =
+            static_cast<int>(g.predecessors(v).size()) + (position[static_cast<size_t>(v)] > 0);
         if (m_waiting[static_cast<size_t>(v)] == 0) push(v);
     }
     double makespan = 0;
@@ -100,4 +103,4 @@ Schedule timeChainsOnSharedLinks(const Problem& p, const DeviceChains& chains) {
     return s;
 }
 
-} // namespace sl
+}   // namespace sl

@@ -64,4 +64,4 @@ private:
 /// transfers, makespan. Throws std::invalid_argument as sl::timeChains does.
 Schedule timeChainsOnSharedLinks(const Problem& p, const DeviceChains& chains);
 
-} // namespace sl
+}   // namespace sl

@@ -150,4 +150,4 @@ double BookedOrder::time(std::span<const int> device, std::span<const OpId> orde
     return makespan;
 }
 
-} // namespace sl
+}   // namespace sl

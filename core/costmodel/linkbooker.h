@@ -97,11 +97,11 @@ private:
     std::vector<double> m_sentArrival;
     std::uint32_t m_stamp = 1;
     // probe(): bookings of one op not yet made, read over the committed ones
-    std::vector<double> m_probeBusy;            ///< per link, valid where m_probeStamp is m_probeEpoch
+    std::vector<double> m_probeBusy;   ///< per link, valid where m_probeStamp is m_probeEpoch
     std::vector<std::uint32_t> m_probeStamp;
     std::uint32_t m_probeEpoch = 1;
     std::vector<std::pair<TensorId, double>> m_pendingSent;   ///< only for ops that read a tensor twice
-    std::vector<char> m_repeatsInput;           ///< per op: some input tensor is listed twice
+    std::vector<char> m_repeatsInput;                         ///< per op: some input tensor is listed twice
     OpId m_latestProducer = kNoOp;
 };
 
@@ -121,4 +121,4 @@ private:
     std::vector<double> m_end, m_deviceFree;
 };
 
-} // namespace sl
+}   // namespace sl

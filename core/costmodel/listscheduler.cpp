@@ -18,8 +18,7 @@ struct ByTime {
 
 } // namespace
 
-ListScheduler::ListScheduler(const Problem& problem)
-    : m_problem(problem), m_graph(*problem.graph), m_links(problem) {
+ListScheduler::ListScheduler(const Problem& problem) : m_problem(problem), m_graph(*problem.graph), m_links(problem) {
     problem.check();
     m_devicesOfType = problem.platform.devicesByType();
     m_freeTransfers = problem.platform.transfersFree();
@@ -335,8 +334,10 @@ bool ListScheduler::mayStartNow(OpId v, std::span<const int> candidates, double 
         for (int d : candidates) {
             double& lower = m_lowerArrival[sv * m_deviceCount + static_cast<size_t>(d)];
             if (lower < 0) lower = dataReady(v, d);
-            if (lower <= t) mask |= std::uint64_t(1) << d;
-            else next = std::min(next, lower);
+            if (lower <= t)
+                mask |= std::uint64_t(1) << d;
+            else
+                next = std::min(next, lower);
         }
         m_arrivalMask[sv] = mask;
         m_maskValidUntil[sv] = next;

@@ -138,10 +138,10 @@ private:
     std::vector<Event> m_events;         ///< min-heap by time
     LinkBooker m_links;                  ///< shared links: the bookings of the run
     std::vector<ScheduledTransfer> m_transfers;   ///< shared links: the transfers booked, in order
-    std::vector<double> m_lowerArrival;  ///< shared links: op x device, the last probed arrival (a lower bound)
-    std::vector<double> m_deviceFree;    ///< shared links: replayBookings()' device clocks
-    bool m_masks = false;                ///< shared links on at most 64 devices: mayStartNow() applies
-    std::uint64_t m_freeMask = 0;        ///< devices with capacity left
+    std::vector<double> m_lowerArrival;         ///< shared links: op x device, the last probed arrival (a lower bound)
+    std::vector<double> m_deviceFree;           ///< shared links: replayBookings()' device clocks
+    bool m_masks = false;                       ///< shared links on at most 64 devices: mayStartNow() applies
+    std::uint64_t m_freeMask = 0;               ///< devices with capacity left
     std::vector<std::uint64_t> m_arrivalMask;   ///< per op: devices whose arrival bound has passed
     std::vector<double> m_maskValidUntil;       ///< per op: the next bound the clock will pass
     size_t m_deviceCount = 0;

@@ -12,7 +12,8 @@
 namespace sl {
 
 bool linksShared(const Platform& platform) {
-    return !platform.topology.empty() && platform.topology.shared && !platform.transfersFree();   // a free link holds nothing up
+    return !platform.topology.empty() && platform.topology.shared &&
+        !platform.transfersFree();   // a free link holds nothing up
 }
 
 std::string linksDescription(const Platform& platform) {

@@ -108,7 +108,7 @@ private:
 
     std::vector<double> m_start, m_end;
     double m_makespan = 0;
-    std::optional<BookedChains> m_booked;  ///< the clock when links are shared
+    std::optional<BookedChains> m_booked;   ///< the clock when links are shared
     std::vector<int> m_waiting;            ///< retime(): unfinished predecessors
     std::vector<OpId> m_ready;
 };

@@ -31,7 +31,8 @@ void criticalPath(const ChainSchedule& s, CriticalPath& out) {
                 break;
             }
         }
-        if (tight == kNoOp && s.linksShared() && s.arrival(v) == start) tight = s.latestInput(v);   // waited on a booked link
+        if (tight == kNoOp && s.linksShared() && s.arrival(v) == start)
+            tight = s.latestInput(v);   // waited on a booked link
         if (tight == kNoOp) break;
         onChain.push_back(0);
         v = tight;

@@ -3,10 +3,10 @@
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
-#include "core/heuristics/evaluate.h"
 #include "core/costmodel/sharedlinks.h"
-#include "core/localsearch/polish.h"
 #include "core/heuristics/classicoptimizers.h"
+#include "core/heuristics/evaluate.h"
+#include "core/localsearch/polish.h"
 
 #include <algorithm>
 #include <cmath>

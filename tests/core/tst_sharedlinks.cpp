@@ -2,25 +2,25 @@
 // Shared links (docs/time.md, "Shared links"): a hand-checked pair of transfers over one link,
 // every method's result equal to the replay of its own placement and order, an independent replay
 // written here from the rule, and the validator refusing contention-free times on shared links.
-#include "common/testmain.h"
 #include "common/reference.h"
-#include "core/costmodel/chaintiming.h"
-#include "core/costmodel/cost.h"
-#include "core/costmodel/memorytimeline.h"
-#include "core/costmodel/sharedlinks.h"
-#include "core/costmodel/validator.h"
+#include "common/testmain.h"
 #include "core/brkga/chaindecoder.h"
 #include "core/brkga/regaldecoder.h"
+#include "core/costmodel/chaintiming.h"
+#include "core/costmodel/cost.h"
 #include "core/costmodel/listscheduler.h"
+#include "core/costmodel/memorytimeline.h"
+#include "core/costmodel/sharedlinks.h"
+#include "core/costmodel/target.h"
+#include "core/costmodel/validator.h"
 #include "core/heuristics/evaluate.h"
 #include "core/heuristics/heft.h"
-#include "core/localsearch/chainschedule.h"
-#include "core/costmodel/target.h"
 #include "core/io/graphio.h"
+#include "core/localsearch/chainschedule.h"
+#include "core/optimizer/optimizer.h"
 #include "core/timing/catalog.h"
 #include "core/timing/machine.h"
 #include "core/util/random.h"
-#include "core/optimizer/optimizer.h"
 
 #include <QTest>
 
@@ -133,15 +133,23 @@ Problem forkOfThree(bool shared) {
 /// Same ops, devices, start and end times, makespan and transfers (as a set), to the bit.
 QString differenceFromReplay(const Problem& p, const Schedule& s) {
     const Schedule r = timeOnSharedLinks(p, s);
-    if (r.makespan != s.makespan) return QString("makespan %1, replay %2").arg(s.makespan, 0, 'g', 17).arg(r.makespan, 0, 'g', 17);
+    if (r.makespan != s.makespan)
+        return QString("makespan %1, replay %2").arg(s.makespan, 0, 'g', 17).arg(r.makespan, 0, 'g', 17);
     for (size_t i = 0; i < s.ops.size(); ++i)
         if (r.ops[i].device != s.ops[i].device || r.ops[i].start != s.ops[i].start || r.ops[i].end != s.ops[i].end)
-            return QString("op %1: %2-%3, replay %4-%5").arg(i).arg(s.ops[i].start).arg(s.ops[i].end).arg(r.ops[i].start).arg(r.ops[i].end);
-    if (r.transfers.size() != s.transfers.size()) return QString("%1 transfers, replay %2").arg(s.transfers.size()).arg(r.transfers.size());
+            return QString("op %1: %2-%3, replay %4-%5")
+                .arg(i)
+                .arg(s.ops[i].start)
+                .arg(s.ops[i].end)
+                .arg(r.ops[i].start)
+                .arg(r.ops[i].end);
+    if (r.transfers.size() != s.transfers.size())
+        return QString("%1 transfers, replay %2").arg(s.transfers.size()).arg(r.transfers.size());
     for (const ScheduledTransfer& x : s.transfers) {
         bool found = false;
         for (const ScheduledTransfer& y : r.transfers)
-            found = found || (y.tensor == x.tensor && y.to == x.to && y.from == x.from && y.start == x.start && y.end == x.end);
+            found = found ||
+                (y.tensor == x.tensor && y.to == x.to && y.from == x.from && y.start == x.start && y.end == x.end);
         if (!found) return QString("transfer of tensor %1 to %2 not booked so").arg(x.tensor).arg(x.to);
     }
     return {};
@@ -292,12 +300,14 @@ private Q_SLOTS:
             const auto byType = p.platform.devicesByType();
             for (OpId v = 0; v < n; ++v) {
                 const auto& allowed = byType[static_cast<size_t>(p.g().op(v).machineType)];
-                placement[static_cast<size_t>(v)] = allowed[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(allowed.size()) - 1))];
+                placement[static_cast<size_t>(v)] =
+                    allowed[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(allowed.size()) - 1))];
             }
             const Schedule fixed = list.schedule(randomKeys(rng, static_cast<size_t>(n)), placement);
             diff = differenceFromReplay(p, fixed);
             QVERIFY2(diff.isEmpty(), qPrintable(where + " list, placed: " + diff));
-            for (const ScheduledTransfer& x : fixed.transfers) waited += x.start > fixed.ops[static_cast<size_t>(p.g().tensor(x.tensor).producer)].end;
+            for (const ScheduledTransfer& x : fixed.transfers)
+                waited += x.start > fixed.ops[static_cast<size_t>(p.g().tensor(x.tensor).producer)].end;
 
             diff = differenceFromReplay(p, heftSchedule(p));
             QVERIFY2(diff.isEmpty(), qPrintable(where + " heft: " + diff));
@@ -309,7 +319,8 @@ private Q_SLOTS:
             ChainSchedule search(p, chains);
             QVERIFY2(search.makespan() == chained.makespan, qPrintable(where + " chain search"));
             for (OpId v = 0; v < n; ++v)
-                QVERIFY2(search.start(v) == chained.ops[static_cast<size_t>(v)].start, qPrintable(where + " chain search start"));
+                QVERIFY2(search.start(v) == chained.ops[static_cast<size_t>(v)].start,
+                         qPrintable(where + " chain search start"));
 
             ChainDecoder chainDecoder(p);
             const std::vector<double> keys = randomKeys(rng, chainDecoder.size());
@@ -318,7 +329,8 @@ private Q_SLOTS:
             QVERIFY2(diff.isEmpty(), qPrintable(where + " chain decoder: " + diff));
             QVERIFY2(chainDecoder.decode(keys) == decoded.makespan, qPrintable(where + " chain decoder cost"));
             const Schedule again = chainDecoder.schedule(chainKeysOf(p, decoded));
-            QVERIFY2(again.order == decoded.order && again.makespan == decoded.makespan, qPrintable(where + " chain keys round trip"));
+            QVERIFY2(again.order == decoded.order && again.makespan == decoded.makespan,
+                     qPrintable(where + " chain keys round trip"));
 
             RegalDecoder regal(p);
             const std::vector<double> regalKeys = randomKeys(rng, regal.layout().size());
@@ -348,7 +360,8 @@ private Q_SLOTS:
         QVERIFY(linksShared(preset));
         QCOMPARE(linksDescription(preset).rfind("shared", 0), size_t(0));
         QVERIFY(linksDescription(Platform::identical(4)).empty());
-        const std::string file = R"({"format": "schedlab-platform", "version": 1, "devices": [{"name": "a"}, {"name": "b"}],
+        const std::string file =
+            R"({"format": "schedlab-platform", "version": 1, "devices": [{"name": "a"}, {"name": "b"}],
             "topology": {"links": [{"name": "ab", "latency": 1, "bandwidth": 10}, {"name": "ba", "latency": 1, "bandwidth": 10}],
                          "routes": [[], [0], [1], []]}})";
         const Platform read = parsePlatform(file, "machine.json");

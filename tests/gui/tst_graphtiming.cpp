@@ -429,10 +429,11 @@ private Q_SLOTS:
         part.restart();
         const RunRecord again = retimedRecord(shown, shown.problem, 0, QStringLiteral("again"));
         const qint64 recordMs = part.elapsed();
-        qInfo("10,000 ops: retimeGraph %lld us, retimeSchedule %lld us, the re-timed record (scored, memory timeline, critical "
-              "path, bounds) %lld ms; choosing DGX A100 in the window: %lld ms on the GUI thread, %lld ms until the "
-              "re-timed schedule is shown",
-              coreUs, chainsUs, recordMs, guiMs, windowMs);
+        qInfo(
+            "10,000 ops: retimeGraph %lld us, retimeSchedule %lld us, the re-timed record (scored, memory timeline, critical "
+            "path, bounds) %lld ms; choosing DGX A100 in the window: %lld ms on the GUI thread, %lld ms until the "
+            "re-timed schedule is shown",
+            coreUs, chainsUs, recordMs, guiMs, windowMs);
         // printed, not asserted: a verdict must not ride on the machine's speed (bench retime times the core)
     }
 };

@@ -169,7 +169,11 @@ double ListScheduler::advance(OnEnd&& onEnd, OnReady&& onReady) {
         std::pop_heap(m_events.begin(), m_events.end(), ByTime{});
         const OpId u = m_events.back().op;
         m_events.pop_back();
-        if (u < 0) continue;
+        if (u < 0) {
+            if (m_sharedLinks) m_due.push_back(wokenOp(u));
+            continue;
+        }
+        m_ended = true;
         onEnd(u);
         finish(u, onReady);
     }
@@ -256,6 +260,7 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
         if (m_pending[static_cast<size_t>(v)] == 0) makeReady(v);
 
     double t = 0;
+    bool wakesOnly = false;   // the last events were wake-ups and no op ended (shared links)
     while (true) {
         // Scan each machine type's ready ops in priority order, starting every one that fits.
         for (size_t ty = 0; ty < m_ready.size(); ++ty) {
@@ -263,10 +268,12 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
             const auto& candidates = m_devicesOfType[ty];
             int& freeDevices = m_freeDevices[ty];
             if (freeDevices == 0 || ready.empty()) continue;
-            for (int r = ready.next(0); r != RankSet::npos; r = ready.next(r + 1)) {
+            // Tries to start the ready op of rank r now; true when no device of the type is left.
+            auto tryStart = [&](int r) {
                 const OpId v = opAt[static_cast<size_t>(r)];
                 const auto sv = static_cast<size_t>(v);
-                if (m_masks && !(fixed && placement[sv] >= 0) && !mayStartNow(v, candidates, t)) continue;
+                const bool masked = m_masks && !(fixed && placement[sv] >= 0);
+                if (masked && !mayStartNow(v, candidates, t)) return false;
                 const double demand = m_demand[sv];
                 int best = -1;
                 double bestReady = kInfinity;
@@ -284,7 +291,10 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                     } else if (!m_freeTransfers) {
                         at = dataReady(v, d);
                     }
-                    if (at < bestReady) { best = d; bestReady = at; }
+                    if (at < bestReady) {
+                        best = d;
+                        bestReady = at;
+                    }
                 };
                 if (fixed && placement[sv] >= 0) {
                     consider(placement[sv]);
@@ -294,14 +304,14 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                         if (m_freeTransfers && best >= 0) break;   // all free devices are equal then
                     }
                 }
-                if (best < 0) continue;   // does not fit now: stays ready (non-blocking scan)
-                if (bestReady > t) {      // inputs still in flight: wake up when they arrive (once)
-                    if (m_masks) m_maskValidUntil[sv] = -kInfinity;   // the probes moved bounds: look again
+                if (best < 0) return false;   // does not fit now: stays ready (non-blocking scan)
+                if (bestReady > t) {          // inputs still in flight: wake up when they arrive (once)
                     if (m_wakeAt[sv] != bestReady) {
                         m_wakeAt[sv] = bestReady;
-                        pushEvent(bestReady, -1);
+                        pushEvent(bestReady, wakeUp(v));
                     }
-                    continue;
+                    if (masked) m_maskValidUntil[sv] = -kInfinity;   // the probes moved bounds: look again
+                    return false;
                 }
                 ready.erase(r);
                 if (m_sharedLinks) m_links.book(v, best, m_device, m_end);   // arrives by bestReady <= t
@@ -311,11 +321,30 @@ void ListScheduler::run(std::span<const int> rankOf, std::span<const int> opAt, 
                 occupy(best, demand);
                 m_order.push_back(v);
                 pushEvent(m_end[sv], v);
-                if (freeDevices == 0) break;
+                return freeDevices == 0;
+            };
+            if (wakesOnly) {
+                // Only wake-ups happened: no device was freed and bookings only delay, so only the
+                // ops whose wake-up came can start (the replay at the end settles the rare arrival
+                // that another op's transfer made sooner).
+                for (OpId v : m_due)
+                    if (m_type[static_cast<size_t>(v)] == static_cast<int>(ty) && m_device[static_cast<size_t>(v)] < 0 &&
+                        tryStart(rankOf[static_cast<size_t>(v)]))
+                        break;
+            } else {
+                for (int r = ready.next(0); r != RankSet::npos; r = ready.next(r + 1))
+                    if (tryStart(r)) break;
             }
         }
         if (m_events.empty()) break;
+        m_due.clear();
+        m_ended = false;
         t = advance([&](OpId u) { release(m_device[static_cast<size_t>(u)], m_demand[static_cast<size_t>(u)]); }, makeReady);
+        wakesOnly = m_sharedLinks && !m_ended;
+        if (wakesOnly) {   // in priority order, once each
+            std::sort(m_due.begin(), m_due.end(), [&](OpId a, OpId b) { return rankOf[static_cast<size_t>(a)] < rankOf[static_cast<size_t>(b)]; });
+            m_due.erase(std::unique(m_due.begin(), m_due.end()), m_due.end());
+        }
     }
     if (static_cast<int>(m_order.size()) != n)
         throw std::logic_error("list scheduler: " + std::to_string(n - static_cast<int>(m_order.size())) +
@@ -346,7 +375,7 @@ bool ListScheduler::mayStartNow(OpId v, std::span<const int> candidates, double 
     const double wake = m_maskValidUntil[sv];
     if (wake < kInfinity && m_wakeAt[sv] != wake) {
         m_wakeAt[sv] = wake;
-        pushEvent(wake, -1);
+        pushEvent(wake, wakeUp(v));
     }
     return false;
 }

@@ -77,8 +77,10 @@ public:
 private:
     struct Event {
         double time;
-        OpId op;   ///< op finishing, or -1 for a data-arrival wake-up
+        OpId op;   ///< op finishing, or wakeUp(v) for v's data-arrival wake-up
     };
+    static OpId wakeUp(OpId v) { return -2 - v; }   ///< a wake-up event's op field (negative)
+    static OpId wokenOp(OpId event) { return -2 - event; }
     void checkPlacement(std::span<const int> placement) const;
     void run(std::span<const int> rankOf, std::span<const int> opAt, std::span<const int> placement);
     /// run() when every ready op fits every free device (one machine type, unit demands and
@@ -136,6 +138,8 @@ private:
     std::vector<OpId> m_order;           ///< ops in the order they started
     std::vector<OpId> m_finished;        ///< ops in the order they ended
     std::vector<Event> m_events;         ///< min-heap by time
+    std::vector<OpId> m_due;             ///< shared links: the ops whose wake-up came at the last event time
+    bool m_ended = false;                ///< an op ended at the last event time
     LinkBooker m_links;                  ///< shared links: the bookings of the run
     std::vector<ScheduledTransfer> m_transfers;   ///< shared links: the transfers booked, in order
     std::vector<double> m_lowerArrival;         ///< shared links: op x device, the last probed arrival (a lower bound)

@@ -33,8 +33,9 @@ DeviceChains deviceChains(const Schedule& s, int devices);
 
 /// Times `chains` on `p`: ops, order (by start time; a topological order), transfers, makespan.
 /// Contention-free even when Topology::shared is set (chains hold no order across devices, which
-/// the link bookings need): the methods search on it; a caller holding a Schedule that must show
-/// its own clock uses sl::retimeSchedule or sl::timeChainsOnPlatform (core/costmodel/sharedlinks.h).
+/// the link bookings need): the proxies and targets without routes use it; on shared links the
+/// chain searches and the editor time chains with sl::timeChainsOnPlatform (sl::BookedChains), and
+/// a caller holding a Schedule uses sl::retimeSchedule (core/costmodel/sharedlinks.h).
 /// Memory values are left to sl::scoreSchedule. Throws std::invalid_argument if the chains do not
 /// hold every op exactly once, use a missing device or one of another machine type, or contradict
 /// the graph's precedence (a cycle through chain and graph edges), naming an op.

@@ -2,6 +2,7 @@
 #include "core/costmodel/bookedchains.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace sl {
 
@@ -86,8 +87,14 @@ double BookedChains::time(const DeviceChains& chains, std::span<const int> devic
     return static_cast<int>(m_order.size()) == n ? makespan : kInfinity;
 }
 
+OpId BookedChains::untimedOp() const {
+    OpId v = 0;
+    while (m_waiting[static_cast<size_t>(v)] == 0) ++v;
+    return v;
+}
+
 Schedule timeChainsOnSharedLinks(const Problem& p, const DeviceChains& chains) {
-    Schedule s = timeChains(p, chains);   // its checks and messages (the chains are valid past this line)
+    checkDeviceChains(p, chains);   // timeChains' checks and messages, the cycle below
     const auto n = static_cast<size_t>(p.g().opCount());
     std::vector<int> device(n), position(n);
     for (size_t d = 0; d < chains.size(); ++d)
@@ -96,8 +103,10 @@ Schedule timeChainsOnSharedLinks(const Problem& p, const DeviceChains& chains) {
             position[static_cast<size_t>(chains[d][i])] = static_cast<int>(i);
         }
     BookedChains clock(p);
-    s.transfers.clear();
+    Schedule s;
+    s.ops.resize(n);
     s.makespan = clock.time(chains, device, position, &s.transfers);
+    if (s.makespan == kInfinity) throw std::invalid_argument(chainCycleError(p.g(), clock.untimedOp()));
     for (size_t v = 0; v < n; ++v) s.ops[v] = {device[v], clock.starts()[v], clock.ends()[v]};
     s.order.assign(clock.order().begin(), clock.order().end());
     return s;

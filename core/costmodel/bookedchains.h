@@ -43,6 +43,8 @@ public:
     /// Per op, the producer whose input arrived last (kNoOp without inputs) and when.
     OpId latestProducer(OpId v) const { return m_latest[static_cast<size_t>(v)]; }
     double arrival(OpId v) const { return m_arrival[static_cast<size_t>(v)]; }
+    /// After time() found a cycle: an op it never timed.
+    OpId untimedOp() const;
 
 private:
     struct Ready {

@@ -64,6 +64,12 @@ ChainLinks linkChains(const Problem& p, const DeviceChains& chains) {
 
 } // namespace
 
+void checkDeviceChains(const Problem& p, const DeviceChains& chains) { linkChains(p, chains); }
+
+std::string chainCycleError(const Graph& g, OpId stuck) {
+    return "the device orders contradict the graph's precedence: op '" + g.op(stuck).name + "' waits on an op that waits on it";
+}
+
 Schedule timeChains(const Problem& p, const DeviceChains& chains) {
     const Graph& g = p.g();
     const int n = g.opCount();
@@ -106,8 +112,7 @@ Schedule timeChains(const Problem& p, const DeviceChains& chains) {
     if (static_cast<int>(timed.size()) != n) {
         OpId stuck = 0;
         while (waiting[static_cast<size_t>(stuck)] == 0) ++stuck;
-        throw std::invalid_argument("the device orders contradict the graph's precedence: op '" + g.op(stuck).name +
-                                    "' waits on an op that waits on it");
+        throw std::invalid_argument(chainCycleError(g, stuck));
     }
     // By start time; ties keep the timing order, which is topological.
     std::stable_sort(timed.begin(), timed.end(), [&](OpId a, OpId b) {

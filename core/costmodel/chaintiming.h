@@ -20,6 +20,7 @@
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <string>
 #include <vector>
 
 namespace sl {
@@ -40,6 +41,12 @@ DeviceChains deviceChains(const Schedule& s, int devices);
 /// hold every op exactly once, use a missing device or one of another machine type, or contradict
 /// the graph's precedence (a cycle through chain and graph edges), naming an op.
 Schedule timeChains(const Problem& p, const DeviceChains& chains);
+
+/// timeChains' checks but the cycle: every op once, on an existing device of its machine type;
+/// throws std::invalid_argument naming the op.
+void checkDeviceChains(const Problem& p, const DeviceChains& chains);
+/// The message for chains and graph that form a cycle through op `stuck` (which never got timed).
+std::string chainCycleError(const Graph& g, OpId stuck);
 
 /// `timeChains(p, chains).makespan`.
 double chainMakespan(const Problem& p, const DeviceChains& chains);

@@ -132,22 +132,12 @@ double LinkBooker::probe(OpId v, int d, std::span<const int> device, std::span<c
 }
 
 BookedOrder::BookedOrder(const Problem& p)
-    : m_problem(&p), m_links(p), m_end(static_cast<size_t>(p.g().opCount()), 0.0),
-      m_deviceFree(static_cast<size_t>(p.platform.deviceCount()), 0.0) {}
+    : m_problem(&p), m_links(p), m_start(static_cast<size_t>(p.g().opCount()), 0.0),
+      m_end(static_cast<size_t>(p.g().opCount()), 0.0), m_deviceFree(static_cast<size_t>(p.platform.deviceCount()), 0.0) {}
 
 double BookedOrder::time(std::span<const int> device, std::span<const OpId> order) {
     const Graph& g = m_problem->g();
-    m_links.clear();
-    std::fill(m_deviceFree.begin(), m_deviceFree.end(), 0.0);
-    double makespan = 0;
-    for (OpId v : order) {
-        const int d = device[static_cast<size_t>(v)];
-        double& free = m_deviceFree[static_cast<size_t>(d)];
-        const double start = std::max(free, m_links.book(v, d, device, m_end));
-        free = m_end[static_cast<size_t>(v)] = start + g.durationOn(v, d);
-        makespan = std::max(makespan, free);
-    }
-    return makespan;
+    return m_links.replay(device, order, m_start, m_end, m_deviceFree, [&g](OpId v, int d) { return g.durationOn(v, d); });
 }
 
 }   // namespace sl

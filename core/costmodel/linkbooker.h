@@ -31,6 +31,7 @@
 #include "core/costmodel/problem.h"
 #include "core/schedule/schedule.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -55,6 +56,28 @@ public:
                 std::vector<ScheduledTransfer>* out = nullptr);
     /// What book() would return, booking nothing.
     double probe(OpId v, int d, std::span<const int> device, std::span<const double> end);
+
+    /// The replay of a placement and an order (the rule of docs/time.md): clears the bookings, then
+    /// in `order` (topological, every op) starts op v at max(its device's last end, book(v, ...))
+    /// with `duration(v, device[v])`, writing `start` and `end` (indexed by op) and the booked
+    /// transfers to `out` when given; `deviceFree` is scratch of one entry per device. Returns the
+    /// makespan.
+    template <typename Duration>
+    double replay(std::span<const int> device, std::span<const OpId> order, std::span<double> start, std::span<double> end,
+                  std::span<double> deviceFree, Duration&& duration, std::vector<ScheduledTransfer>* out = nullptr) {
+        clear();
+        std::fill(deviceFree.begin(), deviceFree.end(), 0.0);
+        double makespan = 0;
+        for (OpId v : order) {
+            const auto sv = static_cast<size_t>(v);
+            const int d = device[sv];
+            double& free = deviceFree[static_cast<size_t>(d)];
+            start[sv] = std::max(free, book(v, d, device, end, out));
+            free = end[sv] = start[sv] + duration(v, d);
+            makespan = std::max(makespan, free);
+        }
+        return makespan;
+    }
 
     /// The booked arrival of tensor `t` on device `d`, or -1 when it was not sent there.
     double sentAt(TensorId t, int d) const;
@@ -118,7 +141,7 @@ public:
 private:
     const Problem* m_problem;
     LinkBooker m_links;
-    std::vector<double> m_end, m_deviceFree;
+    std::vector<double> m_start, m_end, m_deviceFree;
 };
 
 }   // namespace sl

@@ -384,18 +384,13 @@ void ListScheduler::replayBookings() {
     // An arrival can also come sooner when another op sends a tensor first, which no probe saw
     // coming; the replay of the run's own placement and start order settles every time by the
     // rule (it moves an op earlier, never later, in all but such cases).
-    m_links.clear();
     m_transfers.clear();
-    std::fill(m_deviceFree.begin(), m_deviceFree.end(), 0.0);
-    m_makespan = 0;
-    for (OpId v : m_order) {
-        const auto sv = static_cast<size_t>(v);
-        const int d = m_device[sv];
-        double& free = m_deviceFree[static_cast<size_t>(d)];
-        m_start[sv] = std::max(free, m_links.book(v, d, m_device, m_end, &m_transfers));
-        free = m_end[sv] = m_start[sv] + (m_duration[sv] >= 0 ? m_duration[sv] : m_graph.durationOn(v, d));
-        m_makespan = std::max(m_makespan, free);
-    }
+    m_makespan = m_links.replay(m_device, m_order, m_start, m_end, m_deviceFree,
+                                [this](OpId v, int d) {
+                                    const double own = m_duration[static_cast<size_t>(v)];
+                                    return own >= 0 ? own : m_graph.durationOn(v, d);
+                                },
+                                &m_transfers);
 }
 
 double ListScheduler::makespan(std::span<const double> priority, std::span<const int> placement) {

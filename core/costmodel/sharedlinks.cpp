@@ -103,25 +103,15 @@ Schedule timeOnSharedLinks(const Problem& p, const Schedule& s) {
     out.seed = s.seed;
     out.memoryClock = s.memoryClock;
     std::vector<int> device(s.ops.size());
-    std::vector<double> end(s.ops.size(), 0.0);
     for (size_t v = 0; v < s.ops.size(); ++v) device[v] = s.ops[v].device;
-    std::vector<double> deviceFree(static_cast<size_t>(p.platform.deviceCount()), 0.0);
+    std::vector<double> start(s.ops.size()), end(s.ops.size()), deviceFree(static_cast<size_t>(p.platform.deviceCount()));
     out.transfers.reserve(s.transfers.size());
     LinkBooker links(p);
+    out.makespan = links.replay(device, s.order, start, end, deviceFree, [&g](OpId v, int d) { return g.durationOn(v, d); },
+                                &out.transfers);
+    for (size_t v = 0; v < s.ops.size(); ++v) out.ops[v] = {device[v], start[v], end[v]};
     const Bookings given = givenTransfers(s, g.tensorCount());
-    for (OpId v : s.order) {
-        const int d = device[static_cast<size_t>(v)];
-        const size_t booked = out.transfers.size();
-        const double arrival = links.book(v, d, device, end, &out.transfers);
-        for (size_t i = booked; i < out.transfers.size(); ++i)
-            out.transfers[i].step = keptStep(s, given, out.transfers[i].tensor, d);
-        const double start = std::max(deviceFree[static_cast<size_t>(d)], arrival);
-        const double finish = start + g.durationOn(v, d);
-        out.ops[static_cast<size_t>(v)] = {d, start, finish};
-        end[static_cast<size_t>(v)] = finish;
-        deviceFree[static_cast<size_t>(d)] = finish;
-        out.makespan = std::max(out.makespan, finish);
-    }
+    for (ScheduledTransfer& x : out.transfers) x.step = keptStep(s, given, x.tensor, x.to);
     return out;
 }
 

@@ -95,14 +95,7 @@ Schedule heftSchedule(const Problem& p, std::stop_token stop) {
         int bestDevice = -1;
         double bestStart = 0, bestEnd = kInfinity;
         for (int d : byType.at(static_cast<size_t>(g.op(v).machineType))) {
-            double ready = 0;
-            if (shared) ready = links.probe(v, d, device, end);
-            for (TensorId t : g.inputs(v)) {
-                if (shared) break;
-                const Tensor& x = g.tensor(t);
-                const ScheduledOp& prod = s.ops[static_cast<size_t>(x.producer)];
-                ready = std::max(ready, prod.end + p.platform.transferTime(prod.device, d, x.bytes));
-            }
+            const double ready = links.probe(v, d, device, end);   // free links: end + transfer time
             const double w = g.durationOn(v, d);
             const double start = earliestSlot(busy[static_cast<size_t>(d)], ready, w, insertion);
             if (start + w < bestEnd || bestDevice < 0) {   // an infinite finish still picks a device; the validator names it

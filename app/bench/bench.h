@@ -9,6 +9,8 @@
 #include "app/cli/args.h"
 #include "core/graph/graph.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -44,6 +46,19 @@ std::vector<std::filesystem::path> distinctModels(const std::vector<std::filesys
 /// A layered graph whose ops carry work (a third matmuls, the rest element-wise, FLOPs and bytes
 /// from the generated durations and tensor sizes), as an imported model's would; microseconds.
 std::shared_ptr<Graph> graphWithWork(int ops, std::uint64_t seed);
+
+/// Median of `runs` wall-clock timings of f(), in milliseconds.
+template <typename F>
+double medianMs(int runs, F f) {
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        f();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
 
 struct BenchRegistrar {
     explicit BenchRegistrar(Bench b) { benches().push_back(std::move(b)); }

@@ -29,8 +29,6 @@ namespace sl::cli {
 namespace bench_contention {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 struct Workload {
     std::string name;
     std::shared_ptr<const Graph> graph;
@@ -107,30 +105,17 @@ RunResult runMethod(const Problem& p, const std::string& method, double seconds,
     return OptimizerRegistry::instance().create(method)->run(p, o, {}, {});
 }
 
-/// Median of `runs` timings of f(), in microseconds.
-template <typename F>
-double medianUs(int runs, F f) {
-    std::vector<double> us;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        f();
-        us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-    }
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
-}
-
 /// Microseconds per evaluation: the median of `runs` list schedules of list-cp's priorities.
 double listEvaluationUs(const Problem& p, int runs) {
     ListScheduler ls(p);
     const std::vector<double> priority = criticalPathPriorities(p.g());
-    return medianUs(runs, [&] { (void)ls.makespan(priority); });
+    return 1000 * medianMs(runs, [&] { (void)ls.makespan(priority); });
 }
 
 /// Microseconds per retime() of a chain search (tabu's evaluation) of `s`'s chains.
 double chainEvaluationUs(const Problem& p, const Schedule& s, int runs) {
     ChainSchedule chains(p, deviceChains(s, p.platform.deviceCount()));
-    return medianUs(runs, [&] { (void)chains.retime(); });
+    return 1000 * medianMs(runs, [&] { (void)chains.retime(); });
 }
 
 struct Row {

@@ -20,23 +20,6 @@ namespace sl::cli {
 namespace bench_retime {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
-
-/// Median of `runs` timings of f().
-template <typename F>
-double medianMs(int runs, F f) {
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto start = Clock::now();
-        f();
-        ms.push_back(millisecondsSince(start));
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
-
 /// Median ms of the shared-links replay of `shown` (its placement and order) on `problem`'s
 /// topology with its links shared; NaN without a topology.
 double sharedRetimeMs(const Problem& problem, const Schedule& shown, int runs) {

@@ -60,10 +60,11 @@ Problem onDevices(std::shared_ptr<const Graph> g, const BenchSetup& b) {
     return Problem{std::move(g), b.machine ? firstDevices(*b.machine, b.devices) : Platform::identical(b.devices), {}};
 }
 
-/// Not a candidate method: tabu run on each target itself, so it sees what the others must guess.
-/// Its mean target speedups show how much better than the proxy's candidates a schedule can do
-/// there (a reference, not a bound).
-void printTargetOracleRow(const Workload& w, const BenchSetup& b) {
+/// Not a candidate method: `method` run on each target itself, so it sees what the others must
+/// guess (list-cp there is the contention-aware list schedule of a shared-links target). Its mean
+/// target speedups show how much better than the proxy's candidates a schedule can do there (a
+/// reference, not a bound).
+void printTargetOracleRow(const Workload& w, const BenchSetup& b, const std::string& method) {
     const std::vector<TargetModel>& targets = b.protocol.targets;
     std::vector<double> mean(targets.size(), 0.0);
     for (const Problem& p : w.problems) {
@@ -73,13 +74,14 @@ void printTargetOracleRow(const Workload& w, const BenchSetup& b) {
                 const Problem target = targetProblem(p, m, b.protocol.targetSeed);
                 RunOptions o;
                 o.seed = 1;
-                v.push_back(targetSpeedup(target, OptimizerRegistry::instance().create("tabu")->run(target, o, {}, {}).schedule));
+                v.push_back(targetSpeedup(
+                    target, OptimizerRegistry::instance().create(method)->run(target, o, {}, {}).schedule));
             }
             return v;
         });
         for (size_t i = 0; i < mean.size(); ++i) mean[i] += best[i] / static_cast<double>(w.problems.size());
     }
-    printTargetOnlyRow("tabu on each target (sees it)", mean);
+    printTargetOnlyRow(method + " on each target (sees it)", mean);
 }
 
 /// Each method on every problem with seeds 1..seeds; a row of means per method; then the tabu
@@ -93,7 +95,8 @@ void printWorkload(const Workload& w, const BenchSetup& b, const std::vector<Met
             for (int s = 1; s <= b.seeds; ++s) runProtocol(method, p, b.protocol, static_cast<std::uint64_t>(s), t);
         printTableRow(method.label, t);
     }
-    if (oracle) printTargetOracleRow(w, b);
+    if (oracle)
+        for (const char* method : {"list-cp", "tabu"}) printTargetOracleRow(w, b, method);
     std::printf("\n");
 }
 
@@ -172,11 +175,14 @@ int runGflowNetBench(Args& args) {
     const bool quick = args.takeFlag("quick");
     BenchSetup b;
     const fs::path root = fs::path(defaultDataDir()).parent_path().parent_path();
-    b.examplePath = args.take("graph", (root / "resources" / "examples" / "gflownet-layered24.json").string());
+    const std::optional<std::string> graph = args.take("graph");
+    b.examplePath = graph.value_or((root / "resources" / "examples" / "gflownet-layered24.json").string());
     b.tracePath = args.take("trace", (fs::path(defaultDataDir()) / "wfcommons" / "blast-chameleon-small-001.json").string());
-    // The single-graph model trained on the bundled example, when the source tree has it.
+    // The single-graph model trained on the bundled example, when the source tree has it (another
+    // --graph gets the conditional model unless --example-weights names one).
     const fs::path shippedSingle = root / "models" / "weights" / "gflownet-layered24.slw";
-    b.exampleWeights = args.take("example-weights", fs::exists(shippedSingle) ? shippedSingle.string() : std::string());
+    b.exampleWeights =
+        args.take("example-weights", !graph && fs::exists(shippedSingle) ? shippedSingle.string() : std::string());
     b.devices = static_cast<int>(args.takeInt("devices", 4));
     if (const std::optional<std::string> preset = args.take("preset")) {   // time units: the graphs' own
         const DeviceCatalog& catalog = DeviceCatalog::instance();
@@ -208,14 +214,16 @@ int runGflowNetBench(Args& args) {
                              : targets.models;
     b.protocol.targetSeed = targets.seed;
 
-    std::printf("GFlowNet benchmark: %d identical devices, %d evaluations / samples per run (a method's own\n"
+    const std::string machine = b.machine ? "of " + b.machine->name : "identical devices";
+    std::printf("GFlowNet benchmark: %d devices %s, %d evaluations / samples per run (a method's own\n"
                 "budget aside), top %d by proxy speedup, means over seeds 1..%d; speedup = total work /\n"
                 "makespan (at most %d)\n\n",
-                b.devices, samples, b.protocol.topK, b.seeds, b.devices);
+                b.devices, machine.c_str(), samples, b.protocol.topK, b.seeds, b.devices);
     if (only == "scale") return runScale(b, samples);
     if (only == "all" || only == "example") {
         const LoadedGraph example = loadGraph(b.examplePath);
-        printWorkload({"Table 1 analogue: the bundled example " + fs::path(b.examplePath).filename().string() + " (" +
+        printWorkload({"Table 1 analogue: " + std::string(graph ? "" : "the bundled example ") +
+                           fs::path(b.examplePath).filename().string() + " (" +
                            std::to_string(example.graph->opCount()) + " ops)",
                        {onDevices(example.graph, b)}},
                       b, withWeights(b.methods, b.exampleWeights));
@@ -238,8 +246,9 @@ int runGflowNetBench(Args& args) {
                       b, b.methods);
     }
     printTableLegend();
-    std::printf("tabu on each target (sees it): tabu run on each target model itself, not under the protocol:\n"
-                "how much better than the proxy's candidates a schedule can do on that target.\n");
+    std::printf("list-cp, tabu on each target (sees it): run on each target model itself, not under the protocol:\n"
+                "how much better than the proxy's candidates a schedule can do on that target (on shared-links,\n"
+                "list-cp there is the contention-aware list schedule).\n");
     printPaperTables();
     return 0;
 }
@@ -256,14 +265,15 @@ SL_CLI_BENCH(
                  "its top k candidates are judged on each target (best of k) and their diversity measured\n"
                  "(Zhang et al. 2023, §5; docs/diversity.md). Workloads: the bundled example (--graph;\n"
                  "gflownet rows use --example-weights, by default the shipped single-graph model\n"
-                 "gflownet-layered24.slw), held-out erdos-renyi-gfn and\n"
+                 "gflownet-layered24.slw for the bundled example, the conditional model for another\n"
+                 "--graph), held-out erdos-renyi-gfn and\n"
                  "layered-gfn graphs, and a WfCommons trace (--trace). Default methods: list-cp,\n"
                  "brkga-chains (the paper's BRKGA, docs/brkga.md) at --samples evaluations, priority-sampler,\n"
                  "brkga-chains as the paper ran it (population 1000 = 200 elites + 700 children + 100\n"
                  "mutants, 75 generations: 60,200 evaluations), gflownet at sigma 0.005 and 1\n"
                  "('name:key=value;...' sets options; the keys budget and label set a method's own\n"
-                 "evaluations and its row's name). Each table ends with tabu run on each target itself\n"
-                 "(it sees the target, unlike the methods; a reference for the target columns).\n"
+                 "evaluations and its row's name). Each table ends with list-cp and tabu run on each target\n"
+                 "itself (they see the target, unlike the methods; references for the target columns).\n"
                  "--preset ID: the preset's first --devices devices and links instead of identical devices;\n"
                  "with --target shared-links, candidates drawn on the free proxy are judged on that machine\n"
                  "with its links shared (docs/time.md, \"Shared links\").\n"

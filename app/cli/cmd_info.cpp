@@ -52,8 +52,14 @@ int runInfo(Args& args) {
         j["levels"] = levels;
         j["total_work"] = g.totalWork();
         j["critical_path"] = criticalPath;
-        j["bounds"] = {{"critical_path", lb.criticalPath}, {"work_per_device", lb.workPerDevice}, {"machines", lb.machines},
-                       {"makespan", lb.makespan}, {"makespan_source", lb.makespanSource}, {"memory", lb.memory},
+        j["bounds"] = {{"critical_path", lb.criticalPath},
+                       {"work_per_device", lb.workPerDevice},
+                       {"machines", lb.machines},
+                       {"critical_path_with_transfers", lb.transferPath},
+                       {"busiest_link", lb.busiestLink},
+                       {"makespan", lb.makespan},
+                       {"makespan_source", lb.makespanSource},
+                       {"memory", lb.memory},
                        {"memory_source", lb.memorySource}};
         nlohmann::json types = nlohmann::json::object();
         for (auto [type, count] : opsPerType) types[std::to_string(type)] = count;
@@ -80,8 +86,10 @@ int runInfo(Args& args) {
               << "times           " << lp.timing << "\n"
               << (linksDescription(p.platform).empty() ? "" : "links           " + linksDescription(p.platform) + "\n")
               << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
-              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines
-              << "); peak memory >= " << lb.memory << " bytes (" << lb.memorySource << "; largest op footprint "
+              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << ", with transfers "
+              << lb.transferPath;
+    if (linksShared(p.platform)) std::cout << ", busiest link " << lb.busiestLink;
+    std::cout << "); peak memory >= " << lb.memory << " bytes (" << lb.memorySource << "; largest op footprint "
               << lb.footprint << ")\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";
     if (!folded.empty()) {   // docs/formats.md, "Buffers and folded ops"

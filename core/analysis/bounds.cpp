@@ -2,6 +2,7 @@
 #include "core/analysis/bounds.h"
 
 #include "core/analysis/levels.h"
+#include "core/analysis/transferbounds.h"
 
 #include <algorithm>
 #include <bit>
@@ -169,8 +170,15 @@ LowerBounds lowerBounds(const Problem& p) {
     b.criticalPath = criticalPathBound(p);
     b.workPerDevice = workBound(p);
     b.machines = machineBound(p);
-    b.makespan = std::max({b.criticalPath, b.workPerDevice, b.machines});
-    b.makespanSource = b.makespan == b.criticalPath ? "critical path" : b.makespan == b.workPerDevice ? "work / capacity" : "machines";
+    const TransferBounds transfers = transferBounds(p);
+    b.transferPath = std::max(b.criticalPath, transfers.criticalPath);
+    b.busiestLink = transfers.busiestLink;
+    b.makespan = std::max({b.criticalPath, b.workPerDevice, b.machines, b.transferPath, b.busiestLink});
+    b.makespanSource = b.makespan == b.criticalPath ? "critical path"
+        : b.makespan == b.workPerDevice             ? "work / capacity"
+        : b.makespan == b.machines                  ? "machines"
+        : b.makespan == b.transferPath              ? "critical path with transfers"
+                                                    : "busiest link";
     b.footprint = footprintBound(p.g());
     b.memory = cutMemoryBound(p.g(), p.platform.deviceCount());
     b.memorySource = b.memory > b.footprint ? "tensors live across an op" : "largest op footprint";

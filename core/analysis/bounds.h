@@ -22,9 +22,15 @@ struct LowerBounds {
     /// before an op's start and after its end): Jackson's preemptive schedule when the type's ops
     /// run one at a time on one device (job-shops), else min head + work / capacity + min tail.
     double machines = 0;
-    /// max(criticalPath, workPerDevice, machines): no schedule finishes earlier.
+    /// The critical path counting the transfers the problem forces (machine types, pins, per-device
+    /// durations; core/analysis/transferbounds.h): >= criticalPath.
+    double transferPath = 0;
+    /// Shared links: the busiest link's forced transfers (transferbounds.h); 0 on free links.
+    double busiestLink = 0;
+    /// The largest of the five: no schedule finishes earlier, on free or shared links.
     double makespan = 0;
-    /// Which of the three gives `makespan`: "critical path", "work / capacity" or "machines".
+    /// Which gives `makespan`: "critical path", "work / capacity", "machines", "critical path with
+    /// transfers" or "busiest link".
     const char* makespanSource = "critical path";
     /// Largest single-op footprint: its input tensors + output tensors + parameter bytes, which
     /// must all be resident on its device while it runs (both memory clocks).

@@ -23,7 +23,7 @@ set(header_targets "method +proxy 1 +proxy top +noisy +bandwidth +latency +GED +
 set(header_regal "method +\\| +mean % better +\\| +better or equal.*gap from best.*above bound.*BRKGA 5K, other seeds.*BRKGA 2x.*Oracle 2x.*Oracle 2x: placement only.*Oracle 2x: order only.*room: BRKGA 5K is.*targets \\(REGAL's acceptance bar.*Paper \\(Paliwal et al. 2020, Table 1")
 set(header_startup "seconds +\\| +now +\\| +module preloaded.*list-cp, 100 ops.*to a painted layout.*schedlab-cli +maps +[0-9]+ shared libraries at start; LibTorch no, Qt 5 no")
 set(header_distributed "\\| ranks \\| s for 4 steps \\| steps/s \\| trajectories/s \\| efficiency \\|.*\\| ranks \\| seconds \\| graphs/s \\| speed-up \\| efficiency \\|")
-set(header_gflownet "Table 1 analogue.*method +proxy 1 +proxy top.*brkga-chains .*gen\\..*tabu on each target \\(sees it\\).*Table 2 analogue: erdos-renyi-gfn.*WfCommons trace.*The paper")
+set(header_gflownet "Table 1 analogue.*method +proxy 1 +proxy top.*brkga-chains .*gen\\..*list-cp on each target \\(sees it\\).*tabu on each target \\(sees it\\).*Table 2 analogue: erdos-renyi-gfn.*WfCommons trace.*The paper")
 
 read_benches()
 foreach(bench IN LISTS BENCHES)

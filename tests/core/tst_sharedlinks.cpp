@@ -13,6 +13,7 @@
 #include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/target.h"
 #include "core/costmodel/validator.h"
+#include "core/edit/scheduleeditor.h"
 #include "core/heuristics/evaluate.h"
 #include "core/heuristics/heft.h"
 #include "core/io/graphio.h"
@@ -170,6 +171,31 @@ std::vector<Problem> sharedCases(int count) {
         if (unit) out.push_back(p);
     }
     return out;
+}
+
+/// True when some topological order of the graph runs each chain's ops in the chain's order
+/// (Kahn's algorithm over data edges and consecutive chain ops): the replay accepts the chains.
+bool chainsHaveAnOrder(const Graph& g, const DeviceChains& chains) {
+    std::vector<std::vector<OpId>> next(static_cast<size_t>(g.opCount()));
+    std::vector<int> waiting(static_cast<size_t>(g.opCount()), 0);
+    for (OpId v = 0; v < g.opCount(); ++v)
+        for (const OpId w : g.successors(v)) next[static_cast<size_t>(v)].push_back(w);
+    for (const std::vector<OpId>& chain : chains)
+        for (size_t i = 1; i < chain.size(); ++i) next[static_cast<size_t>(chain[i - 1])].push_back(chain[i]);
+    for (const std::vector<OpId>& out : next)
+        for (const OpId w : out) ++waiting[static_cast<size_t>(w)];
+    std::vector<OpId> ready;
+    for (OpId v = 0; v < g.opCount(); ++v)
+        if (waiting[static_cast<size_t>(v)] == 0) ready.push_back(v);
+    int done = 0;
+    while (!ready.empty()) {
+        const OpId v = ready.back();
+        ready.pop_back();
+        ++done;
+        for (const OpId w : next[static_cast<size_t>(v)])
+            if (--waiting[static_cast<size_t>(w)] == 0) ready.push_back(w);
+    }
+    return done == g.opCount();
 }
 
 std::vector<double> randomKeys(Rng& rng, size_t n) {
@@ -349,6 +375,45 @@ private Q_SLOTS:
             QVERIFY2(evaluator.cost(priority) == scoreSchedule(memory, replayed), qPrintable(where + " memory cost"));
         }
         QVERIFY2(waited >= 5, qPrintable(QString("only %1 transfers waited for a link").arg(waited)));
+    }
+
+    // The hand editor on shared links refuses an edit exactly when no order runs the edited
+    // chains (no device capacities or pins here), and its preview is the replay of what it shows:
+    // every op to every place on random shared cases. Catches a refusal from the booking clock
+    // (e.g. a wait mistaken for a cycle) and a preview timed without bookings.
+    void editorRefusesNothingTheReplayAccepts() {
+        const std::vector<Problem> cases = sharedCases(60);
+        int allowed = 0, refused = 0;
+        for (size_t k = 0; k < cases.size(); ++k) {
+            auto p = std::make_shared<const Problem>(cases[k]);
+            Rng rng(k + 7);
+            const Schedule start = ListScheduler(*p).schedule(randomKeys(rng, static_cast<size_t>(p->g().opCount())));
+            const ScheduleEditor editor(p, start);
+            const auto byType = p->platform.devicesByType();
+            for (OpId v = 0; v < p->g().opCount(); ++v)
+                for (const int d : byType[static_cast<size_t>(p->g().op(v).machineType)]) {
+                    DeviceChains without = editor.chains();
+                    auto& from = without[static_cast<size_t>(editor.placeOf(v).device)];
+                    from.erase(std::find(from.begin(), from.end(), v));
+                    for (int at = 0; at <= static_cast<int>(without[static_cast<size_t>(d)].size()); ++at) {
+                        DeviceChains moved = without;
+                        moved[static_cast<size_t>(d)].insert(moved[static_cast<size_t>(d)].begin() + at, v);
+                        const EditOutcome o = editor.preview(v, {.device = d, .position = at});
+                        const QString where = QString("case %1, op %2 to device %3 at %4").arg(k).arg(v).arg(d).arg(at);
+                        QVERIFY2(o.allowed() == chainsHaveAnOrder(p->g(), moved),
+                                 qPrintable(where + ": " + QString::fromStdString(o.refusal)));
+                        if (!o.allowed()) {
+                            ++refused;
+                            continue;
+                        }
+                        ++allowed;
+                        const QString diff = differenceFromReplay(*p, o.schedule);
+                        QVERIFY2(diff.isEmpty(), qPrintable(where + ": " + diff));
+                    }
+                }
+        }
+        QVERIFY(allowed >= 1000);
+        QVERIFY(refused >= 50);
     }
 
     // A real machine's links are shared unless asked not to be: a preset, a platform file without

@@ -68,6 +68,7 @@ void Reader::nodeFail(const Node& n, const std::string& message) const {
     switch (n.place) {
     case Node::Place::Line: failAt(m_source, static_cast<std::int64_t>(n.at), label(n) + ": " + message);
     case Node::Place::Index: fail(m_source, label(n) + " (nodes[" + std::to_string(n.at) + "]): " + message);
+    case Node::Place::Feeder: fail(m_source, label(n) + " (workload_graph[" + std::to_string(n.at) + "]): " + message);
     case Node::Place::Byte: break;
     }
     fail(m_source, label(n) + " (record at byte " + std::to_string(n.at) + "): " + message);
@@ -330,14 +331,19 @@ void Reader::addOps(Graph& g, const std::vector<std::string>& names) {
 
 /// One tensor per producer of data dependencies (its outputs' bytes, read by all its data
 /// dependents), one zero-byte edge per control dependency that no data dependency already orders.
+/// A dependency on a node the trace does not hold is dropped and counted: converters drop nodes
+/// and leave dependencies on them, and Chakra's own feeder does not refuse such a trace (docs/formats.md).
 void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
     std::unordered_map<std::uint64_t, OpId> opOf;
     for (std::size_t i = 0; i < m_nodes.size(); ++i)
         if (const auto [it, fresh] = opOf.emplace(m_nodes[i].id, static_cast<OpId>(i)); !fresh)
             nodeFail(m_nodes[i], "a second node with this id (the first is '" + m_nodes[static_cast<std::size_t>(it->second)].name + "')");
-    auto resolve = [&](const Node& n, std::uint64_t dep, const char* field) {
+    auto resolve = [&](const Node& n, std::uint64_t dep, const char* field, int& dangling) -> std::optional<OpId> {
         const auto it = opOf.find(dep);
-        if (it == opOf.end()) nodeFail(n, std::string(field) + " names node " + std::to_string(dep) + ", which is not in the trace");
+        if (it == opOf.end()) {
+            ++dangling;
+            return std::nullopt;
+        }
         if (m_nodes[static_cast<std::size_t>(it->second)].id == n.id) nodeFail(n, std::string(field) + " names the node itself");
         return it->second;
     };
@@ -350,7 +356,8 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
         if (edges > limits().edges)
             nodeFail(n, "more than " + std::to_string(limits().edges) + " dependencies" + limitNote("edges", static_cast<double>(limits().edges)));
         for (std::uint64_t d : n.dataDeps)
-            if (const OpId p = resolve(n, d, "data_deps"); preds[i].insert(p).second) readers[static_cast<std::size_t>(p)].push_back(static_cast<OpId>(i));
+            if (const std::optional<OpId> p = resolve(n, d, "data_deps", m_danglingData); p && preds[i].insert(*p).second)
+                readers[static_cast<std::size_t>(*p)].push_back(static_cast<OpId>(i));
     }
     for (std::size_t p = 0; p < m_nodes.size(); ++p) {
         if (readers[p].empty()) continue;
@@ -361,7 +368,8 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
     }
     for (std::size_t i = 0; i < m_nodes.size(); ++i)
         for (std::uint64_t d : m_nodes[i].ctrlDeps)
-            if (const OpId p = resolve(m_nodes[i], d, "ctrl_deps"); preds[i].insert(p).second) g.addEdge(p, static_cast<OpId>(i), 0);
+            if (const std::optional<OpId> p = resolve(m_nodes[i], d, "ctrl_deps", m_danglingCtrl); p && preds[i].insert(*p).second)
+                g.addEdge(*p, static_cast<OpId>(i), 0);
 }
 
 /// The machine of one rank as the trace ran it: its GPU (machine type 0) and its host CPU (type 1),
@@ -380,6 +388,10 @@ std::vector<std::string> Reader::summary(const Graph& g) const {
         out.push_back(std::to_string(m_cpuOps) + " CPU ops (is_cpu_op) are on machine type 1, the GPU ops on 0: the file's machine is the rank's GPU and CPU");
     else if (m_cpuOps > 0)
         out.push_back("every op is a CPU op (is_cpu_op), on machine type 1: the file's machine is the rank's CPU");
+    if (m_danglingData + m_danglingCtrl > 0)
+        out.push_back(std::to_string(m_danglingData) + " data and " + std::to_string(m_danglingCtrl) +
+                      " control dependencies name nodes the trace does not hold (a converter dropped those nodes); "
+                      "the dependencies were dropped, the ops keep their other edges (Chakra's feeder does not refuse such traces either)");
     if (m_renamed > 0) out.push_back(std::to_string(m_renamed) + " ops were renamed '<name>#<id>' (shared or empty node names)");
     if (m_sizelessProducers > 0)
         out.push_back(std::to_string(m_sizelessProducers) + " nodes have data dependents but no output shapes and types the reader knows; their edges carry 0 bytes");
@@ -427,7 +439,7 @@ bool isJsonText(std::string_view bytes) {
 } // namespace chakra
 
 bool looksLikeChakraJson(std::string_view head) {
-    for (const char* key : {"\"durationMicros\"", "\"duration_micros\"", "\"dataDeps\"", "\"data_deps\"", "\"ctrlDeps\"",
+    for (const char* key : {"\"workload_graph\"", "\"durationMicros\"", "\"duration_micros\"", "\"dataDeps\"", "\"data_deps\"", "\"ctrlDeps\"",
                             "\"COMP_NODE\"", "\"COMM_COLL_NODE\"", "\"COMM_SEND_NODE\"", "\"COMM_RECV_NODE\"", "\"METADATA_NODE\""})
         if (head.find(key) != std::string_view::npos) return true;
     return false;

@@ -88,6 +88,30 @@ IoText jsonIoInfo(const json* io) {
     return out;
 }
 
+/// Members a node of et_def.proto may have, by protobuf and JSON name.
+bool hasNodeMember(const json& obj) {
+    static const char* const keys[] = {"id", "name", "type", "ctrl_deps", "ctrlDeps", "data_deps", "dataDeps", "start_time_micros",
+                                       "startTimeMicros", "duration_micros", "durationMicros", "inputs", "outputs", "attr", "attrs"};
+    return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return obj.contains(k); });
+}
+
+/// What the reader expected, and the first keys of what it found (never a one-op graph of an
+/// object it does not understand).
+std::string notAChakraNode(const json& obj) {
+    std::string found;
+    int shown = 0;
+    for (const auto& item : obj.items()) {
+        if (shown == 6) {
+            found += ", ...";
+            break;
+        }
+        found += (shown++ ? ", \"" : "\"") + item.key() + "\"";
+    }
+    return "not a Chakra trace node: expected node objects with id, name, type, data_deps, ctrl_deps, duration_micros "
+           "(chakra_jsonizer's records, or one object with a \"nodes\" array) or the feeder's {\"workload_graph\": [...]}; "
+           "found an object with " + (found.empty() ? std::string("no members") : "members " + found);
+}
+
 } // namespace
 
 void Reader::jsonNode(const json& obj, Node::Place place, std::size_t at) {
@@ -98,6 +122,10 @@ void Reader::jsonNode(const json& obj, Node::Place place, std::size_t at) {
         nodeFail(n, std::string("\"") + field + "\" must be " + expected + ", got " + jsonKind(v));
     };
     if (!obj.is_object()) nodeFail(n, "a node must be a JSON object, got " + jsonKind(obj));
+    if (!hasNodeMember(obj)) {
+        if (place == Node::Place::Line) failAt(m_source, static_cast<std::int64_t>(at), notAChakraNode(obj));
+        nodeFail(n, notAChakraNode(obj));
+    }
     if (const json* v = member(obj, "id", "id")) {
         const auto id = jsonId(*v);
         if (!id) bad("id", *v, "a whole number 0 or more");
@@ -213,6 +241,59 @@ void Reader::jsonNodes(const json& nodes, std::string_view text, std::size_t off
     }
 }
 
+/// A node of Chakra's feeder JSON (src/feeder/json_node.h): Id, Name, NodeType (a number),
+/// runtime (microseconds), data_deps, is_cpu_op; communication nodes also comm_type (a
+/// CollectiveCommType number) and comm_size. The feeder has no control dependencies.
+void Reader::feederNode(const json& obj, std::size_t index) {
+    Node n;
+    n.place = Node::Place::Feeder;
+    n.at = index;
+    auto bad = [&](const char* field, const json& v, const char* expected) {
+        nodeFail(n, std::string("\"") + field + "\" must be " + expected + ", got " + jsonKind(v));
+    };
+    if (!obj.is_object()) nodeFail(n, "a workload_graph node must be a JSON object, got " + jsonKind(obj));
+    const auto it = obj.find("Id");
+    if (it == obj.end()) nodeFail(n, "a workload_graph node has no \"Id\"");
+    const auto id = jsonId(*it);
+    if (!id) bad("Id", *it, "a whole number 0 or more");
+    n.id = *id;
+    if (const auto v = obj.find("Name"); v != obj.end()) {
+        if (!v->is_string()) bad("Name", *v, "a string");
+        n.name = v->get<std::string>();
+    }
+    if (const auto v = obj.find("NodeType"); v != obj.end()) {
+        if (!v->is_number_integer()) bad("NodeType", *v, "a NodeType number (4 COMP_NODE, 5 COMM_SEND_NODE, 6 COMM_RECV_NODE, 7 COMM_COLL_NODE)");
+        n.type = v->get<std::int64_t>();
+    }
+    if (const auto v = obj.find("runtime"); v != obj.end()) {
+        const auto d = jsonNumber(*v);
+        if (!d || v->is_boolean()) bad("runtime", *v, "a number of microseconds");
+        n.duration = *d;
+    }
+    if (const auto v = obj.find("data_deps"); v != obj.end()) {
+        if (!v->is_array()) bad("data_deps", *v, "an array of node ids");
+        for (const json& d : *v) {
+            const auto dep = jsonId(d);
+            if (!dep) bad("data_deps", d, "node ids (whole numbers 0 or more)");
+            n.dataDeps.push_back(*dep);
+        }
+    }
+    if (const auto v = obj.find("is_cpu_op"); v != obj.end()) {
+        if (!v->is_boolean() && !v->is_number()) bad("is_cpu_op", *v, "true or false");
+        n.isCpuOp = v->is_boolean() ? v->get<bool>() : v->get<double>() != 0;
+    }
+    if (const auto v = obj.find("comm_type"); v != obj.end()) applyAttr(n, "comm_type", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
+    if (const auto v = obj.find("comm_size"); v != obj.end()) applyAttr(n, "comm_size", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
+    finish(n);
+}
+
+void Reader::feederNodes(const json& nodes, std::string_view text, std::size_t offset) {
+    if (!nodes.is_array()) failAt(m_source, lineOfOffset(text, offset), "\"workload_graph\" must be an array, got " + jsonKind(nodes));
+    if (static_cast<std::int64_t>(nodes.size()) > limits().ops)
+        failAt(m_source, lineOfOffset(text, offset), std::to_string(nodes.size()) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
+    for (std::size_t i = 0; i < nodes.size(); ++i) feederNode(nodes[i], i);
+}
+
 void Reader::readJson(std::string_view text) {
     const auto values = topLevelValues(text, m_source);
     if (values.empty()) fail(m_source, "empty file");
@@ -222,6 +303,8 @@ void Reader::readJson(std::string_view text) {
         const std::int64_t line = lineOfOffset(text, offset);
         if (doc.is_array()) {   // [metadata, node, node, ...]
             jsonNodes(doc, text, offset);
+        } else if (values.size() == 1 && doc.is_object() && doc.contains("workload_graph")) {   // Chakra's feeder JSON
+            feederNodes(doc.at("workload_graph"), text, offset);
         } else if (const json* nodes = values.size() == 1 && doc.is_object() ? member(doc, "nodes", "nodes") : nullptr) {
             if (!nodes->is_array()) failAt(m_source, line, "\"nodes\" must be an array, got " + jsonKind(*nodes));
             jsonNodes(*nodes, text, offset);

@@ -59,8 +59,8 @@ struct Node {
     std::optional<double> commSize;
     int groupSize = 0;
     // where it is, for messages: the byte of its record (protobuf), the line of its object (a
-    // JSON stream) or its index in a JSON array
-    enum class Place : std::uint8_t { Byte, Line, Index } place = Place::Byte;
+    // JSON stream), its index in a JSON array or in the feeder JSON's workload_graph
+    enum class Place : std::uint8_t { Byte, Line, Index, Feeder } place = Place::Byte;
     std::size_t at = 0;
 };
 
@@ -86,6 +86,8 @@ private:
     // JSON (chakrajson.cpp)
     void jsonNodes(const json& nodes, std::string_view text, std::size_t offset);
     void jsonNode(const json& obj, Node::Place place, std::size_t at);
+    void feederNodes(const json& nodes, std::string_view text, std::size_t offset);
+    void feederNode(const json& obj, std::size_t index);
     // the graph
     std::vector<std::string> uniqueNames() const;
     void addOps(Graph& g, const std::vector<std::string>& names);
@@ -99,6 +101,7 @@ private:
     std::vector<std::string> m_warnings;
     int m_cpuOps = 0;
     int m_renamed = 0;
+    int m_danglingData = 0, m_danglingCtrl = 0;   // dependencies on nodes not in the trace, dropped
     int m_sizelessProducers = 0;
     int m_unmodelledCollectives = 0;
     int m_sizelessCollectives = 0;

@@ -260,11 +260,58 @@ private Q_SLOTS:
         expectError(write("varint.et", metadataRecord() + record("\x08\xff\xff")), {"varint.et: byte", "truncated varint"});
     }
 
-    void missingDependency() {
-        expectError(write("missing.et", metadataRecord() + nodeRecord(1, "a", 4, 5) + nodeRecord(2, "b", 4, 5, dataDeps({99}))),
-                    {"node 2 ('b')", "data_deps names node 99", "not in the trace"});
-        expectError(write("missing.json", R"({"version": "0.0.4"}{"id": "1", "name": "a", "type": "COMP_NODE", "ctrlDeps": ["42"]})"),
-                    {"missing.json:1:", "node 1 ('a')", "ctrl_deps names node 42"}, GraphFormat::Chakra);
+    /// As chakra_converter leaves them (make_fixtures.py): a control dependency on node 3 and a data
+    /// dependency on node 5, neither in the trace, are dropped and counted; 217 keeps its data edge
+    /// from 216. Catches a refusal (the old reader's), a silent drop, or a dropped op.
+    void droppedDependencies() {
+        const LoadedGraph lg = loadGraph(kChakraData + "/dangling.et");
+        const Graph& g = *lg.graph;
+        QCOMPARE(g.opCount(), 2);
+        const OpId flatten = g.findOp("aten::flatten_dense_tensors(0)"), copy = g.findOp("aten::copy_");
+        QCOMPARE(g.predecessors(flatten).size(), std::size_t{0});
+        QVERIFY(g.predecessors(copy).size() == 1 && g.predecessors(copy)[0] == flatten);
+        QCOMPARE(g.edgeCount(), 1);
+        QVERIFY(std::any_of(lg.warnings.begin(), lg.warnings.end(), [](const std::string& w) {
+            return w.rfind("1 data and 1 control dependencies name nodes the trace does not hold", 0) == 0;
+        }));
+        // the JSON form the same way
+        const LoadedGraph js = parseGraph(R"({"version": "0.0.4"}{"id": "1", "name": "a", "type": "COMP_NODE", "ctrlDeps": ["42"], "dataDeps": ["7", "8"]})",
+                                          GraphFormat::Chakra, "missing.json");
+        QCOMPARE(js.graph->opCount(), 1);
+        QVERIFY(std::any_of(js.warnings.begin(), js.warnings.end(),
+                            [](const std::string& w) { return w.rfind("2 data and 1 control dependencies", 0) == 0; }));
+    }
+
+    /// The feeder's JSON by hand (make_fixtures.py): three nodes, the CPU one on machine type 1, a
+    /// data dependency each, runtimes as durations, the all-reduce's kind and size. Catches the
+    /// old reading (one op, no warning) and a runtime or is_cpu_op not read.
+    void feederJson() {
+        const LoadedGraph lg = loadGraph(kChakraData + "/feeder.json");
+        QVERIFY(lg.format == GraphFormat::Chakra);
+        const Graph& g = *lg.graph;
+        QCOMPARE(g.opCount(), 3);
+        const OpId embedding = g.findOp("aten::embedding"), gemm = g.findOp("sm90_gemm"), allReduce = g.findOp("allreduce");
+        QCOMPARE(g.op(embedding).duration, 318.0);
+        QCOMPARE(g.op(embedding).machineType, 1);
+        QCOMPARE(g.op(gemm).duration, 90.0);
+        QCOMPARE(g.op(gemm).machineType, 0);
+        QVERIFY(g.predecessors(gemm).size() == 1 && g.predecessors(gemm)[0] == embedding);
+        QVERIFY(g.predecessors(allReduce).size() == 1 && g.predecessors(allReduce)[0] == gemm);
+        QVERIFY(g.op(allReduce).work.collective == Collective::AllReduce);
+        QCOMPARE(g.op(allReduce).work.commBytes, 1048576.0);
+        QCOMPARE(g.op(allReduce).duration, 40.0);
+        expectError(write("feeder-bad.json", R"({"workload_graph": [{"Id": 1, "runtime": "slow"}]})"),
+                    {"workload_graph[0]", "\"runtime\" must be a number of microseconds"});
+        expectError(write("feeder-noid.json", R"({"workload_graph": [{"Name": "x", "data_deps": []}]})"),
+                    {"workload_graph[0]", "no \"Id\""});
+    }
+
+    /// A JSON object the reader does not understand is refused with what it expected and what it
+    /// found, never read as a one-op graph.
+    void unknownJsonShapeRefused() {
+        expectError(write("other.json", R"({"graph": {"ops": []}, "data_deps_note": 1})"),
+                    {"other.json:1: not a Chakra trace node", "workload_graph", "found an object with members \"data_deps_note\", \"graph\""},
+                    GraphFormat::Chakra);
     }
 
     void negativeDuration() {

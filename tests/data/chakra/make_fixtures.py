@@ -21,6 +21,18 @@ The trace (ids are not contiguous on purpose; durations in microseconds):
   30  ncclDevKernel_AllReduce_Sum_f32_RING_LL      COMM_COLL_NODE  GPU   250  data 21
   22  Memcpy DtoH (Device -> Pinned)               COMP_NODE       GPU   8    data 30, ctrl 11 (unpacked)
 
+Two more shapes of real files:
+
+  dangling.et   as chakra_converter leaves a trace whose nodes it dropped: node 216
+                'aten::flatten_dense_tensors(0)' has ctrl_deps [3] (node 3 is not in the trace) and
+                node 217 has data_deps [216, 5] (node 5 is not either); the reader drops the two
+                dependencies and counts them
+  feeder.json   the JSON that Chakra's feeder reads (src/feeder/json_node.h): {"workload_graph": [...]}
+                with Id, Name, NodeType (a number), runtime (microseconds), data_deps, is_cpu_op, and
+                comm_type / comm_size on a communication node:
+                  Id 1 'aten::embedding' CPU 318 us; Id 2 'sm90_gemm' GPU 90 us, data 1;
+                  Id 3 'allreduce' COMM_COLL_NODE GPU 40 us, data 2, ALL_REDUCE, 1 MiB
+
 Outputs: 10 float[8, 1024] (32768 bytes), 20 and 21 bf16[8, 4096] (65536 bytes), 30 float[1048576]
 (4 MiB). The all-reduce has comm_type ALL_REDUCE (0), comm_size 4194304 and pg_ranks [0, 1, 2, 3].
 """
@@ -214,7 +226,31 @@ def json_trace():
     return "".join(json.dumps(o, indent=2) for o in [metadata] + [node_json(n) for n in NODES])
 
 
+DANGLING_NODES = [
+    node(216, "aten::flatten_dense_tensors(0)", COMP_NODE, 21, 500, ctrl=[3], attrs=common_attrs(True)),
+    node(217, "aten::copy_", COMP_NODE, 9, 530, data=[216, 5], attrs=common_attrs(True)),
+]
+
+
+def dangling_trace():
+    return record(encode_metadata(METADATA)) + b"".join(record(encode_node(n)) for n in DANGLING_NODES)
+
+
+def feeder_trace():
+    nodes = [
+        {"Id": 1, "Name": "aten::embedding", "NodeType": COMP_NODE, "runtime": 318, "data_deps": [], "is_cpu_op": True},
+        {"Id": 2, "Name": "sm90_gemm", "NodeType": COMP_NODE, "runtime": 90, "data_deps": [1], "is_cpu_op": False},
+        {"Id": 3, "Name": "allreduce", "NodeType": COMM_COLL_NODE, "runtime": 40, "data_deps": [2], "is_cpu_op": False,
+         "comm_type": 0, "comm_size": 1048576},
+    ]
+    return json.dumps({"workload_graph": nodes}, indent=2)
+
+
 def main():
+    with open(os.path.join(HERE, "dangling.et"), "wb") as f:
+        f.write(dangling_trace())
+    with open(os.path.join(HERE, "feeder.json"), "w", encoding="utf-8") as f:
+        f.write(feeder_trace())
     data = protobuf_trace()
     with open(os.path.join(HERE, "small.et"), "wb") as f:
         f.write(data)

@@ -18,6 +18,7 @@
 #include "core/optimizer/optimizer.h"
 #include "core/timing/catalog.h"
 #include "core/timing/machine.h"
+#include "core/timing/retime.h"
 #include "models/gflownet/sampler.h"
 
 #include <cstdio>
@@ -55,9 +56,15 @@ std::string defaultMethods(bool quick) {
            ",gflownet:temperature=0.005,gflownet:temperature=1";
 }
 
-/// `g` on the bench's machine: --devices identical devices, or the preset's first --devices.
+/// `g` on the bench's machine: --devices identical devices, or the preset's first --devices with
+/// the ops that carry work timed on its devices (as optimize --preset does). The methods draw on
+/// the preset's links contention-free, the paper's kind of proxy; the shared-links target shares them.
 Problem onDevices(std::shared_ptr<const Graph> g, const BenchSetup& b) {
-    return Problem{std::move(g), b.machine ? firstDevices(*b.machine, b.devices) : Platform::identical(b.devices), {}};
+    if (!b.machine) return Problem{std::move(g), Platform::identical(b.devices), {}};
+    Platform machine = firstDevices(*b.machine, b.devices);
+    machine.topology.shared = false;
+    const TimedGraph timed = retimeGraph(*g, machine, DeviceCatalog::instance());
+    return Problem{timed.retimed ? timed.retimed : std::move(g), machine, {}};
 }
 
 /// Not a candidate method: `method` run on each target itself, so it sees what the others must
@@ -274,9 +281,10 @@ SL_CLI_BENCH(
                  "('name:key=value;...' sets options; the keys budget and label set a method's own\n"
                  "evaluations and its row's name). Each table ends with list-cp and tabu run on each target\n"
                  "itself (they see the target, unlike the methods; references for the target columns).\n"
-                 "--preset ID: the preset's first --devices devices and links instead of identical devices;\n"
-                 "with --target shared-links, candidates drawn on the free proxy are judged on that machine\n"
-                 "with its links shared (docs/time.md, \"Shared links\").\n"
+                 "--preset ID: the preset's first --devices devices and links instead of identical devices,\n"
+                 "ops that carry work timed on its devices; the methods see its links contention-free.\n"
+                 "With --target shared-links, their candidates are judged on that machine with its links\n"
+                 "shared (docs/time.md, \"Shared links\").\n"
                  "The paper's numbers are printed after the tables. --quick: 100 samples, top 10, one\n"
                  "seed, one 20-op graph per family.\n"
                  "--only speed [--threads 1,2] [--temperatures 20]: seconds for --samples samples and for a\n"

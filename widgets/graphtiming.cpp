@@ -56,7 +56,9 @@ QString profileSummary(const GraphProfile& p) {
 }
 
 QString machineLabel(const Platform& p) {
-    if (!p.name.empty()) return beforeColon(p.name);
+    // a machine whose links were freed (Platform dock, --free-links) is named apart from itself shared
+    const QString links = !p.topology.empty() && !p.topology.shared ? QObject::tr(", free links") : QString();
+    if (!p.name.empty()) return beforeColon(p.name) + links;
     return QObject::tr("%n device(s)", nullptr, p.deviceCount());
 }
 

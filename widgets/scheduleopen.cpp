@@ -5,6 +5,7 @@
 #include "widgets/schedulerecord.h"
 
 #include "core/costmodel/cost.h"
+#include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/validator.h"
 #include "core/graph/fingerprint.h"
 #include "core/io/scheduleio.h"
@@ -45,7 +46,7 @@ std::optional<Platform> platformToAdopt(const ScheduleOrigin& origin, const Plat
 
 bool samePlatform(const Platform& a, const Platform& b) {
     if (a.deviceCount() != b.deviceCount() || a.link.latency != b.link.latency || a.link.bandwidth != b.link.bandwidth) return false;
-    if (a.topology.empty() != b.topology.empty()) return false;
+    if (a.topology.empty() != b.topology.empty() || linksShared(a) != linksShared(b)) return false;
     for (int d = 0; d < a.deviceCount(); ++d) {
         const Device& x = a.devices[static_cast<size_t>(d)];
         const Device& y = b.devices[static_cast<size_t>(d)];

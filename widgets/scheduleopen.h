@@ -27,7 +27,8 @@ OpenedSchedule openScheduleFile(const QString& path, const Problem& current, con
 OpenedSchedule openScheduleText(const std::string& json, const QString& name, const Problem& current, const ShownGraph& shown, int id,
                                 TargetModel target);
 
-/// Same devices (names, machine types, capacities, catalogue models) and the same links.
+/// Same devices (names, machine types, capacities, catalogue models) and the same links, shared
+/// or free alike.
 bool samePlatform(const Platform& a, const Platform& b);
 
 } // namespace sl::gui

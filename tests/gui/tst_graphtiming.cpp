@@ -393,6 +393,54 @@ private Q_SLOTS:
         }
     }
 
+    // The Platform dock's Shared links box: a preset's links are shared by default (the status bar
+    // says "links shared", the schedule on show is the booking replay of its placement and order);
+    // unticked, the same placement and order on free links (contention-free times, "links free");
+    // ticked again, the record made for the shared links before. A layered graph spread over four L4s on PCIe, where
+    // transfers queue. Catches a box that changes nothing the views show, a status bar that does
+    // not follow it, a re-timing that drops the sharing, or a free-links record taken for the
+    // shared one (they were told apart by name only, and not even by that).
+    void sharedLinksBoxRetimesTheScheduleOnShow() {
+        const QString path = m_dir.filePath(QStringLiteral("layered300.json"));
+        saveGraphJson(layeredWithMatmulWork(300), nullptr, path.toStdString());
+        MainWindow w;
+        w.platformPanel()->setSharedLinks(true);
+        w.platformPanel()->setDeviceCount(4);
+        QVERIFY(w.openFile(path));
+        QVERIFY(runMethodToEnd(w).result);
+        QVERIFY(chooseMachine(w, QStringLiteral("preset:4x-l4-pcie4")));
+        const QLabel* status = w.findChild<QLabel*>(QStringLiteral("statusLinks"));
+        QCOMPARE(status->text(), QStringLiteral("links shared"));
+        const RunRecord shared = *w.document()->shown();
+        QVERIFY(shared.problem->platform.topology.shared);
+        const Schedule replay = timeOnSharedLinks(*shared.problem, shared.schedule());
+        QVERIFY(sameBits(shared.schedule().makespan, replay.makespan));
+        const DeviceChains chains = deviceChains(shared.schedule(), 4);
+
+        QSignalSpy landed(&w, &MainWindow::shownRetimed);
+        w.platformPanel()->setSharedLinks(false);
+        QVERIFY(!landed.isEmpty() || landed.wait(30000));
+        QCOMPARE(status->text(), QStringLiteral("links free"));
+        const RunRecord free = *w.document()->shown();
+        QVERIFY(!free.problem->platform.topology.shared);
+        QVERIFY(free.id != shared.id);
+        QVERIFY2(free.name.endsWith(QStringLiteral("on 4 x L4 on PCIe 4.0 x16 in one host, free links")),
+                 qPrintable(free.name));
+        QVERIFY(deviceChains(free.schedule(), 4) == chains);   // the same placement and order
+        QVERIFY(sameBits(free.schedule().makespan, timeChains(*free.problem, chains).makespan));
+        QVERIFY2(
+            free.schedule().makespan < shared.schedule().makespan,   // transfers queued on the shared links
+            qPrintable(
+                QStringLiteral("free %1, shared %2").arg(free.schedule().makespan).arg(shared.schedule().makespan)));
+
+        landed.clear();
+        w.platformPanel()->setSharedLinks(true);
+        QVERIFY(!landed.isEmpty() || landed.wait(30000));
+        QCOMPARE(status->text(), QStringLiteral("links shared"));
+        QCOMPARE(w.document()->shown()->id, shared.id);   // the record re-timed for the shared links before
+        QVERIFY(sameBits(w.document()->shown()->schedule().makespan, shared.schedule().makespan));
+    }
+
     // Re-deriving 10,000 ops' times and re-timing the schedule on show is synchronous: it must stay
     // well under a second (measured: a few ms for the times; docs/gui.md). Prints the time.
     void retimingTenThousandOpsIsQuick() {

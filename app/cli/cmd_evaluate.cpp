@@ -7,6 +7,7 @@
 #include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/target.h"
 #include "core/costmodel/validator.h"
+#include "core/graph/durationtext.h"
 #include "core/io/scheduleio.h"
 
 #include <iomanip>
@@ -50,12 +51,12 @@ int runEvaluate(Args& args) {
     const double cost = scoreSchedule(p, scored);
     std::cout << std::setprecision(12);   // bytes and times in full, not 2.28593e+07
     std::cout << path << ": valid\n"
-              << "makespan            " << scored.makespan << "\n"
+              << "makespan            " << formatExactWithScaled(scored.makespan, p.g().timeUnit()) << "\n"
               << "peak memory (step)  " << scored.stepMemory.peak << " bytes\n"
               << "peak memory (time)  " << scored.timeMemory.peak << " bytes\n"
               << std::left << std::setw(20)
-              << "cost (" + toString(p.objective.kind) + ", " + toString(p.objective.memoryClock) + " clock)" << " "
-              << cost << "\n";
+              << "cost (" + toString(p.objective.kind) + ", " + toString(p.objective.memoryClock) + " clock)"
+              << " " << cost << "\n";
     printTargetSpeedups(p, s, targets);
     std::cout << "times               " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";
     if (const std::string links = linksDescription(p.platform); !links.empty())

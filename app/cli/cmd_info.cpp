@@ -6,6 +6,7 @@
 #include "core/analysis/bounds.h"
 #include "core/analysis/levels.h"
 #include "core/costmodel/sharedlinks.h"
+#include "core/graph/durationtext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,7 @@ int runInfo(Args& args) {
     const Problem& p = lp.problem;
     const Graph& g = p.g();
     const LowerBounds lb = lowerBounds(p);
+    const TimeUnit unit = g.timeUnit();
     const std::vector<double> bl = bottomLevels(g);
     const double criticalPath = bl.empty() ? 0 : *std::max_element(bl.begin(), bl.end());
     std::map<int, int> opsPerType;
@@ -77,18 +79,19 @@ int runInfo(Args& args) {
               << " levels)\n"
               << "tensors         " << g.tensorCount() << "\n"
               << "edges           " << g.edgeCount() << "\n"
-              << "total work      " << g.totalWork() << "\n"
-              << "critical path   " << criticalPath << " (mean durations)\n"
+              << "total work      " << formatDuration(g.totalWork(), unit) << "\n"
+              << "critical path   " << formatDuration(criticalPath, unit) << " (mean durations)\n"
               << "machine types  ";
     for (auto [type, count] : opsPerType) std::cout << " " << type << ": " << count << " ops;";
     std::cout << "\ndevices         " << p.platform.deviceCount()
               << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n"
               << "times           " << lp.timing << "\n"
               << (linksDescription(p.platform).empty() ? "" : "links           " + linksDescription(p.platform) + "\n")
-              << "lower bounds    makespan >= " << lb.makespan << " (critical path " << lb.criticalPath
-              << ", work / capacity " << lb.workPerDevice << ", machines " << lb.machines << ", with transfers "
-              << lb.transferPath;
-    if (linksShared(p.platform)) std::cout << ", busiest link " << lb.busiestLink;
+              << "lower bounds    makespan >= " << formatDuration(lb.makespan, unit) << " (critical path "
+              << formatDuration(lb.criticalPath, unit) << ", work / capacity " << formatDuration(lb.workPerDevice, unit)
+              << ", machines " << formatDuration(lb.machines, unit) << ", with transfers "
+              << formatDuration(lb.transferPath, unit);
+    if (linksShared(p.platform)) std::cout << ", busiest link " << formatDuration(lb.busiestLink, unit);
     std::cout << "); peak memory >= " << lb.memory << " bytes (" << lb.memorySource << "; largest op footprint "
               << lb.footprint << ")\n"
               << "memory          " << tensorBytes << " tensor bytes, " << paramBytes << " parameter bytes\n";

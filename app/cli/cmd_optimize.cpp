@@ -11,6 +11,7 @@
 #include "core/analysis/resultbound.h"
 #include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/validator.h"
+#include "core/graph/durationtext.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/candidates.h"
 #include "core/optimizer/optimizer.h"
@@ -112,7 +113,7 @@ std::string methodOptionsHelp() {
 /// result at its bound is a hair below it after rounding).
 double percentPoints(double gap) { return std::abs(100 * gap) < 0.005 ? 0.0 : 100 * gap; }
 
-/// How far the result can at most be from the optimum: "gap to lower bound 55 (machines): +10.91%"
+/// How far the result can at most be from the optimum: "gap to lower bound 55 units (machines): +10.91%"
 /// for makespan, the peak memory on the problem's clock against the memory bound for a memory
 /// objective; the tightest bound known (core/analysis/resultbound.h), which a run may have proved.
 void printGapToBound(const Problem& p, const RunResult& r) {
@@ -120,9 +121,11 @@ void printGapToBound(const Problem& p, const RunResult& r) {
     const CostBound bound = tightestBound(p, r, lowerBounds(p));
     const double gap = gapToBound(memory ? r.schedule.peakMemory() : r.schedule.makespan, bound.value);
     if (std::isnan(gap)) return;
-    std::cout << std::setprecision(12) << "gap to lower bound " << bound.value << (memory ? " bytes" : "") << " ("
-              << bound.source << "): " << std::showpos << std::fixed << std::setprecision(2) << percentPoints(gap) << "%"
-              << std::noshowpos << std::defaultfloat << "\n";
+    std::ostringstream value;
+    value << std::setprecision(12) << bound.value << " bytes";
+    std::cout << "gap to lower bound " << (memory ? value.str() : formatDuration(bound.value, p.g().timeUnit())) << " ("
+              << bound.source << "): " << std::showpos << std::fixed << std::setprecision(2) << percentPoints(gap)
+              << "%" << std::noshowpos << std::defaultfloat << "\n";
 }
 
 /// --target needs what the protocol assumes: a makespan run on the proxy (free transfers).
@@ -164,7 +167,8 @@ void printAsMeasured(const LoadedProblem& lp) {
     const auto& threads = lp.profile->ort->measuredOrderPerThread;
     const Schedule s = asMeasuredSchedule(lp.problem, threads);
     std::cout << std::setprecision(12) << "as measured (ONNX Runtime's order, " << threads.size()
-              << (threads.size() == 1 ? " thread" : " threads") << "): makespan " << s.makespan << "\n";
+              << (threads.size() == 1 ? " thread" : " threads") << "): makespan "
+              << formatDurationWithExact(s.makespan, lp.problem.g().timeUnit()) << "\n";
 }
 
 /// The schedule of `--start FILE`: read, valid for this problem, and for a method that takes one.
@@ -260,12 +264,12 @@ int runOptimize(Args& args) {
     if (trace) outputs.add(*trace, chromeTraceJson(p, r.schedule, *trace));
     if (csv) outputs.add(*csv, scheduleToCsv(p, r.schedule, *csv));
     outputs.commit();
-    std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan " << r.schedule.makespan
-              << " | peak memory " << r.schedule.stepMemory.peak << " bytes (step), " << r.schedule.timeMemory.peak
-              << " bytes (time) | " << r.evaluations
-              << " evaluations | " << std::fixed << std::setprecision(3) << r.seconds << " s" << std::defaultfloat
-              << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note) << " -> " << *out
-              << "\n";
+    std::cout << std::setprecision(12) << *method << ": cost " << r.cost << " | makespan "
+              << formatDurationWithExact(r.schedule.makespan, p.g().timeUnit()) << " | peak memory "
+              << r.schedule.stepMemory.peak << " bytes (step), " << r.schedule.timeMemory.peak << " bytes (time) | "
+              << r.evaluations << " evaluations | " << std::fixed << std::setprecision(3) << r.seconds << " s"
+              << std::defaultfloat << (r.cancelled ? " | cancelled" : "") << (r.note.empty() ? "" : " | " + r.note)
+              << " -> " << *out << "\n";
     printGapToBound(p, r);
     printAsMeasured(lp);
     std::cout << "times: " << lp.timing << (p.platform.name.empty() ? "" : " (" + p.platform.name + ")") << "\n";

@@ -102,3 +102,18 @@ endif()
 string(SUBSTRING "${text}" 0 40 truncated)
 file(WRITE ${OUT}/ft06-truncated.json "${truncated}")
 run_cli(1 evaluate ${DATA}/jobshop/ft06.txt ${OUT}/ft06-truncated.json --format jobshop)
+
+# Times carry their unit (issue 60): a graph in microseconds (SqueezeNet on a DGX A100) prints its
+# makespan scaled with the exact value beside it, evaluate the exact value first; a graph in seconds
+# (a WfCommons trace) in s; a job-shop in abstract units keeps "units" (ft06's list schedule: 61).
+run_cli(0 optimize ${DATA}/onnx/light_squeezenet.onnx --preset dgx-a100 --method list-cp --out ${OUT}/squeeze.json)
+expect_match("\\| makespan [0-9.]+ (µs|ms) \\([0-9.]+ µs\\) \\|" "${LAST_OUT}" "a makespan in µs")
+expect_match("gap to lower bound [0-9.]+ (µs|ms) \\(" "${LAST_OUT}" "the bound in µs")
+run_cli(0 evaluate ${DATA}/onnx/light_squeezenet.onnx ${OUT}/squeeze.json --preset dgx-a100)
+expect_match("makespan +[0-9.]+ µs( \\([0-9.]+ (µs|ms)\\))?\n" "${LAST_OUT}" "evaluate's makespan in µs")
+run_cli(0 info ${DATA}/onnx/light_squeezenet.onnx --preset dgx-a100)
+expect_match("total work +[0-9.]+ (µs|ms)\ncritical path +[0-9.]+ (µs|ms) \\(mean" "${LAST_OUT}" "info's times in µs")
+run_cli(0 optimize ${DATA}/wfcommons/blast-chameleon-small-001.json --method list-cp --out ${OUT}/blast.json)
+expect_match("\\| makespan [0-9.]+ s \\([0-9.]+ s\\) \\|" "${LAST_OUT}" "a makespan in s")
+run_cli(0 optimize ${DATA}/jobshop/ft06.txt --method list-cp --out ${OUT}/ft06-units.json)
+expect_match("\\| makespan 61 units \\|" "${LAST_OUT}" "a makespan in abstract units")

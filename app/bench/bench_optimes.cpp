@@ -8,6 +8,7 @@
 #include "bench.h"
 
 #include "app/cli/neural.h"
+#include "app/cli/profiledmodels.h"
 #include "core/io/graphio.h"
 #include "core/profile/repetitions.h"
 #include "core/timing/catalog.h"
@@ -136,7 +137,56 @@ void printTables(const std::vector<OpSample>& samples, const char* title) {
         std::printf("%-26s %5zu %13.1f%%\n", std::string(toString(c)).c_str(), errors.size(), 100 * median(errors));
 }
 
+/// A model's measured ops with the base entry's roofline and, when `learned` is given, its fitted
+/// estimate (as `estimated`).
+std::vector<OpSample> runtimeSamples(const ProfiledModel& m, const DeviceSpec& base, const DeviceSpec* learned) {
+    const Graph& g = *m.graph;
+    std::vector<OpSample> out;
+    for (const OpMeasurement& measured : m.profile.ops) {
+        const OpId v = g.findOp(measured.name);
+        if (v == kNoOp || !(measured.medianUs > 0)) continue;
+        const Op& op = g.op(v);
+        if (!(rooflineBodyMicroseconds(base, op.work) > 0)) continue;
+        const double estimate =
+            learned ? estimatedMicroseconds(*learned, op.type, op.work) : rooflineMicroseconds(base, op.work);
+        out.push_back({fs::path(m.modelPath).stem().string(), measured.name, op.type, op.work.opClass, estimate,
+                       measured.medianUs});
+    }
+    return out;
+}
+
+/// --runtime: leave one model out over profiles of any runtime; each model estimated by the base
+/// entry's roofline, then by a machine learned from the other models' profiles.
+int runRuntimeBench(Args& args, const std::string& pairs) {
+    const std::string baseId = args.take("device", "this-machine");
+    const bool ops = args.takeFlag("ops");
+    args.finish(1);
+    const std::vector<ProfiledModel> models = readProfiledModels(pairs, "runtime");
+    if (models.size() < 2)
+        throw UsageError("--runtime needs profiles of at least two models (each is estimated from the others)");
+    const DeviceSpec& base = DeviceCatalog::instance().device(baseId);
+    std::printf("estimates: %s (%s); measured: %s\n", base.name.c_str(), base.id.c_str(),
+                models.front().describe().c_str());
+    std::vector<OpSample> plain, learned;
+    for (size_t i = 0; i < models.size(); ++i) {
+        std::vector<ProfiledModel> others = models;
+        others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+        const DeviceSpec fitted = learnedDevice(base, others, "leave-one-out");
+        const std::vector<OpSample> a = runtimeSamples(models[i], base, nullptr),
+                                    b = runtimeSamples(models[i], base, &fitted);
+        plain.insert(plain.end(), a.begin(), a.end());
+        learned.insert(learned.end(), b.begin(), b.end());
+    }
+    if (ops) printOps(learned);
+    printTables(plain, "The base entry's roofline:");
+    printTables(learned,
+                "A machine learned from the other models' profiles (calibrate --from; targets: median op error\n"
+                "<= 20 %, model sum within 10 %):");
+    return 0;
+}
+
 int runOpTimesBench(Args& args) {
+    if (const std::optional<std::string> pairs = args.take("runtime")) return runRuntimeBench(args, *pairs);
     const std::string data = args.take("data", defaultDataDir());
     const std::optional<std::string> device = args.take("device");
     const bool quick = args.takeFlag("quick");
@@ -164,8 +214,10 @@ int runOpTimesBench(Args& args) {
     return 0;
 }
 
-SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch measurements on this machine",
+SL_CLI_BENCH({"cost-model",
+              "op times: the calibrated roofline against LibTorch measurements on this machine",
               "Usage: schedlab-cli bench cost-model [--data DIR] [--device ID] [--repeats 20] [--ops] [--quick]\n"
+              "       schedlab-cli bench cost-model --runtime MODEL=PROFILE,MODEL=PROFILE,... [--device BASE] [--ops]\n"
               "Measures every op of the ONNX models of DATA/onnx (default tests/data; one file per network)\n"
               "with LibTorch at its shapes (as `schedlab-cli profile` does) and compares each with\n"
               "the roofline estimate of this machine's calibrated entry (`schedlab-cli calibrate` runs\n"
@@ -174,8 +226,13 @@ SL_CLI_BENCH({"cost-model", "op times: the calibrated roofline against LibTorch 
               "overall; then the same with a correction per op type (or class) fitted on the other models only\n"
               "(leave one model out). Not to be confused with `bench costmodel` (evaluation speed).\n"
               "--ops: every op's measured and estimated time first. --quick: two networks, 2 runs per op, a\n"
-              "quick calibration (a smoke test, not numbers).\n",
-              {"quick", "ops"}, &runOpTimesBench, /*needsNeuralMethods=*/true});
+              "quick calibration (a smoke test, not numbers).\n"
+              "--runtime: profiles of any runtime you have (ONNX Runtime's, `profile`'s), one per model; leave\n"
+              "one model out: each model's ops estimated by the BASE entry's roofline (default this-machine)\n"
+              "and by a machine learned from the other models' profiles (calibrate --from). Needs no LibTorch.\n",
+              {"quick", "ops"},
+              &runOpTimesBench,
+              /*needsNeuralMethods=*/true});
 
 } // namespace
 } // namespace bench_optimes

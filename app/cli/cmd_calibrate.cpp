@@ -6,6 +6,7 @@
 #include "command.h"
 #include "interrupt.h"
 #include "neural.h"
+#include "profiledmodels.h"
 
 #include "core/timing/catalog.h"
 #include "core/timing/devicespec.h"
@@ -28,10 +29,45 @@ std::optional<std::string> calibrateOut(Args& args) {
                                                                : "unexpected argument '" + args.positional(0, "") + "'");
 }
 
-std::string calibrateDefaultOut() {
+std::string calibrateDefaultOut(const std::string& id) {
     const std::string dir = DeviceCatalog::userDirectory();
     if (dir.empty()) throw UsageError("neither XDG_DATA_HOME nor HOME is set: give the entry's file with -o FILE");
-    return dir + "/this-machine.json";
+    return dir + "/" + id + ".json";
+}
+
+void writeEntry(const DeviceSpec& d, const std::string& outPath) {
+    const std::filesystem::path parent = std::filesystem::path(outPath).parent_path();
+    std::error_code ec;
+    if (!parent.empty())
+        std::filesystem::create_directories(parent, ec);   // saveDeviceSpec names the file if this failed
+    saveDeviceSpec(d, outPath);
+}
+
+void printTerm(const std::string& key, const FitTerm& t) {
+    std::printf("  %-22s %6d ops   launch %9.3f us   scale %9.4f   exponent %.2f\n", key.c_str(), t.samples, t.launchUs,
+                t.scale, t.exponent);
+}
+
+/// `calibrate --from MODEL=PROFILE,...`: the base entry's roofline fitted to measured profiles.
+int runFromProfiles(Args& args, const std::string& from, const std::optional<std::string>& out) {
+    const std::string baseId = args.take("device", "this-machine");
+    const std::string id = args.take("id", "fitted-" + baseId);
+    args.finish(args.positionalCount());
+    const std::vector<ProfiledModel> models = readProfiledModels(from, "from");
+    const DeviceCatalog& catalog = DeviceCatalog::instance();
+    if (!catalog.findDevice(baseId))
+        throw UsageError(
+            "--device " + baseId + ": no such catalogue entry" +
+            (baseId == "this-machine" ? " (run 'schedlab-cli calibrate' first, or name another with --device)" : ""));
+    const DeviceSpec learned = learnedDevice(catalog.device(baseId), models, id);
+    std::printf("%s\n%s\n\nfitted: measured = launch + scale x (roofline body)^exponent, per op type, else class\n",
+                learned.name.c_str(), learned.source.c_str());
+    for (const auto& [type, term] : learned.fit.byType) printTerm("type " + type, term);
+    for (const auto& [c, term] : learned.fit.byClass) printTerm("class " + std::string(toString(c)), term);
+    const std::string outPath = out.value_or(calibrateDefaultOut(id));
+    writeEntry(learned, outPath);
+    std::printf("\nwrote %s (--device %s)\n", outPath.c_str(), id.c_str());
+    return 0;
 }
 
 void printCalibration(const models::CalibrationRun& run) {
@@ -57,11 +93,12 @@ void printCalibration(const models::CalibrationRun& run) {
 
 int runCalibrate(Args& args) {
     const std::optional<std::string> out = calibrateOut(args);
+    if (const std::optional<std::string> from = args.take("from")) return runFromProfiles(args, *from, out);
     models::CalibrateRequest request;
     request.quick = args.takeFlag("quick");
     request.threads = args.takeThreads(1);
     args.finish(args.positionalCount());
-    const std::string outPath = out.value_or(calibrateDefaultOut());
+    const std::string outPath = out.value_or(calibrateDefaultOut("this-machine"));
 
     loadNeuralMethods();
     const models::TimingTools tools = models::timingTools();
@@ -76,16 +113,14 @@ int runCalibrate(Args& args) {
         return 130;
     }
     printCalibration(run);
-    const std::filesystem::path parent = std::filesystem::path(outPath).parent_path();
-    std::error_code ec;
-    if (!parent.empty()) std::filesystem::create_directories(parent, ec);   // saveDeviceSpec names the file if this failed
-    saveDeviceSpec(run.spec, outPath);
+    writeEntry(run.spec, outPath);
     std::printf("\nmeasured in %.1f s\nwrote %s\n", run.measuredSeconds, outPath.c_str());
     return 0;
 }
 
 const char* const kCalibrateHelp =
     "Usage: schedlab-cli calibrate [-o OUT.json] [--quick] [--threads T]\n"
+    "       schedlab-cli calibrate --from MODEL=PROFILE[,MODEL=PROFILE...] [--device BASE] [--id ID] [-o OUT.json]\n"
     "Measures this machine with LibTorch and writes it as a device of the catalogue, id\n"
     "\"this-machine\" (docs/time.md): fp32 GEMM (at::mm, square 32..2048 and skinny shapes; bf16 too\n"
     "when ATen runs it at least half as fast), element-wise add and copy over 4 KB .. 256 MB, and\n"
@@ -97,7 +132,16 @@ const char* const kCalibrateHelp =
     "  -o, --out FILE   the entry (default: $XDG_DATA_HOME/schedlab/devices/this-machine.json, else\n"
     "                   ~/.local/share/schedlab/devices/this-machine.json, where the catalogue reads it)\n"
     "  --quick          fewer and smaller sizes, shorter runs: about 1 s, a rougher entry\n"
-    "  --threads T      LibTorch's and OpenBLAS's threads (default 1)\n";
+    "  --threads T      LibTorch's and OpenBLAS's threads (default 1)\n\n"
+    "A machine learned from your own profiles (--from; no LibTorch needed): each MODEL (ONNX) with\n"
+    "its measured PROFILE (ONNX Runtime's profiling JSON or `schedlab-cli profile` output), all of\n"
+    "one runtime on one machine. Per op type (else class) the measured time is fitted as launch +\n"
+    "scale x body^exponent, body the BASE entry's roofline (default this-machine), and written as a new\n"
+    "entry, id ID (default fitted-BASE), that --device ID uses and `devices --sources` traces back\n"
+    "to its profiles (docs/time.md, \"A machine learned from profiles\").\n"
+    "  --from PAIRS     MODEL=PROFILE pairs, comma-separated\n"
+    "  --device BASE    the catalogue entry whose roofline is fitted (default this-machine)\n"
+    "  --id ID          the new entry's id (default fitted-BASE); written to the catalogue's user folder\n";
 
 SL_CLI_COMMAND({"calibrate", "measure this machine with LibTorch as a device of the catalogue (this-machine)", kCalibrateHelp,
                 {"quick"}, &runCalibrate});

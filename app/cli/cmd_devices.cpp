@@ -29,11 +29,16 @@ void printDevice(const DeviceSpec& d, bool sources) {
     std::printf("%-18s %-34s %6.0f GB/s %6.0f GiB  launch %.3g us\n", d.id.c_str(), d.name.c_str(), d.memoryBandwidth / 1e9,
                 d.memoryBytes / (1024.0 * 1024 * 1024), d.launchOverheadUs);
     std::printf("%-18s TFLOP/s: %s\n", "", peakList(d).c_str());
+    if (!d.fit.empty())
+        std::printf("%-18s fitted to %zu profile%s of its runtime (%zu op types, %zu op classes)\n", "",
+                    d.fit.sources.size(), d.fit.sources.size() == 1 ? "" : "s", d.fit.byType.size(),
+                    d.fit.byClass.size());
     if (!sources) return;
     std::printf("%-18s source: %s\n%-18s memory: %s\n%-18s launch: %s\n%-18s efficiency: %s\n", "", d.source.c_str(), "",
                 d.memorySource.c_str(), "", d.launchSource.c_str(), "", d.efficiencySource.c_str());
     for (const ComputePeak& p : d.peaks)
         std::printf("%-18s %s %s: %s\n", "", std::string(toString(p.dtype)).c_str(), p.unit == ComputeUnit::Matrix ? "matrix" : "vector", p.source.c_str());
+    for (const std::string& profile : d.fit.sources) std::printf("%-18s fitted to: %s\n", "", profile.c_str());
 }
 
 void printPreset(const PlatformPreset& p) {
@@ -55,7 +60,9 @@ int runDevices(Args& args) {
     for (const DeviceSpec& d : catalog.devices()) printDevice(d, sources);
     std::cout << "\nPresets (--preset ID):\n";
     for (const PlatformPreset& p : catalog.presets()) printPreset(p);
-    std::cout << "\nYour own entries: " << DeviceCatalog::userDirectory() << " (schedlab-cli calibrate writes this-machine.json)\n";
+    std::cout
+        << "\nYour own entries: " << DeviceCatalog::userDirectory()
+        << " (schedlab-cli calibrate writes this-machine.json, calibrate --from a machine learned from profiles)\n";
     return 0;
 }
 

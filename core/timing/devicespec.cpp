@@ -2,6 +2,7 @@
 // Device files (docs/time.md, "Device files") and the roofline of one op on one device.
 #include "core/timing/devicespec.h"
 
+#include "core/io/ioutil.h"
 #include "core/io/jsonfields.h"
 #include "core/util/atomicfile.h"
 
@@ -68,6 +69,63 @@ ComputePeak peakFromJson(const json& j, const std::string& where) {
 /// Time at `rate` per second with efficiency `eff`, in microseconds.
 double microseconds(double amount, double rate, double eff) { return amount / (rate * eff) * 1e6; }
 
+FitTerm fitTermFromJson(const json& v, const std::string& where) {
+    if (!v.is_object()) fail(where, "must be an object, got " + jsonKind(v));
+    const JsonFields f{v, where};
+    FitTerm t{.launchUs = f.number("launch_us"),
+              .scale = f.number("scale"),
+              .exponent = f.number("exponent", 1.0),
+              .samples = static_cast<int>(f.number("samples", 0.0))};
+    if (!(t.launchUs >= 0)) fail(where, "\"launch_us\" must not be negative");
+    if (!(t.scale > 0)) fail(where, "\"scale\" must be positive");
+    if (!(t.exponent >= kMinFitExponent && t.exponent <= kMaxFitExponent))
+        fail(where,
+             "\"exponent\" must be in [" + formatNumber(kMinFitExponent) + ", " + formatNumber(kMaxFitExponent) + "]");
+    return t;
+}
+
+ojson fitTermToJson(const FitTerm& t) {
+    return {{"launch_us", t.launchUs}, {"scale", t.scale}, {"exponent", t.exponent}, {"samples", t.samples}};
+}
+
+/// "fit": {"sources": [...], "by_type": {"Conv": term}, "by_class": {"conv": term}}
+TimeFit timeFitFromJson(const json& v, const std::string& where) {
+    if (!v.is_object()) fail(where, "must be an object, got " + jsonKind(v));
+    TimeFit fit;
+    if (const auto s = v.find("sources"); s != v.end()) {
+        if (!s->is_array()) fail(where, "\"sources\" must be an array of strings");
+        for (const json& x : *s) {
+            if (!x.is_string()) fail(where, "\"sources\" must be an array of strings");
+            fit.sources.push_back(x.get<std::string>());
+        }
+    }
+    if (const auto t = v.find("by_type"); t != v.end()) {
+        if (!t->is_object()) fail(where, "\"by_type\" must be an object");
+        for (const auto& [type, term] : t->items())
+            fit.byType[type] = fitTermFromJson(term, where + ": by_type \"" + type + "\"");
+    }
+    if (const auto c = v.find("by_class"); c != v.end()) {
+        if (!c->is_object()) fail(where, "\"by_class\" must be an object");
+        for (const auto& [name, term] : c->items()) {
+            OpClass opClass;
+            if (!parseOpClass(name, opClass)) fail(where, "by_class: unknown op class \"" + name + "\"");
+            fit.byClass[opClass] = fitTermFromJson(term, where + ": by_class \"" + name + "\"");
+        }
+    }
+    return fit;
+}
+
+ojson timeFitToJson(const TimeFit& fit) {
+    ojson j;
+    j["sources"] = fit.sources;
+    ojson types = ojson::object(), classes = ojson::object();
+    for (const auto& [type, term] : fit.byType) types[type] = fitTermToJson(term);
+    for (const auto& [c, term] : fit.byClass) classes[std::string(toString(c))] = fitTermToJson(term);
+    j["by_type"] = std::move(types);
+    j["by_class"] = std::move(classes);
+    return j;
+}
+
 } // namespace
 
 double EfficiencyCurve::at(double size) const {
@@ -92,6 +150,18 @@ const ComputePeak* DeviceSpec::peakFor(const OpWork& work) const {
 
 double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work) {
     if (!work.known() || work.opClass == OpClass::Alias || work.opClass == OpClass::Collective) return 0;
+    return d.launchOverheadUs + rooflineBodyMicroseconds(d, work);
+}
+
+double estimatedMicroseconds(const DeviceSpec& d, const std::string& opType, const OpWork& work) {
+    const double roofline = rooflineMicroseconds(d, work);
+    if (d.fit.empty() || roofline == 0) return roofline;
+    const FitTerm* term = d.fit.termFor(opType, work.opClass);
+    return term ? term->at(rooflineBodyMicroseconds(d, work)) : roofline;
+}
+
+double rooflineBodyMicroseconds(const DeviceSpec& d, const OpWork& work) {
+    if (!work.known() || work.opClass == OpClass::Alias || work.opClass == OpClass::Collective) return 0;
     double compute = 0;
     if (work.flops > 0)
         if (const ComputePeak* peak = d.peakFor(work)) {
@@ -104,7 +174,7 @@ double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work) {
     const double memory = bytes <= 0 ? 0
                           : matrixVector ? microseconds(bytes, d.matrixVectorBandwidth, 1.0)
                                          : microseconds(bytes, d.memoryBandwidth, d.memoryEfficiency.at(bytes / kMega));
-    return d.launchOverheadUs + std::max(compute, memory);
+    return std::max(compute, memory);
 }
 
 DeviceSpec parseDeviceSpec(std::string_view text, const std::string& sourceName) {
@@ -146,6 +216,7 @@ DeviceSpec parseDeviceSpec(std::string_view text, const std::string& sourceName)
         d.matrixVectorSource = m.string("source");
         if (!(d.matrixVectorBandwidth > 0)) fail(m.where, "\"bandwidth_GBps\" must be positive");
     }
+    if (const json* fit = f.find("fit")) d.fit = timeFitFromJson(*fit, sourceName + ": fit");
     return d;
 }
 
@@ -173,6 +244,7 @@ std::string deviceSpecToJson(const DeviceSpec& d) {
                        {"source", d.efficiencySource}};
     if (d.matrixVectorBandwidth > 0)
         j["matrix_vector"] = {{"bandwidth_GBps", d.matrixVectorBandwidth / kGiga}, {"source", d.matrixVectorSource}};
+    if (!d.fit.empty()) j["fit"] = timeFitToJson(d.fit);
     return j.dump(2) + "\n";
 }
 

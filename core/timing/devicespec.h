@@ -21,6 +21,7 @@
 /// \endcode
 
 #include "core/graph/opwork.h"
+#include "core/timing/timefit.h"
 
 #include <string>
 #include <utility>
@@ -61,6 +62,9 @@ struct DeviceSpec {
     std::string efficiencySource;
     double matrixVectorBandwidth = 0;   ///< bytes per second a GEMV streams; 0: not measured
     std::string matrixVectorSource;
+    /// How a runtime departs from this roofline, learned from its profiles (`calibrate --from`);
+    /// empty for entries from data sheets and for `calibrate` alone.
+    TimeFit fit;
 
     /// The peak that runs `work`: the matrix unit for Matmul/Conv when the device has one for the
     /// dtype, else the vector unit at the dtype, else the vector unit at fp32. Null when none.
@@ -70,6 +74,14 @@ struct DeviceSpec {
 /// The roofline above, in microseconds; 0 for Alias ops, the launch overhead alone for ops that
 /// move nothing. Collectives are not timed here (core/timing/collectives.h). Unknown work: 0.
 double rooflineMicroseconds(const DeviceSpec& d, const OpWork& work);
+
+/// The roofline less the launch overhead: the op's compute or memory time (what a fit scales).
+double rooflineBodyMicroseconds(const DeviceSpec& d, const OpWork& work);
+
+/// An op's estimated time on `d`: the fit's term for its type (else class, else overall) applied
+/// to its roofline body when the entry has a fit, else the roofline. Ops the roofline does not
+/// time (unknown work, aliases, collectives) get rooflineMicroseconds' value.
+double estimatedMicroseconds(const DeviceSpec& d, const std::string& opType, const OpWork& work);
 
 /// FLOPs per byte below which a Matmul is a matrix-vector product (2 per weight element of 4
 /// bytes is 0.5; a GEMM of M rows reaches about M / 2).

@@ -66,12 +66,13 @@ TimedGraph retimeGraph(const Graph& g, const Platform& p, const DeviceCatalog& c
             continue;
         }
         if (uniform) {
-            timed->setTiming(v, rooflineMicroseconds(*specs.front(), o.work) / usPerUnit, {}, TimeSource::Estimated);
+            timed->setTiming(v, estimatedMicroseconds(*specs.front(), o.type, o.work) / usPerUnit, {},
+                             TimeSource::Estimated);
             continue;
         }
         std::vector<double> perDevice;
         perDevice.reserve(specs.size());
-        for (const DeviceSpec* s : specs) perDevice.push_back(rooflineMicroseconds(*s, o.work) / usPerUnit);
+        for (const DeviceSpec* s : specs) perDevice.push_back(estimatedMicroseconds(*s, o.type, o.work) / usPerUnit);
         const double fastest = *std::min_element(perDevice.begin(), perDevice.end());   // before the move below
         timed->setTiming(v, fastest, std::move(perDevice), TimeSource::Estimated);
     }

@@ -6,7 +6,7 @@
 # app/cli/command.h or app/cli/optimizebatch.h.
 cmake_policy(VERSION 3.20)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
-set(plumbing "args|brkga_fixtures|distargs|interrupt|neural|problemargs")   # schedlab_cli_common's headers
+set(plumbing "args|brkga_fixtures|distargs|interrupt|neural|problemargs|profiledmodels")   # schedlab_cli_common's headers
 set(problems "")
 
 file(GLOB cli_sources RELATIVE ${root} ${root}/app/cli/*.h ${root}/app/cli/*.cpp)

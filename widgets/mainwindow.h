@@ -176,6 +176,8 @@ Q_SIGNALS:
     /// The schedules on show when the op times or the machine changed are shown re-timed (or
     /// left, when they do not fit): the re-timing has landed.
     void shownRetimed();
+    /// An ONNX Runtime trace's own order is a result row now (result `id`).
+    void asMeasuredAdded(int id);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -238,6 +240,8 @@ private:
     /// each keeps its placement and order; the re-timing made earlier for this machine is selected
     /// again, else a new result is added; schedules that do not fit leave, the status bar says why.
     void retimeShown(const std::vector<RunRecord>& before);
+    /// An ONNX Runtime trace just applied: the order it ran as a result row, timed on a worker.
+    void addAsMeasured();
     /// The row of result `root` or a re-timing of it made for `p`'s graph and machine; -1 if none.
     int rowRetiming(int root, const Problem& p) const;
     /// The re-timed schedules on show: `rows` selected (else `loose` shown, or nothing), and the

@@ -7,6 +7,7 @@
 #include "widgets/mainwindow.h"
 
 #include "core/costmodel/sharedlinks.h"
+#include "core/profile/measuredschedule.h"
 
 #include "widgets/background.h"
 #include "widgets/document.h"
@@ -14,6 +15,7 @@
 #include "widgets/platformpanel.h"
 #include "widgets/resultsmodel.h"
 #include "widgets/scheduleopen.h"
+#include "widgets/schedulerecord.h"
 
 #include <QFileInfo>
 #include <QItemSelectionModel>
@@ -59,8 +61,41 @@ bool MainWindow::applyProfile(const QString& path) {
         return false;
     }
     if (retimed) retimeShown(shown);
+    addAsMeasured();
     statusBar()->showMessage(tr("%1: %2").arg(QFileInfo(path).fileName(), profileSummary(*openGraph()->timing.profile)), 10000);
     return true;
+}
+
+void MainWindow::addAsMeasured() {
+    const std::shared_ptr<const GraphProfile> profile = openGraph() ? openGraph()->timing.profile : nullptr;
+    if (!profile || !profile->applied.ort) return;
+    std::shared_ptr<const Problem> problem;
+    try {
+        problem = m_document->problem();
+    } catch (const std::exception&) {
+        return;   // the graph does not fit the machine: the status bar says so already
+    }
+    const std::vector<std::vector<OpId>> threads = profile->applied.ort->measuredOrderPerThread;
+    const int id = m_nextRunId++;
+    const QString name = threads.size() == 1 ? tr("as measured (ONNX Runtime's order, 1 thread)")
+                                             : tr("as measured (ONNX Runtime's order, %1 threads)").arg(threads.size());
+    runInBackground(
+        this,
+        [id, name, problem, threads] {
+            return recordOfSchedule(id, name, QStringLiteral("onnxruntime"), problem,
+                                    asMeasuredSchedule(*problem, threads));
+        },
+        [this, problem](Outcome<RunRecord> landed) {
+            if (!openGraph() || openGraph()->graph != problem->graph)
+                return;   // other times since: not this run's order
+            if (!landed.value)
+                return statusBar()->showMessage(tr("ONNX Runtime's order as a schedule: %1").arg(landed.error), 15000);
+            const RunRecord added = m_document->addResult(std::move(*landed.value));
+            if (const SessionGraph* graph = m_document->sessionGraph(added.graphFingerprint)) autosave(added, *graph);
+            if (!m_document->shown())
+                selectResults({m_document->results()->rowCount() - 1});   // the trace's run, drawn
+            Q_EMIT asMeasuredAdded(added.id);
+        });
 }
 
 void MainWindow::clearProfile() {

@@ -393,6 +393,35 @@ private Q_SLOTS:
         }
     }
 
+    // ONNX Runtime's own order becomes a result row when its trace is applied (the CLI prints it as
+    // "as measured"): the trace ran ResNet-50's 176 ops one after another on one thread, op v for
+    // 10 + v µs, so the row's schedule runs them in that order on device 0, back to back: makespan
+    // 176 x 10 + 175 x 176 / 2 = 17,160. Catches a row never added, the order lost, another thread
+    // mapping. A schedlab profile (no run order) adds no row.
+    void onnxRuntimesOrderIsAResultRow() {
+        MainWindow w;
+        w.platformPanel()->setDeviceCount(2);
+        QVERIFY(w.openFile(kResnetExample));
+        const Graph asRead = *w.openGraph()->graph;
+        const int rows = w.results()->rowCount();
+        QSignalSpy added(&w, &MainWindow::asMeasuredAdded);
+        const QString path = writeProfileText(m_dir, QStringLiteral("resnet.ort.json"), ortTraceOfGraph(asRead, false));
+        QVERIFY2(w.applyProfile(path), qPrintable(w.lastError()));
+        QVERIFY(added.wait(30000));
+        QCOMPARE(w.results()->rowCount(), rows + 1);
+        const RunRecord& r = w.results()->record(w.results()->rowOfId(added.takeFirst().at(0).toInt()));
+        QVERIFY2(r.name.startsWith(QStringLiteral("as measured (ONNX Runtime's order, 1 thread)")), qPrintable(r.name));
+        QCOMPARE(r.problem->graph, w.openGraph()->graph);   // on the measured times
+        for (OpId v = 0; v < asRead.opCount(); ++v) QCOMPARE(r.schedule().ops[static_cast<size_t>(v)].device, 0);
+        QCOMPARE(r.schedule().makespan, 17160.0);
+
+        const QString own = m_dir.filePath(QStringLiteral("resnet.profile.json"));
+        saveProfile(measuredProfileOf(asRead, 0, true), own.toStdString());
+        QVERIFY(w.applyProfile(own));
+        QTest::qWait(200);
+        QVERIFY(added.isEmpty());
+    }
+
     // The Platform dock's Shared links box: a preset's links are shared by default (the status bar
     // says "links shared", the schedule on show is the booking replay of its placement and order);
     // unticked, the same placement and order on free links (contention-free times, "links free");

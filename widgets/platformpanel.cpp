@@ -200,6 +200,11 @@ QString PlatformPanel::machineKey() const {
 bool PlatformPanel::selectMachine(const QString& key, int count) {
     const int index = m_machine->findData(key);
     if (index < 0) return false;
+    if (key.startsWith(kPresetPrefix))   // more devices than the preset has: refused, as resolveMachine does
+        if (const PlatformPreset* preset =
+                DeviceCatalog::instance().findPreset(key.mid(kPresetPrefix.size()).toStdString());
+            preset && count > preset->deviceCount())
+            return false;
     {
         const QSignalBlocker quiet(m_machine);   // one changed() below, for the machine and its count
         m_machine->setCurrentIndex(index);
@@ -233,12 +238,14 @@ Platform PlatformPanel::catalogueMachine() const {
     const DeviceCatalog& catalog = DeviceCatalog::instance();
     const QString key = machineKey();
     const int n = m_devices->value();
+    MachineName name{.devices = n};   // core's one rule (the spin box's range is the preset's count)
     if (key.startsWith(kDevicePrefix)) {
-        Interconnect link{m_latency->value(), m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity};
-        return catalogPlatform(key.mid(kDevicePrefix.size()).toStdString(), n, catalog, link);
+        name.device = key.mid(kDevicePrefix.size()).toStdString();
+        name.link = {m_latency->value(), m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity};
+    } else {
+        name.preset = key.mid(kPresetPrefix.size()).toStdString();
     }
-    const Platform whole = presetPlatform(catalog.preset(key.mid(kPresetPrefix.size()).toStdString()), catalog, m_timeUnit);
-    return n < whole.deviceCount() ? firstDevices(whole, n) : whole;
+    return resolveMachine(name, catalog, m_timeUnit);
 }
 
 bool PlatformPanel::adoptCatalogueMachine(const Platform& p) {

@@ -95,16 +95,15 @@ ProblemSpec takeProblemSpec(Args& args) {
 
 namespace {
 
-/// The machine of --preset or --device, in the graph's time unit.
+/// The machine of --preset or --device, in the graph's time unit (core's one rule); asking for
+/// more devices than the preset has is a usage error.
 Platform catalogueMachine(const ProblemSpec& spec, const Graph& g) {
-    const DeviceCatalog& catalog = DeviceCatalog::instance();
-    const int count = static_cast<int>(spec.devices);
-    if (spec.device) return catalogPlatform(*spec.device, count > 0 ? count : 1, catalog);
-    const Platform whole = presetPlatform(catalog.preset(*spec.preset), catalog, g.timeUnit());
-    if (count > whole.deviceCount())
-        throw UsageError("--devices " + std::to_string(count) + ": preset '" + *spec.preset + "' has " +
-                         std::to_string(whole.deviceCount()) + " devices");
-    return count > 0 ? firstDevices(whole, count) : whole;
+    const MachineName name{spec.preset.value_or(""), spec.device.value_or(""), static_cast<int>(spec.devices)};
+    try {
+        return resolveMachine(name, DeviceCatalog::instance(), g.timeUnit());
+    } catch (const MachineSizeError& e) {
+        throw UsageError(std::string("--devices: ") + e.what());
+    }
 }
 
 /// --shared-links / --free-links: only a topology has links to share.

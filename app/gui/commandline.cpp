@@ -7,6 +7,7 @@
 #include "core/optimizer/optimizer.h"
 #include "core/optimizer/sampler.h"
 #include "core/plugin/neuralmodule.h"
+#include "core/timing/machine.h"
 #include "widgets/dagview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/platformpanel.h"
@@ -305,10 +306,15 @@ bool CommandLine::applySettings(MainWindow& w) {
 bool CommandLine::applyMachine(MainWindow& w) {
     const QString key = !preset.isEmpty() ? QStringLiteral("preset:") + preset : !device.isEmpty() ? QStringLiteral("device:") + device : QString();
     const int count = devices.isEmpty() && !device.isEmpty() ? 1 : devices.toInt();   // as schedlab-cli: one device by default
-    if (!key.isEmpty() && !w.platformPanel()->selectMachine(key, count)) {
-        std::fprintf(stderr, "schedlab: no %s '%s' in the catalogue (schedlab-cli devices lists them)\n", preset.isEmpty() ? "device" : "preset",
-                     qPrintable(preset.isEmpty() ? device : preset));
-        return false;
+    if (!key.isEmpty()) {
+        try {   // core's one rule and its words: an unknown id, more devices than the preset has
+            (void)resolveMachine({preset.toStdString(), device.toStdString(), count}, DeviceCatalog::instance(),
+                                 TimeUnit::Microseconds);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "schedlab: %s\n", e.what());
+            return false;
+        }
+        if (!w.platformPanel()->selectMachine(key, count)) return false;
     }
     if (key.isEmpty() && !devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
     if (freeLinks) w.platformPanel()->setSharedLinks(false);

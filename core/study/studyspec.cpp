@@ -134,16 +134,11 @@ std::shared_ptr<Graph> withProfiles(const StudySpec& spec, std::shared_ptr<Graph
     return g;
 }
 
-/// The study's machine for a graph, or nullopt for the abstract devices of "devices".
+/// The study's machine for a graph (core's one rule), or nullopt for the abstract devices of "devices".
 std::optional<Platform> catalogueMachine(const StudySpec& spec, const Graph& g) {
-    const DeviceCatalog& catalog = DeviceCatalog::instance();
-    if (spec.device) return catalogPlatform(*spec.device, std::max(spec.devices, 1), catalog);
-    if (!spec.preset) return std::nullopt;
-    const Platform whole = presetPlatform(catalog.preset(*spec.preset), catalog, g.timeUnit());
-    if (spec.devices > whole.deviceCount())
-        throw IoError("the study asks " + std::to_string(spec.devices) + " devices of preset '" + *spec.preset + "', which has " +
-                      std::to_string(whole.deviceCount()));
-    return spec.devices > 0 ? firstDevices(whole, spec.devices) : whole;
+    if (!spec.preset && !spec.device) return std::nullopt;
+    return resolveMachine({spec.preset.value_or(""), spec.device.value_or(""), spec.devices}, DeviceCatalog::instance(),
+                          g.timeUnit());
 }
 
 } // namespace

@@ -93,4 +93,17 @@ Platform catalogPlatform(const std::string& deviceId, int count, const DeviceCat
     return p;
 }
 
+Platform resolveMachine(const MachineName& name, const DeviceCatalog& catalog, TimeUnit unit) {
+    if (name.devices < 0)
+        throw MachineSizeError("a machine of " + std::to_string(name.devices) + " devices: give 1 or more");
+    if (name.preset.empty() == name.device.empty())
+        throw IoError("name a machine by a preset or by a device, one of the two");
+    if (!name.device.empty()) return catalogPlatform(name.device, std::max(name.devices, 1), catalog, name.link);
+    const Platform whole = presetPlatform(catalog.preset(name.preset), catalog, unit);
+    if (name.devices > whole.deviceCount())
+        throw MachineSizeError("preset '" + name.preset + "' has " + std::to_string(whole.deviceCount()) +
+                               " devices, not " + std::to_string(name.devices));
+    return name.devices > 0 ? firstDevices(whole, name.devices) : whole;
+}
+
 } // namespace sl

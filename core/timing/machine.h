@@ -10,6 +10,7 @@
 ///   // 16 devices "h0.gpu0" .. "h1.gpu7"; h0.gpu0 -> h1.gpu0 crosses h0.gpu0's NIC and h1.gpu0's
 /// \endcode
 
+#include "core/io/graphio.h"
 #include "core/platform/platform.h"
 #include "core/timing/catalog.h"
 
@@ -33,5 +34,26 @@ Platform firstDevices(const Platform& p, int count);
 
 /// `count` devices of catalogue entry `deviceId`, joined by `link` (free by default).
 Platform catalogPlatform(const std::string& deviceId, int count, const DeviceCatalog& catalog, Interconnect link = {});
+
+/// A machine as the user names it: a preset or a catalogue device, and how many devices.
+struct MachineName {
+    std::string preset;   ///< a preset id, or empty
+    std::string device;   ///< a catalogue device id, or empty (one of the two is set)
+    int devices = 0;      ///< a preset's first N (0: all of them); N of the device (0: one)
+    Interconnect link;    ///< between the device's copies (a preset has its own links)
+};
+
+/// More devices than a preset has, or fewer than one.
+class MachineSizeError : public IoError {
+public:
+    using IoError::IoError;
+};
+
+/// The one rule that turns a machine's name into a Platform, for the CLI (--preset, --device,
+/// --devices), studies ("preset", "device", "devices") and the explorer's Platform dock. Throws
+/// IoError for an unknown preset or device (the catalogue's message, naming the ids), and
+/// MachineSizeError for more devices than the preset has, or fewer than one: "preset 'dgx-a100'
+/// has 8 devices, not 16".
+Platform resolveMachine(const MachineName& name, const DeviceCatalog& catalog, TimeUnit unit);
 
 } // namespace sl

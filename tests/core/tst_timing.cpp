@@ -286,6 +286,40 @@ private Q_SLOTS:
         }
     }
 
+    // The one rule that names a machine (the CLI's --preset/--device/--devices, a study's fields,
+    // the Platform dock): a preset whole or its first N, N of a device joined by the link given,
+    // and more devices than the preset has refused in one message (the CLI had a usage error, a
+    // study another message, the explorer a silent clamp). Catches a clamp, a device count of 0
+    // taken literally, a link dropped.
+    void oneRuleNamesAMachine() {
+        const auto& cat = DeviceCatalog::instance();
+        const TimeUnit us = TimeUnit::Microseconds;
+        QCOMPARE(resolveMachine({.preset = "dgx-a100"}, cat, us).deviceCount(), 8);
+        const Platform four = resolveMachine({.preset = "dgx-a100", .devices = 4}, cat, us);
+        QCOMPARE(four.deviceCount(), 4);
+        QVERIFY(four.topology.shared);
+        QCOMPARE(resolveMachine({.device = "l4"}, cat, us).deviceCount(), 1);
+        const Platform l4s = resolveMachine({.device = "l4", .devices = 3, .link = {2, 50}}, cat, us);
+        QCOMPARE(l4s.deviceCount(), 3);
+        QCOMPARE(l4s.link.latency, 2.0);
+        QCOMPARE(l4s.link.bandwidth, 50.0);
+        const auto refused = [&](const MachineName& name, const QString& message, bool size) {
+            try {
+                (void)resolveMachine(name, cat, us);
+                QFAIL("accepted");
+            } catch (const MachineSizeError& e) {
+                QVERIFY2(size && QString(e.what()).startsWith(message), e.what());
+            } catch (const IoError& e) {
+                QVERIFY2(!size && QString(e.what()).startsWith(message), e.what());
+            }
+        };
+        refused({.preset = "dgx-a100", .devices = 9}, "preset 'dgx-a100' has 8 devices, not 9", true);
+        refused({.device = "l4", .devices = -1}, "a machine of -1 devices", true);
+        refused({.preset = "dgx-z9"}, "unknown preset 'dgx-z9'", false);
+        refused({.preset = "dgx-a100", .device = "l4"}, "name a machine by a preset or by a device", false);
+        refused({}, "name a machine by a preset or by a device", false);
+    }
+
     // ORT ran a, c on thread 0 and b on thread 1 and never showed d (fused): a and c stay on
     // device 0 in that order, b on device 1, d right after its predecessor c. Durations 1, 2, 3, 4;
     // a -> b, a -> c, c -> d; free transfers: a 0-1, b 1-3, c 1-4, d 4-8.

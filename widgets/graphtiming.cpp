@@ -3,7 +3,6 @@
 
 #include "widgets/schedulerecord.h"
 
-#include "core/costmodel/chaintiming.h"
 #include "core/costmodel/sharedlinks.h"
 #include "core/timing/retime.h"
 
@@ -63,11 +62,7 @@ QString machineLabel(const Platform& p) {
 }
 
 RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name) {
-    int devices = problem->platform.deviceCount();
-    for (const ScheduledOp& o : r.schedule().ops) devices = std::max(devices, o.device + 1);   // chains of every device it used
-    // Shared links: the replay of its own order (throws for a device the platform lacks, as timeChains).
-    Schedule s = linksShared(problem->platform) ? timeOnSharedLinks(*problem, r.schedule())
-                                                : timeChains(*problem, deviceChains(r.schedule(), devices));
+    Schedule s = retimeSchedule(*problem, r.schedule());   // throws for a device the platform lacks
     s.method = r.schedule().method;
     s.seed = r.schedule().seed;
     RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), r.target, 1);

@@ -121,7 +121,10 @@ void bookSharedLinks(const Problem& p, Schedule& s) {
 
 Schedule retimeSchedule(const Problem& p, const Schedule& s) {
     if (linksShared(p.platform)) return timeOnSharedLinks(p, s);
-    return timeChains(p, deviceChains(s, p.platform.deviceCount()));
+    int devices =
+        p.platform.deviceCount();   // the chains of every device it used: timeChains names one the platform lacks
+    for (const ScheduledOp& o : s.ops) devices = std::max(devices, o.device + 1);
+    return timeChains(p, deviceChains(s, devices));
 }
 
 Schedule timeChainsOnPlatform(const Problem& p, const DeviceChains& chains) {

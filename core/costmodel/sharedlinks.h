@@ -51,7 +51,8 @@ Schedule timeOnSharedLinks(const Problem& p, const Schedule& s);
 void bookSharedLinks(const Problem& p, Schedule& s);
 
 /// The schedule's own clock on `p`: the replay when links are shared, else sl::timeChains of its
-/// device chains. For callers that hold a Schedule (views, the editor, benches).
+/// device chains (of every device it used, so that one the platform lacks is named in timeChains'
+/// error). For callers that hold a Schedule (views, the explorer's re-timing, benches).
 Schedule retimeSchedule(const Problem& p, const Schedule& s);
 
 /// sl::timeChains, or when links are shared the chains timed with bookings

@@ -8,8 +8,6 @@
 
 #include <QObject>
 
-#include <algorithm>
-
 namespace sl::gui {
 namespace {
 

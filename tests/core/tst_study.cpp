@@ -5,7 +5,9 @@
 #include "common/bits.h"
 #include "common/testmain.h"
 #include "core/generators/generators.h"
+#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
+#include "core/profile/profile.h"
 #include "core/study/studyrunner.h"
 #include "core/study/studystats.h"
 #include "core/study/studysummary.h"
@@ -214,6 +216,37 @@ private Q_SLOTS:
         QCOMPARE(reopened.runs().front().graph, std::string("graphs/a.json"));
         QVERIFY2(reopened.runs().front().ok, reopened.runs().front().error.c_str());
         QCOMPARE(reopened.spec().resolve("graphs/a.json"), (dir.path() + "/studies/graphs/a.json").toStdString());
+    }
+
+    // "profiles" apply each profile to the graph it is of, by the model's fingerprint: AlexNet gets
+    // its measured times (op v: 100 + v µs), SqueezeNet keeps its estimates though the profile is
+    // listed for the whole study. Mutations caught: profiles ignored, a profile applied to every
+    // graph (SqueezeNet would be refused or take AlexNet's times).
+    void profilesApplyToTheGraphTheyAreOf() {
+        QTemporaryDir dir;
+        const std::string data = SCHEDLAB_TEST_DATA;
+        const std::string alexnet = data + "/onnx/light_bvlc_alexnet.onnx",
+                          squeezenet = data + "/onnx/light_squeezenet.onnx";
+        const Graph a = *loadGraph(alexnet).graph;
+        Profile profile;
+        profile.model = "light_bvlc_alexnet.onnx";
+        profile.fingerprint = modelFingerprintText(modelFingerprint(a));
+        profile.tool = "a test";
+        for (OpId v = 0; v < a.opCount(); ++v) profile.ops.push_back({a.op(v).name, a.op(v).type, 100.0 + v, 1, 5});
+        const std::string path = (dir.path() + "/alexnet.profile.json").toStdString();
+        saveProfile(profile, path);
+        const StudySpec spec =
+            parseStudySpec(R"({"graphs": [")" + alexnet + R"(", ")" + squeezenet +
+                               R"("], "methods": [{"name": "list-cp"}], "profiles": [")" + path + R"("]})",
+                           "s.json");
+        const Problem measured = spec.problemFor(alexnet);
+        for (OpId v = 0; v < a.opCount(); ++v) {
+            QCOMPARE(measured.g().op(v).duration, 100.0 + v);
+            QVERIFY(measured.g().op(v).timeSource == TimeSource::Measured);
+        }
+        const Problem estimated = spec.problemFor(squeezenet);
+        const Graph s = *loadGraph(squeezenet).graph;
+        for (OpId v = 0; v < s.opCount(); ++v) QVERIFY(sameBits(estimated.g().op(v).duration, s.op(v).duration));
     }
 
     // Files that are not studies are refused with a message naming them: random bytes, another

@@ -50,18 +50,20 @@ std::string matchCount(const ProfileMatch& m) {
     return std::to_string(m.matched) + " of " + std::to_string(m.graphOps) + " ops match by name";
 }
 
-/// The header's rule: a fingerprint must be this graph's; without one, half the ops must match.
+/// The header's rule (profileIsOf), refused in words that say which half of it failed.
 void refuseAnotherModel(const Graph& g, const Profile& p, const ProfileMatch& m, const std::string& source) {
-    if (!p.fingerprint.empty()) {
-        const std::uint64_t ours = modelFingerprint(g);
-        if (parseModelFingerprint(p.fingerprint) != ours)
-            io_detail::fail(source, "a profile of another model: its fingerprint " + p.fingerprint + " is not this graph's " +
-                                        modelFingerprintText(ours) + " (" + matchCount(m) + ")");
-        return;
-    }
+    if (profileIsOf(g, p)) return;
+    if (!p.fingerprint.empty())
+        io_detail::fail(source,
+                        "a profile of another model: its fingerprint " + p.fingerprint + " is not this graph's " +
+                            modelFingerprintText(modelFingerprint(g)) + " (" + matchCount(m) + ")");
     if (2 * static_cast<std::int64_t>(m.matched) < m.graphOps)
         io_detail::fail(source, "a profile of another model? only " + matchCount(m) +
                                     "; a profile without a fingerprint must name at least half of them");
+    io_detail::fail(source,
+                    "a profile of another model? " + std::to_string(m.unknownNames.size()) + " of its " +
+                        std::to_string(p.ops.size()) + " entries name no op of this graph (" + matchCount(m) +
+                        "); a profile without a fingerprint must have at least half of its entries here");
 }
 
 /// Profile times are microseconds. A graph in seconds gets them converted; a graph in abstract
@@ -120,6 +122,14 @@ void restoreOpTimes(Graph& g, std::vector<SavedOpTime>& saved) {
 }
 
 } // namespace
+
+bool profileIsOf(const Graph& g, const Profile& p) {
+    if (!p.fingerprint.empty()) return parseModelFingerprint(p.fingerprint) == modelFingerprint(g);
+    std::int64_t named = 0;
+    for (const OpMeasurement& x : p.ops) named += g.findOp(x.name) != kNoOp;
+    // both ways: exporters name nodes n0, n1, ..., so a bigger model's profile names every op of a smaller one
+    return 2 * named >= g.opCount() && 2 * named >= static_cast<std::int64_t>(p.ops.size());
+}
 
 ProfileMatch applyProfile(Graph& g, const Profile& p, const std::string& sourceName) {
     ProfileMatching m = matchProfileNames(g, p, sourceName);

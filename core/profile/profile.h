@@ -60,11 +60,15 @@ std::string profileToJson(const Profile& p);
 /// Written atomically (never a half-written file).
 void saveProfile(const Profile& p, const std::string& path);
 
+/// Whether `p` is a profile of `g`: its fingerprint is modelFingerprint(g), or, without one, it
+/// names at least half of g's ops and at least half of its entries are ops of g (exporters name
+/// nodes n0, n1, ...: a bigger model's trace names every op of a smaller one). applyProfile
+/// refuses the others.
+bool profileIsOf(const Graph& g, const Profile& p);
+
 /// Sets `duration` (and clears `deviceDurations`) of every op the profile names to its median, with
 /// TimeSource::Measured; the graph stays finalized. Refuses (IoError naming `sourceName`, nothing
-/// applied) a profile of another model: a fingerprint that differs from modelFingerprint(g), or,
-/// without a fingerprint, fewer than half the graph's ops matched by name; the message says how
-/// many ops match.
+/// applied) a profile that is not of `g` (profileIsOf); the message says how many ops match.
 ProfileMatch applyProfile(Graph& g, const Profile& p, const std::string& sourceName);
 
 } // namespace sl

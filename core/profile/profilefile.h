@@ -30,4 +30,9 @@ struct AppliedProfile {
 /// is refused). Throws IoError naming the file.
 AppliedProfile applyProfileFile(Graph& g, const std::string& path);
 
+/// For a file listed for many graphs (a study's "profiles"): applies it as applyProfileFile does
+/// when it is a profile of `g` (profileIsOf), else changes nothing and returns nullopt. Throws
+/// IoError naming the file when it is not a profile of either kind or is broken.
+std::optional<AppliedProfile> applyProfileFileIfOf(Graph& g, const std::string& path);
+
 } // namespace sl

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/study/studyspec.h"
 
-#include "core/graph/fingerprint.h"
 #include "core/io/graphio.h"
-#include "core/profile/profile.h"
+#include "core/profile/profilefile.h"
 #include "core/timing/machine.h"
 #include "core/timing/retime.h"
 
@@ -120,16 +119,13 @@ std::vector<std::string> StudySpec::graphFiles() const {
 
 namespace {
 
-/// The profiles of `spec` whose model is `g` applied to it (the others are of other graphs).
+/// The profiles of `spec` that are of `g` applied to it (core/profile/profilefile.h's rule, as
+/// the CLI's --profile and the explorer's Profile…; ONNX Runtime traces too); the others are of
+/// other graphs.
 std::shared_ptr<Graph> withProfiles(const StudySpec& spec, std::shared_ptr<Graph> g) {
-    if (spec.profiles.empty()) return g;
-    const std::string model = modelFingerprintText(modelFingerprint(*g));
     for (const std::string& file : spec.profiles) {
-        const Profile profile = loadProfile(spec.resolve(file));
-        if (profile.fingerprint != model) continue;
         auto measured = std::make_shared<Graph>(*g);
-        applyProfile(*measured, profile, file);
-        g = std::move(measured);
+        if (applyProfileFileIfOf(*measured, spec.resolve(file))) g = std::move(measured);
     }
     return g;
 }

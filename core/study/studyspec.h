@@ -13,7 +13,8 @@
 /// \endcode
 /// A real machine (docs/time.md): "preset": "dgx-a100" (its first "devices" when given) or
 /// "device": "h100-sxm5-80gb" ("devices" of it, default 1); "profiles": [files] applies each
-/// profile to the graph it is of (by the model's fingerprint; other graphs keep their estimates).
+/// profile to the graph it is of (a schedlab profile by the model's fingerprint, an ONNX Runtime
+/// trace by its op names: sl::profileIsOf); other graphs keep their estimates.
 /// Relative graph paths are read from the study file's folder. A method entry may also carry "label" (its column name; default: name, or name and options),
 /// "time_limit" (seconds) and "strings" (text options).
 

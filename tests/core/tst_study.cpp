@@ -218,10 +218,11 @@ private Q_SLOTS:
         QCOMPARE(reopened.spec().resolve("graphs/a.json"), (dir.path() + "/studies/graphs/a.json").toStdString());
     }
 
-    // "profiles" apply each profile to the graph it is of, by the model's fingerprint: AlexNet gets
-    // its measured times (op v: 100 + v µs), SqueezeNet keeps its estimates though the profile is
-    // listed for the whole study. Mutations caught: profiles ignored, a profile applied to every
-    // graph (SqueezeNet would be refused or take AlexNet's times).
+    // "profiles" apply each profile to the graph it is of: AlexNet gets its schedlab profile's times
+    // (op v: 100 + v µs, by the model's fingerprint), SqueezeNet its ONNX Runtime trace's (op v:
+    // 10 + v µs, by op names), ResNet-50 keeps its estimates though both are listed for the whole
+    // study. Mutations caught: profiles ignored, a profile applied to every graph (the others would
+    // be refused), ORT traces refused in a study (the rule the CLI and the explorer follow).
     void profilesApplyToTheGraphTheyAreOf() {
         QTemporaryDir dir;
         const std::string data = SCHEDLAB_TEST_DATA;
@@ -235,18 +236,33 @@ private Q_SLOTS:
         for (OpId v = 0; v < a.opCount(); ++v) profile.ops.push_back({a.op(v).name, a.op(v).type, 100.0 + v, 1, 5});
         const std::string path = (dir.path() + "/alexnet.profile.json").toStdString();
         saveProfile(profile, path);
-        const StudySpec spec =
-            parseStudySpec(R"({"graphs": [")" + alexnet + R"(", ")" + squeezenet +
-                               R"("], "methods": [{"name": "list-cp"}], "profiles": [")" + path + R"("]})",
-                           "s.json");
+        const Graph s = *loadGraph(squeezenet).graph;
+        const std::string trace = (dir.path() + "/squeezenet.ort.json").toStdString();
+        {
+            std::ofstream out(trace);
+            // ONNX Runtime's trace: one run, a "<node>_kernel_time" event per op
+            out << "[{\"cat\":\"Session\",\"pid\":1,\"tid\":7,\"dur\":9000,\"ts\":0,\"ph\":\"X\",\"name\":\"model_run\",\"args\":{}}";
+            for (OpId v = 0; v < s.opCount(); ++v)
+                out << ",{\"cat\":\"Node\",\"pid\":1,\"tid\":7,\"dur\":" << 10 + v << ",\"ts\":" << 10 + 40 * v
+                    << ",\"ph\":\"X\",\"name\":\"" << s.op(v).name << "_kernel_time\",\"args\":{\"op_name\":\""
+                    << s.op(v).type << "\",\"provider\":\"CPUExecutionProvider\"}}";
+            out << "]";
+        }
+        const std::string resnet = data + "/onnx/light_resnet50.onnx";
+        const StudySpec spec = parseStudySpec(R"({"graphs": [")" + alexnet + R"(", ")" + squeezenet + R"(", ")" +
+                                                  resnet + R"("], "methods": [{"name": "list-cp"}], "profiles": [")" +
+                                                  path + R"(", ")" + trace + R"("]})",
+                                              "s.json");
         const Problem measured = spec.problemFor(alexnet);
         for (OpId v = 0; v < a.opCount(); ++v) {
             QCOMPARE(measured.g().op(v).duration, 100.0 + v);
             QVERIFY(measured.g().op(v).timeSource == TimeSource::Measured);
         }
-        const Problem estimated = spec.problemFor(squeezenet);
-        const Graph s = *loadGraph(squeezenet).graph;
-        for (OpId v = 0; v < s.opCount(); ++v) QVERIFY(sameBits(estimated.g().op(v).duration, s.op(v).duration));
+        const Problem traced = spec.problemFor(squeezenet);
+        for (OpId v = 0; v < s.opCount(); ++v) QCOMPARE(traced.g().op(v).duration, 10.0 + v);
+        const Problem estimated = spec.problemFor(resnet);
+        const Graph r = *loadGraph(resnet).graph;
+        for (OpId v = 0; v < r.opCount(); ++v) QVERIFY(sameBits(estimated.g().op(v).duration, r.op(v).duration));
     }
 
     // Files that are not studies are refused with a message naming them: random bytes, another

@@ -108,6 +108,7 @@ bool Document::clearProfile() {
 }
 
 bool Document::retimeOpenGraph(GraphTiming timing) {
+    timing.profileIsTarget = m_machine.target == TargetModel::Measured;
     std::shared_ptr<const Graph> timed = deriveTimes(timing, m_machine.platform);   // throws before any change
     const std::uint64_t fingerprint = timed == m_graph->graph ? m_graph->fingerprint : graphFingerprint(*timed);
     m_graph->timing = std::move(timing);
@@ -124,6 +125,10 @@ bool Document::retimeOpenGraph(GraphTiming timing) {
 void Document::announceTimes(bool newGraph) {
     Q_EMIT timesChanged(newGraph);
     if (m_shown && !ofOpenGraph(*m_shown)) show(std::nullopt);
+}
+
+ScoringTarget Document::scoringTarget() const {
+    return {.model = m_machine.target, .seed = 1, .measured = m_graph ? m_graph->timing.judgedOn : nullptr};
 }
 
 std::shared_ptr<Problem> Document::problem() const {

@@ -55,6 +55,9 @@ public:
     bool reopenGraphOf(const RunRecord& r);
 
     const Machine& machine() const { return m_machine; }
+    /// The machine's target as finished schedules are scored on it: with the measured target, the
+    /// open graph's measured times (its profile; the graph itself keeps the machine's estimates).
+    ScoringTarget scoringTarget() const;
     /// Emits machineChanged(). The open graph's times are derived again on the new machine
     /// (widgets/graphtiming.h): true when they changed (timesChanged() was emitted). Throws
     /// std::exception, keeping the machine and the times, when they cannot be derived there.

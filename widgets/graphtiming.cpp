@@ -30,6 +30,22 @@ std::shared_ptr<const GraphProfile> readAndApplyProfile(const QString& path, con
 }
 
 std::shared_ptr<const Graph> deriveTimes(GraphTiming& timing, const Platform& machine) {
+    timing.judgedOn.reset();
+    if (timing.profileIsTarget && timing.profile) {   // estimates to schedule on, the measured times to judge
+        GraphTiming measured = timing;
+        measured.profileIsTarget = false;
+        std::shared_ptr<const Graph> judged = deriveTimes(measured, machine);
+        GraphTiming estimate = timing;
+        estimate.profile.reset();
+        std::shared_ptr<const Graph> timed = deriveTimes(estimate, machine);
+        timing.source = QObject::tr("%1; judged on %2")
+                            .arg(estimate.source.isEmpty() ? QObject::tr("the file's own times") : estimate.source,
+                                 measured.source);
+        timing.label = estimate.label.isEmpty() ? QObject::tr("judged on measured")
+                                                : QObject::tr("%1, judged on measured").arg(estimate.label);
+        timing.judgedOn = std::move(judged);
+        return timed;
+    }
     std::shared_ptr<const Graph> base = timing.profile ? timing.profile->graph : timing.asRead;
     const TimedGraph timed = retimeGraph(*base, machine, DeviceCatalog::instance());
     const QString models = timed.retimed ? QString::fromStdString(timed.describe()) : QString();
@@ -59,11 +75,12 @@ QString machineLabel(const Platform& p) {
     return QObject::tr("%n device(s)", nullptr, p.deviceCount());
 }
 
-RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name) {
+RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
+                        const ScoringTarget& target) {
     Schedule s = retimeSchedule(*problem, r.schedule());   // throws for a device the platform lacks
     s.method = r.schedule().method;
     s.seed = r.schedule().seed;
-    RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), r.target, 1);
+    RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), target);
     out.options = r.options;
     return out;
 }

@@ -30,6 +30,10 @@ struct GraphTiming {
     std::shared_ptr<const Graph> asRead;               ///< the file's own durations
     std::uint64_t asReadFingerprint = 0;               ///< its fingerprint (a reload of it keeps the pins)
     std::shared_ptr<const GraphProfile> profile;       ///< null: none
+    /// The profile judges instead of timing (the measured target): the graph keeps the machine's
+    /// estimates and `judgedOn` holds the measured times (the profile's graph on the machine).
+    bool profileIsTarget = false;
+    std::shared_ptr<const Graph> judgedOn;   ///< null unless profileIsTarget and a profile
     QString source;   ///< "NVIDIA A100 SXM4 80 GB roofline: 176 ops estimated", "measured on …", "the file's own times"
     QString label;    ///< the title's suffix: "NVIDIA A100 SXM4 80 GB roofline", "measured"; empty for the file's times
 };
@@ -43,8 +47,10 @@ std::shared_ptr<const GraphProfile> readAndApplyProfile(const QString& path, con
 QString timedTitle(const GraphTiming& timing);
 
 /// The graph's times on `machine`: the profiled graph (else the graph as read) re-timed by the
-/// machine's catalogue models; the very graph as read when nothing changes. `timing.source` and
-/// `timing.label` are filled; throws IoError when the machine names a model the catalogue lacks.
+/// machine's catalogue models; the very graph as read when nothing changes. With
+/// `timing.profileIsTarget` the graph as read is re-timed and the profiled one goes to
+/// `timing.judgedOn`. `timing.source` and `timing.label` are filled; throws IoError when the
+/// machine names a model the catalogue lacks.
 std::shared_ptr<const Graph> deriveTimes(GraphTiming& timing, const Platform& machine);
 
 /// The core's words: "measured on this CPU (…), 2024-05-01T10:20:30: 170 of 176 ops".
@@ -56,8 +62,10 @@ QString machineLabel(const Platform& p);
 
 /// `r`'s schedule re-timed on `problem`: each op keeps its device and its place in the device's
 /// sequence, timeChains gives the times and the app's scoring the rest (cost, memory, critical
-/// path, bounds), as result `id` named `name`. Throws std::exception naming why the schedule does
-/// not fit `problem` (a device it lacks, another machine type). O(V + E) plus the bounds.
-RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name);
+/// path, bounds, the score on `target`), as result `id` named `name`. Throws std::exception naming
+/// why the schedule does not fit `problem` (a device it lacks, another machine type). O(V + E)
+/// plus the bounds.
+RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
+                        const ScoringTarget& target);
 
 } // namespace sl::gui

@@ -512,7 +512,7 @@ RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QSt
         return nullptr;
     }
     auto* job = new RunJob(m_nextRunId++, problem, method, std::move(options), this);
-    job->setTarget(m_document->machine().target, 1);
+    job->setTarget(m_document->scoringTarget());
     m_jobs.append(job);
     m_watched = job;
     m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());

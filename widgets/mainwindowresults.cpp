@@ -212,7 +212,7 @@ void MainWindow::importScheduleFrom(const QString& path, std::optional<std::stri
     const ShownGraph shown{openGraph()->displayName, openGraph()->fingerprint};
     runInBackground(
         this,
-        [problem, path, json = std::move(json), shown, id = m_nextRunId++, target = m_document->machine().target] {
+        [problem, path, json = std::move(json), shown, id = m_nextRunId++, target = m_document->scoringTarget()] {
             return json ? openScheduleText(*json, path, *problem, shown, id, target) : openScheduleFile(path, *problem, shown, id, target);
         },
         [this, path, shown, done = std::move(done)](Outcome<OpenedSchedule> opened) {

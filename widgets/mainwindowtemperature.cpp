@@ -107,14 +107,15 @@ void MainWindow::withSweepRecord(int index, std::function<void(const RunRecord&)
     } catch (const std::exception& e) {
         return showError(tr("Cannot show the schedule"), QString::fromUtf8(e.what()));
     }
-    const TargetModel target = m_document->machine().target;
+    const ScoringTarget target = m_document->scoringTarget();
     runInBackground(
         this,
         [sweep, problem, index, target] {
             const SweepPoint& p = sweep->points[static_cast<size_t>(index)];
             auto proxy = std::make_shared<const Problem>(proxyProblem(*problem));
             const QString name = QStringLiteral("%1 σ=%2 best (sweep)").arg(QString::fromStdString(sweep->sampler)).arg(p.temperature, 0, 'g', 3);
-            return recordOfSchedule(0, name, QString::fromStdString(sweep->sampler), proxy, bestSchedule(*problem, p), target, 1);
+            return recordOfSchedule(0, name, QString::fromStdString(sweep->sampler), proxy, bestSchedule(*problem, p),
+                                    target);
         },
         [this, then = std::move(then)](Outcome<RunRecord> r) {
             if (!r.value) return showError(tr("Cannot show the schedule"), r.error);

@@ -40,7 +40,7 @@ void MainWindow::syncMachine() {
     const std::vector<RunRecord> shown = recordsOnShow();
     bool retimed = false;
     try {
-        retimed = m_document->setMachine({platform, m_platform->objective(), m_document->machine().target});
+        retimed = m_document->setMachine({platform, m_platform->objective(), m_platform->target()});
     } catch (const std::exception& e) {
         return showError(tr("Cannot time the graph on this machine"), QString::fromUtf8(e.what()));
     }
@@ -173,11 +173,12 @@ struct RetimedOnShow {
     QStringList dropped;                             ///< "list-cp #1: why it does not fit"
 };
 
-RetimedOnShow retimeOnWorker(const std::vector<ShownToRetime>& jobs, const std::shared_ptr<const Problem>& problem) {
+RetimedOnShow retimeOnWorker(const std::vector<ShownToRetime>& jobs, const std::shared_ptr<const Problem>& problem,
+                             const ScoringTarget& target) {
     RetimedOnShow out;
     for (const ShownToRetime& job : jobs) {
         try {
-            RunRecord timed = retimedRecord(job.base, problem, job.id, job.name);
+            RunRecord timed = retimedRecord(job.base, problem, job.id, job.name, target);
             timed.retimedFrom = job.root;
             out.timed.emplace_back(std::move(timed), job.isResult);
         } catch (const std::exception& e) {
@@ -220,7 +221,10 @@ void MainWindow::retimeShown(const std::vector<RunRecord>& before) {
     ++m_retimesInFlight;
     m_retiming = before;
     runInBackground(
-        this, [jobs = std::move(jobs), problem] { return retimeOnWorker(jobs, problem); },
+        this,
+        [jobs = std::move(jobs), problem, target = m_document->scoringTarget()] {
+            return retimeOnWorker(jobs, problem, target);
+        },
         [this, generation, problem, rows, machine](Outcome<RetimedOnShow> landed) {
             --m_retimesInFlight;
             const bool current = generation == m_retimeGeneration && openGraph() && openGraph()->graph == problem->graph;
@@ -234,7 +238,8 @@ void MainWindow::retimeShown(const std::vector<RunRecord>& before) {
                     continue;
                 }
                 const RunRecord added = m_document->addResult(std::move(timed));
-                if (const SessionGraph* graph = m_document->sessionGraph(added.graphFingerprint)) autosave(added, *graph);
+                if (const SessionGraph* graph = m_document->sessionGraph(added.graphFingerprint))
+                    autosave(added, *graph);
                 shown << m_document->results()->rowCount() - 1;
             }
             showRetimed(shown, landed.value->dropped, machine, loose);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/platformpanel.h"
 
+#include "widgets/learnmachinedialog.h"
+
 #include "widgets/document.h"
 #include "widgets/platformfile.h"
 
@@ -85,7 +87,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_target = new QComboBox(this);
     m_target->setObjectName(QStringLiteral("targetCombo"));
     for (TargetModel t : {TargetModel::Proxy, TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency,
-                          TargetModel::SharedLinks})
+                          TargetModel::SharedLinks, TargetModel::Measured})
         m_target->addItem(QString::fromStdString(toString(t)), static_cast<int>(t));
     m_target->setItemData(0, tr("Free transfers, durations as profiled: the clock optimizers see"), Qt::ToolTipRole);
     m_target->setItemData(1, tr("Every duration × exp(N(0, 0.5²)), drawn once per graph: a profiling error"), Qt::ToolTipRole);
@@ -94,6 +96,11 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     m_target->setItemData(4,
                           tr("This machine with its links shared: one transfer at a time per link (a preset's routes); "
                              "samples drawn on the free proxy, judged where their transfers queue"),
+                          Qt::ToolTipRole);
+    m_target->setItemData(5,
+                          tr("The profile applied below, as a real machine: the graph keeps this machine's estimated "
+                             "times, runs and samples are made on them and judged on the measured ones (docs/time.md, "
+                             "\"A real target\")"),
                           Qt::ToolTipRole);
     m_target->setToolTip(tr("Target model finished runs are also scored on: the results' Speedup column and the "
                             "Temperature panel's best-of-k (docs/costmodel.md)"));
@@ -109,6 +116,7 @@ PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(m_useFile);
     form->addRow(m_fileSummary);
     form->addRow(loadButton);
+    form->addRow(buildLearnButton());
     form->addRow(tr("Devices"), m_devices);
     form->addRow(tr("Memory / device"), m_memoryGiB);
     form->addRow(tr("Latency"), m_latency);
@@ -140,6 +148,12 @@ void PlatformPanel::buildMachineCombo() {
     m_machine->setObjectName(QStringLiteral("machineCombo"));
     m_machine->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);   // long preset names do not widen the dock
     m_machine->setMinimumContentsLength(18);
+    fillMachineCombo();
+    m_machine->setToolTip(tr("The machine: abstract devices keep the file's op times; a catalogue device or a preset "
+                             "times every op whose work is known by its roofline (docs/time.md)"));
+}
+
+void PlatformPanel::fillMachineCombo() {
     m_machine->addItem(tr("Abstract devices"), kAbstractMachine);
     m_machine->setItemData(0, tr("N identical devices joined by one link (latency, bandwidth); op times as the file gives them"), Qt::ToolTipRole);
     const DeviceCatalog& catalog = DeviceCatalog::instance();
@@ -153,8 +167,6 @@ void PlatformPanel::buildMachineCombo() {
         m_machine->addItem(QString::fromStdString(p.name).section(QLatin1Char(':'), 0, 0), kPresetPrefix + QString::fromStdString(p.id));
         m_machine->setItemData(m_machine->count() - 1, tr("%1 (%2): its devices and links, or its first N devices").arg(QString::fromStdString(p.name), QString::fromStdString(p.id)), Qt::ToolTipRole);
     }
-    m_machine->setToolTip(tr("The machine: abstract devices keep the file's op times; a catalogue device or a preset "
-                             "times every op whose work is known by its roofline (docs/time.md)"));
 }
 
 QWidget* PlatformPanel::buildProfileRow() {
@@ -190,6 +202,38 @@ QWidget* PlatformPanel::buildProfileRow() {
     });
     connect(m_clearProfile, &QPushButton::clicked, this, &PlatformPanel::profileClearRequested);
     return row;
+}
+
+QWidget* PlatformPanel::buildLearnButton() {
+    auto* learn = new QPushButton(tr("Learn from profiles…"), this);
+    learn->setObjectName(QStringLiteral("learnMachineButton"));
+    learn->setToolTip(
+        tr("A catalogue device fitted to your runtime's measured profiles of some models, to time the others "
+           "(schedlab-cli calibrate --from)"));
+    connect(learn, &QPushButton::clicked, this, [this] { openLearnDialog()->open(); });
+    return learn;
+}
+
+LearnMachineDialog* PlatformPanel::openLearnDialog() {
+    auto* dialog = new LearnMachineDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const OpenGraph* open = m_document ? m_document->graph() : nullptr;
+    if (open && open->timing.profile && !open->path.isEmpty()) dialog->addPair(open->path, open->timing.profile->path);
+    connect(dialog, &LearnMachineDialog::learned, this, &PlatformPanel::adoptLearnedDevice);
+    return dialog;
+}
+
+void PlatformPanel::adoptLearnedDevice(const QString& id) {
+    const QString key = machineKey();
+    const int count = m_devices->value();
+    {
+        const QSignalBlocker quiet(m_machine);
+        m_machine->clear();
+        fillMachineCombo();
+        const int kept = m_machine->findData(key);
+        m_machine->setCurrentIndex(kept < 0 ? 0 : kept);
+    }
+    selectMachine(kDevicePrefix + id, count);
 }
 
 QString PlatformPanel::machineKey() const {
@@ -434,6 +478,7 @@ void PlatformPanel::restoreSettings() {
 }
 
 void PlatformPanel::observe(const Document* doc) {
+    m_document = doc;
     connect(doc, &Document::graphChanged, this, [this, doc] {
         const TimeUnit unit = doc->graph()->graph->timeUnit();
         const bool relink = unit != m_timeUnit && machineKey().startsWith(kPresetPrefix);

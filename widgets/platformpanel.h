@@ -21,6 +21,7 @@ class QSpinBox;
 namespace sl::gui {
 
 class Document;
+class LearnMachineDialog;
 
 class PlatformPanel : public QWidget {
     Q_OBJECT
@@ -50,6 +51,9 @@ public:
     /// machine (by its name) selects it, identical devices set the device count and memory, any
     /// other machine is used like a platform file named `origin`.
     void adoptPlatform(const Platform& p, const QString& origin);
+    /// The "Learn from profiles…" dialog, the open graph and its profile as its first pair; when
+    /// it has learned, the new device is listed and chosen (N of it, the count kept).
+    LearnMachineDialog* openLearnDialog();
     void saveSettings() const;
     void restoreSettings();
 
@@ -62,7 +66,11 @@ Q_SIGNALS:
 
 private:
     void buildMachineCombo();
+    /// The catalogue's devices and presets (it may have been read again since).
+    void fillMachineCombo();
     QWidget* buildProfileRow();
+    QWidget* buildLearnButton();
+    void adoptLearnedDevice(const QString& id);
     void onMachineChosen();
     /// The catalogue machine of the combo (a preset's first N, N of a device); throws IoError.
     Platform catalogueMachine() const;
@@ -72,6 +80,7 @@ private:
     void chooseAbstractQuietly();
     void showProfileOf(const Document* doc);
     void updateEnabled();
+    const Document* m_document = nullptr;   // the observed one: the learn dialog's first pair
     std::optional<Platform> m_filePlatform;
     TimeUnit m_timeUnit = TimeUnit::Microseconds;   // the open graph's: a preset's links are in it
     QComboBox* m_machine;

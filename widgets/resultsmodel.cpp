@@ -121,7 +121,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
                  QString::fromStdString(toString(r.problem->objective.memoryClock)));
     if (role == Qt::ToolTipRole && index.column() == TargetSpeedup)
         return tr("Speedup (total work / makespan) of the schedule's placement and per-device order re-timed on the %1 target model")
-            .arg(QString::fromStdString(toString(r.target)));
+            .arg(QString::fromStdString(toString(r.target.model)));
     if (role == Qt::ToolTipRole && index.column() == Graph && r.problem)
         return tr("%1: %2 ops, fingerprint %3").arg(r.graphTitle).arg(r.problem->graph->opCount()).arg(graphKey(r.graphFingerprint));
     if (role == Qt::ToolTipRole && index.column() == Devices && r.problem) {
@@ -162,7 +162,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     case Cost:
         return formatCost(res.cost, r.problem ? r.problem->objective.kind : Objective::Makespan, r.problem ? r.problem->g().timeUnit() : TimeUnit::Abstract);
     case TargetSpeedup:
-        return r.targetSpeedup > 0 ? QStringLiteral("%1× %2").arg(r.targetSpeedup, 0, 'f', 3).arg(QString::fromStdString(toString(r.target)))
+        return r.targetSpeedup > 0 ? QStringLiteral("%1× %2")
+                                         .arg(r.targetSpeedup, 0, 'f', 3)
+                                         .arg(QString::fromStdString(toString(r.target.model)))
                                    : QStringLiteral("–");
     case Evaluations: return formatCount(res.evaluations);
     case Seconds: return formatDuration(res.seconds, TimeUnit::Seconds);   // wall time

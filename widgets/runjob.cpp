@@ -56,10 +56,9 @@ void RunJob::start() {
     const RunOptions options = m_options;
     const int id = m_id;
     const QString qmethod = m_method;
-    const TargetModel target = m_target;
-    const std::uint64_t targetSeed = m_targetSeed;
+    const ScoringTarget target = m_target;
     m_clock.start();
-    auto work = [box, problem, method, options, id, qmethod, target, targetSeed]() -> RunRecord {
+    auto work = [box, problem, method, options, id, qmethod, target]() -> RunRecord {
         const LowerBounds bounds = lowerBounds(*problem);
         {
             std::lock_guard lock(box->mutex);
@@ -83,7 +82,7 @@ void RunJob::start() {
         r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
         r.criticalPath = criticalPath(*problem, result->schedule);
         r.result = std::move(result);
-        scoreOnTarget(r, target, targetSeed);
+        scoreOnTarget(r, target);
         attachBound(r, bounds);
         return r;
     };

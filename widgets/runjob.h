@@ -23,10 +23,7 @@ public:
     ~RunJob() override;
 
     /// The target the finished schedule is also scored on (RunRecord::targetSpeedup).
-    void setTarget(TargetModel target, std::uint64_t seed) {
-        m_target = target;
-        m_targetSeed = seed;
-    }
+    void setTarget(ScoringTarget target) { m_target = std::move(target); }
     void start();
     void cancel();
     bool isRunning() const { return m_task && m_task->isRunning(); }
@@ -53,8 +50,7 @@ private:
     std::shared_ptr<const Problem> m_problem;
     QString m_method;
     RunOptions m_options;
-    TargetModel m_target = TargetModel::Proxy;
-    std::uint64_t m_targetSeed = 1;
+    ScoringTarget m_target;
     std::shared_ptr<ProgressBox> m_box;
     std::shared_ptr<TaskState> m_task;
     QTimer m_poll;

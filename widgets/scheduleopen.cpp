@@ -59,12 +59,13 @@ bool samePlatform(const Platform& a, const Platform& b) {
     return true;
 }
 
-OpenedSchedule openScheduleFile(const QString& path, const Problem& current, const ShownGraph& shown, int id, TargetModel target) {
+OpenedSchedule openScheduleFile(const QString& path, const Problem& current, const ShownGraph& shown, int id,
+                                const ScoringTarget& target) {
     return openScheduleText(readFile(path.toStdString()), path, current, shown, id, target);
 }
 
-OpenedSchedule openScheduleText(const std::string& json, const QString& source, const Problem& current, const ShownGraph& shown, int id,
-                                TargetModel target) {
+OpenedSchedule openScheduleText(const std::string& json, const QString& source, const Problem& current,
+                                const ShownGraph& shown, int id, const ScoringTarget& target) {
     const std::string file = source.toStdString();
     const QString name = QFileInfo(source).fileName();
     const ScheduleOrigin origin = parseScheduleOrigin(json, file);
@@ -104,7 +105,8 @@ OpenedSchedule openScheduleText(const std::string& json, const QString& source, 
     if (!v.ok())
         refuse(tr("%1 is not a valid schedule of this graph and platform: %2").arg(source, QString::fromStdString(v.errors.front())));
     const QString method = QString::fromStdString(s.method.empty() ? std::string("imported") : s.method);
-    out.record = recordOfSchedule(id, QStringLiteral("%1 (%2)").arg(name, method), method, problem, std::move(s), target, 1);
+    out.record =
+        recordOfSchedule(id, QStringLiteral("%1 (%2)").arg(name, method), method, problem, std::move(s), target);
     out.record.options.seed = out.record.schedule().seed;
     return out;
 }

@@ -22,10 +22,11 @@ struct OpenedSchedule {
 
 /// Off the GUI thread. `current` is the open graph with the panel's platform and objective.
 /// Throws std::exception with a sentence naming the file and what does not match.
-OpenedSchedule openScheduleFile(const QString& path, const Problem& current, const ShownGraph& shown, int id, TargetModel target);
+OpenedSchedule openScheduleFile(const QString& path, const Problem& current, const ShownGraph& shown, int id,
+                                const ScoringTarget& target);
 /// The same for a schedule JSON in memory (a study's stored run); `name` stands for the file.
-OpenedSchedule openScheduleText(const std::string& json, const QString& name, const Problem& current, const ShownGraph& shown, int id,
-                                TargetModel target);
+OpenedSchedule openScheduleText(const std::string& json, const QString& name, const Problem& current,
+                                const ShownGraph& shown, int id, const ScoringTarget& target);
 
 /// Same devices (names, machine types, capacities, catalogue models) and the same links, shared
 /// or free alike.

@@ -10,7 +10,7 @@
 namespace sl::gui {
 
 RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
-                           Schedule schedule, TargetModel target, std::uint64_t targetSeed) {
+                           Schedule schedule, const ScoringTarget& target) {
     auto result = std::make_shared<RunResult>();
     result->schedule = std::move(schedule);
     result->cost = scoreSchedule(*problem, result->schedule);
@@ -24,7 +24,7 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
     r.criticalPath = criticalPath(*problem, result->schedule);
     r.options.seed = result->schedule.seed;
     r.result = std::move(result);
-    scoreOnTarget(r, target, targetSeed);
+    scoreOnTarget(r, target);
     attachBound(r);
     return r;
 }
@@ -42,7 +42,7 @@ RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Sched
     r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*r.problem, result->schedule));
     r.criticalPath = criticalPath(*r.problem, result->schedule);
     r.result = std::move(result);
-    scoreOnTarget(r, base.target, 1);
+    scoreOnTarget(r, base.target);
     return r;
 }
 
@@ -80,10 +80,13 @@ double costBound(const RunRecord& r) {
     return kind == Objective::Makespan ? r.makespanBound : kind == Objective::Memory ? r.memoryBound : 0;
 }
 
-void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed) {
+void scoreOnTarget(RunRecord& r, const ScoringTarget& target) {
     r.target = target;
     try {
-        r.targetSpeedup = targetSpeedup(targetProblem(*r.problem, target, seed), r.schedule());
+        const Problem judge = target.model == TargetModel::Measured
+            ? measuredTargetProblem(*r.problem, target.measured)
+            : targetProblem(*r.problem, target.model, target.seed);
+        r.targetSpeedup = targetSpeedup(judge, r.schedule());
     } catch (const std::exception&) {
         r.targetSpeedup = 0;   // e.g. every duration zero: no speedup to show
     }

@@ -9,7 +9,7 @@
 namespace sl::gui {
 
 RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
-                           Schedule schedule, TargetModel target = TargetModel::Proxy, std::uint64_t targetSeed = 1);
+                           Schedule schedule, const ScoringTarget& target = {});
 
 /// `base` with its schedule replaced by `schedule` (scored: `cost`), as result `id` named `name`:
 /// the problem, target and bounds are base's (the same problem), the memory timeline and critical
@@ -31,7 +31,8 @@ double costBound(Objective objective, const LowerBounds& b);
 /// The same for a record: its proven makespan bound when the run raised it.
 double costBound(const RunRecord& r);
 
-/// Fills r.target and r.targetSpeedup (0 if the schedule has no makespan). Off the GUI thread.
-void scoreOnTarget(RunRecord& r, TargetModel target, std::uint64_t seed);
+/// Fills r.target and r.targetSpeedup (0 if the schedule has no makespan, or the measured target
+/// has no graph of r's ops). Off the GUI thread.
+void scoreOnTarget(RunRecord& r, const ScoringTarget& target);
 
 } // namespace sl::gui

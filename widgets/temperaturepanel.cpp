@@ -100,8 +100,9 @@ SampleProgressFn sharingProgress(const StoppableProgress& progress) {
 }
 
 /// Samples one temperature and summarises it; runs on a worker.
-TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::string& samplerName, SampleRequest request,
-                             SweepOptions summary, int id, std::stop_token stop, const StoppableProgress& progress) {
+TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::string& samplerName,
+                             SampleRequest request, SweepOptions summary, const ScoringTarget& target, int id,
+                             std::stop_token stop, const StoppableProgress& progress) {
     const auto begin = std::chrono::steady_clock::now();
     auto sampler = SamplerRegistry::instance().create(samplerName);
     const SampleSet set = sampler->sample(*problem, request, stop, sharingProgress(progress));
@@ -112,7 +113,8 @@ TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::
     out.summary = summarizeSamples(*problem, request.temperature, set, summary);
     auto proxy = std::make_shared<const Problem>(proxyProblem(*problem));
     const QString name = QStringLiteral("%1 σ=%2 best of %3").arg(QString::fromStdString(samplerName), sigmaText(request.temperature)).arg(set.schedules.size());
-    out.best = recordOfSchedule(id, name, QString::fromStdString(samplerName), proxy, bestSchedule(*problem, out.summary));
+    out.best = recordOfSchedule(id, name, QString::fromStdString(samplerName), proxy,
+                                bestSchedule(*problem, out.summary), target);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return out;
 }
@@ -293,11 +295,15 @@ void TemperaturePanel::setProblemSource(std::function<std::shared_ptr<const Prob
     m_problemSource = std::move(source);
 }
 
-void TemperaturePanel::setTarget(TargetModel target, std::uint64_t seed) {
-    if (target == m_target && seed == m_targetSeed) return;
+void TemperaturePanel::setTarget(const ScoringTarget& target) {
+    if (target.model == m_target.model && target.seed == m_target.seed && target.measured == m_target.measured) return;
     m_target = target;
-    m_targetSeed = seed;
     if (m_current) resample();
+}
+
+TargetModel TemperaturePanel::reportedTarget() const {
+    const bool unjudged = m_target.model == TargetModel::Measured && !m_target.measured;   // no profile to judge on
+    return unjudged ? TargetModel::Proxy : m_target.model;
 }
 
 void TemperaturePanel::reloadSamplers() {
@@ -402,8 +408,9 @@ void TemperaturePanel::resampleNow() {
     SweepOptions summary;
     summary.topK = std::min(kSummaryTopK, request.count);
     summary.targets.clear();
-    if (m_target != TargetModel::Proxy) summary.targets = {m_target};
-    summary.targetSeed = m_targetSeed;
+    if (reportedTarget() != TargetModel::Proxy) summary.targets = {reportedTarget()};
+    summary.targetSeed = m_target.seed;
+    summary.measuredGraph = m_target.measured;
     const std::string name = sampler().toStdString();
     const int id = m_nextId++;
     m_drawingTemperature = request.temperature;
@@ -411,8 +418,9 @@ void TemperaturePanel::resampleNow() {
     setBusy(tr("Sampling %1 schedules at σ = %2…").arg(QLocale().toString(request.count), sigmaText(request.temperature)));
     m_sampling = runStoppable(
         this,
-        [problem, name, request, summary, id](std::stop_token stop, const StoppableProgress& progress) {
-            return sampleOnce(problem, name, request, summary, id, stop, progress);
+        [problem, name, request, summary, target = m_target, id](std::stop_token stop,
+                                                                 const StoppableProgress& progress) {
+            return sampleOnce(problem, name, request, summary, target, id, stop, progress);
         },
         [this, generation](Outcome<TemperatureSample> out) {
             if (generation != m_generation) return;   // a newer request owns the panel
@@ -435,7 +443,7 @@ void TemperaturePanel::resampleNow() {
 void TemperaturePanel::showDrawn(const std::vector<double>& speedups) {
     m_drawn = summarizeSpeedups(m_drawingTemperature, speedups, kSummaryTopK);
     m_histogram->setValues(speedups, m_drawn->proxyMean, m_drawn->proxyTop1);
-    m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("pending"), m_target)));
+    m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("pending"), reportedTarget())));
     m_keep->setEnabled(false);   // the best kept so far is another σ's
     m_status->setText(tr("Sampling at σ = %1… %2 of %3 drawn, best so far %4")
                           .arg(sigmaText(m_drawingTemperature), formatCount(m_drawn->samples),
@@ -444,7 +452,8 @@ void TemperaturePanel::showDrawn(const std::vector<double>& speedups) {
 
 void TemperaturePanel::showStopped() {
     m_status->setText(tr("Stopped"));
-    if (m_drawn) m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("stopped"), m_target)));
+    if (m_drawn)
+        m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("stopped"), reportedTarget())));
 }
 
 void TemperaturePanel::showSample(TemperatureSample s) {
@@ -483,7 +492,11 @@ bool TemperaturePanel::startSweep() {
     o.samples = m_sweepSamples->value();
     o.topK = m_sweepTopK->value();
     o.seed = static_cast<std::uint64_t>(m_seed->value());
-    o.targetSeed = m_targetSeed;
+    o.targetSeed = m_target.seed;
+    if (reportedTarget() == TargetModel::Measured) {   // beside the paper's three targets
+        o.targets.push_back(TargetModel::Measured);
+        o.measuredGraph = m_target.measured;
+    }
     o.threads = samplingThreads();
     const std::string name = sampler().toStdString();
     m_sweepButton->setEnabled(false);
@@ -597,9 +610,10 @@ void TemperaturePanel::observe(const Document* doc) {
     });
     connect(doc, &Document::graphChanged, this, [this, doc] { sampleOnOpen(doc->graph()->graph->opCount()); });
     connect(doc, &Document::timesChanged, this, [this, doc](bool newGraph) {   // the samples were of the earlier times
+        setTarget(doc->scoringTarget());   // a profile applied or cleared changes the measured target
         if (newGraph) sampleOnOpen(doc->graph()->graph->opCount());
     });
-    connect(doc, &Document::machineChanged, this, [this, doc] { setTarget(doc->machine().target, 1); });
+    connect(doc, &Document::machineChanged, this, [this, doc] { setTarget(doc->scoringTarget()); });
 }
 
 } // namespace sl::gui

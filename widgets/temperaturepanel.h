@@ -53,8 +53,9 @@ public:
     /// Samples `doc`'s open graph on its machine: re-samples when a graph opens, reports on the
     /// machine's target model.
     void observe(const Document* doc);
-    /// The target the single-temperature summary reports best-of-k on (Proxy: none).
-    void setTarget(TargetModel target, std::uint64_t seed);
+    /// The target the single-temperature summary reports best-of-k on (Proxy: none; the measured
+    /// target without its graph: none). The sweep reports it beside the paper's three.
+    void setTarget(const ScoringTarget& target);
     void reloadSamplers();   ///< re-reads the sampler registry
     QString sampler() const;
     bool setSampler(const QString& name);
@@ -112,8 +113,9 @@ private:
     void setBusy(const QString& text);
 
     std::function<std::shared_ptr<const Problem>()> m_problemSource;
-    TargetModel m_target = TargetModel::Proxy;
-    std::uint64_t m_targetSeed = 1;
+    ScoringTarget m_target;
+    /// The target the summary reports: m_target's model, or Proxy for a measured one without its graph.
+    TargetModel reportedTarget() const;
     QComboBox* m_sampler;
     QString m_pendingSampler;   // remembered, not registered yet (gflownet): chosen once it is
     bool m_samplerChosenHere = false;   // the user picked a sampler in the combo this session

@@ -15,6 +15,14 @@
 
 namespace sl::gui {
 
+/// What finished schedules are also scored on: a target model (core/costmodel/target.h), the
+/// noisy one's seed, and for the measured one the open graph with its profile applied.
+struct ScoringTarget {
+    TargetModel model = TargetModel::Proxy;
+    std::uint64_t seed = 1;
+    std::shared_ptr<const Graph> measured;   ///< Measured only; null: no profile to judge on
+};
+
 struct RunRecord {
     int id = 0;
     QString name;
@@ -26,7 +34,7 @@ struct RunRecord {
     RunOptions options;
     /// The platform panel's "score on" target and the schedule's speedup there (total work /
     /// makespan of its chains re-timed on the target); 0 when it could not be computed.
-    TargetModel target = TargetModel::Proxy;
+    ScoringTarget target;
     double targetSpeedup = 0;
     /// The problem's best makespan lower bound (core/analysis/bounds.h) and which bound gives it;
     /// 0 when not computed yet (attachBound).

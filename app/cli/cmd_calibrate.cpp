@@ -30,17 +30,9 @@ std::optional<std::string> calibrateOut(Args& args) {
 }
 
 std::string calibrateDefaultOut(const std::string& id) {
-    const std::string dir = DeviceCatalog::userDirectory();
-    if (dir.empty()) throw UsageError("neither XDG_DATA_HOME nor HOME is set: give the entry's file with -o FILE");
-    return dir + "/" + id + ".json";
-}
-
-void writeEntry(const DeviceSpec& d, const std::string& outPath) {
-    const std::filesystem::path parent = std::filesystem::path(outPath).parent_path();
-    std::error_code ec;
-    if (!parent.empty())
-        std::filesystem::create_directories(parent, ec);   // saveDeviceSpec names the file if this failed
-    saveDeviceSpec(d, outPath);
+    if (DeviceCatalog::userDirectory().empty())
+        throw UsageError("neither XDG_DATA_HOME nor HOME is set: give the entry's file with -o FILE");
+    return DeviceCatalog::userEntryPath(id);
 }
 
 void printTerm(const std::string& key, const FitTerm& t) {
@@ -65,7 +57,7 @@ int runFromProfiles(Args& args, const std::string& from, const std::optional<std
     for (const auto& [type, term] : learned.fit.byType) printTerm("type " + type, term);
     for (const auto& [c, term] : learned.fit.byClass) printTerm("class " + std::string(toString(c)), term);
     const std::string outPath = out.value_or(calibrateDefaultOut(id));
-    writeEntry(learned, outPath);
+    saveDeviceSpec(learned, outPath);
     std::printf("\nwrote %s (--device %s)\n", outPath.c_str(), id.c_str());
     return 0;
 }
@@ -113,7 +105,7 @@ int runCalibrate(Args& args) {
         return 130;
     }
     printCalibration(run);
-    writeEntry(run.spec, outPath);
+    saveDeviceSpec(run.spec, outPath);
     std::printf("\nmeasured in %.1f s\nwrote %s\n", run.measuredSeconds, outPath.c_str());
     return 0;
 }

@@ -51,7 +51,11 @@ SweepPoint summarizeSamples(const Problem& p, double temperature, const SampleSe
     out.distinct = distinctSchedules(samples.schedules);
     // the candidate protocol: top k on the proxy, best of k on each target, diversity of the k
     const CandidateReport r = evaluateCandidates(p, samples.schedules,
-                                                 {.topK = o.topK, .targets = o.targets, .targetSeed = o.targetSeed, .diversity = o.diversity});
+                                                 {.topK = o.topK,
+                                                  .targets = o.targets,
+                                                  .targetSeed = o.targetSeed,
+                                                  .diversity = o.diversity,
+                                                  .measuredGraph = o.measuredGraph});
     out.proxyTop1 = r.proxyTop1;
     out.proxyTopKMean = r.proxyTopKMean;
     out.kept = r.kept;

@@ -44,6 +44,8 @@ struct SweepOptions {
     std::vector<TargetModel> targets = {TargetModel::Noisy, TargetModel::Bandwidth, TargetModel::Latency};
     std::uint64_t seed = 1;         ///< temperature i samples with deriveSeed(seed, i)
     std::uint64_t targetSeed = 1;   ///< the noisy target's durations
+    /// The measured target's graph (TargetModel::Measured): the problem's graph with a profile applied.
+    std::shared_ptr<const Graph> measuredGraph;
     int threads = 1;
     DiversityOptions diversity;
 };

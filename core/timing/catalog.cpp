@@ -6,8 +6,11 @@
 #include "core/util/atomicfile.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 
 namespace sl {
 
@@ -99,9 +102,40 @@ std::string DeviceCatalog::userDirectory() {
     return {};
 }
 
+std::string DeviceCatalog::userEntryPath(const std::string& id) {
+    const bool fileNameSafe = !id.empty() && id.front() != '.' && std::all_of(id.begin(), id.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+    if (!fileNameSafe)
+        throw IoError("device id '" + id + "': use letters, digits, '-', '_' and '.' (it names the entry's file)");
+    const std::string dir = userDirectory();
+    if (dir.empty())
+        throw IoError("neither XDG_DATA_HOME nor HOME is set: there is no catalogue directory of yours to write '" +
+                      id + "' to");
+    return dir + "/" + id + ".json";
+}
+
+namespace {
+
+/// The catalogue in force. Earlier ones are leaked on purpose: instance() hands out references.
+std::atomic<const DeviceCatalog*> g_current{nullptr};
+std::mutex g_reloading;
+
+}   // namespace
+
 const DeviceCatalog& DeviceCatalog::instance() {
-    static const DeviceCatalog cat = load(userDirectory());
-    return cat;
+    if (const DeviceCatalog* cat = g_current.load(std::memory_order_acquire)) return *cat;
+    std::lock_guard lock(g_reloading);
+    if (!g_current.load(std::memory_order_relaxed))
+        g_current.store(new DeviceCatalog(load(userDirectory())), std::memory_order_release);
+    return *g_current.load(std::memory_order_acquire);
+}
+
+const DeviceCatalog& DeviceCatalog::reload() {
+    std::lock_guard lock(g_reloading);
+    const DeviceCatalog* fresh = new DeviceCatalog(load(userDirectory()));
+    g_current.store(fresh, std::memory_order_release);
+    return *fresh;
 }
 
 const DeviceSpec* DeviceCatalog::findDevice(const std::string& id) const {

@@ -48,13 +48,22 @@ PlatformPreset parsePreset(std::string_view json, const std::string& sourceName)
 
 class DeviceCatalog {
 public:
-    /// The built-in files and the user's directory, read once (thread-safe). A bad file in the
-    /// user's directory is left out with a warning (warnings()); built-in files are tested.
+    /// The built-in files and the user's directory, read on first use (thread-safe). A bad file
+    /// in the user's directory is left out with a warning (warnings()); built-in files are tested.
+    /// The reference stays valid for the life of the program, also after reload().
     static const DeviceCatalog& instance();
+    /// Reads the user's directory again (an entry written since, e.g. by learning a machine in the
+    /// explorer): later instance() calls see the new catalogue, references taken earlier keep the
+    /// old one (it is kept, never freed: a few kilobytes per reload). Thread-safe.
+    static const DeviceCatalog& reload();
     /// Built-ins, then the files of `userDirectory` (when not empty).
     static DeviceCatalog load(const std::string& userDirectory);
     /// $XDG_DATA_HOME/schedlab/devices, else $HOME/.local/share/schedlab/devices.
     static std::string userDirectory();
+    /// userDirectory()/ID.json, where a user's entry `id` is written. Throws IoError for an id
+    /// that is not a plain file name (letters, digits, - _ .) or when neither XDG_DATA_HOME nor
+    /// HOME is set.
+    static std::string userEntryPath(const std::string& id);
 
     const std::vector<DeviceSpec>& devices() const { return m_devices; }
     const std::vector<PlatformPreset>& presets() const { return m_presets; }

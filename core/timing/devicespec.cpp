@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 namespace sl {
 
@@ -248,6 +249,12 @@ std::string deviceSpecToJson(const DeviceSpec& d) {
     return j.dump(2) + "\n";
 }
 
-void saveDeviceSpec(const DeviceSpec& d, const std::string& path) { writeFileAtomically(path, deviceSpecToJson(d)); }
+void saveDeviceSpec(const DeviceSpec& d, const std::string& path) {
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty())
+        std::filesystem::create_directories(parent, ec);   // writeFileAtomically names the file if this failed
+    writeFileAtomically(path, deviceSpecToJson(d));
+}
 
 } // namespace sl

@@ -90,7 +90,7 @@ inline constexpr double kMatrixVectorIntensity = 1.0;
 /// The JSON of docs/time.md ("Device files"). Throws IoError naming `sourceName` and the field.
 DeviceSpec parseDeviceSpec(std::string_view json, const std::string& sourceName);
 std::string deviceSpecToJson(const DeviceSpec& d);
-/// Written atomically.
+/// Written atomically, its directory made if missing (a first entry of the user's catalogue).
 void saveDeviceSpec(const DeviceSpec& d, const std::string& path);
 
 } // namespace sl

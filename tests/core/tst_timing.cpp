@@ -4,8 +4,8 @@
 // formulas, re-timing a graph on another machine, the device and preset files' refusals, and the
 // one cost model with topologies: the list scheduler, the chain timing and an independent
 // re-computation agree to the bit on random problems.
-#include "common/testmain.h"
 #include "common/reference.h"
+#include "common/testmain.h"
 #include "core/costmodel/chaintiming.h"
 #include "core/costmodel/validator.h"
 #include "core/io/graphio.h"
@@ -13,9 +13,11 @@
 #include "core/profile/measuredschedule.h"
 #include "core/timing/catalog.h"
 #include "core/timing/collectives.h"
+#include "core/timing/devicespec.h"
 #include "core/timing/machine.h"
 #include "core/timing/retime.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -284,6 +286,29 @@ private Q_SLOTS:
         } catch (const IoError& e) {
             QCOMPARE(QString(e.what()), QString("p.json: topology: the topology has no path between devices 0 -> 1"));
         }
+    }
+
+    // A user's entry written while the program runs (a machine learned in the explorer) is seen
+    // after reload(); a reference taken before still reads the old catalogue (references stay
+    // valid); an id that is no plain file name is refused before anything is written. Catches a
+    // reload that frees the old catalogue or reads the directory once only.
+    void reloadSeesANewUserEntry() {
+        QTemporaryDir xdg;
+        QVERIFY(xdg.isValid());
+        qputenv("XDG_DATA_HOME", xdg.path().toUtf8());
+        const DeviceCatalog& before = DeviceCatalog::reload();
+        QVERIFY(!before.findDevice("written-later"));
+        DeviceSpec d = before.device("l4");
+        d.id = "written-later";
+        saveDeviceSpec(d, DeviceCatalog::userEntryPath(d.id));   // makes schedlab/devices
+        const DeviceCatalog& after = DeviceCatalog::reload();
+        QVERIFY(after.findDevice("written-later"));
+        QCOMPARE(&DeviceCatalog::instance(), &after);
+        QVERIFY(!before.findDevice("written-later") && before.findDevice("l4"));
+        QVERIFY_THROWS_EXCEPTION(IoError, DeviceCatalog::userEntryPath("../x"));
+        QVERIFY_THROWS_EXCEPTION(IoError, DeviceCatalog::userEntryPath(""));
+        qunsetenv("XDG_DATA_HOME");
+        DeviceCatalog::reload();
     }
 
     // The one rule that names a machine (the CLI's --preset/--device/--devices, a study's fields,

@@ -504,7 +504,7 @@ private Q_SLOTS:
         const qint64 chainsUs = part.nsecsElapsed() / 1000;
         QVERIFY(sameBits(chained.makespan, shown.schedule().makespan));
         part.restart();
-        const RunRecord again = retimedRecord(shown, shown.problem, 0, QStringLiteral("again"));
+        const RunRecord again = retimedRecord(shown, shown.problem, 0, QStringLiteral("again"), shown.target);
         const qint64 recordMs = part.elapsed();
         qInfo(
             "10,000 ops: retimeGraph %lld us, retimeSchedule %lld us, the re-timed record (scored, memory timeline, critical "

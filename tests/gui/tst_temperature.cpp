@@ -5,13 +5,16 @@
 #include "common/testmain.h"
 #include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
+#include "core/costmodel/target.h"
+#include "core/graph/fingerprint.h"
 #include "core/heuristics/listgumbel.h"
 #include "core/optimizer/optimizer.h"
 #include "core/optimizer/sampler.h"
+#include "core/profile/profile.h"
 #include "widgets/document.h"
 #include "widgets/ganttview.h"
-#include "widgets/histogramview.h"
 #include "widgets/graphorigin.h"
+#include "widgets/histogramview.h"
 #include "widgets/mainwindow.h"
 #include "widgets/palette.h"
 #include "widgets/platformpanel.h"
@@ -271,6 +274,63 @@ private Q_SLOTS:
         // keep it: one more result row, scored like any run
         panel->findChild<QPushButton*>(QStringLiteral("keepButton"))->click();
         QCOMPARE(w.results()->rowCount(), 1);
+    }
+
+    // The measured target (issue 50's left-over): a profile applied and "Score on: measured"
+    // chosen, the graph keeps the machine's times (here the file's) and the profile's times judge:
+    // the dock's best-of-k row is on them, the proxy top-1's measured speedup is its chains re-timed
+    // on the measured graph, and the kept best is a result scored there too. Catches samples drawn
+    // on the measured times, a measured graph lost on its way to the summary, and the Platform
+    // dock's "Score on" never reaching the document (it was dead since the document took the
+    // machine: every result was scored on the proxy whatever was chosen).
+    void theMeasuredTargetJudgesSamplesOnTheProfile() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(opened(w));
+        const std::shared_ptr<const Graph> asRead = w.openGraph()->graph;
+        Profile measured;
+        measured.fingerprint = modelFingerprintText(modelFingerprint(*asRead));
+        measured.tool = "tst_temperature";
+        for (OpId v = 0; v < asRead->opCount(); ++v)   // op v takes 1 + (v mod 7) x 3: not the file's times
+            measured.ops.push_back({asRead->op(v).name, asRead->op(v).type, 1.0 + (v % 7) * 3.0, 0, 5});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("measured.json"));
+        saveProfile(measured, path.toStdString());
+        QVERIFY(w.applyProfile(path));
+        QVERIFY(w.openGraph()->graph != asRead);   // the profile times the graph ...
+        w.platformPanel()->setTarget(TargetModel::Measured);
+        QCOMPARE(w.openGraph()->graph, asRead);   // ... until it is the target: the file's times again
+        const std::shared_ptr<const Graph> judged = w.document()->scoringTarget().measured;
+        QVERIFY(judged);
+        for (OpId v = 0; v < judged->opCount(); ++v) QCOMPARE(judged->op(v).duration, 1.0 + (v % 7) * 3.0);
+
+        TemperaturePanel* panel = w.temperaturePanel();
+        panel->setSampler(QStringLiteral("list-gumbel"));
+        panel->setSampleCount(150);
+        QSignalSpy shown(&w, &MainWindow::scheduleShown);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isSampling(), 10000);
+        shown.clear();
+        panel->slider()->triggerAction(QAbstractSlider::SliderToMaximum);
+        QVERIFY(shown.wait(10000));
+        const SweepPoint& p = panel->current()->summary;
+        QCOMPARE(p.targets.size(), size_t(1));
+        QVERIFY(p.targets.front().model == TargetModel::Measured);
+        const RunRecord& best = panel->current()->best;
+        const Problem problem = *w.document()->problem();
+        const double onMeasured = speedup(measuredTargetProblem(problem, judged), best.schedule());
+        QCOMPARE(p.targets.front().ofProxyTop1, onMeasured);
+        QVERIFY(p.targets.front().bestOfK >= onMeasured);
+        QVERIFY(std::abs(onMeasured - p.proxyTop1) > 1e-6);   // judged on other times than it was drawn on
+        QVERIFY(panel->findChild<QLabel*>(QStringLiteral("temperatureStats"))
+                    ->text()
+                    .contains(QStringLiteral("on measured")));
+
+        panel->findChild<QPushButton*>(QStringLiteral("keepButton"))->click();
+        QCOMPARE(w.results()->rowCount(), 1);
+        const RunRecord kept = w.results()->record(0);
+        QVERIFY(kept.target.model == TargetModel::Measured);
+        QCOMPARE(kept.targetSpeedup, speedup(measuredTargetProblem(*kept.problem, judged), kept.schedule()));
     }
 
     // Catches: the trained range not reaching the slider, shading on the wrong side, the label.

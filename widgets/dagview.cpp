@@ -252,7 +252,7 @@ void DagView::startLayout() {
     m_edges = nullptr;
     m_layout.reset();
     m_notice->hide();
-    ++m_generation;
+    const LatestRequest::Ticket ticket = m_layouts.next();
     if (!m_graph) {
         m_legend->clear();
         showWelcome();
@@ -260,7 +260,7 @@ void DagView::startLayout() {
     }
     m_scene->addText(tr("Laying out %1 op(s)…").arg(formatCount(m_graph->opCount())));
     layoutInBackground(this, m_graph, !m_showParameters,
-                       [this, generation = m_generation](Outcome<DagLayout> laidOut) { onLayoutFinished(generation, std::move(laidOut)); });
+                       [this, ticket](Outcome<DagLayout> laidOut) { onLayoutFinished(ticket, std::move(laidOut)); });
 }
 
 void DagView::setShowParameters(bool on) {
@@ -270,10 +270,9 @@ void DagView::setShowParameters(bool on) {
     if (m_graph) startLayout();
 }
 
-void DagView::onLayoutFinished(int generation, Outcome<DagLayout> laidOut) {
+void DagView::onLayoutFinished(LatestRequest::Ticket ticket, Outcome<DagLayout> laidOut) {
     Q_ASSERT(QThread::currentThread() == thread());
-    // only the latest request lands (a newer graph may have been opened meanwhile)
-    if (generation != m_generation) return;
+    if (!m_layouts.isLatest(ticket)) return;
     if (!laidOut.value) {
         m_scene->clear();
         m_notice->setText(tr("The graph could not be laid out: %1").arg(laidOut.error));

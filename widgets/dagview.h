@@ -8,6 +8,7 @@
 // a file dropped on the view is handed on to be opened.
 #include "widgets/dagcolouring.h"
 #include "widgets/daglayout.h"
+#include "widgets/latestrequest.h"
 #include "widgets/types.h"
 
 #include <QPointer>
@@ -104,7 +105,7 @@ Q_SIGNALS:
 private:
     void buildToolBar();
     void startLayout();
-    void onLayoutFinished(int generation, Outcome<DagLayout> outcome);
+    void onLayoutFinished(LatestRequest::Ticket ticket, Outcome<DagLayout> outcome);
     void buildScene();
     void recolour();
     void updateLegend();
@@ -116,7 +117,7 @@ private:
     std::shared_ptr<const Graph> m_graph;
     std::optional<RunRecord> m_record;
     QPointer<OpSelection> m_selection;
-    int m_generation = 0;
+    LatestRequest m_layouts;   // only the newest layout lands (a newer graph may have been opened)
     std::unique_ptr<DagLayout> m_layout;
     QGraphicsScene* m_scene;
     DagOverview* m_overview;

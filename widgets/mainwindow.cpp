@@ -425,17 +425,19 @@ bool MainWindow::open(const GraphOrigin& origin, const QString& format) {
 }
 
 void MainWindow::openInBackground(const GraphOrigin& origin, const QString& format, std::function<void(bool)> done) {
-    const int generation = ++m_loadGeneration;   // only the latest request lands
+    const LatestRequest::Ticket ticket = m_loads.next();
     const QString name = origin.kind == GraphOrigin::Kind::Generated ? origin.family : QFileInfo(origin.path).fileName();
     statusBar()->showMessage(tr("Loading %1…").arg(name));
     QApplication::setOverrideCursor(Qt::BusyCursor);
     runInBackground(
         this, [origin, format] { return readGraph(origin, format); },
-        [this, name, generation, done = std::move(done)](Outcome<OpenGraph> loaded) {
+        [this, name, ticket, done = std::move(done)](Outcome<OpenGraph> loaded) {
             QApplication::restoreOverrideCursor();
-            const bool current = generation == m_loadGeneration;
-            if (current && loaded.value) m_document->setGraph(std::move(*loaded.value));
-            else if (current) showError(tr("Cannot open %1").arg(name), loaded.error);
+            const bool current = m_loads.isLatest(ticket);
+            if (current && loaded.value)
+                m_document->setGraph(std::move(*loaded.value));
+            else if (current)
+                showError(tr("Cannot open %1").arg(name), loaded.error);
             if (current) statusBar()->clearMessage();
             if (done) done(current && loaded.value);
         });

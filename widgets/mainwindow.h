@@ -5,6 +5,7 @@
 // talk to each other: they share the Document and OpSelection.
 #include "widgets/exporter.h"
 #include "widgets/graphorigin.h"
+#include "widgets/latestrequest.h"
 #include "widgets/types.h"
 
 #include <QMainWindow>
@@ -335,8 +336,8 @@ private:
     QList<RunJob*> m_jobs;
     RunJob* m_watched = nullptr;   // the run the convergence view follows live
     int m_nextRunId = 1;
-    int m_loadGeneration = 0;
-    int m_retimeGeneration = 0;   // only the newest re-timing of the schedules on show lands
+    LatestRequest m_loads;     // only the newest graph read lands
+    LatestRequest m_retimes;   // only the newest re-timing of the schedules on show lands
     int m_retimesInFlight = 0;
     std::vector<RunRecord> m_retiming;   // the schedules the newest re-timing in flight started from
     QString m_lastError;

@@ -181,7 +181,7 @@ void MainWindow::switchToGraphOf(int row) {
     if (row < 0 || row >= results.rowCount()) return;
     const RunRecord r = results.record(row);
     if (!m_document->sessionGraph(r.graphFingerprint)) return;
-    ++m_loadGeneration;   // an open still loading must not land over this one
+    m_loads.supersede();   // an open still loading must not land over this one
     m_document->reopenGraphOf(r);
     if (r.problem->platform.name != m_document->machine().platform.name)   // a preset's or device's times: its machine again
         m_platform->adoptPlatform(r.problem->platform, r.graphTitle);

@@ -217,7 +217,7 @@ void MainWindow::retimeShown(const std::vector<RunRecord>& before) {
     }
     if (jobs.empty()) return showRetimed(rows, {}, machine);
     // scoring a re-timed schedule computes its bounds: 60 ms at 10,000 ops, seconds at 100,000
-    const int generation = ++m_retimeGeneration;
+    const LatestRequest::Ticket ticket = m_retimes.next();
     ++m_retimesInFlight;
     m_retiming = before;
     runInBackground(
@@ -225,9 +225,9 @@ void MainWindow::retimeShown(const std::vector<RunRecord>& before) {
         [jobs = std::move(jobs), problem, target = m_document->scoringTarget()] {
             return retimeOnWorker(jobs, problem, target);
         },
-        [this, generation, problem, rows, machine](Outcome<RetimedOnShow> landed) {
+        [this, ticket, problem, rows, machine](Outcome<RetimedOnShow> landed) {
             --m_retimesInFlight;
-            const bool current = generation == m_retimeGeneration && openGraph() && openGraph()->graph == problem->graph;
+            const bool current = m_retimes.isLatest(ticket) && openGraph() && openGraph()->graph == problem->graph;
             if (!current) return;   // another machine, profile or graph since: its own re-timing shows
             if (!landed.value) return showRetimed(rows, {tr("the schedules on show: %1").arg(landed.error)}, machine);
             QList<int> shown = rows;

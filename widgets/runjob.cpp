@@ -72,19 +72,12 @@ void RunJob::start() {
         auto result = std::make_shared<RunResult>(optimizer->run(*problem, options, onProgress, box->stop.get_token()));
         if (result->schedule.method.empty()) result->schedule.method = method;
         requireValidResult(*problem, result->schedule, method);   // the CLI's verdict: an error, not a result
-        RunRecord r;
-        r.id = id;
-        r.method = qmethod;
-        r.name = QStringLiteral("%1 #%2%3").arg(qmethod).arg(id).arg(result->cancelled ? QStringLiteral(" (stopped)") : QString());
-        r.problem = problem;
-        r.options = options;
-        // derived data for the views is computed here, off the GUI thread
-        r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
-        r.criticalPath = criticalPath(*problem, result->schedule);
-        r.result = std::move(result);
-        scoreOnTarget(r, target);
-        attachBound(r, bounds);
-        return r;
+        const QString name = QStringLiteral("%1 #%2%3")
+                                 .arg(qmethod)
+                                 .arg(id)
+                                 .arg(result->cancelled ? QStringLiteral(" (stopped)") : QString());
+        return recordOfResult(id, name, qmethod, problem, std::move(result), options, target,
+                              bounds);   // off the GUI thread
     };
     m_task = runOnPool(runPool(), this, std::move(work), [this](Outcome<RunRecord> outcome) { onFinished(std::move(outcome)); });
     m_poll.start();

@@ -36,6 +36,7 @@ QWidget* makeField(const OptionSpec& o, QWidget* parent) {
         auto* s = new QSpinBox(parent);
         s->setRange(static_cast<int>(std::max(o.min, -2e9)), static_cast<int>(std::min(o.max, 2e9)));
         s->setValue(static_cast<int>(o.defaultValue));
+        s->setSpecialValueText(QString::fromStdString(o.minimumMeans));   // "auto" at the minimum
         s->setGroupSeparatorShown(true);
         w = s;
         break;

@@ -15,17 +15,26 @@ RunRecord recordOfSchedule(int id, const QString& name, const QString& method, s
     result->schedule = std::move(schedule);
     result->cost = scoreSchedule(*problem, result->schedule);
     result->evaluations = 1;
+    RunOptions options;
+    options.seed = result->schedule.seed;
+    const LowerBounds bounds = lowerBounds(*problem);
+    return recordOfResult(id, name, method, std::move(problem), std::move(result), options, target, bounds);
+}
+
+RunRecord recordOfResult(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
+                         std::shared_ptr<const RunResult> result, const RunOptions& options,
+                         const ScoringTarget& target, const LowerBounds& bounds) {
     RunRecord r;
     r.id = id;
     r.name = name;
     r.method = method;
-    r.problem = problem;
-    r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*problem, result->schedule));
-    r.criticalPath = criticalPath(*problem, result->schedule);
-    r.options.seed = result->schedule.seed;
+    r.problem = std::move(problem);
+    r.options = options;
+    r.memory = std::make_shared<MemoryTimeline>(computeMemoryTimeline(*r.problem, result->schedule));
+    r.criticalPath = criticalPath(*r.problem, result->schedule);
     r.result = std::move(result);
     scoreOnTarget(r, target);
-    attachBound(r);
+    attachBound(r, bounds);
     return r;
 }
 

@@ -11,6 +11,13 @@ namespace sl::gui {
 RunRecord recordOfSchedule(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
                            Schedule schedule, const ScoringTarget& target = {});
 
+/// The one place a RunRecord is assembled from a result: its memory timeline, critical path, the
+/// score on `target` and the bounds (`bounds`: lowerBounds(*problem), computed by the caller when
+/// it needs them sooner). Off the GUI thread.
+RunRecord recordOfResult(int id, const QString& name, const QString& method, std::shared_ptr<const Problem> problem,
+                         std::shared_ptr<const RunResult> result, const RunOptions& options,
+                         const ScoringTarget& target, const LowerBounds& bounds);
+
 /// `base` with its schedule replaced by `schedule` (scored: `cost`), as result `id` named `name`:
 /// the problem, target and bounds are base's (the same problem), the memory timeline and critical
 /// path are the new schedule's. O(V + E): a hand edit's record, on the GUI thread.

@@ -173,15 +173,15 @@ void StudyView::openStudy(const QString& path) {
     // a study that runs is read again and again: its title stays, and only the newest read lands
     if (path != m_path || !m_summary) m_title->setText(tr("Reading %1 …").arg(path));
     m_path = path;
-    const quint64 generation = ++m_readGeneration;
+    const LatestRequest::Ticket ticket = m_reads.next();
     runInBackground(
         this,
         [p = path.toStdString()] {
             const StudyStore store = StudyStore::open(p, StudyStore::Access::ReadOnly);
             return Loaded{store.spec(), summarize(store.spec(), store.runs())};
         },
-        [this, generation](Outcome<Loaded> o) {
-            if (generation != m_readGeneration) return;   // a newer read is on its way
+        [this, ticket](Outcome<Loaded> o) {
+            if (!m_reads.isLatest(ticket)) return;   // a newer read is on its way
             if (!o.value) {
                 m_title->setText(tr("Cannot open the study: %1").arg(o.error));
                 Q_EMIT studyFailed(o.error);

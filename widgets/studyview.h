@@ -5,6 +5,8 @@
 // axis, the win/loss matrix of every pair of methods, the per-graph gaps as a strip per method,
 // and the per-graph costs, where a double-click asks for that run's schedule (runRequested).
 // The database is read on a worker; schedules are read only when one is asked for.
+#include "widgets/latestrequest.h"
+
 #include "core/study/studysummary.h"
 
 #include <QWidget>
@@ -73,7 +75,7 @@ private:
     void addExportMenus();
 
     QString m_path;
-    quint64 m_readGeneration = 0;   // openStudy()'s reads: only the newest is shown
+    LatestRequest m_reads;   // openStudy()'s reads: only the newest is shown
     std::optional<StudySpec> m_spec;
     std::optional<StudySummary> m_summary;
     QLabel* m_title;

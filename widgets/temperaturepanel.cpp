@@ -402,7 +402,7 @@ void TemperaturePanel::resampleNow() {
     }
     if (!problem || sampler().isEmpty()) return;
     if (m_sampling) m_sampling->stop.request_stop();   // the stale request winds down, its result is dropped
-    const int generation = ++m_generation;
+    const LatestRequest::Ticket ticket = m_samplings.next();
     const SampleRequest request{.temperature = temperature(), .count = m_samples->value(),
                                 .seed = static_cast<std::uint64_t>(m_seed->value()), .threads = samplingThreads()};
     SweepOptions summary;
@@ -422,8 +422,8 @@ void TemperaturePanel::resampleNow() {
                                                                  const StoppableProgress& progress) {
             return sampleOnce(problem, name, request, summary, target, id, stop, progress);
         },
-        [this, generation](Outcome<TemperatureSample> out) {
-            if (generation != m_generation) return;   // a newer request owns the panel
+        [this, ticket](Outcome<TemperatureSample> out) {
+            if (!m_samplings.isLatest(ticket)) return;   // a newer request owns the panel
             m_sampling.reset();
             if (!m_sweeping) {
                 m_poll.stop();

@@ -6,6 +6,8 @@
 // background after a short pause; a newer request stops the stale one. The best sample goes to
 // the usual views through sampled(). The panel also runs the temperature sweep (progress, cancel).
 #include "core/analysis/sweep.h"
+#include "widgets/latestrequest.h"
+
 #include "widgets/types.h"
 
 #include <QElapsedTimer>
@@ -142,7 +144,7 @@ private:
     QElapsedTimer m_clock;
     std::shared_ptr<StoppableControl> m_sampling;   // the latest sampling in flight
     std::shared_ptr<StoppableControl> m_sweeping;
-    int m_generation = 0;
+    LatestRequest m_samplings;   // only the newest sampling request owns the panel
     int m_nextId = 1;
     std::optional<TemperatureSample> m_current;
     double m_drawingTemperature = 0;     ///< σ of the sampling in flight

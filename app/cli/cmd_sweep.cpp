@@ -6,8 +6,8 @@
 
 #include "core/analysis/sweep.h"
 #include "core/analysis/sweepio.h"
-#include "core/io/graphio.h"
 #include "core/util/atomicfile.h"
+#include "core/util/errors.h"
 
 #include <filesystem>
 #include <iomanip>

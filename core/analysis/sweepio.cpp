@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/analysis/sweepio.h"
 
-#include "core/io/graphio.h"
 #include "core/io/ioutil.h"
 #include "core/util/atomicfile.h"
+#include "core/util/errors.h"
 
 #include <nlohmann/json.hpp>
 

@@ -19,6 +19,7 @@
 /// \endcode
 
 #include "core/graph/opwork.h"
+#include "core/util/errors.h"
 
 #include <cstdint>
 #include <limits>
@@ -68,12 +69,6 @@ struct Tensor {
     OpId producer = kNoOp;
     std::vector<OpId> consumers;
     double bytes = 0;
-};
-
-/// Thrown by finalize() and by importers; the message names the file/op/tensor at fault.
-class GraphError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
 };
 
 class Graph {

@@ -17,11 +17,6 @@
 
 namespace sl {
 
-class IoError : public GraphError {
-public:
-    using GraphError::GraphError;
-};
-
 enum class GraphFormat { Auto, Json, Dot, Stg, JobShop, WfCommons, Onnx, Hlo, Chakra };
 
 /// "json", "dot", "stg", "jobshop", "wfcommons", "onnx", "hlo", "chakra"; throws std::invalid_argument.

@@ -43,6 +43,9 @@ struct OptionSpec {
     double max = 1e9;
     std::string help;          ///< one line, used in --help and tooltips
     std::vector<std::string> choices;   ///< Kind::Choice: defaultValue indexes this
+    /// Kind::Int: what the minimum means when it is not a number to use ("auto": the method
+    /// decides); the explorer's field shows it instead of the number. Empty: a plain minimum.
+    std::string minimumMeans;
 };
 
 struct RunOptions {

@@ -3,9 +3,9 @@
 // before the first change, and a finalize() that still fails puts every op back, so a refused
 // profile leaves the graph exactly as it was.
 #include "core/graph/fingerprint.h"
-#include "core/io/graphio.h"
 #include "core/io/ioutil.h"
 #include "core/profile/profile.h"
+#include "core/util/errors.h"
 #include "core/util/limits.h"
 
 #include <cmath>

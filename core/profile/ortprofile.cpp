@@ -5,10 +5,10 @@
 // "model_run" session events mark the runs.
 #include "core/profile/ortprofile.h"
 
-#include "core/io/graphio.h"
 #include "core/io/ioutil.h"
 #include "core/profile/repetitions.h"
 #include "core/util/atomicfile.h"
+#include "core/util/errors.h"
 #include "core/util/limits.h"
 
 #include <nlohmann/json.hpp>

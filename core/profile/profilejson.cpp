@@ -4,10 +4,10 @@
 // back the same doubles. The reader refuses anything a profile cannot mean (a negative or absent
 // median, no repetitions, an op named twice) naming the file and the field ("ops[3].median_us").
 #include "core/graph/fingerprint.h"
-#include "core/io/graphio.h"
 #include "core/io/ioutil.h"
 #include "core/profile/profile.h"
 #include "core/util/atomicfile.h"
+#include "core/util/errors.h"
 #include "core/util/limits.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/timing/machine.h"
 
-#include "core/io/graphio.h"
+#include "core/util/errors.h"
 
 namespace sl {
 namespace {

@@ -10,9 +10,9 @@
 ///   // 16 devices "h0.gpu0" .. "h1.gpu7"; h0.gpu0 -> h1.gpu0 crosses h0.gpu0's NIC and h1.gpu0's
 /// \endcode
 
-#include "core/io/graphio.h"
 #include "core/platform/platform.h"
 #include "core/timing/catalog.h"
+#include "core/util/errors.h"
 
 namespace sl {
 

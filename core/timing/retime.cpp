@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/timing/retime.h"
 
-#include "core/io/graphio.h"
 #include "core/timing/collectives.h"
 #include "core/timing/machine.h"
+#include "core/util/errors.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/util/atomicfile.h"
 
-#include "core/io/graphio.h"
+#include "core/util/errors.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -2,6 +2,8 @@
 #include "models/configjson.h"
 #include "models/topoformer/model.h"
 
+#include "core/graph/graphkind.h"
+
 #include "models/encoder/relations.h"
 
 #include <nlohmann/json.hpp>
@@ -117,6 +119,15 @@ std::string topoformerWeightsPath(const std::string& override) {
     if (!override.empty()) return override;
     if (const char* env = std::getenv("SCHEDLAB_TOPOFORMER_WEIGHTS"); env && *env) return env;
     return modelsDir() + "/" + kTopoformerWeightsFile;
+}
+
+TopoformerWeightsChoice topoformerWeightsFor(const Graph& g, const std::string& override) {
+    if (!override.empty()) return {override, "--weights"};
+    if (const char* env = std::getenv("SCHEDLAB_TOPOFORMER_WEIGHTS"); env && *env)
+        return {env, "$SCHEDLAB_TOPOFORMER_WEIGHTS"};
+    if (graphKind(g) == GraphKind::CompiledStep)
+        return {modelsDir() + "/" + kTopoformerCompiledWeightsFile, "for compiled steps"};
+    return {modelsDir() + "/" + kTopoformerWeightsFile, "the default"};
 }
 
 TopoformerModel loadTopoformer(const std::string& path) {

@@ -57,6 +57,16 @@ EncoderInput topoformerInput(const Graph& g, const TopoformerConfig& config, std
 /// else modelsDir()/kTopoformerWeightsFile.
 std::string topoformerWeightsPath(const std::string& override = {});
 
+/// The weights a `topoformer` run on `g` loads, and why (the run's note says it).
+struct TopoformerWeightsChoice {
+    std::string path;
+    std::string why;   ///< "--weights", "$SCHEDLAB_TOPOFORMER_WEIGHTS", "for compiled steps", "the default"
+};
+/// `override` (--weights), else $SCHEDLAB_TOPOFORMER_WEIGHTS, else by what the graph is
+/// (core/graph/graphkind.h): kTopoformerCompiledWeightsFile for a compiled step (docs/topoformer.md,
+/// "Which weights": about half the default's gap there), kTopoformerWeightsFile for any other.
+TopoformerWeightsChoice topoformerWeightsFor(const Graph& g, const std::string& override = {});
+
 /// Builds the model from the file's config and loads it. Throws std::runtime_error with a clear
 /// message (the path, and how to point at another file) when the file is missing or bad.
 TopoformerModel loadTopoformer(const std::string& path);

@@ -481,6 +481,31 @@ private Q_SLOTS:
         QVERIFY2(shipped < (1 - kMarginOverClassic) * classic, "the shipped weights do not beat the classic orders by the margin");
     }
 
+    void theWeightsFollowTheGraphsKind() {
+        // An HLO dump gets the compiled-step weights and says so; --weights wins over the kind; an
+        // ONNX model gets the default. The compiled step's order without --weights is the order
+        // with the compiled weights named (beam 16, no classic candidates: the network's own), so
+        // the weights were loaded, not only named. Catches the default loaded for every graph (the
+        // issue: a user never got the compiled weights) and a note that names other weights than
+        // the ones used.
+        registerTopoformer();
+        const std::map<std::string, double> networkAlone{{"beam", 16}, {"classic-candidates", 0}};
+        const auto hlo = loadGraph(std::string(SCHEDLAB_TEST_DATA) + "/hlo/graphsage_tf.hlo").graph;
+        const RunResult chosen = runTopoformer(hlo, networkAlone);
+        QVERIFY2(chosen.note.find("weights topoformer-memory-compiled.slw (for compiled steps)") != std::string::npos,
+                 chosen.note.c_str());
+        const RunResult named = runTopoformer(hlo, networkAlone, modelsDir() + "/" + kTopoformerCompiledWeightsFile);
+        QVERIFY2(named.note.find("(--weights)") != std::string::npos, named.note.c_str());
+        QCOMPARE(chosen.schedule.order, named.schedule.order);
+        const RunResult overridden = runTopoformer(hlo, networkAlone, modelsDir() + "/" + kTopoformerWeightsFile);
+        QVERIFY2(overridden.note.find("weights topoformer-memory.slw (--weights)") != std::string::npos,
+                 overridden.note.c_str());
+        const auto onnx = loadGraph(std::string(SCHEDLAB_TEST_DATA) + "/onnx/light_squeezenet.onnx").graph;
+        const RunResult plain = runTopoformer(onnx, networkAlone);
+        QVERIFY2(plain.note.find("weights topoformer-memory.slw (the default)") != std::string::npos,
+                 plain.note.c_str());
+    }
+
     void compiledStepWeightsBeatTheDefaultOnHeldOutCompiledSteps() {
         // Eight compiled training steps (generate hlo-step) of shapes and seeds the compiled label
         // set never drew (widths 96-1,024, 3 or 5 heads, TP 3, 8 MLP layers), 132-910 ops: the
@@ -500,7 +525,9 @@ private Q_SLOTS:
             const auto peakOf = [&](const std::string& weights) {
                 return runTopoformer(g, {{"beam", 16}, {"classic-candidates", 0}}, weights).schedule.stepMemory.peak;
             };
-            const double tuned = peakOf(compiled), plain = peakOf({});
+            const double tuned = peakOf(compiled),
+                         plain = peakOf(modelsDir() + "/" +
+                                        kTopoformerWeightsFile);   // named: a compiled step's own choice is `compiled`
             qInfo("%4d ops: compiled-step weights %.6g, default %.6g (ratio %.3f)", g->opCount(), tuned, plain, tuned / plain);
             logRatios += std::log(tuned / plain);
             ++steps;

@@ -13,7 +13,7 @@
 #include "widgets/temperaturepanel.h"
 #include "widgets/units.h"
 
-#include "core/analysis/sweepio.h"
+#include "core/sweep/sweepio.h"
 
 #include <QDockWidget>
 #include <QFileDialog>

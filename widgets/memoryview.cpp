@@ -178,7 +178,7 @@ void MemoryView::rebuild() {
         cap->attachAxis(x);
         cap->attachAxis(y);
     }
-    if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/analysis/resultbound.h)
+    if (m_record->memoryBound > 0) {   // no schedule of this problem peaks below it (core/optimizer/resultbound.h)
         auto* bound = new QLineSeries;
         bound->setName(tr("lower bound: %1").arg(m_record->memoryBoundSource.section(QLatin1Char(':'), 0, 0)));   // "cut bound", "proven optimum", "search bound"
         bound->append(0, m_record->memoryBound / divisor);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/schedulerecord.h"
 
-#include "core/analysis/resultbound.h"
+#include "core/optimizer/resultbound.h"
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"

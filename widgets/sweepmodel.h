@@ -2,7 +2,7 @@
 #pragma once
 // A sweep's temperatures as table rows (read-only): σ, the proxy speedup statistics, distinct
 // schedules, the top-k diversity, best-of-k per target and the best makespan. Units in headers.
-#include "core/analysis/sweep.h"
+#include "core/sweep/sweep.h"
 
 #include <QAbstractTableModel>
 

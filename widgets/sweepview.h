@@ -6,7 +6,7 @@
 // axis), each with its own y scale so no curve is flattened by another's range; the
 // table of every number beside them. Clicking a point or a row selects that temperature;
 // pointSelected() lets the window show its best schedule in the usual views.
-#include "core/analysis/sweep.h"
+#include "core/sweep/sweep.h"
 
 #include <QWidget>
 

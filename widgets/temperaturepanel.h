@@ -5,7 +5,7 @@
 // top-1, mean, distinct schedules and the top-k diversity. Moving the slider re-samples in the
 // background after a short pause; a newer request stops the stale one. The best sample goes to
 // the usual views through sampled(). The panel also runs the temperature sweep (progress, cancel).
-#include "core/analysis/sweep.h"
+#include "core/sweep/sweep.h"
 #include "widgets/latestrequest.h"
 
 #include "widgets/types.h"

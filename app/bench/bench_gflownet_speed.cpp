@@ -2,14 +2,14 @@
 // `schedlab-cli bench gflownet --only speed`: how long GFlowNet sampling takes (the speed target
 // of docs/gflownet.md: a 20-temperature sweep of a 25-op graph in under 30 s on 2 cores). Per weight file and thread
 // count: seconds for N samples at sigma 0.005, and seconds for the whole temperature sweep
-// (core/analysis/sweep.h, the same work as `schedlab-cli sweep --sampler gflownet`), of which the
+// (core/sweep/sweep.h, the same work as `schedlab-cli sweep --sampler gflownet`), of which the
 // sampling. A checksum of every sampled schedule shows that the samples do not depend on the
 // thread count (and lets two builds be compared).
 #include "bench_gflownet_speed.h"
 
-#include "core/analysis/sweep.h"
 #include "core/costmodel/target.h"
 #include "core/optimizer/sampler.h"
+#include "core/sweep/sweep.h"
 #include "core/util/fnv.h"
 
 #include <chrono>

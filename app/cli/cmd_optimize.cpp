@@ -8,13 +8,13 @@
 #include "problemargs.h"
 
 #include "core/analysis/bounds.h"
-#include "core/analysis/resultbound.h"
 #include "core/costmodel/sharedlinks.h"
 #include "core/costmodel/validator.h"
 #include "core/graph/durationtext.h"
 #include "core/io/scheduleio.h"
 #include "core/optimizer/candidates.h"
 #include "core/optimizer/optimizer.h"
+#include "core/optimizer/resultbound.h"
 #include "core/profile/measuredschedule.h"
 #include "core/util/atomicfile.h"
 
@@ -115,7 +115,7 @@ double percentPoints(double gap) { return std::abs(100 * gap) < 0.005 ? 0.0 : 10
 
 /// How far the result can at most be from the optimum: "gap to lower bound 55 units (machines): +10.91%"
 /// for makespan, the peak memory on the problem's clock against the memory bound for a memory
-/// objective; the tightest bound known (core/analysis/resultbound.h), which a run may have proved.
+/// objective; the tightest bound known (core/optimizer/resultbound.h), which a run may have proved.
 void printGapToBound(const Problem& p, const RunResult& r) {
     const bool memory = p.objective.kind == Objective::Memory;
     const CostBound bound = tightestBound(p, r, lowerBounds(p));

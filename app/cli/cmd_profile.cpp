@@ -49,8 +49,8 @@ std::string profileTimestamp() {
     return buffer;
 }
 
-/// The module's names are the reader's by construction (the same rule, models/timing); a
-/// difference means one of the two changed without the other, and the profile would not apply.
+/// The module names ops by core's reading of the model (core/io/onnxmodel.h), so its names are
+/// the graph's; this checks that every op was measured or listed as unmeasured, and no other.
 void checkProfiledNames(const Graph& g, const models::ProfileRun& run, const std::string& model) {
     std::set<std::string> graphNames, profiled;
     for (OpId v = 0; v < g.opCount(); ++v) graphNames.insert(g.op(v).name);

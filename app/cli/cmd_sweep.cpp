@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// `schedlab-cli sweep GRAPH --sampler S`: the temperature sweep of core/analysis/sweep.h, as a table.
+// `schedlab-cli sweep GRAPH --sampler S`: the temperature sweep of core/sweep/sweep.h, as a table.
 #include "command.h"
 #include "neural.h"
 #include "problemargs.h"
 
-#include "core/analysis/sweep.h"
-#include "core/analysis/sweepio.h"
+#include "core/sweep/sweep.h"
+#include "core/sweep/sweepio.h"
 #include "core/util/atomicfile.h"
 #include "core/util/errors.h"
 

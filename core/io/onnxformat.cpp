@@ -10,6 +10,7 @@
 //   - op durations estimated from FLOPs with a roofline: see estimateDuration and docs/formats.md.
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
+#include "core/io/onnxmodel.h"
 #include "core/io/onnxprecheck.h"
 
 #include <onnx/defs/schema.h>
@@ -226,6 +227,37 @@ std::string nodeName(const onnx::NodeProto& n, int index) {
     return n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
 }
 
+/// Constant, or ConstantOfShape whose inputs are all initializers: weights, not ops.
+bool isWeightMaker(const onnx::NodeProto& n, const std::unordered_set<std::string>& initializers) {
+    if (n.op_type() == "Constant") return true;
+    return n.op_type() == "ConstantOfShape" &&
+        std::all_of(n.input().begin(), n.input().end(),
+                    [&](const std::string& s) { return s.empty() || initializers.count(s); });
+}
+
+/// The op name of every node (OnnxModel::opNames), counting the renamed repeats.
+std::vector<std::optional<std::string>> opNamesOf(const onnx::GraphProto& graph, int& renamed) {
+    std::unordered_set<std::string> initializers;
+    for (const auto& t : graph.initializer()) initializers.insert(t.name());
+    std::vector<std::optional<std::string>> names;
+    std::unordered_set<std::string> used;
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const auto& n = graph.node(i);
+        if (isWeightMaker(n, initializers)) {
+            names.emplace_back();
+            continue;
+        }
+        std::string name = nodeName(n, i);
+        if (used.count(name)) {
+            while (used.count(name)) name += "_" + std::to_string(i);
+            ++renamed;
+        }
+        used.insert(name);
+        names.emplace_back(std::move(name));
+    }
+    return names;
+}
+
 /// One ONNX graph (after shape inference) becoming a SchedLab graph, step by step.
 class OnnxGraphBuilder {
 public:
@@ -242,7 +274,7 @@ public:
     }
 
     std::shared_ptr<Graph> build() {
-        addOps(weightNodes());
+        addOps();
         collectReaders();
         addTensors();
         addInitializerBytes();
@@ -255,33 +287,13 @@ public:
     int renamed() const { return m_renamed; }
 
 private:
-    /// Constant, or ConstantOfShape whose inputs are all initializers.
-    std::vector<bool> weightNodes() const {
-        std::vector<bool> weight(static_cast<std::size_t>(m_nodeCount), false);
-        for (int i = 0; i < m_nodeCount; ++i) {
-            const auto& n = m_graph.node(i);
-            if (n.op_type() == "Constant") weight[static_cast<std::size_t>(i)] = true;
-            if (n.op_type() == "ConstantOfShape")
-                weight[static_cast<std::size_t>(i)] = std::all_of(n.input().begin(), n.input().end(),
-                                                                  [&](const std::string& s) { return s.empty() || m_initializers.count(s); });
-        }
-        return weight;
-    }
-
-    /// One op per node that is not a weight maker, with a name no other op has.
-    void addOps(const std::vector<bool>& weightNode) {
-        std::unordered_set<std::string> usedNames;
-        for (int i = 0; i < m_nodeCount; ++i) {
-            if (weightNode[static_cast<std::size_t>(i)]) continue;
-            const auto& n = m_graph.node(i);
-            std::string name = nodeName(n, i);
-            if (usedNames.count(name)) {
-                while (usedNames.count(name)) name += "_" + std::to_string(i);
-                ++m_renamed;
-            }
-            usedNames.insert(name);
-            m_opOfNode[static_cast<std::size_t>(i)] = m_g->addOp({.name = name, .type = n.op_type()});
-        }
+    /// One op per node that is not a weight maker, with a name no other op has (opNamesOf).
+    void addOps() {
+        const std::vector<std::optional<std::string>> names = opNamesOf(m_graph, m_renamed);
+        for (int i = 0; i < m_nodeCount; ++i)
+            if (const auto& name = names[static_cast<std::size_t>(i)])
+                m_opOfNode[static_cast<std::size_t>(i)] =
+                    m_g->addOp({.name = *name, .type = m_graph.node(i).op_type()});
         if (m_g->opCount() == 0) fail(m_source, "the ONNX graph has only constant nodes");
     }
 
@@ -444,3 +456,16 @@ LoadedGraph readOnnx(std::string_view bytes, const std::string& source) {
 }
 
 } // namespace sl::io_detail
+
+namespace sl {
+
+OnnxModel readOnnxModel(std::string_view bytes, const std::string& source) {
+    using namespace io_detail;
+    OnnxModel out{parseModel(bytes, source), {}, 0};
+    checkBeforeShapeInference(out.proto.graph(), source);
+    inferShapes(out.proto, source);
+    out.opNames = opNamesOf(out.proto.graph(), out.renamed);
+    return out;
+}
+
+}   // namespace sl

@@ -3,7 +3,7 @@
 /// \file
 /// Temperature-conditioned samplers (Zhang et al., ICLR 2023, §3.3): draw N schedules of a graph at a
 /// reward temperature σ. Low σ concentrates on the best schedules, high σ spreads out; the
-/// explorer's Temperature panel and the sweep (core/analysis/sweep.h) read them through this
+/// explorer's Temperature panel and the sweep (core/sweep/sweep.h) read them through this
 /// interface only, so a sampler may live in models/ (the GFlowNet) without the UI seeing torch.
 ///
 /// Contract of TemperatureSampler::sample():

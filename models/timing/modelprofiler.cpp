@@ -1,29 +1,25 @@
 // SPDX-License-Identifier: MIT
-// `schedlab-cli profile`'s measurement (modelprofiler.h). The model is read the way
-// core/io/onnxformat.cpp reads it (ModelProto, then libonnx's shape inference with data
-// propagation, node-level failures leaving shapes unknown) but on its own: the reader's shapes live
-// in core's private code, and the ops here need dtypes and the constants' data besides.
+// `schedlab-cli profile`'s measurement (modelprofiler.h). The model is read once, by core's reader
+// (core/io/onnxmodel.h: the ModelProto with libonnx's inferred shapes and every node's op name);
+// the ops here take their dtypes and the constants' data from that ModelProto.
 #include "models/timing/modelprofiler.h"
 
 #include "models/encoder/maththreads.h"
 #include "models/timing/measure.h"
 #include "models/timing/onnxops.h"
 
+#include "core/io/onnxmodel.h"
 #include "core/profile/repetitions.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/InferenceMode.h>
 
-#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <chrono>
-#include <climits>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace sl::models::timing {
 
@@ -40,26 +36,6 @@ std::string readModelBytes(const std::string& path) {
     bytes << in.rdbuf();
     if (!in.good() && !in.eof()) profileFail(path, "cannot read the file");
     return std::move(bytes).str();
-}
-
-onnx::ModelProto parseOnnxModel(const std::string& bytes, const std::string& path) {
-    if (bytes.size() > static_cast<std::size_t>(INT_MAX)) profileFail(path, "larger than protobuf's 2 GiB limit");
-    onnx::ModelProto model;
-    if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-        profileFail(path, "not a valid ONNX model: the protobuf data does not parse (truncated or not an .onnx file?)");
-    if (!model.has_graph() || model.graph().node_size() == 0) profileFail(path, "the ONNX model has no graph nodes");
-    return model;
-}
-
-/// As the reader does: node-level failures leave those shapes unknown (the op is then listed as
-/// unmeasured), anything else is an error.
-void inferOnnxShapes(onnx::ModelProto& model, const std::string& path) {
-    try {
-        const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*data_propagation=*/true);
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
-    } catch (const std::exception& e) {
-        profileFail(path, std::string("ONNX shape inference failed: ") + e.what());
-    }
 }
 
 /// The ai.onnx opset the model imports; ops whose semantics changed (Softmax, Clip, Pad, Slice)
@@ -164,36 +140,14 @@ bool measureOp(const onnx::NodeProto& node, const std::string& name, const NodeI
 
 } // namespace
 
-std::vector<std::optional<std::string>> onnxOpNames(const onnx::GraphProto& graph) {
-    std::unordered_set<std::string> initializers;
-    for (const auto& t : graph.initializer()) initializers.insert(t.name());
-    std::vector<std::optional<std::string>> names;
-    std::unordered_set<std::string> used;
-    for (int i = 0; i < graph.node_size(); ++i) {
-        const auto& n = graph.node(i);
-        const bool weightMaker = n.op_type() == "Constant" ||
-                                 (n.op_type() == "ConstantOfShape" &&
-                                  std::all_of(n.input().begin(), n.input().end(), [&](const std::string& s) { return s.empty() || initializers.count(s); }));
-        if (weightMaker) {
-            names.emplace_back();
-            continue;
-        }
-        std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
-        while (used.count(name)) name += "_" + std::to_string(i);
-        used.insert(name);
-        names.emplace_back(std::move(name));
-    }
-    return names;
-}
-
 ProfileRun profileOnnxModel(const ProfileRequest& r) {
     const auto start = ProfileClock::now();
-    onnx::ModelProto model = parseOnnxModel(readModelBytes(r.modelPath), r.modelPath);
-    inferOnnxShapes(model, r.modelPath);
-    const onnx::GraphProto& graph = model.graph();
-    const int opset = modelOpset(model);
+    const OnnxModel model =
+        readOnnxModel(readModelBytes(r.modelPath), r.modelPath);   // the reader's parse, shapes and names
+    const onnx::GraphProto& graph = model.proto.graph();
+    const int opset = modelOpset(model.proto);
     const ValueTable table = valueTable(graph);
-    const std::vector<std::optional<std::string>> names = onnxOpNames(graph);
+    const std::vector<std::optional<std::string>>& names = model.opNames;
 
     ProfileRun run;
     run.device = "this CPU (" + cpuModel() + ", LibTorch " + libTorchVersion() + ", " + threadsText(r.threads) + ")";

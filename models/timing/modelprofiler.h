@@ -17,17 +17,10 @@
 #include <string>
 #include <vector>
 
-namespace onnx {
-class GraphProto;
-}
-
 namespace sl::models::timing {
 
-/// Throws std::runtime_error naming the file when it cannot be read, parsed or shape-inferred.
+/// Throws std::runtime_error (IoError) naming the file when it cannot be read, parsed or
+/// shape-inferred. The model is read by core's reader (core/io/onnxmodel.h): its ops and names.
 ProfileRun profileOnnxModel(const ProfileRequest& request);
-
-/// The op name of each node of `graph` as core/io/onnxformat.cpp gives it; nullopt for the weight
-/// makers, which are no ops there.
-std::vector<std::optional<std::string>> onnxOpNames(const onnx::GraphProto& graph);
 
 } // namespace sl::models::timing

@@ -3,14 +3,14 @@
 // schedule) against hand-computed values, the published bound of ft10, the known optima of the
 // job-shop fixtures and brute-forced optima of small random job-shops. The memory cut bound against
 // a hand-checked graph and the peaks of random placements and orders.
-#include "common/testmain.h"
 #include "common/cutexample.h"
+#include "common/testmain.h"
 #include "core/analysis/bounds.h"
-#include "core/analysis/resultbound.h"
 #include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
+#include "core/optimizer/resultbound.h"
 
 #include <nlohmann/json.hpp>
 
@@ -136,7 +136,7 @@ class TestBounds : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    /// The tightest bound a run's record shows (core/analysis/resultbound.h), hand-checked: a
+    /// The tightest bound a run's record shows (core/optimizer/resultbound.h), hand-checked: a
     /// proved memory bound counts only on the step clock of one device and only above the cut
     /// bound; it is the "proven optimum" when the run's peak meets it, else the "search bound"; a
     /// proved makespan bound counts above the analytic one. Catches a step-clock proof applied to

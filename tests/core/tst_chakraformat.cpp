@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Chakra execution traces (core/io/chakraformat.cpp): the hand-checked trace of
+// Chakra execution traces (core/io/chakra/chakraformat.cpp): the hand-checked trace of
 // tests/data/chakra (make_fixtures.py) reads to the same graph from its protobuf, gzipped and
 // JSON forms; send/recv and unmodelled collectives; broken traces give an IoError naming the file
 // and the node or byte at fault.

@@ -4,13 +4,13 @@
 // code under test.
 #include "common/testmain.h"
 #include "core/analysis/levels.h"
-#include "core/analysis/sweep.h"
-#include "core/analysis/sweepio.h"
 #include "core/costmodel/validator.h"
 #include "core/generators/generators.h"
 #include "core/heuristics/listgumbel.h"
 #include "core/io/graphio.h"
 #include "core/optimizer/optimizer.h"
+#include "core/sweep/sweep.h"
+#include "core/sweep/sweepio.h"
 #include "core/util/random.h"
 
 #include <QRegularExpression>

@@ -3,14 +3,14 @@
 // background and fills the histogram; a sweep fills the charts and the table; clicking a row shows
 // that temperature's best schedule in the Gantt view; sweeps save, reopen and refuse bad files.
 #include "common/testmain.h"
-#include "core/analysis/sweep.h"
-#include "core/analysis/sweepio.h"
 #include "core/costmodel/target.h"
 #include "core/graph/fingerprint.h"
 #include "core/heuristics/listgumbel.h"
 #include "core/optimizer/optimizer.h"
 #include "core/optimizer/sampler.h"
 #include "core/profile/profile.h"
+#include "core/sweep/sweep.h"
+#include "core/sweep/sweepio.h"
 #include "widgets/document.h"
 #include "widgets/ganttview.h"
 #include "widgets/graphorigin.h"

@@ -8,7 +8,7 @@
 /// Writes are atomic (core/util/atomicfile.h). Reading checks everything: a bad file throws
 /// IoError naming the file and the line (syntax) or the field (e.g. `points[3].proxy_top1`).
 
-#include "core/analysis/sweep.h"
+#include "core/sweep/sweep.h"
 
 #include <string>
 
@@ -26,4 +26,4 @@ Sweep loadSweepJson(const std::string& path);
 std::string sweepToCsv(const Sweep& s);
 void saveSweepCsv(const Sweep& s, const std::string& path);
 
-} // namespace sl
+}   // namespace sl

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/resultbound.h"
+#include "core/optimizer/resultbound.h"
 
 namespace sl {
 
@@ -21,4 +21,4 @@ CostBound tightestBound(const Problem& p, const RunResult& r, const LowerBounds&
     return {};
 }
 
-} // namespace sl
+}   // namespace sl

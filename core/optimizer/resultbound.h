@@ -23,4 +23,4 @@ struct CostBound {
 /// counts on the step clock (the clock exact-memory minimises) of a single device.
 CostBound tightestBound(const Problem& p, const RunResult& r, const LowerBounds& analytic);
 
-} // namespace sl
+}   // namespace sl

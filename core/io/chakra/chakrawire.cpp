@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The protobuf wire format of Chakra's `.et` traces (chakrawire.h): the field walker, and the
 // scalars of AttributeProto's oneof, single or in lists.
-#include "core/io/chakrawire.h"
+#include "core/io/chakra/chakrawire.h"
 #include "core/io/ioutil.h"
 
 #include <algorithm>
@@ -17,7 +17,8 @@ std::uint64_t Wire::varint() {
     const std::size_t start = m_pos;
     std::uint64_t v = 0;
     for (int shift = 0; shift < 70; shift += 7) {
-        if (m_pos >= m_data.size()) failHere(start, "truncated varint (the data ends inside a number; truncated file?)");
+        if (m_pos >= m_data.size())
+            failHere(start, "truncated varint (the data ends inside a number; truncated file?)");
         const auto b = static_cast<unsigned char>(m_data[m_pos++]);
         if (shift == 63 && b > 1) failHere(start, "malformed varint (more than 64 bits)");
         v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
@@ -41,21 +42,26 @@ Field Wire::next() {
     case 2: {
         const std::uint64_t length = varint();
         if (length > m_data.size() - m_pos)
-            failHere(start, "field " + std::to_string(f.number) + " claims " + std::to_string(length) + " bytes but only " +
-                                std::to_string(m_data.size() - m_pos) + " remain in its message (truncated or corrupt file?)");
+            failHere(start,
+                     "field " + std::to_string(f.number) + " claims " + std::to_string(length) + " bytes but only " +
+                         std::to_string(m_data.size() - m_pos) + " remain in its message (truncated or corrupt file?)");
         f.bytes = m_data.substr(m_pos, static_cast<std::size_t>(length));
         m_pos += static_cast<std::size_t>(length);
         break;
     }
-    default: failHere(start, "field " + std::to_string(f.number) + " has wire type " + std::to_string(f.wireType) + ", which proto3 does not write (not a Chakra trace?)");
+    default:
+        failHere(start,
+                 "field " + std::to_string(f.number) + " has wire type " + std::to_string(f.wireType) +
+                     ", which proto3 does not write (not a Chakra trace?)");
     }
     return f;
 }
 
 void Wire::expect(const Field& f, int type, const char* name) const {
     if (f.wireType != type)
-        failHere(f.offset - m_base, std::string("field ") + std::to_string(f.number) + " (" + name + ") has wire type " +
-                                        std::to_string(f.wireType) + ", expected " + std::to_string(type) + " (not a Chakra trace?)");
+        failHere(f.offset - m_base,
+                 std::string("field ") + std::to_string(f.number) + " (" + name + ") has wire type " +
+                     std::to_string(f.wireType) + ", expected " + std::to_string(type) + " (not a Chakra trace?)");
 }
 
 Wire Wire::nested(const Field& f) const {
@@ -63,9 +69,11 @@ Wire Wire::nested(const Field& f) const {
 }
 
 std::uint64_t Wire::fixed(int width, std::size_t start) {
-    if (m_data.size() - m_pos < static_cast<std::size_t>(width)) failHere(start, "truncated fixed-width value (truncated file?)");
+    if (m_data.size() - m_pos < static_cast<std::size_t>(width))
+        failHere(start, "truncated fixed-width value (truncated file?)");
     std::uint64_t v = 0;
-    for (int i = width - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(m_data[m_pos + static_cast<std::size_t>(i)]);
+    for (int i = width - 1; i >= 0; --i)
+        v = (v << 8) | static_cast<unsigned char>(m_data[m_pos + static_cast<std::size_t>(i)]);
     m_pos += static_cast<std::size_t>(width);
     return v;
 }
@@ -126,7 +134,8 @@ std::size_t countListValues(Wire& list, Scalar s) {
             for (; packed.more(); ++count) packed.varint();
         } else if (f.wireType == 2) {   // packed fixed-width elements: the length over the width
             const std::size_t width = wireTypeOf(s) == 1 ? 8 : 4;
-            if (f.bytes.size() % width != 0) list.nested(f).failHere(0, "a packed list whose length is not a multiple of its element size");
+            if (f.bytes.size() % width != 0)
+                list.nested(f).failHere(0, "a packed list whose length is not a multiple of its element size");
             count += f.bytes.size() / width;
         } else {
             list.expect(f, wireTypeOf(s), "values");
@@ -136,4 +145,4 @@ std::size_t countListValues(Wire& list, Scalar s) {
     return count;
 }
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "core/analysis/sweep.h"
+#include "core/sweep/sweep.h"
 
 #include "core/costmodel/cost.h"
 #include "core/util/random.h"
@@ -18,7 +18,8 @@ std::vector<double> logSpacedTemperatures(int count, double lo, double hi) {
         throw std::invalid_argument("temperatures need 0 < lowest <= highest");
     std::vector<double> t(static_cast<size_t>(count));
     const double a = std::log10(lo), b = std::log10(hi);
-    for (int i = 0; i < count; ++i) t[static_cast<size_t>(i)] = count == 1 ? lo : std::pow(10.0, a + (b - a) * i / (count - 1));
+    for (int i = 0; i < count; ++i)
+        t[static_cast<size_t>(i)] = count == 1 ? lo : std::pow(10.0, a + (b - a) * i / (count - 1));
     t.back() = count == 1 ? lo : hi;   // exact ends: "1" reads back as 1, not 0.9999999999999998
     t.front() = lo;
     return t;
@@ -88,8 +89,8 @@ Sweep runSweep(const Problem& p, const std::string& samplerName, TemperatureSamp
     const auto count = static_cast<double>(o.temperatures.size());
     for (size_t i = 0; i < o.temperatures.size(); ++i) {
         if (stop.stop_requested()) break;
-        const SampleRequest request{.temperature = o.temperatures[i], .count = o.samples,
-                                    .seed = deriveSeed(o.seed, i), .threads = o.threads};
+        const SampleRequest request{
+            .temperature = o.temperatures[i], .count = o.samples, .seed = deriveSeed(o.seed, i), .threads = o.threads};
         auto inner = [&](const SampleProgress& f) {
             if (progress) progress((static_cast<double>(i) + 0.9 * f.fraction) / count, nullptr);
         };
@@ -113,8 +114,8 @@ void checkSweepFits(const Sweep& s, const Problem& p) {
     if (s.ops != p.g().opCount() || s.devices != p.platform.deviceCount())
         throw std::invalid_argument("the sweep was made on a graph of " + std::to_string(s.ops) + " ops and " +
                                     std::to_string(s.devices) + " devices; the open problem has " +
-                                    std::to_string(p.g().opCount()) + " ops and " + std::to_string(p.platform.deviceCount()) +
-                                    " devices");
+                                    std::to_string(p.g().opCount()) + " ops and " +
+                                    std::to_string(p.platform.deviceCount()) + " devices");
 }
 
-} // namespace sl
+}   // namespace sl

@@ -17,8 +17,8 @@ struct Literal;
 /// What the sizes of one IOInfo (inputs or outputs) come to.
 struct Sizes {
     double bytes = 0;
-    bool known = true;            ///< recorded, and every tensor of it had a shape and a dtype we know
-    DType dtype = DType::Unknown; ///< of its first tensor
+    bool known = true;              ///< recorded, and every tensor of it had a shape and a dtype we know
+    DType dtype = DType::Unknown;   ///< of its first tensor
 };
 
 /// Reads IOInfo.shapes and IOInfo.types; `tooBig` is told of a tensor beyond limits().tensorBytes
@@ -35,4 +35,4 @@ private:
     const std::function<void(const std::string&)>& m_tooBig;
 };
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -2,7 +2,7 @@
 // The JSON forms of Chakra execution traces (the protobuf one is read in chakraformat.cpp):
 // chakra_jsonizer's concatenated objects (protobuf JSON names, 64-bit integers as strings), or one
 // object whose "nodes" array holds the nodes. Members are taken by their protobuf or JSON names.
-#include "core/io/chakrareader.h"
+#include "core/io/chakra/chakrareader.h"
 #include "core/io/ioutil.h"
 
 #include <algorithm>
@@ -31,7 +31,8 @@ std::optional<double> jsonNumber(const json& v) {
 
 std::optional<std::uint64_t> jsonId(const json& v) {
     if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-    if (v.is_number_integer()) return v.get<std::int64_t>() < 0 ? std::nullopt : std::optional<std::uint64_t>(v.get<std::uint64_t>());
+    if (v.is_number_integer())
+        return v.get<std::int64_t>() < 0 ? std::nullopt : std::optional<std::uint64_t>(v.get<std::uint64_t>());
     if (v.is_number_float()) {
         const double d = v.get<double>();
         if (d >= 0 && d < 18446744073709551616.0 && d == std::floor(d)) return static_cast<std::uint64_t>(d);
@@ -90,8 +91,21 @@ IoText jsonIoInfo(const json* io) {
 
 /// Members a node of et_def.proto may have, by protobuf and JSON name.
 bool hasNodeMember(const json& obj) {
-    static const char* const keys[] = {"id", "name", "type", "ctrl_deps", "ctrlDeps", "data_deps", "dataDeps", "start_time_micros",
-                                       "startTimeMicros", "duration_micros", "durationMicros", "inputs", "outputs", "attr", "attrs"};
+    static const char* const keys[] = {"id",
+                                       "name",
+                                       "type",
+                                       "ctrl_deps",
+                                       "ctrlDeps",
+                                       "data_deps",
+                                       "dataDeps",
+                                       "start_time_micros",
+                                       "startTimeMicros",
+                                       "duration_micros",
+                                       "durationMicros",
+                                       "inputs",
+                                       "outputs",
+                                       "attr",
+                                       "attrs"};
     return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return obj.contains(k); });
 }
 
@@ -109,10 +123,11 @@ std::string notAChakraNode(const json& obj) {
     }
     return "not a Chakra trace node: expected node objects with id, name, type, data_deps, ctrl_deps, duration_micros "
            "(chakra_jsonizer's records, or one object with a \"nodes\" array) or the feeder's {\"workload_graph\": [...]}; "
-           "found an object with " + (found.empty() ? std::string("no members") : "members " + found);
+           "found an object with " +
+        (found.empty() ? std::string("no members") : "members " + found);
 }
 
-} // namespace
+}   // namespace
 
 void Reader::jsonNode(const json& obj, Node::Place place, std::size_t at) {
     Node n;
@@ -146,12 +161,14 @@ void Reader::jsonNode(const json& obj, Node::Place place, std::size_t at) {
             bad("type", *v, "a NodeType name or number");
         }
     }
-    for (auto [snake, camel, list] : {std::tuple{"ctrl_deps", "ctrlDeps", &n.ctrlDeps}, std::tuple{"data_deps", "dataDeps", &n.dataDeps}}) {
+    for (auto [snake, camel, list] :
+         {std::tuple{"ctrl_deps", "ctrlDeps", &n.ctrlDeps}, std::tuple{"data_deps", "dataDeps", &n.dataDeps}}) {
         const json* v = member(obj, snake, camel);
         if (!v) continue;
         if (v->is_number() && !obj.contains("type"))   // the PyTorch trace's parent id
-            nodeFail(n, "a PyTorch execution trace (ctrl_deps is a parent id and nodes have no type), not a Chakra trace: "
-                        "convert it with chakra_trace_link and chakra_converter first");
+            nodeFail(n,
+                     "a PyTorch execution trace (ctrl_deps is a parent id and nodes have no type), not a Chakra trace: "
+                     "convert it with chakra_trace_link and chakra_converter first");
         if (!v->is_array()) bad(snake, *v, "an array of node ids");
         for (const json& d : *v) {
             const auto id = jsonId(d);
@@ -186,7 +203,9 @@ std::vector<std::pair<std::size_t, std::size_t>> topLevelValues(std::string_view
     std::size_t i = 0;
     if (text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
     while (true) {
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t' || text[i] == ',')) ++i;
+        while (i < text.size() &&
+               (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' || text[i] == '\t' || text[i] == ','))
+            ++i;
         if (i >= text.size()) return out;
         if (text[i] != '{' && text[i] != '[')
             failAt(source, lineOfOffset(text, i), std::string("expected a JSON object, found '") + text[i] + "'");
@@ -196,8 +215,10 @@ std::vector<std::pair<std::size_t, std::size_t>> topLevelValues(std::string_view
         for (; i < text.size(); ++i) {
             const char c = text[i];
             if (quoted) {
-                if (c == '\\') ++i;
-                else if (c == '"') quoted = false;
+                if (c == '\\')
+                    ++i;
+                else if (c == '"')
+                    quoted = false;
             } else if (c == '"') {
                 quoted = true;
             } else if (c == '{' || c == '[') {
@@ -206,7 +227,9 @@ std::vector<std::pair<std::size_t, std::size_t>> topLevelValues(std::string_view
                 break;
             }
         }
-        if (i >= text.size()) failAt(source, lineOfOffset(text, start), "a JSON value that is not closed (the file ends too early; truncated?)");
+        if (i >= text.size())
+            failAt(source, lineOfOffset(text, start),
+                   "a JSON value that is not closed (the file ends too early; truncated?)");
         out.emplace_back(start, ++i - start);
     }
 }
@@ -218,7 +241,8 @@ json parseAt(std::string_view text, std::size_t offset, std::size_t length, cons
     } catch (const json::parse_error& e) {
         std::string what = e.what();
         if (const auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-        failAt(source, lineOfOffset(text, offset + (e.byte > 0 ? static_cast<std::size_t>(e.byte - 1) : 0)), "invalid JSON: " + what);
+        failAt(source, lineOfOffset(text, offset + (e.byte > 0 ? static_cast<std::size_t>(e.byte - 1) : 0)),
+               "invalid JSON: " + what);
     } catch (const json::out_of_range& e) {
         failAt(source, lineOfOffset(text, offset), "invalid JSON: " + jsonOutOfRangeReason(e));
     }
@@ -227,14 +251,16 @@ json parseAt(std::string_view text, std::size_t offset, std::size_t length, cons
 /// GlobalMetadata holds only version and attr.
 bool isJsonMetadata(const json& obj) {
     if (!obj.is_object()) return false;
-    return std::all_of(obj.items().begin(), obj.items().end(), [](const auto& kv) { return kv.key() == "version" || kv.key() == "attr"; });
+    return std::all_of(obj.items().begin(), obj.items().end(),
+                       [](const auto& kv) { return kv.key() == "version" || kv.key() == "attr"; });
 }
 
-} // namespace
+}   // namespace
 
 void Reader::jsonNodes(const json& nodes, std::string_view text, std::size_t offset) {
     if (static_cast<std::int64_t>(nodes.size()) > limits().ops)
-        failAt(m_source, lineOfOffset(text, offset), std::to_string(nodes.size()) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
+        failAt(m_source, lineOfOffset(text, offset),
+               std::to_string(nodes.size()) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (i == 0 && isJsonMetadata(nodes[i])) continue;
         jsonNode(nodes[i], Node::Place::Index, i);
@@ -262,7 +288,9 @@ void Reader::feederNode(const json& obj, std::size_t index) {
         n.name = v->get<std::string>();
     }
     if (const auto v = obj.find("NodeType"); v != obj.end()) {
-        if (!v->is_number_integer()) bad("NodeType", *v, "a NodeType number (4 COMP_NODE, 5 COMM_SEND_NODE, 6 COMM_RECV_NODE, 7 COMM_COLL_NODE)");
+        if (!v->is_number_integer())
+            bad("NodeType", *v,
+                "a NodeType number (4 COMP_NODE, 5 COMM_SEND_NODE, 6 COMM_RECV_NODE, 7 COMM_COLL_NODE)");
         n.type = v->get<std::int64_t>();
     }
     if (const auto v = obj.find("runtime"); v != obj.end()) {
@@ -282,15 +310,19 @@ void Reader::feederNode(const json& obj, std::size_t index) {
         if (!v->is_boolean() && !v->is_number()) bad("is_cpu_op", *v, "true or false");
         n.isCpuOp = v->is_boolean() ? v->get<bool>() : v->get<double>() != 0;
     }
-    if (const auto v = obj.find("comm_type"); v != obj.end()) applyAttr(n, "comm_type", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
-    if (const auto v = obj.find("comm_size"); v != obj.end()) applyAttr(n, "comm_size", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
+    if (const auto v = obj.find("comm_type"); v != obj.end())
+        applyAttr(n, "comm_type", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
+    if (const auto v = obj.find("comm_size"); v != obj.end())
+        applyAttr(n, "comm_size", {.kind = AttrValue::Kind::Number, .number = jsonNumber(*v).value_or(-1)});
     finish(n);
 }
 
 void Reader::feederNodes(const json& nodes, std::string_view text, std::size_t offset) {
-    if (!nodes.is_array()) failAt(m_source, lineOfOffset(text, offset), "\"workload_graph\" must be an array, got " + jsonKind(nodes));
+    if (!nodes.is_array())
+        failAt(m_source, lineOfOffset(text, offset), "\"workload_graph\" must be an array, got " + jsonKind(nodes));
     if (static_cast<std::int64_t>(nodes.size()) > limits().ops)
-        failAt(m_source, lineOfOffset(text, offset), std::to_string(nodes.size()) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
+        failAt(m_source, lineOfOffset(text, offset),
+               std::to_string(nodes.size()) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
     for (std::size_t i = 0; i < nodes.size(); ++i) feederNode(nodes[i], i);
 }
 
@@ -305,7 +337,8 @@ void Reader::readJson(std::string_view text) {
             jsonNodes(doc, text, offset);
         } else if (values.size() == 1 && doc.is_object() && doc.contains("workload_graph")) {   // Chakra's feeder JSON
             feederNodes(doc.at("workload_graph"), text, offset);
-        } else if (const json* nodes = values.size() == 1 && doc.is_object() ? member(doc, "nodes", "nodes") : nullptr) {
+        } else if (const json* nodes =
+                       values.size() == 1 && doc.is_object() ? member(doc, "nodes", "nodes") : nullptr) {
             if (!nodes->is_array()) failAt(m_source, line, "\"nodes\" must be an array, got " + jsonKind(*nodes));
             jsonNodes(*nodes, text, offset);
         } else if (!(v == 0 && isJsonMetadata(doc))) {
@@ -314,4 +347,4 @@ void Reader::readJson(std::string_view text) {
     }
 }
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sizes from a Chakra node's IOInfo (chakrasizes.h): PyTorch's dtype spellings, the list literals
 // of IOInfo.shapes and IOInfo.types, and the bytes they come to.
-#include "core/io/chakrasizes.h"
+#include "core/io/chakra/chakrasizes.h"
 #include "core/io/ioutil.h"
 #include "core/util/text.h"
 
@@ -28,16 +28,36 @@ struct TorchType {
     DType dtype;
     double width;
 };
-constexpr std::array<TorchType, 30> kTorchTypes{{
-    {"float", DType::F32, 4}, {"float32", DType::F32, 4}, {"double", DType::F64, 8}, {"float64", DType::F64, 8},
-    {"half", DType::F16, 2}, {"float16", DType::F16, 2}, {"c10::Half", DType::F16, 2}, {"bfloat16", DType::BF16, 2},
-    {"c10::BFloat16", DType::BF16, 2}, {"c10::Float8_e4m3fn", DType::F8, 1}, {"c10::Float8_e5m2", DType::F8, 1},
-    {"complex64", DType::Unknown, 8}, {"c10::complex<float>", DType::Unknown, 8}, {"complex128", DType::Unknown, 16},
-    {"c10::complex<double>", DType::Unknown, 16}, {"bool", DType::Bool, 1}, {"uint8", DType::I8, 1},
-    {"unsigned char", DType::I8, 1}, {"int8", DType::I8, 1}, {"signed char", DType::I8, 1}, {"int16", DType::I16, 2},
-    {"short", DType::I16, 2}, {"int", DType::I32, 4}, {"int32", DType::I32, 4}, {"unsigned int", DType::I32, 4},
-    {"long", DType::I64, 8}, {"int64", DType::I64, 8}, {"long int", DType::I64, 8}, {"long long", DType::I64, 8},
-    {"c10::qint8", DType::I8, 1}}};
+constexpr std::array<TorchType, 30> kTorchTypes{{{"float", DType::F32, 4},
+                                                 {"float32", DType::F32, 4},
+                                                 {"double", DType::F64, 8},
+                                                 {"float64", DType::F64, 8},
+                                                 {"half", DType::F16, 2},
+                                                 {"float16", DType::F16, 2},
+                                                 {"c10::Half", DType::F16, 2},
+                                                 {"bfloat16", DType::BF16, 2},
+                                                 {"c10::BFloat16", DType::BF16, 2},
+                                                 {"c10::Float8_e4m3fn", DType::F8, 1},
+                                                 {"c10::Float8_e5m2", DType::F8, 1},
+                                                 {"complex64", DType::Unknown, 8},
+                                                 {"c10::complex<float>", DType::Unknown, 8},
+                                                 {"complex128", DType::Unknown, 16},
+                                                 {"c10::complex<double>", DType::Unknown, 16},
+                                                 {"bool", DType::Bool, 1},
+                                                 {"uint8", DType::I8, 1},
+                                                 {"unsigned char", DType::I8, 1},
+                                                 {"int8", DType::I8, 1},
+                                                 {"signed char", DType::I8, 1},
+                                                 {"int16", DType::I16, 2},
+                                                 {"short", DType::I16, 2},
+                                                 {"int", DType::I32, 4},
+                                                 {"int32", DType::I32, 4},
+                                                 {"unsigned int", DType::I32, 4},
+                                                 {"long", DType::I64, 8},
+                                                 {"int64", DType::I64, 8},
+                                                 {"long int", DType::I64, 8},
+                                                 {"long long", DType::I64, 8},
+                                                 {"c10::qint8", DType::I8, 1}}};
 
 const TorchType* torchType(std::string_view type) {
     if (type.substr(0, 7) != "Tensor(" || type.back() != ')') return nullptr;
@@ -62,7 +82,8 @@ public:
 
 private:
     void skipBlanks() {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t')) ++m_pos;
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t'))
+            ++m_pos;
     }
     std::optional<Literal> value(int depth) {
         skipBlanks();
@@ -70,7 +91,8 @@ private:
         Literal out;
         if (m_text[m_pos] != '[' && m_text[m_pos] != '(') {   // a number (tuples print with parentheses)
             std::size_t end = m_pos;
-            while (end < m_text.size() && (std::isdigit(static_cast<unsigned char>(m_text[end])) || m_text[end] == '-')) ++end;
+            while (end < m_text.size() && (std::isdigit(static_cast<unsigned char>(m_text[end])) || m_text[end] == '-'))
+                ++end;
             const auto v = parseInteger(m_text.substr(m_pos, end - m_pos));
             if (!v) return std::nullopt;
             m_pos = end;
@@ -138,8 +160,10 @@ std::vector<std::string_view> genericListItems(std::string_view type) {
     std::size_t start = 0;
     for (std::size_t i = 0; i <= inner.size(); ++i) {
         const char c = i < inner.size() ? inner[i] : ',';
-        if (c == '(' || c == '[' || c == '<') ++depth;
-        else if (c == ')' || c == ']' || c == '>') --depth;
+        if (c == '(' || c == '[' || c == '<')
+            ++depth;
+        else if (c == ')' || c == ']' || c == '>')
+            --depth;
         else if (c == ',' && depth == 0) {
             out.push_back(trimBlanks(inner.substr(start, i - start)));
             start = i + 1;
@@ -148,7 +172,7 @@ std::vector<std::string_view> genericListItems(std::string_view type) {
     return out;
 }
 
-} // namespace
+}   // namespace
 
 Sizes SizeReader::read(std::string_view shapes, std::string_view types) {
     Sizes out;
@@ -166,7 +190,8 @@ void SizeReader::add(Sizes& out, std::string_view type, const Literal& shape) {
     if (type.substr(0, 12) == "GenericList[" && type.back() == ']') {
         const auto items = genericListItems(type);
         if (!shape.isList || items.empty()) return;   // a list of non-tensors, e.g. GenericList[Int]
-        for (std::size_t j = 0; j < shape.items.size(); ++j) add(out, items[std::min(j, items.size() - 1)], shape.items[j]);
+        for (std::size_t j = 0; j < shape.items.size(); ++j)
+            add(out, items[std::min(j, items.size() - 1)], shape.items[j]);
         return;
     }
     if (type.substr(0, 6) != "Tensor") return;   // Int, Double, Bool, Device, None, String: no bytes
@@ -182,7 +207,8 @@ void SizeReader::add(Sizes& out, std::string_view type, const Literal& shape) {
             return;
         }
         elements *= d.value;
-        if (elements > limits().tensorBytes) m_tooBig(std::string(type) + " of " + formatNumber(elements) + "+ elements");
+        if (elements > limits().tensorBytes)
+            m_tooBig(std::string(type) + " of " + formatNumber(elements) + "+ elements");
     }
     const double bytes = elements * t->width;
     if (bytes > limits().tensorBytes) m_tooBig(std::string(type) + " of " + formatNumber(bytes) + " bytes");
@@ -190,4 +216,4 @@ void SizeReader::add(Sizes& out, std::string_view type, const Literal& shape) {
     if (out.dtype == DType::Unknown) out.dtype = t->dtype;
 }
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -62,4 +62,4 @@ double scalarValue(Scalar s, std::uint64_t raw);
 /// How many values a repeated scalar holds, packed (one length-delimited field) or not (one field each).
 std::size_t countListValues(Wire& list, Scalar s);
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

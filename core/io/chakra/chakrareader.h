@@ -4,7 +4,7 @@
 /// The Chakra trace reader's node and the reader itself, shared by its parts: the protobuf
 /// records and the graph (chakraformat.cpp), the JSON forms (chakrajson.cpp). Private to core/io.
 
-#include "core/io/chakrasizes.h"
+#include "core/io/chakra/chakrasizes.h"
 #include "core/io/graphio.h"
 
 #include <nlohmann/json.hpp>
@@ -24,14 +24,23 @@ namespace sl::io_detail::chakra {
 using json = nlohmann::json;
 
 // NodeType of et_def.proto.
-enum NodeType : std::int64_t { kInvalid = 0, kMetadata = 1, kMemLoad = 2, kMemStore = 3, kComp = 4, kCommSend = 5, kCommRecv = 6, kCommColl = 7 };
+enum NodeType : std::int64_t {
+    kInvalid = 0,
+    kMetadata = 1,
+    kMemLoad = 2,
+    kMemStore = 3,
+    kComp = 4,
+    kCommSend = 5,
+    kCommRecv = 6,
+    kCommColl = 7
+};
 inline constexpr std::array<std::string_view, 11> kNodeTypeNames = {
-    "INVALID_NODE", "METADATA_NODE", "MEM_LOAD_NODE", "MEM_STORE_NODE", "COMP_NODE", "COMM_SEND_NODE",
-    "COMM_RECV_NODE", "COMM_COLL_NODE", "STORAGE_NODE", "BATCH_NODE", "CHECKPOINT_NODE"};
+    "INVALID_NODE",   "METADATA_NODE",  "MEM_LOAD_NODE", "MEM_STORE_NODE", "COMP_NODE",      "COMM_SEND_NODE",
+    "COMM_RECV_NODE", "COMM_COLL_NODE", "STORAGE_NODE",  "BATCH_NODE",     "CHECKPOINT_NODE"};
 // CollectiveCommType of et_def.proto, in enum order.
 inline constexpr std::array<std::string_view, 10> kCommTypeNames = {
-    "ALL_REDUCE", "REDUCE", "ALL_GATHER", "GATHER", "SCATTER", "BROADCAST", "ALL_TO_ALL", "REDUCE_SCATTER",
-    "REDUCE_SCATTER_BLOCK", "BARRIER"};
+    "ALL_REDUCE", "REDUCE",         "ALL_GATHER",           "GATHER", "SCATTER", "BROADCAST",
+    "ALL_TO_ALL", "REDUCE_SCATTER", "REDUCE_SCATTER_BLOCK", "BARRIER"};
 
 /// One attribute's value, whatever its protobuf type.
 struct AttrValue {
@@ -107,4 +116,4 @@ private:
     int m_sizelessCollectives = 0;
 };
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

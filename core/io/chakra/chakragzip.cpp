@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Gzipped Chakra traces (chakragzip.h), inflated with zlib member by member.
-#include "core/io/chakragzip.h"
+#include "core/io/chakra/chakragzip.h"
 #include "core/io/ioutil.h"
 
 #include <zlib.h>
@@ -32,7 +32,10 @@ std::string gunzip(std::string_view bytes, const std::string& source) {
         z.avail_out = sizeof buffer;
         const int rc = inflate(&z, Z_NO_FLUSH);
         out.append(buffer, sizeof buffer - z.avail_out);
-        if (out.size() > cap) fail(source, "decompresses to more than " + std::to_string(cap) + " bytes" + limitNote("text-bytes", static_cast<double>(cap)));
+        if (out.size() > cap)
+            fail(source,
+                 "decompresses to more than " + std::to_string(cap) + " bytes" +
+                     limitNote("text-bytes", static_cast<double>(cap)));
         if (rc == Z_STREAM_END) {
             if (z.avail_in == 0 && consumed == bytes.size()) return out;
             if (inflateReset(&z) != Z_OK) fail(source, "cannot restart zlib");   // another gzip member follows
@@ -40,8 +43,9 @@ std::string gunzip(std::string_view bytes, const std::string& source) {
         }
         if (rc == Z_BUF_ERROR && z.avail_in == 0 && consumed == bytes.size())
             fail(source, "the gzip data ends early (truncated file?)");
-        if (rc != Z_OK && rc != Z_BUF_ERROR) fail(source, std::string("not valid gzip data: ") + (z.msg ? z.msg : "zlib error " + std::to_string(rc)));
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            fail(source, std::string("not valid gzip data: ") + (z.msg ? z.msg : "zlib error " + std::to_string(rc)));
     }
 }
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -12,4 +12,4 @@ namespace sl::io_detail::chakra {
 /// The content of a gzip file (all its members), at most limits().textBytes.
 std::string gunzip(std::string_view bytes, const std::string& source);
 
-} // namespace sl::io_detail::chakra
+}   // namespace sl::io_detail::chakra

@@ -9,9 +9,9 @@
 // edges; communication nodes carry their collective in Op::work.
 // The parts: the reader's node and the Reader (chakrareader.h), its JSON forms (chakrajson.cpp),
 // the sizes of IOInfo (chakrasizes.h), the wire format (chakrawire.h) and gzip (chakragzip.h).
-#include "core/io/chakragzip.h"
-#include "core/io/chakrareader.h"
-#include "core/io/chakrawire.h"
+#include "core/io/chakra/chakragzip.h"
+#include "core/io/chakra/chakrareader.h"
+#include "core/io/chakra/chakrawire.h"
 #include "core/io/importers.h"
 #include "core/io/ioutil.h"
 
@@ -33,23 +33,27 @@ namespace chakra {
 namespace {
 
 std::string nodeTypeName(std::int64_t t) {
-    return t >= 0 && t < static_cast<std::int64_t>(kNodeTypeNames.size()) ? std::string(kNodeTypeNames[static_cast<std::size_t>(t)])
-                                                                           : "NODE_TYPE_" + std::to_string(t);
+    return t >= 0 && t < static_cast<std::int64_t>(kNodeTypeNames.size())
+        ? std::string(kNodeTypeNames[static_cast<std::size_t>(t)])
+        : "NODE_TYPE_" + std::to_string(t);
 }
 
 std::string label(const Node& n) {
     return "node " + std::to_string(n.id) + (n.name.empty() ? "" : " ('" + n.name + "')");
 }
 
-} // namespace
+}   // namespace
 
 void applyAttr(Node& n, std::string_view name, const AttrValue& v) {
     using K = AttrValue::Kind;
     if (name == "is_cpu_op") {
-        if (v.kind == K::Bool) n.isCpuOp = v.flag;
-        else if (v.kind == K::Number) n.isCpuOp = v.number != 0;
+        if (v.kind == K::Bool)
+            n.isCpuOp = v.flag;
+        else if (v.kind == K::Number)
+            n.isCpuOp = v.number != 0;
     } else if (name == "comm_type") {
-        if (v.kind == K::Number) n.commType = static_cast<std::int64_t>(v.number);
+        if (v.kind == K::Number)
+            n.commType = static_cast<std::int64_t>(v.number);
         else if (v.kind == K::String)
             for (std::size_t i = 0; i < kCommTypeNames.size(); ++i)
                 if (kCommTypeNames[i] == v.text) n.commType = static_cast<std::int64_t>(i);
@@ -80,7 +84,9 @@ void Reader::finish(Node& n) {
     if (n.duration > limits().duration)
         nodeFail(n, "duration_micros " + formatNumber(n.duration) + limitNote("duration", limits().duration));
     const std::function<void(const std::string&)> tooBig = [&](const std::string& what) {
-        nodeFail(n, "a tensor " + what + " is beyond the limit for one tensor" + limitNote("tensor-bytes", limits().tensorBytes));
+        nodeFail(n,
+                 "a tensor " + what + " is beyond the limit for one tensor" +
+                     limitNote("tensor-bytes", limits().tensorBytes));
     };
     SizeReader sizes(tooBig);
     n.inputSizes = sizes.read(n.inputs.shapes, n.inputs.types);
@@ -88,7 +94,9 @@ void Reader::finish(Node& n) {
     n.inputs = {};
     n.outputs = {};
     if (static_cast<std::int64_t>(m_nodes.size()) >= limits().ops)
-        nodeFail(n, "more than " + std::to_string(limits().ops) + " nodes" + limitNote("ops", static_cast<double>(limits().ops)));
+        nodeFail(n,
+                 "more than " + std::to_string(limits().ops) + " nodes" +
+                     limitNote("ops", static_cast<double>(limits().ops)));
     m_nodes.push_back(std::move(n));
 }
 
@@ -158,7 +166,7 @@ bool isMetadata(std::string_view record, std::size_t base, const std::string& so
     return true;
 }
 
-} // namespace
+}   // namespace
 
 void Reader::protobufRecord(std::string_view record, std::size_t base, std::size_t index) {
     const std::string where = "record " + std::to_string(index);
@@ -168,9 +176,18 @@ void Reader::protobufRecord(std::string_view record, std::size_t base, std::size
     while (w.more()) {
         const Field f = w.next();
         switch (f.number) {
-        case 1: w.expect(f, 0, "id"); n.id = f.value; break;
-        case 2: w.expect(f, 2, "name"); n.name = std::string(f.bytes); break;
-        case 3: w.expect(f, 0, "type"); n.type = static_cast<std::int64_t>(f.value); break;
+        case 1:
+            w.expect(f, 0, "id");
+            n.id = f.value;
+            break;
+        case 2:
+            w.expect(f, 2, "name");
+            n.name = std::string(f.bytes);
+            break;
+        case 3:
+            w.expect(f, 0, "type");
+            n.type = static_cast<std::int64_t>(f.value);
+            break;
         case 4: dependencies(w, f, n.ctrlDeps); break;
         case 5: dependencies(w, f, n.dataDeps); break;
         case 7:   // uint64; a writer that stored a negative int64 leaves 2^64 - x, read back as -x
@@ -207,12 +224,15 @@ void Reader::readProtobuf(std::string_view data) {
         const std::uint64_t length = head.varint();
         pos += head.position();
         if (length > data.size() - pos)
-            fail(m_source, "byte " + std::to_string(start) + ": record " + std::to_string(index) + " needs " + std::to_string(length) +
-                               " bytes but the file has " + std::to_string(data.size() - pos) + " left (truncated file?)");
+            fail(m_source,
+                 "byte " + std::to_string(start) + ": record " + std::to_string(index) + " needs " +
+                     std::to_string(length) + " bytes but the file has " + std::to_string(data.size() - pos) +
+                     " left (truncated file?)");
         if (length == 0) {   // Chakra's own readers stop at an empty record
             if (pos < data.size())
-                m_warnings.push_back("stopped at the empty record at byte " + std::to_string(start) + ", as Chakra's readers do; " +
-                                     std::to_string(data.size() - pos) + " bytes after it were not read");
+                m_warnings.push_back("stopped at the empty record at byte " + std::to_string(start) +
+                                     ", as Chakra's readers do; " + std::to_string(data.size() - pos) +
+                                     " bytes after it were not read");
             break;
         }
         const std::string_view record = data.substr(pos, static_cast<std::size_t>(length));
@@ -224,7 +244,8 @@ void Reader::readProtobuf(std::string_view data) {
         pos += static_cast<std::size_t>(length);
         ++index;
     }
-    if (index == 0) fail(m_source, "empty file: a Chakra trace holds a GlobalMetadata record, then one record per node");
+    if (index == 0)
+        fail(m_source, "empty file: a Chakra trace holds a GlobalMetadata record, then one record per node");
 }
 
 // ---------------------------------------------------------------- the graph
@@ -237,7 +258,10 @@ namespace {
 std::string operatorOf(std::string_view name) {
     if (name.substr(0, 5) == "void ") name.remove_prefix(5);
     std::size_t end = 0;
-    while (end < name.size() && (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '_' || name[end] == ':' || name[end] == '.')) ++end;
+    while (end < name.size() &&
+           (std::isalnum(static_cast<unsigned char>(name[end])) || name[end] == '_' || name[end] == ':' ||
+            name[end] == '.'))
+        ++end;
     std::string_view op = name.substr(0, end);
     if (const auto colons = op.rfind("::"); colons != std::string_view::npos) op.remove_prefix(colons + 2);
     while (!op.empty() && (op.back() == ':' || op.back() == '.')) op.remove_suffix(1);
@@ -269,7 +293,7 @@ Collective collectiveOf(const Node& n) {
     return Collective::None;
 }
 
-} // namespace
+}   // namespace
 
 void Reader::addWork(Op& op, const Node& n) {
     const bool pointToPoint = n.type == kCommSend || n.type == kCommRecv;
@@ -318,7 +342,9 @@ std::vector<std::string> Reader::uniqueNames() const {
 void Reader::addOps(Graph& g, const std::vector<std::string>& names) {
     for (std::size_t i = 0; i < m_nodes.size(); ++i) {
         const Node& n = m_nodes[i];
-        Op op{.name = names[i], .duration = n.duration, .machineType = n.isCpuOp.value_or(false) ? 1 : 0};   // CPU and GPU lanes
+        Op op{.name = names[i],
+              .duration = n.duration,
+              .machineType = n.isCpuOp.value_or(false) ? 1 : 0};   // CPU and GPU lanes
         op.type = operatorOf(n.name);
         if (op.type.empty()) op.type = nodeTypeName(n.type);
         op.timeSource = TimeSource::Measured;   // a trace's durations were measured
@@ -337,14 +363,17 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
     std::unordered_map<std::uint64_t, OpId> opOf;
     for (std::size_t i = 0; i < m_nodes.size(); ++i)
         if (const auto [it, fresh] = opOf.emplace(m_nodes[i].id, static_cast<OpId>(i)); !fresh)
-            nodeFail(m_nodes[i], "a second node with this id (the first is '" + m_nodes[static_cast<std::size_t>(it->second)].name + "')");
+            nodeFail(m_nodes[i],
+                     "a second node with this id (the first is '" + m_nodes[static_cast<std::size_t>(it->second)].name +
+                         "')");
     auto resolve = [&](const Node& n, std::uint64_t dep, const char* field, int& dangling) -> std::optional<OpId> {
         const auto it = opOf.find(dep);
         if (it == opOf.end()) {
             ++dangling;
             return std::nullopt;
         }
-        if (m_nodes[static_cast<std::size_t>(it->second)].id == n.id) nodeFail(n, std::string(field) + " names the node itself");
+        if (m_nodes[static_cast<std::size_t>(it->second)].id == n.id)
+            nodeFail(n, std::string(field) + " names the node itself");
         return it->second;
     };
     std::vector<std::vector<OpId>> readers(m_nodes.size());
@@ -354,9 +383,12 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
         const Node& n = m_nodes[i];
         edges += static_cast<std::int64_t>(n.dataDeps.size() + n.ctrlDeps.size());
         if (edges > limits().edges)
-            nodeFail(n, "more than " + std::to_string(limits().edges) + " dependencies" + limitNote("edges", static_cast<double>(limits().edges)));
+            nodeFail(n,
+                     "more than " + std::to_string(limits().edges) + " dependencies" +
+                         limitNote("edges", static_cast<double>(limits().edges)));
         for (std::uint64_t d : n.dataDeps)
-            if (const std::optional<OpId> p = resolve(n, d, "data_deps", m_danglingData); p && preds[i].insert(*p).second)
+            if (const std::optional<OpId> p = resolve(n, d, "data_deps", m_danglingData);
+                p && preds[i].insert(*p).second)
                 readers[static_cast<std::size_t>(*p)].push_back(static_cast<OpId>(i));
     }
     for (std::size_t p = 0; p < m_nodes.size(); ++p) {
@@ -368,7 +400,8 @@ void Reader::addDependencies(Graph& g, const std::vector<std::string>& names) {
     }
     for (std::size_t i = 0; i < m_nodes.size(); ++i)
         for (std::uint64_t d : m_nodes[i].ctrlDeps)
-            if (const std::optional<OpId> p = resolve(m_nodes[i], d, "ctrl_deps", m_danglingCtrl); p && preds[i].insert(*p).second)
+            if (const std::optional<OpId> p = resolve(m_nodes[i], d, "ctrl_deps", m_danglingCtrl);
+                p && preds[i].insert(*p).second)
                 g.addEdge(*p, static_cast<OpId>(i), 0);
 }
 
@@ -385,20 +418,29 @@ Platform Reader::rankPlatform(const Graph& g) const {
 std::vector<std::string> Reader::summary(const Graph& g) const {
     std::vector<std::string> out = m_warnings;
     if (m_cpuOps > 0 && m_cpuOps < g.opCount())
-        out.push_back(std::to_string(m_cpuOps) + " CPU ops (is_cpu_op) are on machine type 1, the GPU ops on 0: the file's machine is the rank's GPU and CPU");
+        out.push_back(
+            std::to_string(m_cpuOps) +
+            " CPU ops (is_cpu_op) are on machine type 1, the GPU ops on 0: the file's machine is the rank's GPU and CPU");
     else if (m_cpuOps > 0)
         out.push_back("every op is a CPU op (is_cpu_op), on machine type 1: the file's machine is the rank's CPU");
     if (m_danglingData + m_danglingCtrl > 0)
-        out.push_back(std::to_string(m_danglingData) + " data and " + std::to_string(m_danglingCtrl) +
-                      " control dependencies name nodes the trace does not hold (a converter dropped those nodes); "
-                      "the dependencies were dropped, the ops keep their other edges (Chakra's feeder does not refuse such traces either)");
-    if (m_renamed > 0) out.push_back(std::to_string(m_renamed) + " ops were renamed '<name>#<id>' (shared or empty node names)");
+        out.push_back(
+            std::to_string(m_danglingData) + " data and " + std::to_string(m_danglingCtrl) +
+            " control dependencies name nodes the trace does not hold (a converter dropped those nodes); "
+            "the dependencies were dropped, the ops keep their other edges (Chakra's feeder does not refuse such traces either)");
+    if (m_renamed > 0)
+        out.push_back(std::to_string(m_renamed) + " ops were renamed '<name>#<id>' (shared or empty node names)");
     if (m_sizelessProducers > 0)
-        out.push_back(std::to_string(m_sizelessProducers) + " nodes have data dependents but no output shapes and types the reader knows; their edges carry 0 bytes");
+        out.push_back(
+            std::to_string(m_sizelessProducers) +
+            " nodes have data dependents but no output shapes and types the reader knows; their edges carry 0 bytes");
     if (m_unmodelledCollectives > 0)
-        out.push_back(std::to_string(m_unmodelledCollectives) + " collectives are of a kind without a network model (reduce, gather, scatter, barrier or unnamed); they keep their measured time only");
+        out.push_back(
+            std::to_string(m_unmodelledCollectives) +
+            " collectives are of a kind without a network model (reduce, gather, scatter, barrier or unnamed); they keep their measured time only");
     if (m_sizelessCollectives > 0)
-        out.push_back(std::to_string(m_sizelessCollectives) + " communication nodes have no comm_size nor input sizes; 0 bytes used");
+        out.push_back(std::to_string(m_sizelessCollectives) +
+                      " communication nodes have no comm_size nor input sizes; 0 bytes used");
     return out;
 }
 
@@ -426,7 +468,9 @@ namespace {
 /// (0x08, 0x12, a string's length, ...) are control bytes within the first few dozen.
 bool isJsonText(std::string_view bytes) {
     std::size_t first = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-    while (first < bytes.size() && (bytes[first] == ' ' || bytes[first] == '\n' || bytes[first] == '\r' || bytes[first] == '\t')) ++first;
+    while (first < bytes.size() &&
+           (bytes[first] == ' ' || bytes[first] == '\n' || bytes[first] == '\r' || bytes[first] == '\t'))
+        ++first;
     if (first >= bytes.size() || (bytes[first] != '{' && bytes[first] != '[')) return false;
     const std::string_view head = bytes.substr(first, 256);
     return std::none_of(head.begin(), head.end(), [](char c) {
@@ -435,26 +479,30 @@ bool isJsonText(std::string_view bytes) {
     });
 }
 
-} // namespace
-} // namespace chakra
+}   // namespace
+}   // namespace chakra
 
 bool looksLikeChakraJson(std::string_view head) {
-    for (const char* key : {"\"workload_graph\"", "\"durationMicros\"", "\"duration_micros\"", "\"dataDeps\"", "\"data_deps\"", "\"ctrlDeps\"",
-                            "\"COMP_NODE\"", "\"COMM_COLL_NODE\"", "\"COMM_SEND_NODE\"", "\"COMM_RECV_NODE\"", "\"METADATA_NODE\""})
+    for (const char* key : {"\"workload_graph\"", "\"durationMicros\"", "\"duration_micros\"", "\"dataDeps\"",
+                            "\"data_deps\"", "\"ctrlDeps\"", "\"COMP_NODE\"", "\"COMM_COLL_NODE\"",
+                            "\"COMM_SEND_NODE\"", "\"COMM_RECV_NODE\"", "\"METADATA_NODE\""})
         if (head.find(key) != std::string_view::npos) return true;
     return false;
 }
 
 LoadedGraph readChakra(std::string_view bytes, const std::string& source) {
     std::string inflated;
-    if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f && static_cast<unsigned char>(bytes[1]) == 0x8b) {
+    if (bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+        static_cast<unsigned char>(bytes[1]) == 0x8b) {
         inflated = chakra::gunzip(bytes, source);
         bytes = inflated;
     }
     chakra::Reader reader(source);
-    if (chakra::isJsonText(bytes)) reader.readJson(bytes);
-    else reader.readProtobuf(bytes);
+    if (chakra::isJsonText(bytes))
+        reader.readJson(bytes);
+    else
+        reader.readProtobuf(bytes);
     return reader.build();
 }
 
-} // namespace sl::io_detail
+}   // namespace sl::io_detail

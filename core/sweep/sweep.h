@@ -9,7 +9,7 @@
 ///  - GED, d_inv and d_sen over the top k (core/analysis/diversity.h);
 ///  - the best of k on every target model (core/optimizer/candidates.h's protocol, reused);
 ///  - the proxy top-1 schedule's device chains, so a view can show it again.
-/// Files: core/analysis/sweepio.h (JSON, CSV).
+/// Files: core/sweep/sweepio.h (JSON, CSV).
 ///
 /// \code
 ///   auto sampler = sl::SamplerRegistry::instance().create("list-gumbel");
@@ -53,27 +53,27 @@ struct SweepOptions {
 /// What one temperature gave.
 struct SweepPoint {
     double temperature = 0;
-    int samples = 0;                 ///< drawn
-    double proxyMean = 0;            ///< U over the N samples
-    double proxyStd = 0;             ///< population standard deviation of U
+    int samples = 0;        ///< drawn
+    double proxyMean = 0;   ///< U over the N samples
+    double proxyStd = 0;    ///< population standard deviation of U
     double proxyTop1 = 0;
     double proxyTopKMean = 0;
-    int kept = 0;                    ///< min(k, samples)
-    DistinctCounts distinct;         ///< over the N samples
-    Diversity topK;                  ///< over the kept (its distinct counts: of the top k)
+    int kept = 0;                         ///< min(k, samples)
+    DistinctCounts distinct;              ///< over the N samples
+    Diversity topK;                       ///< over the kept (its distinct counts: of the top k)
     std::vector<TargetOutcome> targets;   ///< SweepOptions::targets, in order; `best` is not kept
-    DeviceChains best;               ///< the proxy top-1 schedule's device chains
-    double bestMakespan = 0;         ///< its proxy makespan (graph time units)
+    DeviceChains best;                    ///< the proxy top-1 schedule's device chains
+    double bestMakespan = 0;              ///< its proxy makespan (graph time units)
 };
 
 struct Sweep {
     std::string sampler;
-    std::string graphName;           ///< for titles and for matching a reopened file
+    std::string graphName;   ///< for titles and for matching a reopened file
     int ops = 0;
     int devices = 0;
     TimeUnit timeUnit = TimeUnit::Abstract;   ///< of the graph's durations (d_inv, d_sen, makespans)
     SweepOptions options;
-    std::vector<SweepPoint> points;  ///< one per temperature run (fewer when stopped)
+    std::vector<SweepPoint> points;   ///< one per temperature run (fewer when stopped)
     bool cancelled = false;
 };
 
@@ -106,4 +106,4 @@ Schedule bestSchedule(const Problem& p, const SweepPoint& point);
 /// Throws std::invalid_argument, saying why, if `s` was not made on `p`'s graph and device count.
 void checkSweepFits(const Sweep& s, const Problem& p);
 
-} // namespace sl
+}   // namespace sl

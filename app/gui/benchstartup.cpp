@@ -2,17 +2,17 @@
 #include "app/gui/benchstartup.h"
 
 #include "app/gui/commandline.h"
-#include "widgets/dagview.h"
-#include "widgets/ganttview.h"
-#include "widgets/graphloader.h"
-#include "widgets/mainwindow.h"
-#include "widgets/resultsmodel.h"
-#include "widgets/runjob.h"
-#include "widgets/runpanel.h"
-#include "widgets/studysession.h"
-#include "widgets/studyview.h"
-#include "widgets/temperaturepanel.h"
-#include "widgets/units.h"
+#include "widgets/mainwindow/mainwindow.h"
+#include "widgets/panels/runpanel.h"
+#include "widgets/panels/studyview.h"
+#include "widgets/panels/temperaturepanel.h"
+#include "widgets/session/graphloader.h"
+#include "widgets/session/resultsmodel.h"
+#include "widgets/session/runjob.h"
+#include "widgets/session/studysession.h"
+#include "widgets/session/units.h"
+#include "widgets/views/dagview.h"
+#include "widgets/views/ganttview.h"
 
 #include <QAbstractScrollArea>
 #include <QApplication>

@@ -8,14 +8,14 @@
 #include "core/optimizer/sampler.h"
 #include "core/plugin/neuralmodule.h"
 #include "core/timing/machine.h"
-#include "widgets/dagview.h"
-#include "widgets/mainwindow.h"
-#include "widgets/platformpanel.h"
-#include "widgets/resultsmodel.h"
-#include "widgets/runjob.h"
-#include "widgets/runpanel.h"
-#include "widgets/sweepview.h"
-#include "widgets/temperaturepanel.h"
+#include "widgets/mainwindow/mainwindow.h"
+#include "widgets/panels/platformpanel.h"
+#include "widgets/panels/runpanel.h"
+#include "widgets/panels/sweepview.h"
+#include "widgets/panels/temperaturepanel.h"
+#include "widgets/session/resultsmodel.h"
+#include "widgets/session/runjob.h"
+#include "widgets/views/dagview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

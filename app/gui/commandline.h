@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // `schedlab FILE [--format F] [--training sgd|adam] [--method M[,M2] --run] [--screenshot OUT.png [--size WxH]]`
-#include "widgets/graphorigin.h"
+#include "widgets/session/graphorigin.h"
 
 #include <QSize>
 #include <QString>

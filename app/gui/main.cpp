@@ -6,9 +6,9 @@
 #include "app/gui/commandline.h"
 
 #include "core/optimizer/optimizer.h"
-#include "core/util/limits.h"
 #include "core/plugin/neuralmodule.h"
-#include "widgets/mainwindow.h"
+#include "core/util/limits.h"
+#include "widgets/mainwindow/mainwindow.h"
 
 #include <QApplication>
 #include <QIcon>

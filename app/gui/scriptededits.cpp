@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/gui/scriptededits.h"
 
-#include "widgets/document.h"
-#include "widgets/ganttview.h"
-#include "widgets/mainwindow.h"
-#include "widgets/scheduleedits.h"
+#include "widgets/mainwindow/mainwindow.h"
+#include "widgets/session/document.h"
+#include "widgets/views/ganttview.h"
+#include "widgets/views/scheduleedits.h"
 
 #include <QApplication>
 #include <QMouseEvent>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// \file
-/// Durations as the CLI prints them in its summary lines (the explorer's widgets/units.h does the
+/// Durations as the CLI prints them in its summary lines (the explorer's widgets/session/units.h does the
 /// same with Qt): a graph in microseconds or seconds reads "318 µs", "2.381 ms", "1.25 s"; a graph in
 /// abstract units keeps them, "1116.01 units". JSON outputs keep plain numbers.
 

@@ -28,7 +28,7 @@ std::string number(double x);
 /// The name of device `d`, or its index as text when the platform has no such device.
 std::string deviceName(const Problem& p, int d);
 
-/// "#rrggbb" of device `d`: the explorer's categorical palette (widgets/palette.cpp), cycling.
+/// "#rrggbb" of device `d`: the explorer's categorical palette (widgets/views/palette.cpp), cycling.
 std::string deviceColour(int d);
 
 } // namespace sl::scheduleformat

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The critical path the Gantt chart highlights, on hand-checked schedules.
 #include "common/testmain.h"
-#include "widgets/criticalpath.h"
+#include "widgets/session/criticalpath.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// widgets/pooltask.h: work on a pool thread, its outcome on the GUI thread from the event loop,
+// widgets/session/pooltask.h: work on a pool thread, its outcome on the GUI thread from the event loop,
 // never for a context that is gone; exceptions become the outcome's error.
 #include "common/testmain.h"
-#include "widgets/pooltask.h"
+#include "widgets/session/pooltask.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 // handed to the optimizer as the "weights" option (what `optimize --weights FILE` does).
 #include "common/testmain.h"
 #include "core/optimizer/optimizer.h"
-#include "widgets/runpanel.h"
+#include "widgets/panels/runpanel.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -6,11 +6,11 @@
 #include "core/generators/generators.h"
 #include "core/io/graphio.h"
 #include "core/study/studyrunner.h"
-#include "widgets/compareview.h"
-#include "widgets/document.h"
-#include "widgets/mainwindow.h"
-#include "widgets/resultsmodel.h"
-#include "widgets/studyview.h"
+#include "widgets/mainwindow/mainwindow.h"
+#include "widgets/panels/studyview.h"
+#include "widgets/session/document.h"
+#include "widgets/session/resultsmodel.h"
+#include "widgets/views/compareview.h"
 
 #include <QChart>
 #include <QChartView>

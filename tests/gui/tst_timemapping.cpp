@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Gantt chart's time <-> pixel math and its axis ticks.
 #include "common/testmain.h"
-#include "widgets/timemapping.h"
+#include "widgets/session/timemapping.h"
 
 #include <QtTest>
 

@@ -5,12 +5,12 @@
 #include "core/generators/generators.h"
 #include "core/graph/traininggraph.h"
 #include "core/optimizer/optimizer.h"
-#include "widgets/graphloader.h"
-#include "widgets/mainwindow.h"
-#include "widgets/resultsmodel.h"
-#include "widgets/runjob.h"
-#include "widgets/runpanel.h"
-#include "widgets/trainingmenu.h"
+#include "widgets/mainwindow/mainwindow.h"
+#include "widgets/panels/runpanel.h"
+#include "widgets/panels/trainingmenu.h"
+#include "widgets/session/graphloader.h"
+#include "widgets/session/resultsmodel.h"
+#include "widgets/session/runjob.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // widgets/units: hand-checked strings for each unit and magnitude.
 #include "common/testmain.h"
-#include "widgets/units.h"
+#include "widgets/session/units.h"
 
 #include <QTest>
 

@@ -13,7 +13,6 @@
 #include "models/timing/tools.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 namespace sl::cli {

@@ -142,6 +142,4 @@ GraphKind graphKind(const Graph& g) {
     return 10 * hlo >= 9 * g.opCount() ? GraphKind::CompiledStep : GraphKind::Other;
 }
 
-std::string_view toString(GraphKind k) { return k == GraphKind::CompiledStep ? "compiled step" : "other graph"; }
-
 }   // namespace sl

@@ -23,6 +23,5 @@ enum class GraphKind { CompiledStep, Other };
 GraphKind graphKind(const Graph& g);
 /// Whether `type` is an XLA HLO opcode ("dot", "get-tuple-element", "all-reduce-start", ...).
 bool isHloOpcode(std::string_view type);
-std::string_view toString(GraphKind k);
 
 }   // namespace sl

@@ -10,6 +10,7 @@
 
 #include "core/io/onnxmodel.h"
 #include "core/profile/repetitions.h"
+#include "core/util/atomicfile.h"
 
 #include <ATen/ATen.h>
 #include <c10/core/InferenceMode.h>
@@ -17,8 +18,6 @@
 #include <onnx/onnx_pb.h>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 #include <unordered_map>
 
 namespace sl::models::timing {
@@ -26,17 +25,6 @@ namespace sl::models::timing {
 namespace {
 
 using ProfileClock = std::chrono::steady_clock;
-
-[[noreturn]] void profileFail(const std::string& path, const std::string& what) { throw std::runtime_error(path + ": " + what); }
-
-std::string readModelBytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) profileFail(path, "cannot open the file");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (!in.good() && !in.eof()) profileFail(path, "cannot read the file");
-    return std::move(bytes).str();
-}
 
 /// The ai.onnx opset the model imports; ops whose semantics changed (Softmax, Clip, Pad, Slice)
 /// read it.
@@ -142,8 +130,7 @@ bool measureOp(const onnx::NodeProto& node, const std::string& name, const NodeI
 
 ProfileRun profileOnnxModel(const ProfileRequest& r) {
     const auto start = ProfileClock::now();
-    const OnnxModel model =
-        readOnnxModel(readModelBytes(r.modelPath), r.modelPath);   // the reader's parse, shapes and names
+    const OnnxModel model = readOnnxModel(readFile(r.modelPath), r.modelPath);   // the reader's parse, shapes and names
     const onnx::GraphProto& graph = model.proto.graph();
     const int opset = modelOpset(model.proto);
     const ValueTable table = valueTable(graph);

@@ -302,7 +302,7 @@ void TemperaturePanel::setProblemSource(std::function<std::shared_ptr<const Prob
 }
 
 void TemperaturePanel::setTarget(const ScoringTarget& target) {
-    if (target.model == m_target.model && target.seed == m_target.seed && target.measured == m_target.measured) return;
+    if (target == m_target) return;
     m_target = target;
     if (m_current) resample();
 }

@@ -21,6 +21,8 @@ struct ScoringTarget {
     TargetModel model = TargetModel::Proxy;
     std::uint64_t seed = 1;
     std::shared_ptr<const Graph> measured;   ///< Measured only; null: no profile to judge on
+
+    bool operator==(const ScoringTarget&) const = default;
 };
 
 struct RunRecord {

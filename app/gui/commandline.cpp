@@ -7,7 +7,6 @@
 #include "core/optimizer/optimizer.h"
 #include "core/optimizer/sampler.h"
 #include "core/plugin/neuralmodule.h"
-#include "core/timing/machine.h"
 #include "widgets/mainwindow/mainwindow.h"
 #include "widgets/panels/platformpanel.h"
 #include "widgets/panels/runpanel.h"
@@ -308,13 +307,11 @@ bool CommandLine::applyMachine(MainWindow& w) {
     const int count = devices.isEmpty() && !device.isEmpty() ? 1 : devices.toInt();   // as schedlab-cli: one device by default
     if (!key.isEmpty()) {
         try {   // core's one rule and its words: an unknown id, more devices than the preset has
-            (void)resolveMachine({preset.toStdString(), device.toStdString(), count}, DeviceCatalog::instance(),
-                                 TimeUnit::Microseconds);
+            if (!w.platformPanel()->selectMachine(key, count)) return false;
         } catch (const std::exception& e) {
             std::fprintf(stderr, "schedlab: %s\n", e.what());
             return false;
         }
-        if (!w.platformPanel()->selectMachine(key, count)) return false;
     }
     if (key.isEmpty() && !devices.isEmpty()) w.platformPanel()->setDeviceCount(devices.toInt());
     if (freeLinks) w.platformPanel()->setSharedLinks(false);

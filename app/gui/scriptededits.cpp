@@ -3,8 +3,8 @@
 
 #include "widgets/mainwindow/mainwindow.h"
 #include "widgets/session/document.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/views/ganttview.h"
-#include "widgets/views/scheduleedits.h"
 
 #include <QApplication>
 #include <QMouseEvent>

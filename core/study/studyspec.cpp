@@ -186,7 +186,11 @@ StudySpec parseStudySpec(std::string_view text, const std::string& sourceName, M
             if (s.seeds.empty()) fail("\"seeds\" is empty");
         }
         if (j.contains("devices")) s.devices = j["devices"].get<int>();
-        if (s.devices < 0) fail("\"devices\" must be >= 0");
+        try {   // core's words for a machine's size (resolveMachine)
+            checkDeviceCount(s.devices);
+        } catch (const MachineSizeError& e) {
+            fail(std::string("\"devices\": ") + e.what());
+        }
         if (j.contains("objective")) s.objective.kind = objectiveFromString(j["objective"].get<std::string>());
         if (j.contains("training")) {
             s.training = parseUpdateRule(j["training"].get<std::string>());

@@ -93,9 +93,12 @@ Platform catalogPlatform(const std::string& deviceId, int count, const DeviceCat
     return p;
 }
 
+void checkDeviceCount(int devices) {
+    if (devices < 0) throw MachineSizeError("a machine of " + std::to_string(devices) + " devices: give 1 or more");
+}
+
 Platform resolveMachine(const MachineName& name, const DeviceCatalog& catalog, TimeUnit unit) {
-    if (name.devices < 0)
-        throw MachineSizeError("a machine of " + std::to_string(name.devices) + " devices: give 1 or more");
+    checkDeviceCount(name.devices);
     if (name.preset.empty() == name.device.empty())
         throw IoError("name a machine by a preset or by a device, one of the two");
     if (!name.device.empty()) return catalogPlatform(name.device, std::max(name.devices, 1), catalog, name.link);

@@ -49,6 +49,10 @@ public:
     using IoError::IoError;
 };
 
+/// Throws MachineSizeError for a device count below 0 (0 stands for the name's default): the words
+/// of resolveMachine, for a count given before the machine is named (a study's "devices").
+void checkDeviceCount(int devices);
+
 /// The one rule that turns a machine's name into a Platform, for the CLI (--preset, --device,
 /// --devices), studies ("preset", "device", "devices") and the explorer's Platform dock. Throws
 /// IoError for an unknown preset or device (the catalogue's message, naming the ids), and

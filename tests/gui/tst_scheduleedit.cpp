@@ -13,11 +13,11 @@
 #include "widgets/session/document.h"
 #include "widgets/session/graphorigin.h"
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/session/units.h"
 #include "widgets/views/ganttview.h"
 #include "widgets/views/memoryview.h"
 #include "widgets/views/opselection.h"
-#include "widgets/views/scheduleedits.h"
 #include "widgets/views/timechartview.h"
 
 #include <QSignalSpy>

@@ -89,7 +89,7 @@ private Q_SLOTS:
                                                     s.cost.at(s.methods[static_cast<size_t>(b)])[static_cast<size_t>(g)] - 1e-9;
                 QCOMPARE(v->winLossTable()->item(a, b)->text(), QString::number(beats));
             }
-        const QStringList csv = StudyView::tableCsv(v->winLossTable()).split(QLatin1Char('\n'));
+        const QStringList csv = StudyView::tableCsv(v->winLossTable()->model()).split(QLatin1Char('\n'));
         QCOMPARE(csv[0], QStringLiteral(",list-cp,heft,tabu"));
         QCOMPARE(csv[3].section(QLatin1Char(','), 0, 0), QStringLiteral("tabu"));
         QCOMPARE(csv[3].section(QLatin1Char(','), 1, 1), v->winLossTable()->item(2, 0)->text());
@@ -118,8 +118,8 @@ private Q_SLOTS:
             QVERIFY(std::abs(value.y() - gap) < 1e-9);
         }
         // double-click: graph 1, tabu
-        QTableWidget* graphs = v->graphTable();
-        const QRect cell = graphs->visualItemRect(graphs->item(1, 3));
+        QTableView* graphs = v->graphTable();
+        const QRect cell = graphs->visualRect(graphs->model()->index(1, 3));
         QSignalSpy asked(v, &StudyView::runRequested);
         QTest::mousePress(graphs->viewport(), Qt::LeftButton, {}, cell.center());   // a view takes a double-click on the index it pressed
         QTest::mouseRelease(graphs->viewport(), Qt::LeftButton, {}, cell.center());
@@ -134,8 +134,8 @@ private Q_SLOTS:
         QCOMPARE(opened.problem->g().opCount(), loadGraph(spec.graphs[1]).graph->opCount());
         // two cells of one graph: both runs opened and compared
         graphs->clearSelection();
-        graphs->item(2, 1)->setSelected(true);
-        graphs->item(2, 3)->setSelected(true);
+        graphs->selectionModel()->select(graphs->model()->index(2, 1), QItemSelectionModel::Select);
+        graphs->selectionModel()->select(graphs->model()->index(2, 3), QItemSelectionModel::Select);
         QVERIFY(v->compareSelected());
         QTRY_VERIFY_WITH_TIMEOUT(w.compareView()->comparing(), 20000);
         QCOMPARE(w.results()->rowCount(), 3);
@@ -174,7 +174,7 @@ private Q_SLOTS:
         const std::size_t kept = StudyStore::open(db.toStdString()).runs().size();
         QVERIFY2(kept < 24, qPrintable(QString::number(kept)));
         QVERIFY(w.runStudyHere(specPath, db));
-        QTRY_VERIFY_WITH_TIMEOUT(w.studyView()->summary().has_value(), 20000);   // filled in while it runs
+        QTRY_VERIFY_WITH_TIMEOUT(w.studyView()->summary() != nullptr, 20000);   // filled in while it runs
         QTRY_VERIFY_WITH_TIMEOUT(!w.studyRunning(), 60000);
         QCOMPARE(StudyStore::open(db.toStdString()).runs().size(), std::size_t{24});
         QVERIFY2(w.statusBar()->currentMessage().startsWith(QStringLiteral("Study: %1 runs made").arg(24 - kept)),

@@ -141,6 +141,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             &MainWindow::onGraphChanged);   // after the views: they are ready
     connect(m_document, &Document::timesChanged, this, &MainWindow::onTimesChanged);
     connect(m_document, &Document::shownChanged, this, &MainWindow::updateStatus);
+    connect(m_document, &Document::shownRetimed, this, &MainWindow::showRetimed);
+    connect(m_document, &Document::asMeasuredAdded, this, &MainWindow::onAsMeasuredAdded);
+    connect(m_document, &Document::asMeasuredFailed, this, [this](const QString& why) {
+        statusBar()->showMessage(tr("ONNX Runtime's order as a schedule: %1").arg(why), 15000);
+    });
 
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
@@ -452,23 +457,16 @@ bool MainWindow::open(const GraphOrigin& origin, const QString& format) {
 }
 
 void MainWindow::openInBackground(const GraphOrigin& origin, const QString& format, std::function<void(bool)> done) {
-    const LatestRequest::Ticket ticket = m_loads.next();
     const QString name =
         origin.kind == GraphOrigin::Kind::Generated ? origin.family : QFileInfo(origin.path).fileName();
     statusBar()->showMessage(tr("Loading %1…").arg(name));
     QApplication::setOverrideCursor(Qt::BusyCursor);
-    runInBackground(
-        this, [origin, format] { return readGraph(origin, format); },
-        [this, name, ticket, done = std::move(done)](Outcome<OpenGraph> loaded) {
-            QApplication::restoreOverrideCursor();
-            const bool current = m_loads.isLatest(ticket);
-            if (current && loaded.value)
-                m_document->setGraph(std::move(*loaded.value));
-            else if (current)
-                showError(tr("Cannot open %1").arg(name), loaded.error);
-            if (current) statusBar()->clearMessage();
-            if (done) done(current && loaded.value);
-        });
+    m_document->open(origin, format, [this, name, done = std::move(done)](bool opened, const QString& error) {
+        QApplication::restoreOverrideCursor();
+        if (!error.isEmpty()) showError(tr("Cannot open %1").arg(name), error);
+        if (opened || !error.isEmpty()) statusBar()->clearMessage();
+        if (done) done(opened);
+    });
 }
 
 void MainWindow::onGraphChanged() {
@@ -544,7 +542,7 @@ RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QSt
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;
     }
-    auto* job = new RunJob(m_nextRunId++, problem, method, std::move(options), this);
+    auto* job = new RunJob(m_document->nextRunId(), problem, method, std::move(options), this);
     job->setTarget(m_document->scoringTarget());
     m_jobs.append(job);
     m_watched = job;

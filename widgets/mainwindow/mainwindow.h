@@ -50,6 +50,7 @@ class SessionStore;
 struct OrphanSession;
 struct SessionGraph;
 class StudyView;
+struct RetimedShow;
 class StudySession;
 class TaskState;
 class SweepView;
@@ -149,7 +150,7 @@ public:
     /// Back to the times of the file or the machine's devices; the schedule on show is re-timed.
     void clearProfile();
     /// Schedules on show being re-timed on a worker (after a machine or profile change).
-    bool retimingShown() const { return m_retimesInFlight > 0; }
+    bool retimingShown() const;
 
     /// Where sessions are autosaved (AppDataLocation/sessions unless set before construction; tests).
     static void setSessionRoot(const QString& root) { m_sessionRoot = root; }
@@ -235,20 +236,11 @@ private:
     void showTimesSource(const QString& source);
     /// The status bar's "links shared" / "links free" (hidden on abstract devices).
     void showLinks(const Platform& platform);
-    /// The selected results of the open graph (two when compared), else the schedule on show.
-    std::vector<RunRecord> recordsOnShow() const;
-    /// `before` (recordsOnShow() before the change) on the open graph's new times and machine:
-    /// each keeps its placement and order; the re-timing made earlier for this machine is selected
-    /// again, else a new result is added; schedules that do not fit leave, the status bar says why.
-    void retimeShown(const std::vector<RunRecord>& before);
-    /// An ONNX Runtime trace just applied: the order it ran as a result row, timed on a worker.
-    void addAsMeasured();
-    /// The row of result `root` or a re-timing of it made for `p`'s graph and machine; -1 if none.
-    int rowRetiming(int root, const Problem& p) const;
-    /// The re-timed schedules on show: `rows` selected (else `loose` shown, or nothing), and the
-    /// status bar names those `dropped` as they do not fit `machine`. Emits shownRetimed().
-    void showRetimed(const QList<int>& rows, const QStringList& dropped, const QString& machine,
-                     const std::optional<RunRecord>& loose = std::nullopt);
+    /// The re-timed schedules on show (Document::shownRetimed()): their rows selected (else the
+    /// loose one shown, or nothing), and the status bar names those that do not fit. Emits shownRetimed().
+    void showRetimed(const RetimedShow& shown);
+    /// ONNX Runtime's order of the trace applied, a result now: drawn when nothing else is.
+    void onAsMeasuredAdded(const RunRecord& r);
     /// Stamps the record with its graph, adds the row and returns the stamped record.
     RunRecord addResult(RunRecord r);
     QWidget* buildResultsPane();
@@ -282,8 +274,9 @@ private:
     std::optional<RunRecord> selectedRecord() const;
 
     Document* m_document;
-    /// Saves a finished result for a restore after a crash (mainwindowsession.cpp).
-    void autosave(const RunRecord& r, const SessionGraph& graph);
+    /// Saves a finished result of a graph of this session for a restore after a crash
+    /// (mainwindowsession.cpp); Document::resultAdded() calls it.
+    void autosave(const RunRecord& r);
     std::unique_ptr<SessionStore> m_session;
     inline static QString m_sessionRoot;
     QFileSystemWatcher* m_fileWatcher = nullptr;
@@ -337,11 +330,6 @@ private:
     QLabel* m_statusRuns;
     QList<RunJob*> m_jobs;
     RunJob* m_watched = nullptr;   // the run the convergence view follows live
-    int m_nextRunId = 1;
-    LatestRequest m_loads;     // only the newest graph read lands
-    LatestRequest m_retimes;   // only the newest re-timing of the schedules on show lands
-    int m_retimesInFlight = 0;
-    std::vector<RunRecord> m_retiming;   // the schedules the newest re-timing in flight started from
     QString m_lastError;
 };
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // MainWindow's hand edits of a schedule: the Edit menu (undo, redo, the keyboard's moves of the
-// selected op) and the edited results it adds and updates (widgets/views/scheduleedits.h).
+// selected op) and the edited results it adds and updates (widgets/session/scheduleedits.h).
 #include "widgets/mainwindow/mainwindow.h"
 
 #include "widgets/panels/runpanel.h"
 #include "widgets/session/document.h"
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/views/ganttview.h"
 #include "widgets/views/memoryview.h"
 #include "widgets/views/opselection.h"
-#include "widgets/views/scheduleedits.h"
 
 #include "core/optimizer/optimizer.h"
 
@@ -21,8 +21,7 @@
 namespace sl::gui {
 
 void MainWindow::buildEditMenu() {
-    m_edits = new ScheduleEdits(
-        m_document, [this] { return m_nextRunId++; }, this);
+    m_edits = new ScheduleEdits(m_document, this);
     m_gantt->setEdits(m_edits);
     m_memory->setEdits(m_edits);
     // An edit, an undo or a redo, to the unit in the status bar; the document still shows the schedule before it

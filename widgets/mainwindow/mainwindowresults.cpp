@@ -126,8 +126,6 @@ void MainWindow::updateResultsNotice(const QString& refusal) {
 
 RunRecord MainWindow::addResult(RunRecord r) {
     r = m_document->addResult(std::move(r));
-    if (const SessionGraph* graph = m_document->sessionGraph(r.graphFingerprint))
-        autosave(r, *graph);   // else: nothing could reopen it
     const ResultsModel& results = *m_document->results();
     const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowCount() - 1, 0));
     if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
@@ -168,7 +166,10 @@ void MainWindow::onResultsSelectionChanged() {
         m_switchGraph->setText(tr("Open %1 again").arg(foreign->graphTitle));
     }
     const bool drawable = !picked.empty() && refusal.isEmpty();
-    m_document->show(drawable ? std::optional<RunRecord>(picked.front()) : std::nullopt);
+    if (drawable && picked.size() == 2)
+        m_document->showCompared(picked[0], picked[1]);
+    else
+        m_document->show(drawable ? std::optional<RunRecord>(picked.front()) : std::nullopt);
     if (drawable && picked.size() == 2) {
         m_compare->setRecords(picked[0], picked[1]);
         m_tabs->setCurrentWidget(m_compare);
@@ -192,7 +193,6 @@ void MainWindow::switchToGraphOf(int row) {
     if (row < 0 || row >= results.rowCount()) return;
     const RunRecord r = results.record(row);
     if (!m_document->sessionGraph(r.graphFingerprint)) return;
-    m_loads.supersede();   // an open still loading must not land over this one
     m_document->reopenGraphOf(r);
     if (r.problem->platform.name !=
         m_document->machine().platform.name)   // a preset's or device's times: its machine again
@@ -225,7 +225,8 @@ void MainWindow::importScheduleFrom(const QString& path, std::optional<std::stri
     const ShownGraph shown{openGraph()->displayName, openGraph()->fingerprint};
     runInBackground(
         this,
-        [problem, path, json = std::move(json), shown, id = m_nextRunId++, target = m_document->scoringTarget()] {
+        [problem, path, json = std::move(json), shown, id = m_document->nextRunId(),
+         target = m_document->scoringTarget()] {
             return json ? openScheduleText(*json, path, *problem, shown, id, target)
                         : openScheduleFile(path, *problem, shown, id, target);
         },
@@ -325,7 +326,7 @@ void MainWindow::updateActions() {
                   "chart quality against diversity (Ctrl+T)")
              : noGraph);
     const bool sweep = m_sweepView->sweep() != nullptr;
-    m_exportViewAction->setEnabled(open || sweep || m_studyView->summary().has_value());
+    m_exportViewAction->setEnabled(open || sweep || m_studyView->summary() != nullptr);
     for (QAction* a : m_sweepFileActions) {
         a->setEnabled(sweep);
         a->setToolTip(sweep ? QString() : tr("Run a sweep (Run ▸ Sweep temperatures) or open one first"));

@@ -22,6 +22,7 @@ namespace sl::gui {
 
 void MainWindow::buildSessionKeeping() {
     m_session = std::make_unique<SessionStore>(m_sessionRoot);
+    connect(m_document, &Document::resultAdded, this, &MainWindow::autosave);
     const ResultsModel* results = m_document->results();
     connect(results, &QAbstractItemModel::rowsAboutToBeRemoved, this,
             [this, results](const QModelIndex&, int first, int last) {
@@ -65,9 +66,10 @@ void MainWindow::watchDocumentFile() {
 
 bool MainWindow::fileChangedOnDisk() const { return m_fileChanged && !m_fileChanged->isHidden(); }
 
-void MainWindow::autosave(const RunRecord& r, const SessionGraph& graph) {
-    if (!r.result) return;
-    m_session->save({r.id, graph.origin, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
+void MainWindow::autosave(const RunRecord& r) {
+    const SessionGraph* graph = m_document->sessionGraph(r.graphFingerprint);
+    if (!r.result || !graph) return;   // no graph of this session: nothing could reopen it
+    m_session->save({r.id, graph->origin, r.graphTitle, r.name, r.method, {}}, r.problem, r.schedule());
 }
 
 SessionStore& MainWindow::sessionStore() const { return *m_session; }

@@ -51,7 +51,7 @@ void MainWindow::connectTemperature() {
         Q_EMIT scheduleShown(r);
     });
     connect(m_temperature, &TemperaturePanel::keepRequested, this, [this](RunRecord r) {
-        r.id = m_nextRunId++;
+        r.id = m_document->nextRunId();
         addResult(r);
     });
     connect(m_temperature, &TemperaturePanel::sweepRequested, this, &MainWindow::startSweep);
@@ -69,7 +69,7 @@ void MainWindow::connectTemperature() {
     connect(m_sweepView, &SweepView::pointActivated, this, [this](int i) { showSweepPoint(i, true); });
     connect(m_sweepView, &SweepView::keepRequested, this, [this](int i) {
         withSweepRecord(i, [this](RunRecord r) {
-            r.id = m_nextRunId++;
+            r.id = m_document->nextRunId();
             addResult(r);
         });
     });

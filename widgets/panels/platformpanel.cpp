@@ -263,13 +263,14 @@ QString PlatformPanel::machineKey() const {
 }
 
 bool PlatformPanel::selectMachine(const QString& key, int count) {
+    if (key != kAbstractMachine) {   // core's one rule and its words, as the CLI and studies refuse
+        const bool device = key.startsWith(kDevicePrefix);
+        const std::string id = key.mid(device ? kDevicePrefix.size() : kPresetPrefix.size()).toStdString();
+        (void)resolveMachine({.preset = device ? "" : id, .device = device ? id : "", .devices = count},
+                             DeviceCatalog::instance(), m_timeUnit);
+    }
     const int index = m_machine->findData(key);
     if (index < 0) return false;
-    if (key.startsWith(kPresetPrefix))   // more devices than the preset has: refused, as resolveMachine does
-        if (const PlatformPreset* preset =
-                DeviceCatalog::instance().findPreset(key.mid(kPresetPrefix.size()).toStdString());
-            preset && count > preset->deviceCount())
-            return false;
     {
         const QSignalBlocker quiet(m_machine);   // one changed() below, for the machine and its count
         m_machine->setCurrentIndex(index);
@@ -321,7 +322,8 @@ bool PlatformPanel::adoptCatalogueMachine(const Platform& p) {
         const QString presetName = QString::fromStdString(preset.name);
         if (name == presetName ||
             name.endsWith(QStringLiteral(" of ") + presetName))   // firstDevices() names "4 of ..."
-            return selectMachine(kPresetPrefix + QString::fromStdString(preset.id), p.deviceCount());
+            return selectMachine(kPresetPrefix + QString::fromStdString(preset.id),
+                                 p.deviceCount());   // fits: p has them
     }
     const DeviceSpec* spec = DeviceCatalog::instance().findDevice(p.devices.front().model);
     if (!spec || p.name != std::to_string(p.deviceCount()) + " x " + spec->name)

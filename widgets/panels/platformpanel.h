@@ -42,7 +42,9 @@ public:
     /// Shared links (the default) or free ones, on a machine with a topology.
     void setSharedLinks(bool shared);
     /// The machine kind: "abstract", "device:ID" (catalogue device ID) or "preset:ID"; false for a
-    /// key the combo does not list. `count` > 0 also sets the count (a preset's first N).
+    /// key the combo does not list. `count` > 0 also sets the count (a preset's first N). Throws
+    /// std::exception with core's message (resolveMachine: the CLI's and studies' one rule) for a
+    /// machine it refuses: an unknown id, more devices than the preset has, a count below 0.
     bool selectMachine(const QString& key, int count = 0);
     QString machineKey() const;
     /// Loads a platform JSON file as the machine; false (and `error` set) on bad input.

@@ -2,6 +2,7 @@
 #include "widgets/panels/studyview.h"
 
 #include "widgets/session/background.h"
+#include "widgets/session/studygraphsmodel.h"
 #include "widgets/views/exporter.h"
 #include "widgets/views/palette.h"
 
@@ -41,8 +42,9 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
     return item;
 }
 
-QTableWidget* makeTable(QWidget* parent) {
-    auto* t = new QTableWidget(parent);
+template <typename Table>
+Table* makeTable(QWidget* parent) {
+    auto* t = new Table(parent);
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     t->setAlternatingRowColors(true);
@@ -63,11 +65,13 @@ QChartView* makeChart(QChart* chart, const QString& title, QWidget* parent) {
 StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     m_title = new QLabel(tr("No study open: File ▸ Open Study… (a database made by `schedlab-cli study run`)"), this);
     m_title->setWordWrap(true);
-    m_table = makeTable(this);
-    m_winLoss = makeTable(this);
+    m_table = makeTable<QTableWidget>(this);
+    m_winLoss = makeTable<QTableWidget>(this);
     m_winLoss->setToolTip(tr("Row beats column on this many graphs (more than a relative 1e-9 cheaper)"));
-    m_graphs = makeTable(this);
-    // a thousand rows: sized once per fill (fillGraphs), not measured again on every change
+    m_graphs = makeTable<QTableView>(this);
+    m_graphModel = new StudyGraphsModel(this);
+    m_graphs->setModel(m_graphModel);
+    // a thousand rows: sized when its columns change (fillGraphs), not measured on every reload
     m_graphs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_test = new QLabel(tr("Click a cell of the win/loss matrix for the Wilcoxon signed-rank test of its two methods."),
                         this);
@@ -97,47 +101,46 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split, 1);
     addExportMenus();
     connect(m_winLoss, &QTableWidget::cellClicked, this, [this](int row, int column) { showTest(row, column); });
-    connect(m_graphs, &QTableWidget::cellDoubleClicked, this, [this](int row, int column) {
-        if (!m_summary || !m_spec || column < 1) return;
-        const std::string& graph = m_summary->graphs[static_cast<std::size_t>(row)];
-        const std::string& method = m_summary->methods[static_cast<std::size_t>(column - 1)];
-        Q_EMIT runRequested(QString::fromStdString(graph), QString::fromStdString(method), m_spec->seeds.front());
+    connect(m_graphs, &QTableView::doubleClicked, this, [this](const QModelIndex& at) {
+        if (!m_summary || !m_spec || at.column() < 1) return;
+        Q_EMIT runRequested(QString::fromStdString(m_graphModel->graphAt(at.row())),
+                            QString::fromStdString(m_graphModel->methodAt(at.column())), m_spec->seeds.front());
     });
 }
 
-QString StudyView::tableCsv(const QTableWidget* table) {
+QString StudyView::tableCsv(const QAbstractItemModel* table) {
     const auto quote = [](QString text) {
         if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')))
             text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
         return text;
     };
-    const bool rowNames = table->rowCount() > 0 && table->verticalHeaderItem(0);   // the win/loss matrix names its rows
+    const auto rowName = [table](int r) { return table->headerData(r, Qt::Vertical).toString(); };
+    // the win/loss matrix names its rows; the other tables' rows are numbered
+    const bool rowNames = table->rowCount() > 0 && rowName(0) != QString::number(1);
     QStringList lines;
     QStringList header;
     if (rowNames) header << QString();
-    for (int c = 0; c < table->columnCount(); ++c)
-        header << quote(table->horizontalHeaderItem(c) ? table->horizontalHeaderItem(c)->text() : QString());
+    for (int c = 0; c < table->columnCount(); ++c) header << quote(table->headerData(c, Qt::Horizontal).toString());
     lines << header.join(QLatin1Char(','));
     for (int r = 0; r < table->rowCount(); ++r) {
         QStringList row;
-        if (rowNames) row << quote(table->verticalHeaderItem(r)->text());
-        for (int c = 0; c < table->columnCount(); ++c)
-            row << quote(table->item(r, c) ? table->item(r, c)->text() : QString());
+        if (rowNames) row << quote(rowName(r));
+        for (int c = 0; c < table->columnCount(); ++c) row << quote(table->index(r, c).data().toString());
         lines << row.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 bool StudyView::compareSelected() {
-    const QList<QTableWidgetItem*> items = m_graphs->selectedItems();
-    if (!m_summary || !m_spec || items.size() != 2 || items[0]->row() != items[1]->row() || items[0]->column() < 1 ||
-        items[1]->column() < 1)
+    QModelIndexList cells = m_graphs->selectionModel()->selectedIndexes();
+    if (!m_summary || !m_spec || cells.size() != 2 || cells[0].row() != cells[1].row() || cells[0].column() < 1 ||
+        cells[1].column() < 1)
         return false;
-    const auto label = [&](const QTableWidgetItem* i) {
-        return QString::fromStdString(m_summary->methods[static_cast<std::size_t>(i->column() - 1)]);
-    };
-    Q_EMIT compareRequested(QString::fromStdString(m_summary->graphs[static_cast<std::size_t>(items[0]->row())]),
-                            label(items[0]), label(items[1]), m_spec->seeds.front());
+    std::sort(cells.begin(), cells.end(),
+              [](const QModelIndex& a, const QModelIndex& b) { return a.column() < b.column(); });
+    const auto label = [&](const QModelIndex& i) { return QString::fromStdString(m_graphModel->methodAt(i.column())); };
+    Q_EMIT compareRequested(QString::fromStdString(m_graphModel->graphAt(cells[0].row())), label(cells[0]),
+                            label(cells[1]), m_spec->seeds.front());
     return true;
 }
 
@@ -163,7 +166,7 @@ void StudyView::addExportMenus() {
         });
         chart->addAction(a);
     }
-    for (QTableWidget* table : {m_table, m_winLoss, m_graphs}) {
+    for (QTableView* table : std::initializer_list<QTableView*>{m_table, m_winLoss, m_graphs}) {
         table->setContextMenuPolicy(Qt::ActionsContextMenu);
         auto* a = new QAction(tr("Export Table as CSV…"), table);
         connect(a, &QAction::triggered, this, [this, table] {
@@ -171,7 +174,7 @@ void StudyView::addExportMenus() {
                 QFileDialog::getSaveFileName(this, tr("Export table"), QStringLiteral("study.csv"), tr("CSV (*.csv)"));
             if (path.isEmpty()) return;
             QSaveFile out(path);
-            const QByteArray csv = tableCsv(table).toUtf8();
+            const QByteArray csv = tableCsv(table->model()).toUtf8();
             if (!out.open(QIODevice::WriteOnly) || out.write(csv) != csv.size() || !out.commit())
                 QMessageBox::warning(this, tr("Export failed"), tr("%1 could not be written").arg(path));
         });
@@ -203,7 +206,7 @@ void StudyView::openStudy(const QString& path) {
 
 void StudyView::show(StudySpec spec, StudySummary summary) {
     m_spec = std::move(spec);
-    m_summary = std::move(summary);
+    m_summary = std::make_shared<const StudySummary>(std::move(summary));
     m_title->setText(tr("%1: %2 graphs × %3 methods × %4 seeds")
                          .arg(QFileInfo(m_path).fileName())
                          .arg(m_summary->graphs.size())
@@ -285,36 +288,63 @@ void StudyView::showTest(int a, int b) {
 }
 
 void StudyView::fillGraphs() {
-    const auto& methods = m_summary->methods;
-    m_graphs->setUpdatesEnabled(false);   // one layout and paint for the whole table, not one per cell
-    m_graphs->clear();
-    m_graphs->setRowCount(static_cast<int>(m_summary->graphs.size()));
-    m_graphs->setColumnCount(static_cast<int>(methods.size()) + 1);
-    QStringList headers{tr("Graph")};
-    for (const auto& m : methods) headers << QString::fromStdString(m);
-    m_graphs->setHorizontalHeaderLabels(headers);
-    for (int g = 0; g < m_graphs->rowCount(); ++g) {
-        m_graphs->setItem(
-            g, 0,
-            cell(QFileInfo(QString::fromStdString(m_summary->graphs[static_cast<std::size_t>(g)])).fileName(),
-                 Qt::AlignLeft | Qt::AlignVCenter));
-        for (std::size_t m = 0; m < methods.size(); ++m) {
-            const double c = m_summary->cost.at(methods[m])[static_cast<std::size_t>(g)];
-            m_graphs->setItem(g, static_cast<int>(m) + 1,
-                              cell(std::isnan(c) ? tr("failed") : QString::number(c, 'g', 8)));
-        }
+    const int columnsBefore = m_graphModel->columnCount();
+    m_graphModel->setSummary(m_summary);
+    // measured from the rows in view when the methods change, not from all rows on every reload
+    if (m_graphModel->columnCount() != columnsBefore) {
+        m_graphs->horizontalHeader()->setResizeContentsPrecision(100);
+        m_graphs->resizeColumnsToContents();
     }
-    m_graphs->resizeColumnsToContents();
-    m_graphs->setUpdatesEnabled(true);
+}
+
+QList<QPointF> StudyView::profileSteps(std::size_t method, double tauMax) const {
+    // performanceProfile(m, t) is the share of its ratios <= t: read off its sorted ratios, in
+    // O(G log G) rather than O(G) per step (0.3 s at 1,000 graphs x 5 methods)
+    std::vector<double> ratios;
+    for (const double r : m_ratios[method])
+        if (std::isfinite(r)) ratios.push_back(r);
+    std::sort(ratios.begin(), ratios.end());
+    const auto graphs = static_cast<double>(m_summary->graphs.size());
+    const auto shareWithin = [&](double t) {
+        return static_cast<double>(std::upper_bound(ratios.begin(), ratios.end(), t) - ratios.begin()) / graphs;
+    };
+    std::vector<double> taus = ratios;
+    taus.push_back(1.0);
+    taus.push_back(tauMax);
+    std::sort(taus.begin(), taus.end());
+    QList<QPointF> steps;   // a step function: flat, then up at each ratio
+    double previous = shareWithin(1.0);
+    steps.append({1.0, previous});
+    for (double t : taus) {
+        const double share = shareWithin(t);
+        steps.append({t, previous});
+        steps.append({t, share});
+        previous = share;
+    }
+    return steps;
 }
 
 void StudyView::drawProfile() {
+    m_ratios.assign(m_summary->methods.size(), {});
+    double tauMax = 1.05;
+    for (std::size_t m = 0; m < m_summary->methods.size(); ++m)
+        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
+            const double r = ratioToBest(*m_summary, m_summary->methods[m], g);
+            m_ratios[m].push_back(r);
+            if (std::isfinite(r)) tauMax = std::max(tauMax, r * 1.05);
+        }
+    // a running study is read again every half second: its curves keep their series, the points move
+    if (seriesAreMethods(m_profile)) {
+        auto* x = static_cast<QLogValueAxis*>(m_profile->axes(Qt::Horizontal).first());
+        x->setRange(1, tauMax);
+        x->setBase(std::pow(tauMax, 1.0 / 5));
+        for (std::size_t i = 0; i < m_summary->methods.size(); ++i)
+            static_cast<QLineSeries*>(m_profile->series().at(static_cast<qsizetype>(i)))
+                ->replace(profileSteps(i, tauMax));
+        return;
+    }
     m_profile->removeAllSeries();
     for (auto* a : m_profile->axes()) m_profile->removeAxis(a), delete a;
-    double tauMax = 1.05;
-    for (const auto& m : m_summary->methods)
-        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
-            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) tauMax = std::max(tauMax, r * 1.05);
     auto* x = new QLogValueAxis;
     x->setTitleText(tr("τ: within this factor of the best"));
     x->setRange(1, tauMax);
@@ -326,35 +356,11 @@ void StudyView::drawProfile() {
     y->setTickCount(6);
     m_profile->addAxis(x, Qt::AlignBottom);
     m_profile->addAxis(y, Qt::AlignLeft);
-    const auto graphs = static_cast<double>(m_summary->graphs.size());
     for (std::size_t i = 0; i < m_summary->methods.size(); ++i) {
-        const std::string& m = m_summary->methods[i];
-        // performanceProfile(m, t) is the share of its ratios <= t: read off its sorted ratios, in
-        // O(G log G) rather than O(G) per step (0.3 s at 1,000 graphs x 5 methods)
-        std::vector<double> ratios;
-        for (std::size_t g = 0; g < m_summary->graphs.size(); ++g)
-            if (const double r = ratioToBest(*m_summary, m, g); std::isfinite(r)) ratios.push_back(r);
-        std::sort(ratios.begin(), ratios.end());
-        const auto shareWithin = [&](double t) {
-            return static_cast<double>(std::upper_bound(ratios.begin(), ratios.end(), t) - ratios.begin()) / graphs;
-        };
-        std::vector<double> taus = ratios;
-        taus.push_back(1.0);
-        taus.push_back(tauMax);
-        std::sort(taus.begin(), taus.end());
-        QList<QPointF> steps;   // a step function: flat, then up at each ratio
-        double previous = shareWithin(1.0);
-        steps.append({1.0, previous});
-        for (double t : taus) {
-            const double share = shareWithin(t);
-            steps.append({t, previous});
-            steps.append({t, share});
-            previous = share;
-        }
         auto* s = new QLineSeries;
-        s->setName(QString::fromStdString(m));
+        s->setName(QString::fromStdString(m_summary->methods[i]));
         s->setPen(QPen(palette::category(static_cast<int>(i)), 2));
-        s->replace(steps);
+        s->replace(profileSteps(i, tauMax));
         m_profile->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
@@ -365,7 +371,7 @@ QList<QPointF> StudyView::gapPoints(std::size_t method, double& top) {
     QList<QPointF> points;
     m_gapGraphs[method].clear();
     for (std::size_t g = 0; g < m_summary->graphs.size(); ++g) {
-        const double r = ratioToBest(*m_summary, m_summary->methods[method], g);
+        const double r = m_ratios[method][g];
         if (!std::isfinite(r)) continue;
         const double jitter =
             (static_cast<double>((g * 2654435761u) % 1000) / 1000.0 - 0.5) * 0.4;   // spread, deterministic
@@ -376,8 +382,8 @@ QList<QPointF> StudyView::gapPoints(std::size_t method, double& top) {
     return points;
 }
 
-bool StudyView::sameGapStrips() const {
-    const QList<QAbstractSeries*> strips = m_gaps->series();
+bool StudyView::seriesAreMethods(const QChart* chart) const {
+    const QList<QAbstractSeries*> strips = chart->series();
     if (static_cast<std::size_t>(strips.size()) != m_summary->methods.size()) return false;
     for (qsizetype i = 0; i < strips.size(); ++i)
         if (strips[i]->name() != QString::fromStdString(m_summary->methods[static_cast<std::size_t>(i)])) return false;
@@ -389,7 +395,7 @@ void StudyView::drawGaps() {
     double top = 1;
     // a running study is read again every half second: its strips keep their series and the points
     // move, since a scatter series makes one item per point (new ones cost 0.1 s at 5,000)
-    if (sameGapStrips()) {
+    if (seriesAreMethods(m_gaps)) {
         for (std::size_t i = 0; i < m_summary->methods.size(); ++i)
             static_cast<QScatterSeries*>(m_gaps->series().at(static_cast<qsizetype>(i)))->replace(gapPoints(i, top));
         auto* y = static_cast<QValueAxis*>(m_gaps->axes(Qt::Vertical).first());

@@ -21,9 +21,13 @@
 class QChart;
 class QChartView;
 class QLabel;
+class QAbstractItemModel;
+class QTableView;
 class QTableWidget;
 
 namespace sl::gui {
+
+class StudyGraphsModel;
 
 class StudyView : public QWidget {
     Q_OBJECT
@@ -33,11 +37,12 @@ public:
     /// read that ends after a newer one began is dropped.
     void openStudy(const QString& path);
     const QString& path() const { return m_path; }
-    const std::optional<StudySummary>& summary() const { return m_summary; }
+    /// The study on show; null before one is.
+    const StudySummary* summary() const { return m_summary.get(); }
     const StudySpec* spec() const { return m_spec ? &*m_spec : nullptr; }
     QTableWidget* summaryTable() const { return m_table; }
     QTableWidget* winLossTable() const { return m_winLoss; }
-    QTableWidget* graphTable() const { return m_graphs; }
+    QTableView* graphTable() const { return m_graphs; }
     /// The Wilcoxon signed-rank test of the win/loss matrix's methods `a` and `b`, as shown below it.
     void showTest(int a, int b);
     QString testText() const;
@@ -48,7 +53,7 @@ public:
     /// false when the selection is not that.
     bool compareSelected();
     /// The table as CSV (its headers, then its rows), for the tables' Export as CSV.
-    static QString tableCsv(const QTableWidget* table);
+    static QString tableCsv(const QAbstractItemModel* table);
 
 Q_SIGNALS:
     void studyShown();
@@ -67,8 +72,10 @@ private:
     void drawGaps();
     /// Strip `method`'s points (m_gapGraphs[method] their graphs); raises `top` to its largest gap.
     QList<QPointF> gapPoints(std::size_t method, double& top);
-    /// The strips on show are the summary's methods, in its order: their points can move.
-    bool sameGapStrips() const;
+    /// `chart`'s series are the summary's methods, in its order: their points can move.
+    bool seriesAreMethods(const QChart* chart) const;
+    /// The performance profile of `method` as a step function (share of graphs within tau of the best).
+    QList<QPointF> profileSteps(std::size_t method, double tauMax) const;
     /// A click on a strip's point: that method's run on that point's graph (runRequested).
     void openGapPoint(std::size_t method, QPointF at);
     /// Right-click menus: a chart exports as PNG or SVG, a table as CSV.
@@ -77,16 +84,18 @@ private:
     QString m_path;
     LatestRequest m_reads;   // openStudy()'s reads: only the newest is shown
     std::optional<StudySpec> m_spec;
-    std::optional<StudySummary> m_summary;
+    std::shared_ptr<const StudySummary> m_summary;
     QLabel* m_title;
     QTableWidget* m_table;
     QTableWidget* m_winLoss;
-    QTableWidget* m_graphs;
+    QTableView* m_graphs;
+    StudyGraphsModel* m_graphModel;
     QLabel* m_test;
     QChart* m_profile;
     QChartView* m_profileView;
     QChart* m_gaps;
     std::vector<std::vector<std::size_t>> m_gapGraphs;   // per method: the graph of each strip point
+    std::vector<std::vector<double>> m_ratios;           // per method, per graph: cost / best (ratioToBest)
     QChartView* m_gapView;
 };
 

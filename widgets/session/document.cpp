@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/session/document.h"
 
+#include "widgets/session/background.h"
 #include "widgets/session/graphtiming.h"
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/schedulerecord.h"
 
+#include "core/costmodel/sharedlinks.h"
 #include "core/graph/fingerprint.h"
+#include "core/profile/measuredschedule.h"
 
 #include <stdexcept>
 
 namespace sl::gui {
 
-Document::Document(QObject* parent) : QObject(parent), m_results(new ResultsModel(this)) {}
+Document::Document(QObject* parent)
+    : QObject(parent), m_results(new ResultsModel(this)), m_retiming(new ShownRetiming(this)) {
+    connect(m_retiming, &ShownRetiming::landed, this, &Document::shownRetimed);
+}
 
 void Document::setPins(Pins pins) {
     m_pins = std::move(pins);
@@ -63,9 +70,23 @@ const SessionGraph* Document::sessionGraphHolding(const std::shared_ptr<const Gr
     return found;
 }
 
+void Document::open(const GraphOrigin& origin, const QString& format,
+                    std::function<void(bool opened, const QString& error)> done) {
+    const LatestRequest::Ticket ticket = m_loads.next();
+    runInBackground(
+        this, [origin, format] { return readGraph(origin, format); },
+        [this, ticket, done = std::move(done)](Outcome<OpenGraph> loaded) {
+            if (!m_loads.isLatest(ticket)) return done(false, {});
+            if (!loaded.value) return done(false, loaded.error);
+            setGraph(std::move(*loaded.value));
+            done(true, {});
+        });
+}
+
 bool Document::reopenGraphOf(const RunRecord& r) {
     const SessionGraph* s = sessionGraph(r.graphFingerprint);
     if (!s) return false;
+    m_loads.supersede();   // a read still in flight must not land over this one
     OpenGraph g;
     g.graph = r.problem->graph;   // the result keeps its graph alive: no file to read again
     g.fingerprint = r.graphFingerprint;
@@ -80,6 +101,8 @@ bool Document::reopenGraphOf(const RunRecord& r) {
 }
 
 bool Document::setMachine(Machine m) {
+    const std::vector<RunRecord> before = onShow();
+    const std::string linksBefore = linksDescription(m_machine.platform);
     std::swap(m_machine, m);
     bool changed = false;
     try {
@@ -89,26 +112,61 @@ bool Document::setMachine(Machine m) {
         throw;
     }
     Q_EMIT machineChanged();
-    if (m_graph) announceTimes(changed);
+    if (!m_graph) return changed;
+    announceTimes(changed);
+    // new times, another real machine, or its links shared or freed: the schedules on show follow
+    if (changed || m.platform.name != m_machine.platform.name || linksDescription(m_machine.platform) != linksBefore)
+        m_retiming->retime(before);
     return changed;
 }
 
 bool Document::applyProfile(const QString& path) {
     if (!m_graph) throw std::runtime_error(tr("Open the graph the profile was measured on first.").toStdString());
+    const std::vector<RunRecord> before = onShow();
     GraphTiming timing = m_graph->timing;
     timing.profile = readAndApplyProfile(path, timing.asRead);
     const bool changed = retimeOpenGraph(std::move(timing));
     announceTimes(changed);
+    if (changed) m_retiming->retime(before);
+    addAsMeasured();
     return changed;
 }
 
 bool Document::clearProfile() {
     if (!m_graph || !m_graph->timing.profile) return false;
+    const std::vector<RunRecord> before = onShow();
     GraphTiming timing = m_graph->timing;
     timing.profile.reset();
     const bool changed = retimeOpenGraph(std::move(timing));
     announceTimes(changed);
+    if (changed) m_retiming->retime(before);
     return changed;
+}
+
+void Document::addAsMeasured() {
+    const std::shared_ptr<const GraphProfile> profile = m_graph->timing.profile;
+    if (!profile || !profile->applied.ort) return;
+    std::shared_ptr<const Problem> problem;
+    try {
+        problem = this->problem();
+    } catch (const std::exception&) {
+        return;   // the graph does not fit the machine: the re-timing says so
+    }
+    const std::vector<std::vector<OpId>> threads = profile->applied.ort->measuredOrderPerThread;
+    const int id = nextRunId();
+    const QString name = threads.size() == 1 ? tr("as measured (ONNX Runtime's order, 1 thread)")
+                                             : tr("as measured (ONNX Runtime's order, %1 threads)").arg(threads.size());
+    runInBackground(
+        this,
+        [id, name, problem, threads] {
+            return recordOfSchedule(id, name, QStringLiteral("onnxruntime"), problem,
+                                    asMeasuredSchedule(*problem, threads));
+        },
+        [this, problem](Outcome<RunRecord> landed) {
+            if (!m_graph || m_graph->graph != problem->graph) return;   // other times since: not this run's order
+            if (!landed.value) return Q_EMIT asMeasuredFailed(landed.error);
+            Q_EMIT asMeasuredAdded(addResult(std::move(*landed.value)));
+        });
 }
 
 bool Document::retimeOpenGraph(GraphTiming timing) {
@@ -152,6 +210,7 @@ RunRecord Document::addResult(RunRecord r) {
     if (!s) s = sessionGraph(r.graphFingerprint);
     r.graphTitle = s ? s->title : tr("unnamed graph");
     m_results->add(r);
+    Q_EMIT resultAdded(r);
     return r;
 }
 
@@ -163,7 +222,21 @@ bool Document::ofOpenGraph(const RunRecord& r) const {
 
 void Document::show(const std::optional<RunRecord>& r) {
     m_shown = r && ofOpenGraph(*r) ? r : std::nullopt;
+    m_compared.reset();
     Q_EMIT shownChanged();
+}
+
+void Document::showCompared(const RunRecord& drawn, const RunRecord& other) {
+    show(drawn);
+    if (m_shown && ofOpenGraph(other)) m_compared = other;
+}
+
+std::vector<RunRecord> Document::onShow() const {
+    std::vector<RunRecord> out;
+    if (m_shown) out.push_back(*m_shown);
+    if (m_compared) out.push_back(*m_compared);
+    if (out.empty() && m_retiming->inFlight()) out = m_retiming->retiming();
+    return out;
 }
 
 }   // namespace sl::gui

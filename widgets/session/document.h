@@ -6,10 +6,12 @@
 // observe() in DagView, GanttView, MemoryView, ConvergenceView, PlatformPanel, TemperaturePanel).
 // MainWindow wires views to it and changes it; it never hands a view its data.
 #include "widgets/session/graphloader.h"
+#include "widgets/session/shownretiming.h"
 #include "widgets/session/types.h"
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -48,10 +50,15 @@ public:
     /// Makes `g` the open graph and remembers it for the session; a schedule on show that is not
     /// of `g` leaves the views. Emits graphChanged() (then shownChanged() if the shown one left).
     void setGraph(OpenGraph g);
+    /// Reads `origin` on a worker (widgets/session/graphloader.h), then makes it the open graph.
+    /// Only the newest request lands: `done(true, {})` for it, `done(false, why)` when it could not
+    /// be read, and `done(false, {})` for a request that a newer one (or reopenGraphOf) replaced.
+    void open(const GraphOrigin& origin, const QString& format,
+              std::function<void(bool opened, const QString& error)> done);
     /// The session's graph with this fingerprint, or null.
     const SessionGraph* sessionGraph(std::uint64_t fingerprint) const;
-    /// Reopens a graph of this session from a result that keeps it alive (no file read); false
-    /// when the result's graph is not one of this session's.
+    /// Reopens a graph of this session from a result that keeps it alive (no file read; a read in
+    /// flight no longer lands); false when the result's graph is not one of this session's.
     bool reopenGraphOf(const RunRecord& r);
 
     const Machine& machine() const { return m_machine; }
@@ -59,15 +66,21 @@ public:
     /// open graph's measured times (its profile; the graph itself keeps the machine's estimates).
     ScoringTarget scoringTarget() const;
     /// Emits machineChanged(). The open graph's times are derived again on the new machine
-    /// (widgets/session/graphtiming.h): true when they changed (timesChanged() was emitted). Throws
-    /// std::exception, keeping the machine and the times, when they cannot be derived there.
+    /// (widgets/session/graphtiming.h): true when they changed (timesChanged() was emitted). The
+    /// schedules on show are re-timed there when the times, the real machine or its links changed
+    /// (shownRetimed() follows). Throws std::exception, keeping the machine and the times, when they
+    /// cannot be derived there.
     bool setMachine(Machine m);
     /// Applies the measured profile at `path` (schedlab's JSON or ONNX Runtime's trace) to the open
-    /// graph and derives its times again: true when they changed. Throws std::exception with the
-    /// core's message (a profile of another model, a file that is not a profile): nothing changes.
+    /// graph and derives its times again: true when they changed (the schedules on show follow). An
+    /// ONNX Runtime trace also adds the order it ran as a result (asMeasuredAdded()). Throws
+    /// std::exception with the core's message (a profile of another model, a file that is not a
+    /// profile): nothing changes.
     bool applyProfile(const QString& path);
-    /// The open graph's times without the profile; true when they changed.
+    /// The open graph's times without the profile; true when they changed (the schedules on show follow).
     bool clearProfile();
+    /// Whether the schedules on show are being re-timed for a new machine or profile.
+    bool retimingShown() const { return m_retiming->inFlight(); }
     /// The open graph on the machine, with the pins; throws std::exception when nothing is open or
     /// it cannot be scheduled there (the message says why).
     std::shared_ptr<Problem> problem() const;
@@ -78,14 +91,22 @@ public:
 
     ResultsModel* results() const { return m_results; }
     /// Stamps `r` with its graph (fingerprint, title), adds it to the results and returns it.
+    /// Emits resultAdded().
     RunRecord addResult(RunRecord r);
+    /// A new result's id, unique in the session.
+    int nextRunId() { return m_nextRunId++; }
     /// Whether `r` was made for the open graph (same graph object, or the same content).
     bool ofOpenGraph(const RunRecord& r) const;
 
     /// The schedule the views draw; none when nothing is selected. A record of another graph is
     /// never shown over the open one: it shows nothing instead. Emits shownChanged().
     void show(const std::optional<RunRecord>& r);
+    /// Shows `drawn` and compares `other` with it (two results of the open graph).
+    void showCompared(const RunRecord& drawn, const RunRecord& other);
     const std::optional<RunRecord>& shown() const { return m_shown; }
+    /// The schedules on show: the one drawn and the one compared with it; while they are being
+    /// re-timed and none is shown yet, those the re-timing started from.
+    std::vector<RunRecord> onShow() const;
 
 Q_SIGNALS:
     void graphChanged();
@@ -96,6 +117,13 @@ Q_SIGNALS:
     void timesChanged(bool newGraph);
     void shownChanged();
     void pinsChanged();
+    void resultAdded(const sl::gui::RunRecord& r);
+    /// The schedules on show re-timed after a change of machine or profile: what to show now.
+    void shownRetimed(const sl::gui::RetimedShow& shown);
+    /// ONNX Runtime's order of an applied trace, added as a result.
+    void asMeasuredAdded(const sl::gui::RunRecord& r);
+    /// Why ONNX Runtime's order could not be made a schedule.
+    void asMeasuredFailed(const QString& why);
 
 private:
     void remember(const OpenGraph& g);
@@ -104,6 +132,8 @@ private:
     bool retimeOpenGraph(GraphTiming timing);
     /// After a change of timing: timesChanged(), and the shown schedule leaves if of other times.
     void announceTimes(bool newGraph);
+    /// ONNX Runtime's order of the applied trace as a result, made on a worker.
+    void addAsMeasured();
     /// The session's graph whose object is `graph`; null if none.
     const SessionGraph* sessionGraphHolding(const std::shared_ptr<const Graph>& graph) const;
 
@@ -112,7 +142,11 @@ private:
     Machine m_machine;
     ResultsModel* m_results;
     std::optional<RunRecord> m_shown;
+    std::optional<RunRecord> m_compared;   // the second of two results compared
     Pins m_pins;
+    int m_nextRunId = 1;
+    ShownRetiming* m_retiming;
+    LatestRequest m_loads;   // only the newest graph read lands
 };
 
 }   // namespace sl::gui

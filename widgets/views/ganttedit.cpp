@@ -5,9 +5,9 @@
 #include "widgets/views/ganttview.h"
 
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/session/units.h"
 #include "widgets/views/palette.h"
-#include "widgets/views/scheduleedits.h"
 
 #include <QContextMenuEvent>
 #include <QKeyEvent>

@@ -3,11 +3,11 @@
 
 #include "widgets/session/document.h"
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/session/units.h"
 #include "widgets/views/opselection.h"
 #include "widgets/views/palette.h"
 #include "widgets/views/pinglyph.h"
-#include "widgets/views/scheduleedits.h"
 
 #include <QMouseEvent>
 #include <QPainter>

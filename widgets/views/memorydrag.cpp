@@ -6,10 +6,10 @@
 #include "widgets/views/memoryview.h"
 
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/scheduleedits.h"
 #include "widgets/session/units.h"
 #include "widgets/views/chartutil.h"
 #include "widgets/views/opselection.h"
-#include "widgets/views/scheduleedits.h"
 #include "widgets/views/timechartview.h"
 
 #include "core/costmodel/stepmemory.h"

@@ -21,8 +21,7 @@ class Document;
 class ScheduleEdits : public QObject {
     Q_OBJECT
 public:
-    /// `nextId` hands out the id of a new result.
-    ScheduleEdits(Document* document, std::function<int()> nextId, QObject* parent = nullptr);
+    explicit ScheduleEdits(Document* document, QObject* parent = nullptr);
 
     /// Empty when the shown schedule can be edited, else why not (nothing shown, several ops at
     /// once on a device).
@@ -58,7 +57,6 @@ private:
     void publish(const RunRecord& base, ScheduleEditor& editor, bool added);
 
     Document* m_document;
-    std::function<int()> m_nextId;
     /// By the id of the result they edit: the edited results', and one draft per result on show
     /// that is not edited yet (it becomes the new result's on the first edit).
     std::map<int, std::unique_ptr<ScheduleEditor>> m_editors;

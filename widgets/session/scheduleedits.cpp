@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "widgets/views/scheduleedits.h"
+#include "widgets/session/scheduleedits.h"
 
 #include "widgets/session/document.h"
 #include "widgets/session/schedulerecord.h"
@@ -9,8 +9,7 @@
 
 namespace sl::gui {
 
-ScheduleEdits::ScheduleEdits(Document* document, std::function<int()> nextId, QObject* parent)
-    : QObject(parent), m_document(document), m_nextId(std::move(nextId)) {}
+ScheduleEdits::ScheduleEdits(Document* document, QObject* parent) : QObject(parent), m_document(document) {}
 
 ScheduleEditor* ScheduleEdits::shownEditor() {
     const std::optional<RunRecord>& shown = m_document->shown();
@@ -65,7 +64,7 @@ void ScheduleEdits::publish(const RunRecord& base, ScheduleEditor& editor, bool 
     }
     // The draft becomes the new result's editor; the base result keeps its schedule (and a fresh
     // draft on its next edit).
-    const int id = m_nextId();
+    const int id = m_document->nextRunId();
     auto node = m_editors.extract(base.id);
     m_editors.emplace(id, std::move(node.mapped()));
     m_edited[id] = true;

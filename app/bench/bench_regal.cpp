@@ -47,6 +47,7 @@ struct Options {
     std::string families, weights;
     fs::path data;
     bool onnx = true;
+    bool forward = false;   ///< the held-out generated graphs as generated, no training step
 };
 
 Options readOptions(Args& args) {
@@ -64,6 +65,7 @@ Options readOptions(Args& args) {
     o.weights = args.take("weights", "");
     o.data = args.take("data", defaultDataDir());
     o.onnx = args.take("onnx", quick ? "0" : "1") != "0";
+    o.forward = args.take("forward", "0") != "0";
     args.finish(1);
     if (o.roomTimes == 1) throw UsageError("--room-times: 0 (skip) or at least 2");
     if (std::sscanf(nodes.c_str(), "%d-%d", &o.minNodes, &o.maxNodes) != 2 || o.minNodes < 2 || o.maxNodes < o.minNodes)
@@ -148,6 +150,7 @@ std::vector<Model> heldOutModels(const Options& o) {
     spec.minNodes = o.minNodes;
     spec.maxNodes = o.maxNodes;
     spec.families = splitList(o.families);
+    spec.inference = o.forward;
     std::vector<Model> models;
     if (o.graphs > 0)
         for (const regal::Instance& inst : regal::makeDataset(spec, regal::Split::HeldOut)) models.push_back({inst.name, inst.problem.graph});
@@ -559,9 +562,10 @@ void runBlock(const Block& set, int devices, const std::vector<Method>& ms, int 
 }
 
 void printHeader(const Options& o, const std::vector<Method>& ms) {
-    std::printf("REGAL vs plain BRKGA: step-clock peak memory of training steps on identical devices, seeds 1..%d for every "
+    std::printf("REGAL vs plain BRKGA: step-clock peak memory of %s on identical devices, seeds 1..%d for every "
                 "method, %d thread(s) per run.\n%s and REGAL: %lld evaluations each",
-                o.seeds, o.threads, ms[kBrkga].label.c_str(), static_cast<long long>(o.budget));
+                o.forward ? "forward graphs" : "training steps", o.seeds, o.threads, ms[kBrkga].label.c_str(),
+                static_cast<long long>(o.budget));
     std::printf("; chance: plain BRKGA at seeds %llu..%llu", static_cast<unsigned long long>(1 + kChanceSeedOffset),
                 static_cast<unsigned long long>(o.seeds + kChanceSeedOffset));
     if (o.roomTimes > 0) std::printf("; room: plain BRKGA at %dx the budget", o.roomTimes);
@@ -589,9 +593,11 @@ int runBenchRegal(Args& args) {
     std::vector<Block> blocks;
     if (o.onnx) blocks.push_back({"Training steps (SGD, Adam) of the ONNX models in " + (o.data / "onnx").string() + ", own tensor sizes",
                                   onnxModels(o.data), false});
-    blocks.push_back({"Held-out generated training steps (" + o.families + ", " + std::to_string(o.minNodes) + "-" +
-                          std::to_string(o.maxNodes) + " forward ops, seeds 5000000 + i)",
-                      heldOutModels(o), true});
+    blocks.push_back(
+        {std::string(o.forward ? "Held-out generated forward graphs (" : "Held-out generated training steps (") +
+             o.families + ", " + std::to_string(o.minNodes) + "-" + std::to_string(o.maxNodes) +
+             " forward ops, seeds 5000000 + i)",
+         heldOutModels(o), true});
     printHeader(o, ms);
     for (const Block& block : blocks)
         for (const int devices : o.devices)
@@ -600,7 +606,8 @@ int runBenchRegal(Args& args) {
     return 0;
 }
 
-SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better and the share of the room it closes",
+SL_CLI_BENCH({"regal",
+              "REGAL vs plain BRKGA, same budget and seeds: % better and the share of the room it closes",
               "Usage: schedlab-cli bench regal [OPTIONS]\n"
               "REGAL against plain BRKGA with the same budget and seeds on the SGD and Adam training steps of\n"
               "the ONNX models in DATA/onnx (at their own tensor sizes) and on held-out generated training\n"
@@ -620,12 +627,17 @@ SL_CLI_BENCH({"regal", "REGAL vs plain BRKGA, same budget and seeds: % better an
               "  --graphs N        held-out generated graphs (default 8)\n"
               "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"
+              "  --forward 1       the generated graphs as forward graphs (weights live from the start, no\n"
+              "                    training step): the regime where the order moves the peak\n"
               "  --onnx 0          skip the ONNX models\n"
               "  --data DIR        test data folder (default: the source tree's tests/data)\n"
               "  --weights FILE    REGAL weights (default: the shipped ones)\n"
               "  --threads T       threads per run (default 1)\n"
               "  --quick           --devices 2 --seeds 1 --graphs 3 --onnx 0 --room-times 2 --oracle 2 unless given\n",
-              {"quick"}, &runBenchRegal, /*needsNeuralMethods=*/true, /*shardable=*/true});
+              {"quick"},
+              &runBenchRegal,
+              /*needsNeuralMethods=*/true,
+              /*shardable=*/true});
 
 } // namespace
 } // namespace bench_regal

@@ -106,10 +106,10 @@ StudyView::StudyView(QWidget* parent) : QWidget(parent) {
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);
     split->addWidget(m_graphs);
-    // the per-graph costs get as much height as the charts and summaries: at 1600x1000 beside the
-    // docks a quarter of it showed three rows
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    // the per-graph costs get two fifths of the height: at 1600x1000 beside the docks a quarter of
+    // it showed three rows, and half left the charts too short for their axis labels at 1500x950
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
     layout->addWidget(split, 1);

@@ -21,6 +21,7 @@
 #include "widgets/session/document.h"
 #include "widgets/session/graphtiming.h"
 #include "widgets/session/resultsmodel.h"
+#include "widgets/session/schedulerecord.h"
 #include "widgets/views/compareview.h"
 #include "widgets/views/daglayout.h"
 #include "widgets/views/dagview.h"

@@ -153,7 +153,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_platform->restoreSettings();
     m_runPanel->restoreSettings();
     m_temperature->restoreSettings();
-    syncMachine();
+    m_platform->announceMachine();
     if (!s.contains(QStringLiteral("window/geometry"))) resize(1600, 1000);
     rebuildRecentMenu();
     connect(this, &MainWindow::sweepShown, this, &MainWindow::updateStatus);   // Save / Export Sweep become possible
@@ -227,7 +227,9 @@ void MainWindow::buildDocks() {
     connect(m_platform, &PlatformPanel::loadFailed, this,
             [this](const QString& m) { showError(tr("Cannot load the platform"), m); });
     connect(m_runPanel, &RunPanel::runRequested, this, &MainWindow::startRun);
-    connect(m_platform, &PlatformPanel::changed, this, &MainWindow::syncMachine);
+    connect(m_platform, &PlatformPanel::machineChosen, this, &MainWindow::setMachine);
+    connect(m_platform, &PlatformPanel::machineRefused, this,
+            [this](const QString& why) { showError(tr("Cannot build the machine"), why); });
     connect(m_platform, &PlatformPanel::profileRequested, this, &MainWindow::applyProfile);
     connect(m_platform, &PlatformPanel::profileClearRequested, this, &MainWindow::clearProfile);
     connect(m_runPanel, &RunPanel::cancelRequested, this, &MainWindow::cancelAll);
@@ -480,6 +482,16 @@ void MainWindow::onGraphChanged() {
     updateStatus();
     showResultsOfThisGraph();
     Q_EMIT documentLoaded();
+}
+
+void MainWindow::onTimesChanged(bool newGraph) {
+    const OpenGraph& open = *openGraph();
+    setWindowTitle(tr("%1 — SchedLab").arg(open.displayName));
+    if (newGraph) {
+        m_samplesWanted = false;    // the Temperature panel samples the new times afresh
+        showResultsOfThisGraph();   // the results of these times
+    }
+    updateStatus();
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

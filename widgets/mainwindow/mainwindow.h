@@ -51,6 +51,7 @@ struct OrphanSession;
 struct SessionGraph;
 class StudyView;
 struct RetimedShow;
+struct Machine;
 class StudySession;
 class TaskState;
 class SweepView;
@@ -228,7 +229,7 @@ private:
     void onGraphChanged();
     /// The Platform panel's machine into the document; the schedules on show are re-timed when
     /// the op times or the catalogue machine changed (mainwindowtiming.cpp).
-    void syncMachine();
+    void setMachine(const Machine& machine);
     // ---- op times of the open graph on the machine chosen (mainwindowtiming.cpp) ----
     /// The window's part of a change of times: title, status bar, the results of these times.
     void onTimesChanged(bool newGraph);

@@ -14,6 +14,7 @@
 #include "widgets/session/resultsmodel.h"
 #include "widgets/session/scheduleopen.h"
 #include "widgets/session/schedulerecord.h"
+#include "widgets/session/shownretiming.h"
 #include "widgets/views/compareview.h"
 #include "widgets/views/convergenceview.h"
 #include "widgets/views/dagview.h"
@@ -399,6 +400,39 @@ QString MainWindow::recentTitle(const GraphOrigin& origin) const {
         if (origin.kind == GraphOrigin::Kind::Bundled && origin.path == resource)
             return tr("Example: %1").arg(title) + step;
     return origin.path + step;
+}
+
+void MainWindow::onAsMeasuredAdded(const RunRecord& r) {
+    if (!m_document->shown())
+        selectResults(
+            {m_sorted->mapFromSource(m_document->results()->index(m_document->results()->rowOfId(r.id), 0)).row()});
+    Q_EMIT asMeasuredAdded(r.id);
+}
+
+void MainWindow::showRetimed(const RetimedShow& shown) {
+    if (!shown.notFitting.isEmpty()) {
+        m_resultsView->clearSelection();
+        m_document->show(std::nullopt);
+        statusBar()->showMessage(
+            tr("The graph does not fit this machine, so no schedule is shown: %1").arg(shown.notFitting), 15000);
+        return Q_EMIT shownRetimed();
+    }
+    if (!shown.dropped.isEmpty())
+        statusBar()->showMessage(tr("No longer shown, as it does not fit %1: %2")
+                                     .arg(shown.machine, shown.dropped.join(QStringLiteral("; "))),
+                                 15000);
+    const ResultsModel& results = *m_document->results();
+    QList<int> visible;
+    for (int id : shown.ids)
+        if (const QModelIndex i = m_sorted->mapFromSource(results.index(results.rowOfId(id), 0)); i.isValid())
+            visible << i.row();
+    if (!visible.isEmpty()) {
+        selectResults(visible);
+    } else {
+        m_resultsView->clearSelection();
+        m_document->show(shown.loose);
+    }
+    Q_EMIT shownRetimed();
 }
 
 }   // namespace sl::gui

@@ -34,6 +34,7 @@ const QString kPresetPrefix = QStringLiteral("preset:");
 }   // namespace
 
 PlatformPanel::PlatformPanel(QWidget* parent) : QWidget(parent) {
+    connect(this, &PlatformPanel::changed, this, &PlatformPanel::announceMachine);
     auto* form = new QFormLayout(this);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     buildMachineCombo();
@@ -447,6 +448,18 @@ Platform PlatformPanel::platform() const {
     p.link.latency = m_latency->value();
     p.link.bandwidth = m_bandwidth->value() > 0 ? m_bandwidth->value() : kInfinity;
     return p;
+}
+
+Machine PlatformPanel::machine() const { return {platform(), objective(), target()}; }
+
+void PlatformPanel::announceMachine() {
+    std::optional<Machine> m;
+    try {
+        m = machine();
+    } catch (const std::exception& e) {
+        return Q_EMIT machineRefused(QString::fromUtf8(e.what()));
+    }
+    Q_EMIT machineChosen(*m);
 }
 
 ObjectiveSpec PlatformPanel::objective() const {

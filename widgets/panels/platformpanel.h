@@ -3,6 +3,8 @@
 // The machine and the objective: abstract devices (a count, or the file's own platform, and a
 // link's latency and bandwidth), N of a catalogue device, or a preset's devices (all, or its first
 // N); memory per device; the measured profile on the graph; the objective.
+#include "widgets/session/document.h"
+
 #include "core/costmodel/problem.h"
 #include "core/costmodel/target.h"
 
@@ -59,8 +61,18 @@ public:
     void saveSettings() const;
     void restoreSettings();
 
+    /// The machine the panel describes (its platform, objective and scoring target). Throws
+    /// std::exception when it cannot be built (a catalogue entry gone, a preset's device unknown).
+    Machine machine() const;
+    /// Emits machineChosen() with machine(), or machineRefused() with why it cannot be built.
+    void announceMachine();
+
 Q_SIGNALS:
+    /// Any of the panel's settings changed; machineChosen() or machineRefused() follows.
     void changed();
+    /// The machine after a change, built here, so that the window hands it on without asking back.
+    void machineChosen(const sl::gui::Machine& machine);
+    void machineRefused(const QString& why);
     void loadFailed(const QString& message);
     /// "Profile…" chose a file: the window applies it to the open graph.
     void profileRequested(const QString& path);

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/session/graphtiming.h"
 
-#include "widgets/session/schedulerecord.h"
-
-#include "core/costmodel/sharedlinks.h"
 #include "core/timing/retime.h"
 
 #include <QObject>
@@ -75,16 +72,6 @@ QString machineLabel(const Platform& p) {
     const QString links = !p.topology.empty() && !p.topology.shared ? QObject::tr(", free links") : QString();
     if (!p.name.empty()) return beforeColon(p.name) + links;
     return QObject::tr("%n device(s)", nullptr, p.deviceCount());
-}
-
-RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
-                        const ScoringTarget& target) {
-    Schedule s = retimeSchedule(*problem, r.schedule());   // throws for a device the platform lacks
-    s.method = r.schedule().method;
-    s.seed = r.schedule().seed;
-    RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), target);
-    out.options = r.options;
-    return out;
 }
 
 }   // namespace sl::gui

@@ -61,12 +61,4 @@ QString profileSummary(const GraphProfile& p);
 /// 24 GB", "4 devices".
 QString machineLabel(const Platform& p);
 
-/// `r`'s schedule re-timed on `problem`: each op keeps its device and its place in the device's
-/// sequence, timeChains gives the times and the app's scoring the rest (cost, memory, critical
-/// path, bounds, the score on `target`), as result `id` named `name`. Throws std::exception naming
-/// why the schedule does not fit `problem` (a device it lacks, another machine type). O(V + E)
-/// plus the bounds.
-RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
-                        const ScoringTarget& target);
-
 }   // namespace sl::gui

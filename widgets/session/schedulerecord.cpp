@@ -5,6 +5,7 @@
 
 #include "core/analysis/bounds.h"
 #include "core/costmodel/cost.h"
+#include "core/costmodel/sharedlinks.h"
 #include "widgets/session/criticalpath.h"
 
 namespace sl::gui {
@@ -99,6 +100,16 @@ void scoreOnTarget(RunRecord& r, const ScoringTarget& target) {
     } catch (const std::exception&) {
         r.targetSpeedup = 0;   // e.g. every duration zero: no speedup to show
     }
+}
+
+RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
+                        const ScoringTarget& target) {
+    Schedule s = retimeSchedule(*problem, r.schedule());   // throws for a device the platform lacks
+    s.method = r.schedule().method;
+    s.seed = r.schedule().seed;
+    RunRecord out = recordOfSchedule(id, name, r.method, std::move(problem), std::move(s), target);
+    out.options = r.options;
+    return out;
 }
 
 }   // namespace sl::gui

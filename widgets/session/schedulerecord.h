@@ -25,6 +25,14 @@ RunRecord recordOfResult(int id, const QString& name, const QString& method, std
 inline constexpr const char* kEditedByHandNote = "edited by hand";
 RunRecord editedRecord(const RunRecord& base, int id, const QString& name, Schedule schedule, double cost);
 
+/// `r`'s schedule re-timed on `problem`: each op keeps its device and its place in the device's
+/// sequence, timeChains gives the times and the app's scoring the rest (cost, memory, critical
+/// path, bounds, the score on `target`), as result `id` named `name`. Throws std::exception naming
+/// why the schedule does not fit `problem` (a device it lacks, another machine type). O(V + E)
+/// plus the bounds.
+RunRecord retimedRecord(const RunRecord& r, std::shared_ptr<const Problem> problem, int id, const QString& name,
+                        const ScoringTarget& target);
+
 /// Fills r.makespanBound and r.makespanBoundSource (the analytic bounds, or the bound the run
 /// proved when larger) and r.memoryBound: O(ops^2 / 64) at most (core/analysis/bounds.h), so off the
 /// GUI thread too.

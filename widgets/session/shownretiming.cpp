@@ -6,6 +6,7 @@
 #include "widgets/session/graphtiming.h"
 #include "widgets/session/resultsmodel.h"
 #include "widgets/session/scheduleopen.h"
+#include "widgets/session/schedulerecord.h"
 
 namespace sl::gui {
 

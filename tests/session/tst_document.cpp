@@ -17,6 +17,7 @@
 #include "widgets/session/latestrequest.h"
 #include "widgets/session/resultsmodel.h"
 #include "widgets/session/runjob.h"
+#include "widgets/session/runs.h"
 #include "widgets/session/scheduleedits.h"
 
 #include <QSignalSpy>
@@ -55,13 +56,13 @@ Machine presetMachine(const char* id) {
     return {.platform = presetPlatform(catalog.preset(id), catalog, TimeUnit::Microseconds)};
 }
 
-/// Runs `method` on the document's problem through a RunJob, as the explorer does.
+/// Runs `method` on the document's problem as the explorer does (Runs): the record it added.
 std::optional<RunRecord> runToEnd(Document& doc, const char* method, RunOptions options = {}) {
-    RunJob job(doc.nextRunId(), doc.problem(), QString::fromLatin1(method), std::move(options));
-    QSignalSpy finished(&job, &RunJob::finished);
-    job.start();
+    Runs runs(&doc);
+    QSignalSpy finished(&runs, &Runs::finished);
+    runs.start(doc.problem(), QString::fromLatin1(method), std::move(options));
     if (!finished.wait(60000)) return std::nullopt;
-    return finished.takeFirst().at(0).value<RunRecord>();
+    return finished.takeFirst().at(1).value<RunRecord>();
 }
 
 /// Waits until every re-timing of the schedules on show has landed or been dropped.
@@ -107,7 +108,7 @@ private Q_SLOTS:
         doc.setMachine(abstractMachine(2));
         const std::optional<RunRecord> run = runToEnd(doc, "list-cp");
         QVERIFY(run && run->result);
-        doc.show(doc.addResult(*run));
+        doc.show(*run);
         QVERIFY(doc.shown());
         QSignalSpy shown(&doc, &Document::shownChanged);
         doc.setGraph(readGraph(GraphOrigin::file(writeLayered(50))));
@@ -142,23 +143,24 @@ private Q_SLOTS:
         QCOMPARE(doc.graph()->graph->opCount(), 40);   // the open graph stays
     }
 
-    // A run through the session gives core's schedule to the bit. Mutation caught: the record
-    // scored or timed another way than the optimizer's own result.
+    // A run through the session gives core's schedule to the bit and lands in the results, stamped
+    // with its graph. Mutations caught: the record scored or timed another way than the optimizer's
+    // own result; a finished run not added.
     void runGivesCoresSchedule() {
         Document doc;
         doc.setGraph(readGraph(GraphOrigin::file(writeLayered(200))));
         doc.setMachine(abstractMachine(3));
+        QSignalSpy added(&doc, &Document::resultAdded);
         const std::optional<RunRecord> run = runToEnd(doc, "list-cp");
         QVERIFY(run && run->result);
         const RunResult direct = OptimizerRegistry::instance().create("list-cp")->run(*doc.problem(), {}, {}, {});
         QVERIFY(sameBits(run->schedule().makespan, direct.schedule.makespan));
         QVERIFY(sameBits(run->result->cost, direct.cost));
         QVERIFY(deviceChains(run->schedule(), 3) == deviceChains(direct.schedule, 3));
-        QSignalSpy added(&doc, &Document::resultAdded);
-        const RunRecord stamped = doc.addResult(*run);
         QCOMPARE(added.size(), 1);
-        QCOMPARE(stamped.graphFingerprint, doc.graph()->fingerprint);
+        QCOMPARE(run->graphFingerprint, doc.graph()->fingerprint);
         QCOMPARE(doc.results()->rowCount(), 1);
+        QCOMPARE(doc.results()->record(0).id, run->id);
     }
 
     // Cancel stops a run that would take hours: it ends cancelled, with its best so far. No
@@ -169,17 +171,20 @@ private Q_SLOTS:
         doc.setMachine(abstractMachine(4));
         RunOptions options;
         options.budget = 1000000000;
-        RunJob job(doc.nextRunId(), doc.problem(), QStringLiteral("brkga"), options);
-        QSignalSpy progressed(&job, &RunJob::progressed);
-        QSignalSpy finished(&job, &RunJob::finished);
-        job.start();
+        Runs runs(&doc);
+        QSignalSpy finished(&runs, &Runs::finished);
+        RunJob* job = runs.start(doc.problem(), QStringLiteral("brkga"), options);
+        QSignalSpy progressed(job, &RunJob::progressed);
         QVERIFY(progressed.wait(60000));   // it is really running
-        job.cancel();
+        QCOMPARE(runs.active(), 1);
+        QVERIFY(runs.watched() == job);
+        runs.cancelAll();
         QVERIFY(finished.wait(60000));
-        const RunRecord r = finished.takeFirst().at(0).value<RunRecord>();
+        const RunRecord r = finished.takeFirst().at(1).value<RunRecord>();
         QVERIFY(r.result->cancelled);
         QVERIFY(r.result->evaluations < 1000000000);
-        QVERIFY(QTest::qWaitFor([&job] { return !job.isRunning(); }, 60000));   // its pool thread returns
+        QCOMPARE(runs.active(), 0);
+        QCOMPARE(doc.results()->rowCount(), 1);   // its best so far, kept
     }
 
     // A machine change re-times the schedule on show with its placement and order kept, as core's
@@ -190,7 +195,7 @@ private Q_SLOTS:
         Document doc;
         doc.setGraph(readGraph(GraphOrigin::file(writeLayered(300))));
         doc.setMachine(abstractMachine(4));
-        const RunRecord base = doc.addResult(*runToEnd(doc, "list-cp"));
+        const RunRecord base = *runToEnd(doc, "list-cp");
         doc.show(base);
         QSignalSpy landed(&doc, &Document::shownRetimed);
         doc.setMachine(presetMachine("4x-l4-pcie4"));
@@ -227,7 +232,7 @@ private Q_SLOTS:
         const Machine shared = presetMachine("4x-l4-pcie4");
         QVERIFY(shared.platform.topology.shared);
         doc.setMachine(shared);
-        const RunRecord base = doc.addResult(*runToEnd(doc, "list-cp"));
+        const RunRecord base = *runToEnd(doc, "list-cp");
         doc.show(base);
         QSignalSpy landed(&doc, &Document::shownRetimed);
         Machine free = shared;
@@ -254,7 +259,7 @@ private Q_SLOTS:
         Document doc;
         doc.setGraph(readGraph(GraphOrigin::file(writeLayered(60))));
         doc.setMachine(abstractMachine(3));
-        const RunRecord base = doc.addResult(*runToEnd(doc, "list-cp"));
+        const RunRecord base = *runToEnd(doc, "list-cp");
         doc.show(base);
         ScheduleEdits edits(&doc);
         connect(&edits, &ScheduleEdits::resultAdded, &doc, [&doc](const RunRecord& r) { doc.show(doc.addResult(r)); });

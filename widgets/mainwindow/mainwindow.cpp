@@ -13,6 +13,7 @@
 #include "widgets/session/graphloader.h"
 #include "widgets/session/resultsmodel.h"
 #include "widgets/session/runjob.h"
+#include "widgets/session/runs.h"
 #include "widgets/session/schedulerecord.h"
 #include "widgets/session/sessionstore.h"
 #include "widgets/session/studysession.h"
@@ -67,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
     m_document = new Document(this);
+    m_runs = new Runs(m_document);
     m_selection = new OpSelection(this);
     connect(m_document, &Document::graphChanged, m_selection, &OpSelection::clear);   // before any view reads it
 
@@ -142,6 +144,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_document, &Document::timesChanged, this, &MainWindow::onTimesChanged);
     connect(m_document, &Document::shownChanged, this, &MainWindow::updateStatus);
     connect(m_document, &Document::shownRetimed, this, &MainWindow::showRetimed);
+    watchRuns();
     connect(m_document, &Document::asMeasuredAdded, this, &MainWindow::onAsMeasuredAdded);
     connect(m_document, &Document::asMeasuredFailed, this, [this](const QString& why) {
         statusBar()->showMessage(tr("ONNX Runtime's order as a schedule: %1").arg(why), 15000);
@@ -161,7 +164,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-    for (RunJob* j : m_jobs) j->cancel();   // each job waits for its worker in its destructor
+    m_runs->cancelAll();                    // each job waits for its worker in its destructor
     delete m_study;                         // stops the study and waits for the run in flight
     m_session->discard();                   // an orderly end: only a crash or a kill leaves a session to restore
 }
@@ -546,64 +549,57 @@ RunJob* MainWindow::startRun() {
 }
 
 RunJob* MainWindow::startRunOf(std::shared_ptr<const Problem> problem, const QString& method, RunOptions options) {
-    try {   // pins: a method that cannot keep them is refused before it runs
-        if (const OptimizerInfo* info = OptimizerRegistry::instance().find(method.toStdString()))
-            checkPins(*info, *problem);
-    } catch (const std::exception& e) {
+    try {
+        return m_runs->start(std::move(problem), method, std::move(options));
+    } catch (const std::exception& e) {   // a method that cannot keep the pins
         statusBar()->showMessage(tr("Cannot run %1: %2").arg(method, QString::fromUtf8(e.what())), 15000);
         showError(tr("Cannot run %1").arg(method), QString::fromUtf8(e.what()));
         return nullptr;
     }
-    auto* job = new RunJob(m_document->nextRunId(), problem, method, std::move(options), this);
-    job->setTarget(m_document->scoringTarget());
-    m_jobs.append(job);
-    m_watched = job;
-    m_convergence->setCostUnit(problem->objective.kind, problem->g().timeUnit());
-    m_convergence->setLowerBound(0);   // until the worker has computed it
-    connect(job, &RunJob::progressed, this, [this, job] {
-        if (job == m_watched) m_convergence->setLowerBound(job->costBound());
-        if (job == m_watched)
+}
+
+void MainWindow::watchRuns() {
+    connect(m_runs, &Runs::started, this, [this](RunJob* job) {
+        m_convergence->setCostUnit(job->problem().objective.kind, job->problem().g().timeUnit());
+        m_convergence->setLowerBound(0);   // until the worker has computed it
+        connect(job, &RunJob::progressed, this, [this, job] {
+            if (job != m_runs->watched()) return;
+            m_convergence->setLowerBound(job->costBound());
             m_convergence->setHistory(tr("%1 #%2 (running)").arg(job->method()).arg(job->id()), job->history());
+        });
+        m_runPanel->addJob(job);
+        updateStatus();
     });
-    connect(job, &RunJob::finished, this, [this, job](const RunRecord& finished) {
-        const RunRecord r = addResult(finished);
-        if (job == m_watched) m_convergence->setLowerBound(costBound(r));
-        if (job == m_watched) m_convergence->setHistory(r.name, r.result->history);
+    connect(m_runs, &Runs::finished, this, [this](RunJob* job, const RunRecord& r) {
+        showAdded(r);
+        if (job == m_runs->watched()) {
+            m_convergence->setLowerBound(costBound(r));
+            m_convergence->setHistory(r.name, r.result->history);
+        }
         statusBar()->showMessage(
             tr("%1 finished: cost %2 in %3")
                 .arg(r.name, formatCost(r.result->cost, r.problem->objective.kind, r.problem->g().timeUnit()),
                      formatDuration(r.result->seconds, TimeUnit::Seconds)),
             8000);
         Q_EMIT runFinished(r);
-        m_jobs.removeAll(job);
-        if (m_watched == job) m_watched = nullptr;
-        job->deleteLater();
-        updateStatus();
     });
-    connect(job, &RunJob::failed, this, [this, job](const QString& message) {
-        if (job == m_watched)
+    connect(m_runs, &Runs::failed, this, [this](RunJob* job, const QString& message) {
+        if (job == m_runs->watched())
             m_convergence->setHistory(tr("%1 #%2 (no schedule)").arg(job->method()).arg(job->id()), job->history());
         showError(tr("%1 failed").arg(job->method()), message);
         Q_EMIT runFailed(message);
-        m_jobs.removeAll(job);
-        if (m_watched == job) m_watched = nullptr;
-        job->deleteLater();
-        updateStatus();
     });
-    m_runPanel->addJob(job);
-    job->start();
-    updateStatus();
-    return job;
+    connect(m_runs, &Runs::ended, this, &MainWindow::updateStatus);
 }
 
 void MainWindow::cancelAll() {
-    for (RunJob* j : m_jobs) j->cancel();
+    m_runs->cancelAll();
     m_study->stop();   // the runs stored so far stay
     m_studyWaiting.reset();
     m_temperature->cancel();
 }
 
-int MainWindow::activeRuns() const { return static_cast<int>(m_jobs.size()); }
+int MainWindow::activeRuns() const { return m_runs->active(); }
 
 void MainWindow::showTab(Tab t) { m_tabs->setCurrentIndex(static_cast<int>(t)); }
 
@@ -627,8 +623,7 @@ void MainWindow::updateStatus() {
         showReaderWarnings(open->warnings);
     }
     showLinks(m_document->machine().platform);
-    m_statusRuns->setText(m_jobs.isEmpty() ? tr("idle")
-                                           : tr("%n run(s) active", nullptr, static_cast<int>(m_jobs.size())));
+    m_statusRuns->setText(m_runs->active() == 0 ? tr("idle") : tr("%n run(s) active", nullptr, m_runs->active()));
     updateActions();
 }
 

@@ -44,6 +44,7 @@ class PlatformPanel;
 class ResultsModel;
 struct OpenGraph;
 class RunJob;
+class Runs;
 class RunPanel;
 class ScheduleEdits;
 class SessionStore;
@@ -242,8 +243,12 @@ private:
     void showRetimed(const RetimedShow& shown);
     /// ONNX Runtime's order of the trace applied, a result now: drawn when nothing else is.
     void onAsMeasuredAdded(const RunRecord& r);
-    /// Stamps the record with its graph, adds the row and returns the stamped record.
+    /// Stamps the record with its graph, adds the row, selects it (showAdded) and returns the stamped record.
     RunRecord addResult(RunRecord r);
+    /// A result just added is drawn, unless two are being compared.
+    void showAdded(const RunRecord& r);
+    /// The runs' signals to the convergence view, the run panel and the status bar.
+    void watchRuns();
     QWidget* buildResultsPane();
     // ---- keeping the user's work (mainwindowsession.cpp) ----
     void buildSessionKeeping();
@@ -329,8 +334,7 @@ private:
     QLabel* m_statusLinks = nullptr;      // shared or free links (machines with a topology)
     QLabel* m_statusWarnings = nullptr;   // the open file's reader warnings
     QLabel* m_statusRuns;
-    QList<RunJob*> m_jobs;
-    RunJob* m_watched = nullptr;   // the run the convergence view follows live
+    Runs* m_runs;
     QString m_lastError;
 };
 

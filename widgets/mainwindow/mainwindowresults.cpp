@@ -127,10 +127,14 @@ void MainWindow::updateResultsNotice(const QString& refusal) {
 
 RunRecord MainWindow::addResult(RunRecord r) {
     r = m_document->addResult(std::move(r));
-    const ResultsModel& results = *m_document->results();
-    const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowCount() - 1, 0));
-    if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
+    showAdded(r);
     return r;
+}
+
+void MainWindow::showAdded(const RunRecord& r) {
+    const ResultsModel& results = *m_document->results();
+    const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowOfId(r.id), 0));
+    if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
 }
 
 void MainWindow::selectResults(const QList<int>& rows) {

@@ -392,8 +392,8 @@ GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed) {
 }
 
 std::vector<std::string> generatorFamilies() {
-    return {"layered", "layered-typed", "erdos-renyi", "sbm", "jobshop",
-            "layered-gfn", "erdos-renyi-gfn", "sbm-gfn", "watts-strogatz", "barabasi-albert", "nn", "stg"};
+    return {"layered", "layered-typed",  "erdos-renyi",     "sbm", "jobshop",  "layered-gfn", "erdos-renyi-gfn",
+            "sbm-gfn", "watts-strogatz", "barabasi-albert", "nn",  "branches", "stg"};
 }
 
 GeneratedInstance generateInstance(const std::string& family, int nodes, std::uint64_t seed) {
@@ -407,6 +407,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     if (family == "watts-strogatz" || family == "ws") return generateWattsStrogatz(nodes, seed);
     if (family == "barabasi-albert" || family == "ba") return generateBarabasiAlbert(nodes, seed);
     if (family == "nn") return generateNetworkLike(nodes, seed);
+    if (family == "branches") return generateBranches(nodes, seed);
     if (family == "stg") return generateStgLike(nodes, seed);
     if (family == "jobshop") {
         checkSize(nodes, 1, 1'000'000);
@@ -415,7 +416,7 @@ GeneratedInstance generateInstance(const std::string& family, int nodes, std::ui
     }
     throw std::invalid_argument("unknown graph family '" + family +
                                 "' (layered, layered-typed, erdos-renyi, sbm, jobshop, layered-gfn,\n"
-                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert, nn, stg)");
+                                "erdos-renyi-gfn, sbm-gfn, watts-strogatz, barabasi-albert, nn, branches, stg)");
 }
 
 } // namespace sl

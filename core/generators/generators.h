@@ -56,6 +56,9 @@ GeneratedInstance generateWattsStrogatz(int nodes, std::uint64_t seed);
 GeneratedInstance generateBarabasiAlbert(int nodes, std::uint64_t seed);
 /// The "nn" family: a network-like graph of exactly `nodes` ops (8 to 100,000).
 GeneratedInstance generateNetworkLike(int nodes, std::uint64_t seed);
+/// The "branches" family: forward graphs of blocks of 2-8 expand-work-reduce branches, whose peak
+/// memory depends on the order (branch by branch against interleaved; 2 to 100,000 ops).
+GeneratedInstance generateBranches(int nodes, std::uint64_t seed);
 /// `jobs` x `machines`, durations uniform in [1, 99] (Taillard).
 GeneratedInstance generateJobShop(int jobs, int machines, std::uint64_t seed);
 /// STG-like task graphs ("sameprob": one edge probability in [0.05, 0.2] per graph, whole

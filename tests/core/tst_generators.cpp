@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Generators: reproducible, acyclic, and shaped as the papers describe.
+#include "common/memorybrute.h"
 #include "common/testmain.h"
+#include "core/costmodel/stepmemory.h"
 #include "core/generators/generators.h"
 
 #include <QTest>
@@ -171,6 +173,59 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateInstance("layered", 0, 1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateInstance("erdos-renyi", 1'000'000, 1));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, generateInstance("nope", 10, 1));
+    }
+
+    // The premise of the "branches" family (issue 62): a block's peak depends on the order. By
+    // hand, input 2 B, branches expanding to 8 and 6 B and reducing to 1 B each, a 2 B join, a 1 B
+    // output. Branch by branch: the expand of 8 beside the input and the first share, 2 + 8 + 1 =
+    // 11; both expands first: 2 + 8 + 6 = 16. 11 is the minimum over every order (brute force).
+    // Mutation caught: a step clock that frees the input before its last reader.
+    void branchOrderMovesThePeakByHand() {
+        Graph g;
+        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
+            const OpId v = g.addOp({.name = name, .type = name, .duration = 1});
+            for (TensorId t : in) g.addConsumer(t, v);
+            return g.addTensor(std::string(name) + ":0", v, bytes);
+        };
+        const TensorId x = op("in", {}, 2);
+        const TensorId e1 = op("e1", {x}, 8), r1 = op("r1", {e1}, 1);
+        const TensorId e2 = op("e2", {x}, 6), r2 = op("r2", {e2}, 1);
+        op("out", {op("cat", {r1, r2}, 2)}, 1);
+        g.finalize();
+        StepMemory mem(g, 1);
+        const std::vector<OpId> branchByBranch{0, 1, 2, 3, 4, 5, 6}, expandsFirst{0, 1, 3, 2, 4, 5, 6};
+        QCOMPARE(mem.peak(branchByBranch), 11.0);
+        QCOMPARE(mem.peak(expandsFirst), 16.0);
+        QCOMPARE(reference::bruteMinimum(g), 11.0);
+    }
+
+    // The family's shape: every block fans its input out to 2-8 branches, each an expand (2-4x the
+    // width, with the x U(0.5, 1.5) noise) and a reduce, joined by a concat of all reduces; the
+    // op count is exact. Mutation caught: a branch that skips the expand, sizes without noise.
+    void branchesFamilyShape() {
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            const GeneratedInstance inst = generateInstance("branches", 300, seed);
+            const Graph& g = *inst.graph;
+            QCOMPARE(g.opCount(), 300);
+            int expands = 0, joins = 0;
+            double smallest = 1e300, largest = 0;
+            for (OpId v = 0; v < g.opCount(); ++v) {
+                if (g.op(v).type == "Expand") {
+                    ++expands;
+                    const double ratio = g.outputBytes(v) / g.outputBytes(g.predecessors(v).front());
+                    smallest = std::min(smallest, ratio);
+                    largest = std::max(largest, ratio);
+                }
+                if (g.op(v).type == "Concat") {
+                    ++joins;
+                    QVERIFY(g.predecessors(v).size() >= 2 && g.predecessors(v).size() <= 8);
+                    for (OpId p : g.predecessors(v)) QCOMPARE(g.op(p).type, std::string("Reduce"));
+                }
+            }
+            QVERIFY(joins >= 300 / (1 + 2 * 8 + 2 * 8) && expands >= 2 * joins);
+            QVERIFY2(smallest >= 2.0 * 0.5 / 1.5 && largest <= 4.0 * 1.5 / 0.5, qPrintable(QString::number(largest)));
+            QVERIFY(largest / smallest > 2);   // the noise spreads the ratios beyond the 2-4x
+        }
     }
 };
 

@@ -77,7 +77,20 @@ Options readOptions(Args& args) {
 /// oracle's gain comes from (docs/regal.md, "Where imitation is not enough").
 /// Chance is plain BRKGA at other seeds: how far a run that changes nothing moves by chance alone,
 /// the yardstick of the "no loss" target.
-enum class Role { Brkga, Regal, Chance, Room, Oracle, OraclePlacement, OracleOrder };
+/// The classic-order oracle steers the order alone toward the best classic memory order instead of
+/// the long run's (regal::classicOrderGuide): order room the long run does not find.
+/// With its placement steered too, toward device 0: the classic order on one device.
+enum class Role {
+    Brkga,
+    Regal,
+    Chance,
+    Room,
+    Oracle,
+    OraclePlacement,
+    OracleOrder,
+    OracleClassicOrder,
+    OracleClassicOneDevice
+};
 
 struct Method {
     std::string label;   ///< the column's name, e.g. "BRKGA 20x"
@@ -114,6 +127,8 @@ std::vector<Method> methods(const Options& o) {
             oracle.options.values["guide-budget"] = static_cast<double>(o.budget * o.oracleTimes);
             m.push_back(oracle);
         }
+        m.push_back({"Oracle: classic order only", Role::OracleClassicOrder, base});
+        m.push_back({"Oracle: classic order, one device", Role::OracleClassicOneDevice, base});
     }
     return m;
 }
@@ -178,7 +193,21 @@ const regal::OracleGuide& guideOf(const Problem& p, std::int64_t guideBudget) {
     return it->second;
 }
 
+/// The classic-order guide, one per (graph, device count).
+const regal::OracleGuide& classicGuideOf(const Problem& p) {
+    static std::mutex mutex;
+    static std::map<std::pair<const Graph*, int>, regal::OracleGuide> guides;
+    const std::lock_guard lock(mutex);
+    const auto key = std::make_pair(p.graph.get(), p.platform.deviceCount());
+    auto it = guides.find(key);
+    if (it == guides.end()) it = guides.emplace(key, regal::classicOrderGuide(p)).first;
+    return it->second;
+}
+
 double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
+    if (m.role == Role::OracleClassicOrder || m.role == Role::OracleClassicOneDevice)
+        return regal::steeredToward(p, classicGuideOf(p), m.options.budget, seed, regal::kDefaultSteerAfter,
+                                    {.placement = m.role == Role::OracleClassicOneDevice, .scheduling = true});
     if (m.role == Role::Oracle || m.role == Role::OraclePlacement || m.role == Role::OracleOrder) {
         const regal::OracleGuide& guide = guideOf(p, static_cast<std::int64_t>(m.options.values.at("guide-budget")));
         const regal::LearnedKeys keys{.placement = m.role != Role::OracleOrder, .scheduling = m.role != Role::OraclePlacement};
@@ -623,7 +652,9 @@ SL_CLI_BENCH({"regal",
               "  --room-times K    the room: plain BRKGA at K x the budget, same seeds (default 20; 0 skips)\n"
               "  --oracle K        REGAL's action space handed the answer: its run, same budget, steered\n"
               "                    toward the best of a K x budget BRKGA run (one per graph), and with\n"
-              "                    only its placement or only its order steered (default 20; 0 skips)\n"
+              "                    only its placement or only its order steered, and its order alone steered\n"
+              "                    toward the best classic memory order, and both toward that order on\n"
+              "                    device 0 (default 20; 0 skips)\n"
               "  --graphs N        held-out generated graphs (default 8)\n"
               "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"

@@ -2,6 +2,8 @@
 #include "core/regal/oracle.h"
 
 #include "core/brkga/regaldecoder.h"
+#include "core/costmodel/stepmemory.h"
+#include "core/heuristics/memoryorders.h"
 #include "core/regal/search.h"
 
 #include <cmath>
@@ -36,6 +38,19 @@ OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::
     RegalDecoder decoder(problem);
     decoder.decode(guided.best);
     return {{decoder.placement().begin(), decoder.placement().end()}, {decoder.order().begin(), decoder.order().end()}, guided.bestCost};
+}
+
+OracleGuide classicOrderGuide(const Problem& problem) {
+    const Graph& g = problem.g();
+    StepMemory memory(g, 1);
+    OracleGuide best;
+    for (auto* order : {&dfsOrder, &bfsOrder, &postOrder, &xlaListOrder}) {
+        std::vector<OpId> o = (*order)(g);
+        const double peak = memory.peak(o);
+        if (best.order.empty() || peak < best.cost)
+            best = {std::vector<int>(static_cast<std::size_t>(g.opCount()), 0), std::move(o), peak};
+    }
+    return best;
 }
 
 double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed, int steerAfter,

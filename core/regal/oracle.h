@@ -41,6 +41,12 @@ struct OracleGuide {
 /// regal::search does.
 OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed);
 
+/// The best of the classic single-device memory orders (core/heuristics/memoryorders.h: DFS, BFS,
+/// XLA's post-order and list scheduler) by its one-device step-clock peak, every op on device 0:
+/// an order guide that BRKGA's own long run need not find (docs/regal.md, "Where order matters").
+/// Its cost is that one-device peak. O(orders x (V + E)).
+OracleGuide classicOrderGuide(const Problem& problem);
+
 /// REGAL's run shape with a perfect guide: BRKGA for `budget` evaluations (seed `seed`), steered
 /// after generation `steerAfter` by actionsToward() the guide on the key types of `keys` (the
 /// others stay Uniform: `keys` splits the oracle's gain into placement and order); its best cost.

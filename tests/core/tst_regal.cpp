@@ -323,6 +323,28 @@ private Q_SLOTS:
         QVERIFY(steps[1].problem.g().opCount() >= steps[0].problem.g().opCount());
         QVERIFY(steps[0].problem.g().findOp("loss") != kNoOp);
     }
+
+    // The classic-order guide on a branches block (input 2 B, branches to 8 and 6 B, shares of
+    // 1 B, a 2 B join): its order runs branch by branch, the brute-force minimum 11 (both expands
+    // first peak at 16; tests/core/tst_generators.cpp works both by hand). Mutation caught: the
+    // worst of the classic orders kept (BFS runs both expands first).
+    void classicOrderGuideRunsBranchByBranch() {
+        auto g = std::make_shared<Graph>();
+        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
+            const OpId v = g->addOp({.name = name, .type = name, .duration = 1});
+            for (TensorId t : in) g->addConsumer(t, v);
+            return g->addTensor(std::string(name) + ":0", v, bytes);
+        };
+        const TensorId x = op("in", {}, 2);
+        const TensorId r1 = op("r1", {op("e1", {x}, 8)}, 1);
+        const TensorId r2 = op("r2", {op("e2", {x}, 6)}, 1);
+        op("out", {op("cat", {r1, r2}, 2)}, 1);
+        g->finalize();
+        const OracleGuide guide = classicOrderGuide(regalProblem(g, 2, Objective::Memory));
+        QCOMPARE(guide.cost, 11.0);
+        QCOMPARE(guide.order.size(), std::size_t{7});
+        QVERIFY(std::all_of(guide.placement.begin(), guide.placement.end(), [](int d) { return d == 0; }));
+    }
 };
 
 SCHEDLAB_TEST_MAIN(regal, TestRegal)

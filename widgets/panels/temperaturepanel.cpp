@@ -7,7 +7,7 @@
 #include "widgets/session/document.h"
 #include "widgets/session/resultsmodel.h"
 #include "widgets/session/schedulerecord.h"
-#include "widgets/session/stoppable.h"
+#include "widgets/session/temperaturejobs.h"
 #include "widgets/session/units.h"
 #include "widgets/views/histogramview.h"
 
@@ -40,8 +40,6 @@ QString times(double u) { return QStringLiteral("%1×").arg(u, 0, 'f', 3); }
 
 /// Every core: a sampler's samples do not depend on its thread count (core/optimizer/sampler.h).
 int samplingThreads() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); }
-
-QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
 
 /// k of the dock's top-k numbers (fewer samples: all of them).
 constexpr int kSummaryTopK = 100;
@@ -92,43 +90,12 @@ QString statsTable(const QString& rows) {
     return QStringLiteral("<table cellspacing=1>") + rows + QStringLiteral("</table>");
 }
 
-/// Shares the speedups drawn so far with the GUI: the first batch at once, then at most every
-/// 100 ms (the histogram refines while the rest are drawn; copies stay rare on big runs).
-SampleProgressFn sharingProgress(const StoppableProgress& progress) {
-    return [&progress, last = std::optional<std::chrono::steady_clock::time_point>()](const SampleProgress& p) mutable {
-        progress(p.fraction);
-        const auto now = std::chrono::steady_clock::now();
-        if (p.speedups.empty() || (last && now - *last < std::chrono::milliseconds(100)) || p.fraction >= 1) return;
-        last = now;
-        progress.share(std::vector<double>(p.speedups.begin(), p.speedups.end()));
-    };
-}
-
-/// Samples one temperature and summarises it; runs on a worker.
-TemperatureSample sampleOnce(std::shared_ptr<const Problem> problem, const std::string& samplerName,
-                             SampleRequest request, SweepOptions summary, const ScoringTarget& target, int id,
-                             std::stop_token stop, const StoppableProgress& progress) {
-    const auto begin = std::chrono::steady_clock::now();
-    auto sampler = SamplerRegistry::instance().create(samplerName);
-    const SampleSet set = sampler->sample(*problem, request, stop, sharingProgress(progress));
-    if (set.cancelled || set.schedules.empty()) throw std::runtime_error("stopped");
-    TemperatureSample out;
-    out.temperature = request.temperature;
-    out.speedups = set.proxySpeedups;
-    out.summary = summarizeSamples(*problem, request.temperature, set, summary);
-    auto proxy = std::make_shared<const Problem>(proxyProblem(*problem));
-    const QString name = QStringLiteral("%1 σ=%2 best of %3")
-                             .arg(QString::fromStdString(samplerName), sigmaText(request.temperature))
-                             .arg(set.schedules.size());
-    out.best = recordOfSchedule(id, name, QString::fromStdString(samplerName), proxy,
-                                bestSchedule(*problem, out.summary), target);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    return out;
-}
-
 }   // namespace
 
-TemperaturePanel::TemperaturePanel(QWidget* parent) : QWidget(parent) {
+TemperaturePanel::TemperaturePanel(QWidget* parent) : QWidget(parent), m_jobs(new TemperatureJobs(this)) {
+    connect(m_jobs, &TemperatureJobs::sampled, this, &TemperaturePanel::showSample);
+    connect(m_jobs, &TemperatureJobs::samplingEnded, this, &TemperaturePanel::onSamplingEnded);
+    connect(m_jobs, &TemperatureJobs::swept, this, &TemperaturePanel::onSwept);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(buildSamplingBox(), 1);
     layout->addWidget(buildSweepBox());
@@ -251,7 +218,7 @@ void TemperaturePanel::connectSamplingControls() {
     connect(m_seed, &QSpinBox::valueChanged, this, &TemperaturePanel::resample);
     connect(m_stop, &QToolButton::clicked, this, &TemperaturePanel::cancel);
     connect(m_keep, &QPushButton::clicked, this, [this] {
-        if (m_current) Q_EMIT keepRequested(m_current->best);
+        if (m_jobs->current()) Q_EMIT keepRequested(m_jobs->current()->best);
     });
 }
 
@@ -304,7 +271,7 @@ void TemperaturePanel::setProblemSource(std::function<std::shared_ptr<const Prob
 void TemperaturePanel::setTarget(const ScoringTarget& target) {
     if (target == m_target) return;
     m_target = target;
-    if (m_current) resample();
+    if (m_jobs->current()) resample();
 }
 
 TargetModel TemperaturePanel::reportedTarget() const {
@@ -346,7 +313,7 @@ void TemperaturePanel::onSamplerChanged() {
     m_slider->setTrainedRange(r.min, r.max);
     m_sampler->setToolTip(info ? QString::fromStdString(info->summary) : tr("No sampler is registered"));
     updateTemperatureLabel();
-    if (m_current) resample();
+    if (m_jobs->current()) resample();
 }
 
 double TemperaturePanel::temperature() const { return m_slider->temperature(); }
@@ -404,46 +371,38 @@ void TemperaturePanel::resampleNow() {
         return;
     }
     if (!problem || sampler().isEmpty()) return;
-    if (m_sampling) m_sampling->stop.request_stop();   // the stale request winds down, its result is dropped
-    const LatestRequest::Ticket ticket = m_samplings.next();
-    const SampleRequest request{.temperature = temperature(),
+    SamplingJob job{.problem = problem,
+                    .sampler = sampler().toStdString(),
+                    .request = {.temperature = temperature(),
                                 .count = m_samples->value(),
                                 .seed = static_cast<std::uint64_t>(m_seed->value()),
-                                .threads = samplingThreads()};
-    SweepOptions summary;
-    summary.topK = std::min(kSummaryTopK, request.count);
-    summary.targets.clear();
-    if (reportedTarget() != TargetModel::Proxy) summary.targets = {reportedTarget()};
-    summary.targetSeed = m_target.seed;
-    summary.measuredGraph = m_target.measured;
-    const std::string name = sampler().toStdString();
-    const int id = m_nextId++;
-    m_drawingTemperature = request.temperature;
+                                .threads = samplingThreads()},
+                    .target = m_target,
+                    .id = m_nextId++};
+    job.summary.topK = std::min(kSummaryTopK, job.request.count);
+    job.summary.targets.clear();
+    if (reportedTarget() != TargetModel::Proxy) job.summary.targets = {reportedTarget()};
+    job.summary.targetSeed = m_target.seed;
+    job.summary.measuredGraph = m_target.measured;
+    m_drawingTemperature = job.request.temperature;
     m_drawn.reset();
-    setBusy(
-        tr("Sampling %1 schedules at σ = %2…").arg(QLocale().toString(request.count), sigmaText(request.temperature)));
-    m_sampling = runStoppable(
-        this,
-        [problem, name, request, summary, target = m_target, id](std::stop_token stop,
-                                                                 const StoppableProgress& progress) {
-            return sampleOnce(problem, name, request, summary, target, id, stop, progress);
-        },
-        [this, ticket](Outcome<TemperatureSample> out) {
-            if (!m_samplings.isLatest(ticket)) return;   // a newer request owns the panel
-            m_sampling.reset();
-            if (!m_sweeping) {
-                m_poll.stop();
-                m_progress->setVisible(false);
-                m_stop->setEnabled(false);
-            }
-            if (out.error == QLatin1String("stopped")) return showStopped();
-            if (!out.value) {
-                m_status->setText(out.error);
-                Q_EMIT failed(tr("Sampling failed"), out.error);
-                return;
-            }
-            showSample(std::move(*out.value));
-        });
+    setBusy(tr("Sampling %1 schedules at σ = %2…")
+                .arg(QLocale().toString(job.request.count), sigmaText(job.request.temperature)));
+    m_jobs->sample(std::move(job));
+}
+
+void TemperaturePanel::onSamplingEnded(bool stopped, const QString& error) {
+    idleUnlessBusy();
+    if (stopped) return showStopped();
+    m_status->setText(error);
+    Q_EMIT failed(tr("Sampling failed"), error);
+}
+
+void TemperaturePanel::idleUnlessBusy() {
+    if (m_jobs->isSampling() || m_jobs->isSweeping()) return;
+    m_poll.stop();
+    m_progress->setVisible(false);
+    m_stop->setEnabled(false);
 }
 
 void TemperaturePanel::showDrawn(const std::vector<double>& speedups) {
@@ -462,7 +421,8 @@ void TemperaturePanel::showStopped() {
         m_stats->setText(statsTable(speedupRows(*m_drawn) + unmadeRows(*m_drawn, tr("stopped"), reportedTarget())));
 }
 
-void TemperaturePanel::showSample(TemperatureSample s) {
+void TemperaturePanel::showSample(const TemperatureSample& s) {
+    idleUnlessBusy();
     const SweepPoint& p = s.summary;
     const TimeUnit unit = s.best.problem ? s.best.problem->g().timeUnit() : TimeUnit::Abstract;
     m_drawn.reset();   // the final numbers replace the ones of the samples drawn so far
@@ -476,12 +436,11 @@ void TemperaturePanel::showSample(TemperatureSample s) {
             .arg(formatCount(p.samples), sigmaText(s.temperature), formatDuration(s.seconds, TimeUnit::Seconds))
             .arg(formatDuration(p.bestMakespan, unit)));
     m_keep->setEnabled(true);
-    m_current = std::move(s);
-    Q_EMIT sampled(m_current->best);
+    Q_EMIT sampled(s.best);
 }
 
 bool TemperaturePanel::startSweep() {
-    if (m_sweeping) return true;
+    if (m_jobs->isSweeping()) return true;
     std::shared_ptr<const Problem> problem;
     try {
         if (!m_problemSource || !(problem = m_problemSource())) throw std::runtime_error("Open a graph first.");
@@ -506,50 +465,30 @@ bool TemperaturePanel::startSweep() {
         o.measuredGraph = m_target.measured;
     }
     o.threads = samplingThreads();
-    const std::string name = sampler().toStdString();
     m_sweepButton->setEnabled(false);
     setBusy(tr("Sweeping %1 temperatures × %2 samples…").arg(o.temperatures.size()).arg(QLocale().toString(o.samples)));
-    m_sweeping = runStoppable(
-        this,
-        [problem, name, o](std::stop_token stop, const StoppableProgress& progress) {
-            auto sampler = SamplerRegistry::instance().create(name);
-            Sweep sofar = emptySweep(*problem, name, o);   // the rows so far, shared as each temperature finishes
-            sofar.cancelled = true;
-            auto sweep = std::make_shared<Sweep>(
-                runSweep(*problem, name, *sampler, o, stop, [&](double f, const SweepPoint* done) {
-                    progress(f);
-                    if (!done) return;
-                    sofar.points.push_back(*done);
-                    progress.share(std::make_shared<const Sweep>(sofar));
-                }));
-            return std::shared_ptr<const Sweep>(std::move(sweep));
-        },
-        [this](Outcome<std::shared_ptr<const Sweep>> out) {
-            m_sweeping.reset();
-            m_sweepButton->setEnabled(true);
-            if (!m_sampling) {
-                m_poll.stop();
-                m_progress->setVisible(false);
-                m_stop->setEnabled(false);
-            }
-            if (!out.value) {
-                m_status->setText(out.error);
-                Q_EMIT failed(tr("Sweep failed"), out.error);
-                return;
-            }
-            const Sweep& s = **out.value;
-            m_status->setText(tr("Sweep: %1 temperatures in %2 s%3")
-                                  .arg(s.points.size())
-                                  .arg(m_clock.elapsed() / 1000.0, 0, 'f', 1)
-                                  .arg(s.cancelled ? tr(" (stopped)") : QString()));
-            if (!s.points.empty()) Q_EMIT sweepFinished(*out.value);
-        });
+    m_jobs->sweep(problem, sampler().toStdString(), std::move(o));
     return true;
+}
+
+void TemperaturePanel::onSwept(std::shared_ptr<const Sweep> sweep, const QString& error) {
+    m_sweepButton->setEnabled(true);
+    idleUnlessBusy();
+    if (!sweep) {
+        m_status->setText(error);
+        Q_EMIT failed(tr("Sweep failed"), error);
+        return;
+    }
+    m_status->setText(tr("Sweep: %1 temperatures in %2 s%3")
+                          .arg(sweep->points.size())
+                          .arg(m_clock.elapsed() / 1000.0, 0, 'f', 1)
+                          .arg(sweep->cancelled ? tr(" (stopped)") : QString()));
+    if (!sweep->points.empty()) Q_EMIT sweepFinished(sweep);
 }
 
 void TemperaturePanel::sampleOnOpen(int ops) {
     cancel();
-    m_current.reset();   // the last graph's numbers are not this one's
+    m_jobs->forget();   // the last graph's numbers are not this one's
     m_drawn.reset();
     m_histogram->setValues({}, 0, 0);
     m_stats->clear();
@@ -562,22 +501,16 @@ void TemperaturePanel::sampleOnOpen(int ops) {
 
 void TemperaturePanel::cancel() {
     m_debounce.stop();
-    if (m_sampling) m_sampling->stop.request_stop();
-    if (m_sweeping) m_sweeping->stop.request_stop();
+    m_jobs->cancel();
 }
 
 void TemperaturePanel::pollProgress() {
-    if (m_sampling)
-        if (auto drawn = m_sampling->takePartial()) showDrawn(std::any_cast<const std::vector<double>&>(*drawn));
-    if (m_sweeping)
-        if (auto rows = m_sweeping->takePartial())
-            Q_EMIT sweepUpdated(std::any_cast<std::shared_ptr<const Sweep>>(*rows));
-    // the sweep's progress wins the bar while it goes: it is the long one
-    const auto& control = m_sweeping ? m_sweeping : m_sampling;
-    if (!control) return;
-    const double f = control->fraction.load(std::memory_order_relaxed);
+    if (auto drawn = m_jobs->takeDrawn()) showDrawn(*drawn);
+    if (auto rows = m_jobs->takeSweptSoFar()) Q_EMIT sweepUpdated(rows);
+    if (!m_jobs->isSampling() && !m_jobs->isSweeping()) return;
+    const double f = m_jobs->fraction();   // the sweep's progress wins the bar while it goes: it is the long one
     m_progress->setValue(static_cast<int>(std::clamp(f, 0.0, 1.0) * 1000));
-    if (m_sweeping && f > 0.01) {
+    if (m_jobs->isSweeping() && f > 0.01) {
         const double elapsed = m_clock.elapsed() / 1000.0;
         m_status->setText(
             tr("Sweeping… %1 %, %2 s left").arg(static_cast<int>(f * 100)).arg(elapsed * (1 - f) / f, 0, 'f', 1));

@@ -6,7 +6,7 @@
 // background after a short pause; a newer request stops the stale one. The best sample goes to
 // the usual views through sampled(). The panel also runs the temperature sweep (progress, cancel).
 #include "core/sweep/sweep.h"
-#include "widgets/session/latestrequest.h"
+#include "widgets/session/temperaturejobs.h"
 
 #include "widgets/session/types.h"
 
@@ -33,16 +33,6 @@ class Document;
 
 class HistogramView;
 class TemperatureSlider;
-struct StoppableControl;
-
-/// One temperature's samples, summarised on a worker.
-struct TemperatureSample {
-    double temperature = 0;
-    std::vector<double> speedups;   ///< proxy speedup of every sample
-    SweepPoint summary;
-    RunRecord best;   ///< the proxy top-1, ready for the views
-    double seconds = 0;
-};
 
 class TemperaturePanel : public QWidget {
     Q_OBJECT
@@ -74,12 +64,12 @@ public:
     /// Op-samples drawn unasked: a few seconds on two cores; the sampler keeps every schedule, so
     /// this bounds the memory too (1,000 samples of a 100,000-op graph would hold 100 M ops).
     static constexpr double kAutoSampleWork = 5e6;
-    bool isSampling() const { return static_cast<bool>(m_sampling); }
-    bool isSweeping() const { return static_cast<bool>(m_sweeping); }
+    bool isSampling() const { return m_jobs->isSampling(); }
+    bool isSweeping() const { return m_jobs->isSweeping(); }
     /// Starts a sweep with the panel's settings; false (and failed()) without a problem.
     bool startSweep();
     void cancel();   ///< stops sampling and the sweep
-    const std::optional<TemperatureSample>& current() const { return m_current; }
+    const std::optional<TemperatureSample>& current() const { return m_jobs->current(); }
     HistogramView* histogram() const { return m_histogram; }
     TemperatureSlider* slider() const { return m_slider; }
     void saveSettings() const;
@@ -106,7 +96,11 @@ private:
     QWidget* buildSweepBox();
     void onSamplerChanged();
     void updateTemperatureLabel();
-    void showSample(TemperatureSample s);
+    void showSample(const TemperatureSample& s);
+    void onSamplingEnded(bool stopped, const QString& error);
+    void onSwept(std::shared_ptr<const Sweep> sweep, const QString& error);
+    /// The progress bar and the stop button go when neither a sampling nor a sweep runs.
+    void idleUnlessBusy();
     /// A running sample's histogram and speedup numbers from the speedups drawn so far; the numbers
     /// that need every schedule (distinct, GED, d_inv, best of k) say "pending" until it ends.
     void showDrawn(const std::vector<double>& speedups);
@@ -142,11 +136,8 @@ private:
     bool m_resampleWhenShown = false;   ///< a resample was asked for while the panel was hidden
     QTimer m_poll;
     QElapsedTimer m_clock;
-    std::shared_ptr<StoppableControl> m_sampling;   // the latest sampling in flight
-    std::shared_ptr<StoppableControl> m_sweeping;
-    LatestRequest m_samplings;   // only the newest sampling request owns the panel
+    TemperatureJobs* m_jobs;   // the sampling and the sweep, on workers
     int m_nextId = 1;
-    std::optional<TemperatureSample> m_current;
     double m_drawingTemperature = 0;     ///< σ of the sampling in flight
     std::optional<SweepPoint> m_drawn;   ///< its samples drawn so far, summarised (until it ends)
 };

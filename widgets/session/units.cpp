@@ -169,4 +169,6 @@ QString formatBytesChange(double from, double to) {
     return formatChange(formatBytesExact(from), formatBytesExact(to), formatBytesExact(std::abs(to - from)), from, to);
 }
 
+QString sigmaText(double t) { return QString::number(t, t < 0.01 ? 'g' : 'f', t < 0.01 ? 2 : 3); }
+
 }   // namespace sl::gui

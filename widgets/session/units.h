@@ -27,6 +27,9 @@ QString formatDuration(double value, TimeUnit unit);
 /// A duration unscaled, in the graph's own unit with three decimals, for tooltips: "10,625.200 µs".
 QString formatExact(double value, TimeUnit unit);
 
+/// A GFlowNet temperature as the explorer writes it: "0.0012", "0.050".
+QString sigmaText(double t);
+
 /// A count with thousands separators: "1,234,567".
 QString formatCount(long long n);
 

@@ -80,6 +80,8 @@ Options readOptions(Args& args) {
 /// The classic-order oracle steers the order alone toward the best classic memory order instead of
 /// the long run's (regal::classicOrderGuide): order room the long run does not find.
 /// With its placement steered too, toward device 0: the classic order on one device.
+/// "Frees first" steers by a rule of each op's own sizes (regal::freesFirstActions): what a
+/// policy that reads an op's features could do with no answer handed to it.
 enum class Role {
     Brkga,
     Regal,
@@ -89,7 +91,8 @@ enum class Role {
     OraclePlacement,
     OracleOrder,
     OracleClassicOrder,
-    OracleClassicOneDevice
+    OracleClassicOneDevice,
+    FreesFirst
 };
 
 struct Method {
@@ -129,6 +132,7 @@ std::vector<Method> methods(const Options& o) {
         }
         m.push_back({"Oracle: classic order only", Role::OracleClassicOrder, base});
         m.push_back({"Oracle: classic order, one device", Role::OracleClassicOneDevice, base});
+        m.push_back({"Rule: frees first", Role::FreesFirst, base});
     }
     return m;
 }
@@ -205,6 +209,9 @@ const regal::OracleGuide& classicGuideOf(const Problem& p) {
 }
 
 double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
+    if (m.role == Role::FreesFirst)
+        return regal::steeredBy(p, regal::freesFirstActions(p.g(), p.platform.deviceCount()), m.options.budget, seed,
+                                regal::kDefaultSteerAfter, {.placement = false, .scheduling = true});
     if (m.role == Role::OracleClassicOrder || m.role == Role::OracleClassicOneDevice)
         return regal::steeredToward(p, classicGuideOf(p), m.options.budget, seed, regal::kDefaultSteerAfter,
                                     {.placement = m.role == Role::OracleClassicOneDevice, .scheduling = true});
@@ -654,7 +661,7 @@ SL_CLI_BENCH({"regal",
               "                    toward the best of a K x budget BRKGA run (one per graph), and with\n"
               "                    only its placement or only its order steered, and its order alone steered\n"
               "                    toward the best classic memory order, and both toward that order on\n"
-              "                    device 0 (default 20; 0 skips)\n"
+              "                    device 0; and the rule 'frees first' (default 20; 0 skips)\n"
               "  --graphs N        held-out generated graphs (default 8)\n"
               "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"

@@ -53,15 +53,33 @@ OracleGuide classicOrderGuide(const Problem& problem) {
     return best;
 }
 
-double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed, int steerAfter,
-                     LearnedKeys keys) {
-    const brkga::Distributions toward =
-        geneDistributions(RegalLayout::of(problem), actionsToward(guide.placement, guide.order, problem.platform.deviceCount()), keys);
+Actions freesFirstActions(const Graph& g, int devices, int strength) {
+    Actions a = Actions::uniform(g.opCount(), devices);
+    for (OpId v = 0; v < g.opCount(); ++v) {
+        double read = 0;
+        for (const OpId u : g.predecessors(v)) read += g.outputBytes(u);
+        const double written = g.outputBytes(v);
+        const int sign = written < read ? 1 : written > read ? -1 : 0;
+        a.shift[a.index(static_cast<int>(v), devices)] = static_cast<std::int8_t>(sign * strength);
+    }
+    a.check();
+    return a;
+}
+
+double steeredBy(const Problem& problem, const Actions& actions, std::int64_t budget, std::uint64_t seed,
+                 int steerAfter, LearnedKeys keys) {
+    const brkga::Distributions toward = geneDistributions(RegalLayout::of(problem), actions, keys);
     SearchRequest steered;
     steered.budget = budget;
     steered.seed = seed;
     steered.steering = {.afterGeneration = steerAfter, .choose = [&](std::span<const brkga::Chromosome>) { return toward; }};
     return search(problem, steered).result.bestCost;
+}
+
+double steeredToward(const Problem& problem, const OracleGuide& guide, std::int64_t budget, std::uint64_t seed,
+                     int steerAfter, LearnedKeys keys) {
+    return steeredBy(problem, actionsToward(guide.placement, guide.order, problem.platform.deviceCount()), budget, seed,
+                     steerAfter, keys);
 }
 
 OracleOutcome oracleSearch(const Problem& problem, std::int64_t guideBudget, std::uint64_t guideSeed, std::int64_t budget,

@@ -47,6 +47,17 @@ OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::
 /// Its cost is that one-device peak. O(orders x (V + E)).
 OracleGuide classicOrderGuide(const Problem& problem);
 
+/// A per-op rule a policy could learn from each op's own sizes: the priority pushed up by
+/// `strength` for an op whose output is smaller than what it reads (it frees memory), down for one
+/// whose output is larger (it allocates); affinities untouched. On the branches family this runs
+/// each branch's reduce as soon as it can, so the branches do not interleave (docs/regal.md,
+/// "Where order matters").
+Actions freesFirstActions(const Graph& g, int devices, int strength = kMaxShift);
+
+/// REGAL's run shape steered by `actions` after generation `steerAfter`: its best cost.
+double steeredBy(const Problem& problem, const Actions& actions, std::int64_t budget, std::uint64_t seed,
+                 int steerAfter = 3, LearnedKeys keys = {});
+
 /// REGAL's run shape with a perfect guide: BRKGA for `budget` evaluations (seed `seed`), steered
 /// after generation `steerAfter` by actionsToward() the guide on the key types of `keys` (the
 /// others stay Uniform: `keys` splits the oracle's gain into placement and order); its best cost.

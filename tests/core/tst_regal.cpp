@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
 
 using namespace sl;
 using namespace sl::regal;
@@ -344,6 +345,45 @@ private Q_SLOTS:
         QCOMPARE(guide.cost, 11.0);
         QCOMPARE(guide.order.size(), std::size_t{7});
         QVERIFY(std::all_of(guide.placement.begin(), guide.placement.end(), [](int d) { return d == 0; }));
+    }
+
+    // The rule "frees first" on the same block, by hand: the input (reads nothing, writes 2) and
+    // each expand (reads 2, writes 8 or 6) allocate: priority -12; each reduce (reads 8 or 6,
+    // writes 1) and the output (reads 2, writes 1) free: +12; the join (reads 1 + 1, writes 2)
+    // neither: 0 (Uniform). Affinities untouched. Mutation caught: the sign reversed, or the
+    // shift put on an affinity key.
+    void freesFirstActionsByHand() {
+        auto g = std::make_shared<Graph>();
+        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
+            const OpId v = g->addOp({.name = name, .type = name, .duration = 1});
+            for (TensorId t : in) g->addConsumer(t, v);
+            return g->addTensor(std::string(name) + ":0", v, bytes);
+        };
+        const TensorId x = op("in", {}, 2);
+        const TensorId r1 = op("r1", {op("e1", {x}, 8)}, 1);
+        const TensorId r2 = op("r2", {op("e2", {x}, 6)}, 1);
+        op("out", {op("cat", {r1, r2}, 2)}, 1);
+        g->finalize();
+        const Actions a = freesFirstActions(*g, 2);
+        const std::map<std::string, int> expected{{"in", -12}, {"e1", -12}, {"r1", 12}, {"e2", -12},
+                                                  {"r2", 12},  {"cat", 0},  {"out", 12}};
+        for (OpId v = 0; v < g->opCount(); ++v) {
+            QCOMPARE(int(a.shift[a.index(static_cast<int>(v), 2)]), expected.at(g->op(v).name));
+            QCOMPARE(int(a.shift[a.index(static_cast<int>(v), 0)]), 0);
+            QCOMPARE(int(a.shift[a.index(static_cast<int>(v), 1)]), 0);
+        }
+    }
+
+    // Steering by no action at all is plain BRKGA, draw for draw: steeredBy with all-zero actions
+    // gives plain regal::search's best cost to the bit. Mutation caught: steeredBy running
+    // another budget or seed than it is given.
+    void steeringByNothingIsPlainBrkga() {
+        const Problem p = regalProblem(generateInstance("branches", 120, 4).graph, 2, Objective::Memory);
+        SearchRequest plain;
+        plain.budget = 800;
+        plain.seed = 9;
+        const double expected = search(p, plain).result.bestCost;
+        QCOMPARE(steeredBy(p, Actions::uniform(p.g().opCount(), 2), 800, 9), expected);
     }
 };
 

@@ -186,25 +186,23 @@ struct Outcome {
     bool ok() const { return error.empty() && std::isfinite(cost); }
 };
 
-/// The oracle's guide, one long run per (graph, device count), shared by its seeds and parts.
+/// Guide budget that stands for the best classic memory order (regal::classicOrderGuide).
+constexpr std::int64_t kClassicGuide = 0;
+
+/// The oracle's guide per (graph, device count, guide budget), shared by its seeds and parts: one
+/// long run's best, or with kClassicGuide the best classic memory order.
 const regal::OracleGuide& guideOf(const Problem& p, std::int64_t guideBudget) {
     static std::mutex mutex;
     static std::map<std::tuple<const Graph*, int, std::int64_t>, regal::OracleGuide> guides;
     const std::lock_guard lock(mutex);
     const auto key = std::make_tuple(p.graph.get(), p.platform.deviceCount(), guideBudget);
     auto it = guides.find(key);
-    if (it == guides.end()) it = guides.emplace(key, regal::longRunGuide(p, guideBudget, kOracleGuideSeed)).first;
-    return it->second;
-}
-
-/// The classic-order guide, one per (graph, device count).
-const regal::OracleGuide& classicGuideOf(const Problem& p) {
-    static std::mutex mutex;
-    static std::map<std::pair<const Graph*, int>, regal::OracleGuide> guides;
-    const std::lock_guard lock(mutex);
-    const auto key = std::make_pair(p.graph.get(), p.platform.deviceCount());
-    auto it = guides.find(key);
-    if (it == guides.end()) it = guides.emplace(key, regal::classicOrderGuide(p)).first;
+    if (it == guides.end())
+        it = guides
+                 .emplace(key,
+                          guideBudget == kClassicGuide ? regal::classicOrderGuide(p)
+                                                       : regal::longRunGuide(p, guideBudget, kOracleGuideSeed))
+                 .first;
     return it->second;
 }
 
@@ -213,7 +211,7 @@ double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
         return regal::steeredBy(p, regal::freesFirstActions(p.g(), p.platform.deviceCount()), m.options.budget, seed,
                                 regal::kDefaultSteerAfter, {.placement = false, .scheduling = true});
     if (m.role == Role::OracleClassicOrder || m.role == Role::OracleClassicOneDevice)
-        return regal::steeredToward(p, classicGuideOf(p), m.options.budget, seed, regal::kDefaultSteerAfter,
+        return regal::steeredToward(p, guideOf(p, kClassicGuide), m.options.budget, seed, regal::kDefaultSteerAfter,
                                     {.placement = m.role == Role::OracleClassicOneDevice, .scheduling = true});
     if (m.role == Role::Oracle || m.role == Role::OraclePlacement || m.role == Role::OracleOrder) {
         const regal::OracleGuide& guide = guideOf(p, static_cast<std::int64_t>(m.options.values.at("guide-budget")));

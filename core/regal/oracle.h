@@ -48,8 +48,9 @@ OracleGuide longRunGuide(const Problem& problem, std::int64_t guideBudget, std::
 OracleGuide classicOrderGuide(const Problem& problem);
 
 /// A per-op rule a policy could learn from each op's own sizes: the priority pushed up by
-/// `strength` for an op whose output is smaller than what it reads (it frees memory), down for one
-/// whose output is larger (it allocates); affinities untouched. On the branches family this runs
+/// `strength` for an op whose output is smaller than its predecessors' outputs together (it frees
+/// memory), down for one whose output is larger (it allocates); affinities untouched. With one
+/// output per op, as in the branches family, that is what the op reads. On the branches family this runs
 /// each branch's reduce as soon as it can, so the branches do not interleave (docs/regal.md,
 /// "Where order matters").
 Actions freesFirstActions(const Graph& g, int devices, int strength = kMaxShift);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Generators: reproducible, acyclic, and shaped as the papers describe.
+#include "common/branchblock.h"
 #include "common/memorybrute.h"
 #include "common/testmain.h"
 #include "core/costmodel/stepmemory.h"
@@ -181,17 +182,8 @@ private Q_SLOTS:
     // 11; both expands first: 2 + 8 + 6 = 16. 11 is the minimum over every order (brute force).
     // Mutation caught: a step clock that frees the input before its last reader.
     void branchOrderMovesThePeakByHand() {
-        Graph g;
-        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
-            const OpId v = g.addOp({.name = name, .type = name, .duration = 1});
-            for (TensorId t : in) g.addConsumer(t, v);
-            return g.addTensor(std::string(name) + ":0", v, bytes);
-        };
-        const TensorId x = op("in", {}, 2);
-        const TensorId e1 = op("e1", {x}, 8), r1 = op("r1", {e1}, 1);
-        const TensorId e2 = op("e2", {x}, 6), r2 = op("r2", {e2}, 1);
-        op("out", {op("cat", {r1, r2}, 2)}, 1);
-        g.finalize();
+        const std::shared_ptr<Graph> block = test::handBranchBlock();
+        const Graph& g = *block;
         StepMemory mem(g, 1);
         const std::vector<OpId> branchByBranch{0, 1, 2, 3, 4, 5, 6}, expandsFirst{0, 1, 3, 2, 4, 5, 6};
         QCOMPARE(mem.peak(branchByBranch), 11.0);

@@ -2,6 +2,7 @@
 // REGAL's torch-free parts: the shifts' Betas by hand, the actions' layout over the chromosome,
 // all-zero actions as plain BRKGA draw for draw, steering mid-run, the oracle's actions, the
 // features (hand-checked, independent of op names), the augmentation and the datasets.
+#include "common/branchblock.h"
 #include "common/testmain.h"
 #include "core/brkga/beta.h"
 #include "core/brkga/regaldecoder.h"
@@ -330,17 +331,7 @@ private Q_SLOTS:
     // first peak at 16; tests/core/tst_generators.cpp works both by hand). Mutation caught: the
     // worst of the classic orders kept (BFS runs both expands first).
     void classicOrderGuideRunsBranchByBranch() {
-        auto g = std::make_shared<Graph>();
-        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
-            const OpId v = g->addOp({.name = name, .type = name, .duration = 1});
-            for (TensorId t : in) g->addConsumer(t, v);
-            return g->addTensor(std::string(name) + ":0", v, bytes);
-        };
-        const TensorId x = op("in", {}, 2);
-        const TensorId r1 = op("r1", {op("e1", {x}, 8)}, 1);
-        const TensorId r2 = op("r2", {op("e2", {x}, 6)}, 1);
-        op("out", {op("cat", {r1, r2}, 2)}, 1);
-        g->finalize();
+        const std::shared_ptr<Graph> g = test::handBranchBlock();
         const OracleGuide guide = classicOrderGuide(regalProblem(g, 2, Objective::Memory));
         QCOMPARE(guide.cost, 11.0);
         QCOMPARE(guide.order.size(), std::size_t{7});
@@ -353,17 +344,7 @@ private Q_SLOTS:
     // neither: 0 (Uniform). Affinities untouched. Mutation caught: the sign reversed, or the
     // shift put on an affinity key.
     void freesFirstActionsByHand() {
-        auto g = std::make_shared<Graph>();
-        const auto op = [&g](const char* name, std::vector<TensorId> in, double bytes) {
-            const OpId v = g->addOp({.name = name, .type = name, .duration = 1});
-            for (TensorId t : in) g->addConsumer(t, v);
-            return g->addTensor(std::string(name) + ":0", v, bytes);
-        };
-        const TensorId x = op("in", {}, 2);
-        const TensorId r1 = op("r1", {op("e1", {x}, 8)}, 1);
-        const TensorId r2 = op("r2", {op("e2", {x}, 6)}, 1);
-        op("out", {op("cat", {r1, r2}, 2)}, 1);
-        g->finalize();
+        const std::shared_ptr<Graph> g = test::handBranchBlock();
         const Actions a = freesFirstActions(*g, 2);
         const std::map<std::string, int> expected{{"in", -12}, {"e1", -12}, {"r1", 12}, {"e2", -12},
                                                   {"r2", 12},  {"cat", 0},  {"out", 12}};

@@ -164,7 +164,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-    m_runs->cancelAll();                    // each job waits for its worker in its destructor
     delete m_study;                         // stops the study and waits for the run in flight
     m_session->discard();                   // an orderly end: only a crash or a kill leaves a session to restore
 }

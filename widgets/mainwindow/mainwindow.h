@@ -245,6 +245,8 @@ private:
     void onAsMeasuredAdded(const RunRecord& r);
     /// Stamps the record with its graph, adds the row, selects it (showAdded) and returns the stamped record.
     RunRecord addResult(RunRecord r);
+    /// Result `id`'s row in the sorted, filtered table; invalid when it is not listed there.
+    QModelIndex resultIndex(int id) const;
     /// A result just added is drawn, unless two are being compared.
     void showAdded(const RunRecord& r);
     /// The runs' signals to the convergence view, the run panel and the status bar.

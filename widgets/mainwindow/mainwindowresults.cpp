@@ -131,9 +131,13 @@ RunRecord MainWindow::addResult(RunRecord r) {
     return r;
 }
 
-void MainWindow::showAdded(const RunRecord& r) {
+QModelIndex MainWindow::resultIndex(int id) const {
     const ResultsModel& results = *m_document->results();
-    const QModelIndex shown = m_sorted->mapFromSource(results.index(results.rowOfId(r.id), 0));
+    return m_sorted->mapFromSource(results.index(results.rowOfId(id), 0));
+}
+
+void MainWindow::showAdded(const RunRecord& r) {
+    const QModelIndex shown = resultIndex(r.id);
     if (shown.isValid() && m_resultsView->selectionModel()->selectedRows().size() < 2) selectResults({shown.row()});
 }
 
@@ -407,9 +411,8 @@ QString MainWindow::recentTitle(const GraphOrigin& origin) const {
 }
 
 void MainWindow::onAsMeasuredAdded(const RunRecord& r) {
-    if (!m_document->shown())
-        selectResults(
-            {m_sorted->mapFromSource(m_document->results()->index(m_document->results()->rowOfId(r.id), 0)).row()});
+    if (const QModelIndex added = resultIndex(r.id); !m_document->shown() && added.isValid())
+        selectResults({added.row()});
     Q_EMIT asMeasuredAdded(r.id);
 }
 
@@ -425,11 +428,9 @@ void MainWindow::showRetimed(const RetimedShow& shown) {
         statusBar()->showMessage(tr("No longer shown, as it does not fit %1: %2")
                                      .arg(shown.machine, shown.dropped.join(QStringLiteral("; "))),
                                  15000);
-    const ResultsModel& results = *m_document->results();
     QList<int> visible;
     for (int id : shown.ids)
-        if (const QModelIndex i = m_sorted->mapFromSource(results.index(results.rowOfId(id), 0)); i.isValid())
-            visible << i.row();
+        if (const QModelIndex i = resultIndex(id); i.isValid()) visible << i.row();
     if (!visible.isEmpty()) {
         selectResults(visible);
     } else {

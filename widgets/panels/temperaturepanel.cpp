@@ -6,7 +6,6 @@
 #include "widgets/panels/temperatureslider.h"
 #include "widgets/session/document.h"
 #include "widgets/session/resultsmodel.h"
-#include "widgets/session/schedulerecord.h"
 #include "widgets/session/temperaturejobs.h"
 #include "widgets/session/units.h"
 #include "widgets/views/histogramview.h"
@@ -27,7 +26,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <chrono>
 #include <thread>
 
 namespace sl::gui {

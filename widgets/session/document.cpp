@@ -122,21 +122,22 @@ bool Document::setMachine(Machine m) {
 
 bool Document::applyProfile(const QString& path) {
     if (!m_graph) throw std::runtime_error(tr("Open the graph the profile was measured on first.").toStdString());
-    const std::vector<RunRecord> before = onShow();
     GraphTiming timing = m_graph->timing;
     timing.profile = readAndApplyProfile(path, timing.asRead);
-    const bool changed = retimeOpenGraph(std::move(timing));
-    announceTimes(changed);
-    if (changed) m_retiming->retime(before);
+    const bool changed = changeTiming(std::move(timing));
     addAsMeasured();
     return changed;
 }
 
 bool Document::clearProfile() {
     if (!m_graph || !m_graph->timing.profile) return false;
-    const std::vector<RunRecord> before = onShow();
     GraphTiming timing = m_graph->timing;
     timing.profile.reset();
+    return changeTiming(std::move(timing));
+}
+
+bool Document::changeTiming(GraphTiming timing) {
+    const std::vector<RunRecord> before = onShow();
     const bool changed = retimeOpenGraph(std::move(timing));
     announceTimes(changed);
     if (changed) m_retiming->retime(before);

@@ -132,6 +132,9 @@ private:
     bool retimeOpenGraph(GraphTiming timing);
     /// After a change of timing: timesChanged(), and the shown schedule leaves if of other times.
     void announceTimes(bool newGraph);
+    /// A profile applied or cleared: the open graph's times from `timing`, announced, and the
+    /// schedules on show re-timed when they changed; true when they did.
+    bool changeTiming(GraphTiming timing);
     /// ONNX Runtime's order of the applied trace as a result, made on a worker.
     void addAsMeasured();
     /// The session's graph whose object is `graph`; null if none.

@@ -44,6 +44,7 @@ struct Options {
     std::vector<int> devices;
     int seeds = 2, graphs = 8, minNodes = 40, maxNodes = 700, roomTimes = 20, oracleTimes = 20, threads = 1;
     std::int64_t budget = 5000;
+    bool placement = false;   ///< rows comparing the decoder's placements (PlacementRule)
     std::string families, weights;
     fs::path data;
     bool onnx = true;
@@ -66,6 +67,7 @@ Options readOptions(Args& args) {
     o.data = args.take("data", defaultDataDir());
     o.onnx = args.take("onnx", quick ? "0" : "1") != "0";
     o.forward = args.take("forward", "0") != "0";
+    o.placement = args.take("placements", "0") != "0";
     args.finish(1);
     if (o.roomTimes == 1) throw UsageError("--room-times: 0 (skip) or at least 2");
     if (std::sscanf(nodes.c_str(), "%d-%d", &o.minNodes, &o.maxNodes) != 2 || o.minNodes < 2 || o.maxNodes < o.minNodes)
@@ -82,6 +84,9 @@ Options readOptions(Args& args) {
 /// With its placement steered too, toward device 0: the classic order on one device.
 /// "Frees first" steers by a rule of each op's own sizes (regal::freesFirstActions): what a
 /// policy that reads an op's features could do with no answer handed to it.
+/// The balanced rows run plain BRKGA and REGAL with the decoder's balanced placement (the methods'
+/// default for peak memory; the other rows place by affinity, the papers' decoder the oracles
+/// steer): what the decoder gains over the papers', and what REGAL gains on top of it.
 enum class Role {
     Brkga,
     Regal,
@@ -92,7 +97,9 @@ enum class Role {
     OracleOrder,
     OracleClassicOrder,
     OracleClassicOneDevice,
-    FreesFirst
+    FreesFirst,
+    Balanced,
+    RegalBalanced
 };
 
 struct Method {
@@ -111,6 +118,8 @@ std::vector<Method> methods(const Options& o) {
     RunOptions base;
     base.budget = o.budget;
     base.threads = o.threads;
+    base.strings["placement"] =
+        "affinity";   // the papers' decoder, which the oracles steer; --placements 1 adds the other
     std::vector<Method> m{{budgetLabel(o.budget), Role::Brkga, base}, {"REGAL", Role::Regal, base}};
     if (!o.weights.empty()) m[kRegal].options.strings["weights"] = o.weights;
     m.push_back({budgetLabel(o.budget) + ", other seeds", Role::Chance, base});
@@ -133,6 +142,13 @@ std::vector<Method> methods(const Options& o) {
         m.push_back({"Oracle: classic order only", Role::OracleClassicOrder, base});
         m.push_back({"Oracle: classic order, one device", Role::OracleClassicOneDevice, base});
         m.push_back({"Rule: frees first", Role::FreesFirst, base});
+    }
+    if (o.placement) {   // the same runs with the decoder that sees memory (core/brkga/balancedplacement.h)
+        for (auto [label, role] : {std::pair{budgetLabel(o.budget), Role::Balanced}, {"REGAL", Role::RegalBalanced}}) {
+            Method balanced{label + ", balanced placement", role, m[role == Role::Balanced ? kBrkga : kRegal].options};
+            balanced.options.strings["placement"] = "balanced";
+            m.push_back(balanced);
+        }
     }
     return m;
 }
@@ -220,7 +236,8 @@ double costOf(const Method& m, const Problem& p, std::uint64_t seed) {
     }
     RunOptions o = m.options;
     o.seed = m.role == Role::Chance ? seed + kChanceSeedOffset : seed;
-    return OptimizerRegistry::instance().create(m.role == Role::Regal ? "regal" : "brkga")->run(p, o, {}, {}).cost;
+    const bool regal = m.role == Role::Regal || m.role == Role::RegalBalanced;
+    return OptimizerRegistry::instance().create(regal ? "regal" : "brkga")->run(p, o, {}, {}).cost;
 }
 
 // An item carries numbers only: the cost, then the error's characters one per number, so that
@@ -596,10 +613,12 @@ void runBlock(const Block& set, int devices, const std::vector<Method>& ms, int 
 }
 
 void printHeader(const Options& o, const std::vector<Method>& ms) {
-    std::printf("REGAL vs plain BRKGA: step-clock peak memory of %s on identical devices, seeds 1..%d for every "
-                "method, %d thread(s) per run.\n%s and REGAL: %lld evaluations each",
-                o.forward ? "forward graphs" : "training steps", o.seeds, o.threads, ms[kBrkga].label.c_str(),
-                static_cast<long long>(o.budget));
+    std::printf(
+        "REGAL vs plain BRKGA: step-clock peak memory of %s on identical devices, seeds 1..%d for every "
+        "method, %d thread(s) per run, ops placed by affinity (the papers' decoder) unless a row says balanced.\n"
+        "%s and REGAL: %lld evaluations each",
+        o.forward ? "forward graphs" : "training steps", o.seeds, o.threads, ms[kBrkga].label.c_str(),
+        static_cast<long long>(o.budget));
     std::printf("; chance: plain BRKGA at seeds %llu..%llu", static_cast<unsigned long long>(1 + kChanceSeedOffset),
                 static_cast<unsigned long long>(o.seeds + kChanceSeedOffset));
     if (o.roomTimes > 0) std::printf("; room: plain BRKGA at %dx the budget", o.roomTimes);
@@ -663,6 +682,8 @@ SL_CLI_BENCH({"regal",
               "  --graphs N        held-out generated graphs (default 8)\n"
               "  --nodes LO-HI     their forward ops (default 40-700: steps of 100-2,000 ops)\n"
               "  --families LIST   their generator families (default nn)\n"
+              "  --placements 1    rows of plain BRKGA and REGAL with the decoder's balanced placement (the\n"
+              "                    default of brkga and regal for peak memory; every other row places by affinity)\n"
               "  --forward 1       the generated graphs as forward graphs (weights live from the start, no\n"
               "                    training step): the regime where the order moves the peak\n"
               "  --onnx 0          skip the ONNX models\n"

@@ -30,10 +30,11 @@ std::vector<OptionSpec> optionSpecs(Chromosomes kind) {
         {"alpha", "Beta alpha", K::Double, 1, 0.05, 100, "mutant / initial keys ~ Beta(alpha, beta); 1, 1 = uniform"},
         {"beta", "Beta beta", K::Double, 1, 0.05, 100, "mutant / initial keys ~ Beta(alpha, beta); 1, 1 = uniform"},
     };
-    if (kind == Chromosomes::Regal)
+    if (kind == Chromosomes::Regal) {
         specs.push_back({"symmetry", "Symmetry breaking", K::Bool, 1, 0, 1,
                          "fix the op with the largest memory on device 0 (identical devices)"});
-    else if (kind == Chromosomes::Order) {
+        for (OptionSpec& s : placementOptionSpecs()) specs.push_back(std::move(s));
+    } else if (kind == Chromosomes::Order) {
         specs.push_back({"warm-start", "Warm start (list-cp)", K::Bool, 1, 0, 1,
                          "seed the population with list-cp and list-mopnr priorities"});
         specs.push_back({"local-search", "Local search", K::Bool, 0, 0, 1,
@@ -155,7 +156,7 @@ public:
 private:
     static std::unique_ptr<DecoderT> make(const Problem& p, const RunOptions& o) {
         if constexpr (std::is_same_v<DecoderT, RegalDecoder>)
-            return std::make_unique<RegalDecoder>(p, o.get("symmetry", 1) != 0);
+            return std::make_unique<RegalDecoder>(p, o.get("symmetry", 1) != 0, placementRuleFromOptions(o, p));
         else if constexpr (std::is_same_v<DecoderT, OrderDecoder>)
             return std::make_unique<OrderDecoder>(p, o.get("local-search", 0) != 0);
         else
@@ -171,6 +172,48 @@ private:
 };
 
 } // namespace
+
+std::vector<OptionSpec> placementOptionSpecs() {
+    using K = OptionSpec::Kind;
+    return {
+        {.key = "placement",
+         .label = "Placement",
+         .kind = K::Choice,
+         .defaultValue = 0,
+         .min = 0,
+         .max = 2,
+         .help =
+             "how the decoder places ops: auto (balanced for peak memory, else affinity), affinity (the papers'), balanced",
+         .choices = {"auto", "affinity", "balanced"}},
+        {.key = "balance",
+         .label = "Memory balance",
+         .kind = K::Double,
+         .defaultValue = kMemoryPlacement.balance,
+         .min = 0,
+         .max = 10,
+         .help = "balanced placement: weight of the device's share of live bytes against the op's affinity key"},
+        {.key = "locality",
+         .label = "Locality",
+         .kind = K::Double,
+         .defaultValue = kMemoryPlacement.locality,
+         .min = 0,
+         .max = 1,
+         .help = "balanced placement: weight of the share of the op's inputs that would be copied to the device"},
+    };
+}
+
+PlacementRule placementRuleFromOptions(const RunOptions& o, const Problem& problem) {
+    std::string name = o.getString("placement", "");
+    if (name.empty()) {
+        const auto choices = placementOptionSpecs()[0].choices;
+        name = choices.at(static_cast<size_t>(std::clamp(o.get("placement", 0), 0.0, 2.0)));
+    }
+    if (name != "auto" && name != "affinity" && name != "balanced")
+        throw std::invalid_argument("unknown placement '" + name + "' (auto, affinity, balanced)");
+    if (name == "affinity" || (name == "auto" && problem.objective.kind != Objective::Memory)) return {};
+    return {.balance = o.get("balance", kMemoryPlacement.balance),
+            .locality = o.get("locality", kMemoryPlacement.locality)};
+}
 
 std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind) {
     switch (kind) {

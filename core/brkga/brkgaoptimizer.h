@@ -9,9 +9,11 @@
 ///    baseline in the GFlowNet's action space (Zhang et al. 2023, §5; docs/brkga.md); makespan only.
 /// Options (RunOptions::values, declared by optionSpecs()): population, elites, mutants, rho,
 /// populations, exchange-interval, exchange-count, restart-stall, stall, alpha and beta (one
-/// Beta distribution for all mutant and initial keys; 1, 1 = uniform), and symmetry (brkga) or
-/// warm-start (brkga-order). Budget defaults to 5,000 evaluations.
+/// Beta distribution for all mutant and initial keys; 1, 1 = uniform), symmetry and placement,
+/// balance, locality (brkga: placementOptionSpecs()) or warm-start (brkga-order). Budget defaults
+/// to 5,000 evaluations.
 
+#include "core/brkga/balancedplacement.h"
 #include "core/brkga/brkga.h"
 #include "core/optimizer/optimizer.h"
 
@@ -26,6 +28,14 @@ std::vector<OptionSpec> optionSpecs(Chromosomes kind);
 /// Engine parameters from declared options (defaults: the papers' 100 / 10 / 10 / 0.7).
 Params paramsFromOptions(const RunOptions& o);
 std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind);
+
+/// How REGAL's decoder places ops, for `brkga` and `regal` alike: placement auto | affinity |
+/// balanced (sl::BalancedPlacement), and the balanced rule's balance and locality.
+std::vector<OptionSpec> placementOptionSpecs();
+/// The rule `o` asks for on `problem`: "auto" (the default) is sl::kMemoryPlacement, with the
+/// balance and locality given, for the memory objective and affinity alone for the others;
+/// "affinity" is the papers' decoder. Throws std::invalid_argument for an unknown name.
+PlacementRule placementRuleFromOptions(const RunOptions& o, const Problem& problem);
 
 inline constexpr std::int64_t kDefaultBudget = 5000;
 

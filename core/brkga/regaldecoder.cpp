@@ -26,9 +26,11 @@ bool identicalDevices(const Problem& p) {
 
 } // namespace
 
-RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
-    : m_problem(problem), m_graph(problem.g()), m_cost(problem) {
+RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking, PlacementRule placement)
+    : m_problem(problem), m_graph(problem.g()), m_cost(problem), m_rule(placement) {
     problem.check();
+    if (!(placement.balance >= 0 && placement.locality >= 0))
+        throw std::invalid_argument("REGAL decoder: the placement's balance and locality must be >= 0");
     const Graph& g = m_graph;
     const int n = g.opCount(), T = g.tensorCount(), D = problem.platform.deviceCount();
     m_layout = RegalLayout::of(problem);
@@ -62,6 +64,7 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
         }
     }
 
+    if (!placement.byAffinityOnly()) m_balanced = std::make_unique<BalancedPlacement>(problem, m_devicesOfType);
     m_scheduler = std::make_unique<ListScheduler>(problem);   // schedule() needs it in any case
     if (linksShared(problem.platform)) m_booked = std::make_unique<BookedOrder>(problem);
     if (m_cost.needsMemory() && stepClock) m_stepMemory = std::make_unique<StepMemory>(g, D);
@@ -87,6 +90,7 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking)
 }
 
 void RegalDecoder::place(std::span<const double> keys) {
+    if (m_balanced) return m_balanced->place(keys, m_layout, m_rule, m_symmetryOp, m_placement);
     const int n = m_layout.ops;
     for (OpId v = 0; v < n; ++v) {
         const auto& cands = m_devicesOfType[static_cast<size_t>(m_type[static_cast<size_t>(v)])];

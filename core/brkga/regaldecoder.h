@@ -10,9 +10,12 @@
 ///  - transfer priority (tensor t, device q) at n*(d+1) + t*d + q (the key of the producer's own
 ///    device is never read; it keeps the length fixed).
 /// Decoding:
-///  1. placement: argmax affinity over the devices of the op's machine type (ties: lowest index).
-///     Symmetry breaking: on a platform of identical devices the op with the largest memory
-///     (input + output bytes, ties to the smallest id) is fixed on device 0;
+///  1. placement: argmax affinity over the devices of the op's machine type (ties: lowest index);
+///     with a PlacementRule, affinity minus weighted shares of the device's live bytes and of the
+///     op's inputs it would copy, op by op in the priorities' order (sl::BalancedPlacement).
+///     Symmetry breaking: on a platform of identical
+///     devices the op with the largest memory (input + output bytes, ties to the smallest id) is
+///     fixed on device 0;
 ///  2. one transfer X(t, q) per tensor and remote device hosting a consumer of t;
 ///  3. Kahn's algorithm over ops + transfers, the ready node with the highest key first (ties: ops
 ///     before transfers, then smaller id; transfers are numbered by (tensor, device)) -> sequence;
@@ -35,6 +38,7 @@
 ///   sl::Schedule s = dec.schedule(keys);     // full timed schedule for views and export
 /// \endcode
 
+#include "core/brkga/balancedplacement.h"
 #include "core/costmodel/cost.h"
 #include "core/costmodel/linkbooker.h"
 #include "core/costmodel/listscheduler.h"
@@ -66,8 +70,9 @@ struct RegalLayout {
 
 class RegalDecoder {
 public:
-    /// Throws GraphError if the problem is not schedulable (see Problem::check()).
-    explicit RegalDecoder(const Problem& problem, bool symmetryBreaking = true);
+    /// Throws GraphError if the problem is not schedulable (see Problem::check()), and
+    /// std::invalid_argument for a negative weight of `placement` (all 0: the papers' placement).
+    explicit RegalDecoder(const Problem& problem, bool symmetryBreaking = true, PlacementRule placement = {});
 
     const RegalLayout& layout() const { return m_layout; }
     /// The op fixed on device 0, or kNoOp (symmetry breaking off, or devices not identical).
@@ -110,6 +115,9 @@ private:
     std::vector<OpId> m_producer;             ///< per tensor
     std::vector<int> m_consStart;             ///< distinct consumers per tensor (CSR)
     std::vector<OpId> m_cons;
+
+    PlacementRule m_rule;
+    std::unique_ptr<BalancedPlacement> m_balanced;   ///< a rule other than affinity alone
 
     std::unique_ptr<ListScheduler> m_scheduler;
     std::unique_ptr<BookedOrder> m_booked;   ///< shared links: the clock of the decoded order

@@ -110,7 +110,8 @@ std::vector<std::string> featureColumns() {
             "placement_agreement", "memory_pressure", "pair:placed_share", "pair:best_places"};
 }
 
-GraphFeatures computeFeatures(const Problem& problem, std::span<const brkga::Chromosome> population, bool symmetry) {
+GraphFeatures computeFeatures(const Problem& problem, std::span<const brkga::Chromosome> population, bool symmetry,
+                              PlacementRule placement) {
     problem.check();
     if (population.empty()) throw std::invalid_argument("REGAL features: an empty population");
     const Graph& g = problem.g();
@@ -121,7 +122,7 @@ GraphFeatures computeFeatures(const Problem& problem, std::span<const brkga::Chr
     f.pair.assign(static_cast<std::size_t>(f.ops) * static_cast<std::size_t>(f.devices) * kPairWidth, 0.0f);
     addSizes(g, f);
     addDepthAndHeight(g, f);
-    RegalDecoder decoder(problem, symmetry);
+    RegalDecoder decoder(problem, symmetry, placement);
     addPopulationStatistics(decoder, population, f);
     addBestSchedule(problem, decoder, population.front(), f);
     if (decoder.symmetryOp() != kNoOp) cell(f, decoder.symmetryOp(), 7) = 1;

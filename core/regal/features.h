@@ -22,6 +22,7 @@
 /// Edges: one per (producer, tensor, consumer), feature = normalised tensor bytes.
 /// Nothing reads op names or types (R §4.1: op types do not transfer).
 
+#include "core/brkga/balancedplacement.h"
 #include "core/brkga/brkga.h"
 #include "core/costmodel/problem.h"
 
@@ -56,6 +57,7 @@ std::vector<std::string> featureColumns();
 
 /// The features of `problem` with the statistics of `population` (REGAL's chromosomes, best
 /// first; not empty). Throws GraphError / std::invalid_argument.
-GraphFeatures computeFeatures(const Problem& problem, std::span<const brkga::Chromosome> population, bool symmetry = true);
+GraphFeatures computeFeatures(const Problem& problem, std::span<const brkga::Chromosome> population,
+                              bool symmetry = true, PlacementRule placement = {});
 
 } // namespace sl::regal

@@ -13,7 +13,8 @@ SearchOutcome search(const Problem& problem, const SearchRequest& request, const
     problem.check();
     const int threads = std::max(1, request.threads);
     std::vector<std::unique_ptr<RegalDecoder>> decoders;
-    for (int t = 0; t < threads; ++t) decoders.push_back(std::make_unique<RegalDecoder>(problem, request.symmetry));
+    for (int t = 0; t < threads; ++t)
+        decoders.push_back(std::make_unique<RegalDecoder>(problem, request.symmetry, request.placement));
     brkga::Engine engine(decoders[0]->layout().size(), [&](std::span<double> keys, int worker) {
         return decoders[static_cast<std::size_t>(worker)]->decode(keys);
     }, request.params, threads);

@@ -5,6 +5,7 @@
 /// distributions: what the `regal` optimizer, its trainer, its feature run and `bench regal` share.
 /// Reproducible for any thread count (brkga::Engine's contract); cancellable through `stop`.
 
+#include "core/brkga/balancedplacement.h"
 #include "core/brkga/brkga.h"
 #include "core/costmodel/problem.h"
 
@@ -40,6 +41,7 @@ struct SearchRequest {
     std::uint64_t seed = 1;
     int threads = 1;
     bool symmetry = true;                 ///< fix the largest-memory op on device 0
+    PlacementRule placement;              ///< the decoder's (sl::RegalDecoder); by default affinity alone
     brkga::Distributions distributions;   ///< empty: Uniform keys, as plain BRKGA
     int keepPopulation = 0;               ///< > 0: return that many final chromosomes, best first
     Steering steering;                    ///< no `choose`: never steered

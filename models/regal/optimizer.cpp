@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/regal/optimizer.h"
 
+#include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/regaldecoder.h"
 #include "core/heuristics/evaluate.h"
 #include "models/encoder/encoder.h"
@@ -37,6 +38,7 @@ public:
         c.seed = o.seed;
         c.threads = std::max(1, o.threads);
         c.greedy = o.get("sample", 0) == 0;
+        c.placement = brkga::placementRuleFromOptions(o, p);
         // Heads the model was not trained to steer stay Uniform whatever the options say.
         c.learned = {.placement = o.get("learn-placement", 1) != 0 && policy->config().learnsPlacement,
                      .scheduling = o.get("learn-scheduling", 1) != 0 && policy->config().learnsScheduling};
@@ -49,7 +51,7 @@ public:
             return monitor.timeUp();
         };
         const RunOutcome out = runRegal(p, policy, c, observer, stop);
-        r.schedule = RegalDecoder(p).schedule(out.best);
+        r.schedule = RegalDecoder(p, c.symmetry, c.placement).schedule(out.best);
         r.evaluations = out.evaluations;
         r.cancelled = stop.stop_requested();
         char note[256];
@@ -90,6 +92,7 @@ OptimizerInfo regalInfo() {
         {.key = "learn-scheduling", .label = "Learned priorities", .kind = K::Bool, .defaultValue = 1, .min = 0, .max = 1,
          .help = "priority keys follow the policy (else Uniform)"},
     };
+    for (OptionSpec& s : brkga::placementOptionSpecs()) info.options.push_back(std::move(s));
     info.usesBudget = true;
     info.usesSeed = true;
     info.devices = 0;   // any count: the heads are shared by the devices

@@ -31,10 +31,11 @@ RunOutcome runRegal(const Problem& problem, RegalPolicy& policy, const RunConfig
     request.seed = config.seed;   // plain BRKGA's seed: the same run until the policy steers
     request.threads = config.threads;
     request.symmetry = config.symmetry;
+    request.placement = config.placement;
     request.steering.afterGeneration = config.steerAfter;
     request.steering.choose = [&](std::span<const brkga::Chromosome> population) {
         const auto start = std::chrono::steady_clock::now();
-        const GraphFeatures features = computeFeatures(problem, population, config.symmetry);
+        const GraphFeatures features = computeFeatures(problem, population, config.symmetry, config.placement);
         out.actions = policyActions(policy, features, deriveSeed(config.seed, 1), config.greedy, config.learned);
         out.policySeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return geneDistributions(RegalLayout::of(problem), out.actions, config.learned);

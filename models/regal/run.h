@@ -29,6 +29,7 @@ struct RunConfig {
     int threads = 1;
     bool greedy = true;                  ///< the policy's means; false: a draw (seeded by `seed`)
     bool symmetry = true;
+    PlacementRule placement;             ///< the decoder's (sl::RegalDecoder); by default affinity alone
     LearnedKeys learned;                 ///< which key types follow the policy
     brkga::Params params;                ///< the papers' 100 / 10 / 10 / 0.7
 };

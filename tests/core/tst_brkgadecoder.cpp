@@ -181,21 +181,28 @@ private Q_SLOTS:
         QTest::addColumn<int>("devices");
         QTest::addColumn<int>("objective");
         QTest::addColumn<int>("clock");
+        QTest::addColumn<bool>("balanced");
         for (int d : {1, 2, 3})
             for (int obj : {0, 1, 2})
-                for (int clock : {0, 1}) {
-                    QTest::addRow("layered d=%d obj=%d clock=%d", d, obj, clock) << QString("layered") << d << obj << clock;
-                    QTest::addRow("erdos-renyi d=%d obj=%d clock=%d", d, obj, clock) << QString("erdos-renyi") << d << obj << clock;
-                }
+                for (int clock : {0, 1})
+                    for (bool balanced : {false, true}) {
+                        const char* placing = balanced ? "balanced" : "affinity";
+                        QTest::addRow("layered d=%d obj=%d clock=%d %s", d, obj, clock, placing)
+                            << QString("layered") << d << obj << clock << balanced;
+                        QTest::addRow("erdos-renyi d=%d obj=%d clock=%d %s", d, obj, clock, placing)
+                            << QString("erdos-renyi") << d << obj << clock << balanced;
+                    }
     }
     // decode() is the cost BRKGA minimises; scoreSchedule() of the decoded schedule is the cost
     // every result reports and `evaluate` prints. They must agree to the bit, for every objective
-    // and memory clock, and the memory clocks must agree with their definitions.
+    // and memory clock, and the memory clocks must agree with their definitions; with either
+    // placement (the balanced one places otherwise, by the same rules for everything after).
     void randomGraphsDecodeToValidSchedules() {
         QFETCH(QString, family);
         QFETCH(int, devices);
         QFETCH(int, objective);
         QFETCH(int, clock);
+        QFETCH(bool, balanced);
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             GeneratedInstance inst = generateInstance(family.toStdString(), 60, seed);
             Problem p;
@@ -203,7 +210,7 @@ private Q_SLOTS:
             p.platform = family == "layered" ? Platform::identical(devices) : inst.platform;
             p.objective.kind = static_cast<Objective>(objective);
             p.objective.memoryClock = static_cast<MemoryClock>(clock);
-            RegalDecoder dec(p);
+            RegalDecoder dec(p, true, balanced ? kMemoryPlacement : PlacementRule{});
             Rng rng(seed);
             for (int trial = 0; trial < 5; ++trial) {
                 std::vector<double> keys(dec.layout().size());

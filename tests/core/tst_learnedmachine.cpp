@@ -17,7 +17,7 @@ using namespace sl;
 
 namespace {
 
-const std::string kData = SCHEDLAB_TEST_DATA;
+const std::string kMachineData = SCHEDLAB_TEST_DATA;
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
 
@@ -75,7 +75,8 @@ private Q_SLOTS:
     /// ignore the fit, a fit keyed on names instead of types, a fit lost in the file.
     void learnedEntryEstimatesWhatItWasFittedOn() {
         const DeviceSpec& base = DeviceCatalog::instance().device("a100-sxm4-80gb");
-        const ProfiledModel alexnet = plantedProfile(kData + "/onnx/light_bvlc_alexnet.onnx", base, "onnxruntime");
+        const ProfiledModel alexnet =
+            plantedProfile(kMachineData + "/onnx/light_bvlc_alexnet.onnx", base, "onnxruntime");
         const DeviceSpec learned = learnedDevice(base, {alexnet}, "ort-test");
         QCOMPARE(learned.id, std::string("ort-test"));
         QCOMPARE(learned.fit.sources.size(), size_t(1));
@@ -103,8 +104,9 @@ private Q_SLOTS:
     /// Profiles of two runtimes are not mixed: refused, naming both files.
     void twoRuntimesRefused() {
         const DeviceSpec& base = DeviceCatalog::instance().device("a100-sxm4-80gb");
-        const ProfiledModel ort = plantedProfile(kData + "/onnx/light_bvlc_alexnet.onnx", base, "onnxruntime");
-        const ProfiledModel torch = plantedProfile(kData + "/onnx/light_squeezenet.onnx", base, "schedlab-cli profile");
+        const ProfiledModel ort = plantedProfile(kMachineData + "/onnx/light_bvlc_alexnet.onnx", base, "onnxruntime");
+        const ProfiledModel torch =
+            plantedProfile(kMachineData + "/onnx/light_squeezenet.onnx", base, "schedlab-cli profile");
         try {
             (void)learnedDevice(base, {ort, torch}, "mixed");
             QFAIL("two runtimes fitted together");

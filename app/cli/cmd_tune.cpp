@@ -121,6 +121,7 @@ int runTune(Args& args) {
     const std::size_t top = static_cast<std::size_t>(std::max<std::int64_t>(1, args.takeInt("top", 10)));
     const int devices = static_cast<int>(args.takeInt("devices", 2));
     const Objective objective = objectiveFromString(args.take("objective", "memory"));
+    const std::string placement = args.take("placement", "auto");   // brkga's decoder, for every setting
     if (method != "brkga" && method != "brkga-order") throw UsageError("--method must be brkga or brkga-order");
     std::vector<Instance> set = instances(args, devices, objective);
     args.finish(args.positionalCount());
@@ -131,6 +132,7 @@ int runTune(Args& args) {
         o.budget = budget;
         o.threads = threads;
         o.seed = seed + static_cast<std::uint64_t>(rep);
+        if (method == "brkga") o.strings["placement"] = placement;
         return OptimizerRegistry::instance().create(method)->run(in.problem, o, {}, {}).cost;
     };
     std::printf("Tuning %s: %zu settings (grid '%s') x %zu graphs x %d seeds, %lld evaluations each, objective %s\n",
@@ -178,20 +180,25 @@ int runTune(Args& args) {
     return 0;
 }
 
-SL_CLI_COMMAND({"tune", "grid-search BRKGA hyper-parameters over a set of graphs (Tuned BRKGA)",
-                "Usage: schedlab-cli tune [GRAPH.stg|JOBSHOP.txt...] [--generate FAMILY:NODES:COUNT] [--method brkga|brkga-order]\n"
-                "         [--grid quick|full] [--budget 5000] [--objective memory|makespan|both] [--devices 2]\n"
-                "         [--threads 2] [--seed 1] [--repeats 1] [--top 10] [--training sgd|adam]\n"
-                "Runs every setting of the grid on every graph (files, or generated: default layered:100:4)\n"
-                "and ranks the settings by their mean % improvement over BRKGA with the papers' defaults\n"
-                "(population 100, 10 elites, 10 mutants, rho 0.7, uniform keys) at the same budget and seeds.\n"
-                "Grids: quick = rho {0.6,0.7,0.8} x population {50,100} x elite fraction {0.1,0.2} x\n"
-                "populations {1,2} (24 settings); full = as many as REGAL's grid (Paliwal et al. 2020, §4.2;\n"
-                "the values are ours, docs/brkga.md): rho {0.6,0.7,0.8} x Beta alpha {0.5,1,2} x beta\n"
-                "{0.5,1,2} x population {50,100,200} x elite fraction {0.1,0.2} x mutant fraction {0.1,0.2}\n"
-                "x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n"
-                "--training sgd|adam tunes on the graphs' training steps (docs/training-graphs.md).\n",
-                {}, &runTune});
+SL_CLI_COMMAND(
+    {"tune",
+     "grid-search BRKGA hyper-parameters over a set of graphs (Tuned BRKGA)",
+     "Usage: schedlab-cli tune [GRAPH.stg|JOBSHOP.txt...] [--generate FAMILY:NODES:COUNT] [--method brkga|brkga-order]\n"
+     "         [--grid quick|full] [--budget 5000] [--objective memory|makespan|both] [--devices 2]\n"
+     "         [--threads 2] [--seed 1] [--repeats 1] [--top 10] [--training sgd|adam]\n"
+     "         [--placement auto|affinity|balanced]\n"
+     "Runs every setting of the grid on every graph (files, or generated: default layered:100:4)\n"
+     "and ranks the settings by their mean % improvement over BRKGA with the papers' defaults\n"
+     "(population 100, 10 elites, 10 mutants, rho 0.7, uniform keys) at the same budget and seeds.\n"
+     "Grids: quick = rho {0.6,0.7,0.8} x population {50,100} x elite fraction {0.1,0.2} x\n"
+     "populations {1,2} (24 settings); full = as many as REGAL's grid (Paliwal et al. 2020, §4.2;\n"
+     "the values are ours, docs/brkga.md): rho {0.6,0.7,0.8} x Beta alpha {0.5,1,2} x beta\n"
+     "{0.5,1,2} x population {50,100,200} x elite fraction {0.1,0.2} x mutant fraction {0.1,0.2}\n"
+     "x populations {1,2} (648 settings). --devices 0 keeps a file's own platform.\n"
+     "--training sgd|adam tunes on the graphs' training steps (docs/training-graphs.md).\n"
+     "--placement: brkga's decoder for every setting and the reference (docs/brkga.md).\n",
+     {},
+     &runTune});
 
 } // namespace
 } // namespace sl::cli

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/balancedplacement.h"
 
+#include "core/brkga/distinctconsumers.h"
 #include "core/brkga/regaldecoder.h"
 
 #include <algorithm>
@@ -15,18 +16,15 @@ BalancedPlacement::BalancedPlacement(const Problem& problem, std::vector<std::ve
     m_inputBytes.assign(static_cast<size_t>(n), 0.0);
     for (OpId v = 0; v < n; ++v)
         for (TensorId t : m_graph.inputs(v)) m_inputBytes[static_cast<size_t>(v)] += m_graph.tensor(t).bytes;
+    DistinctConsumers consumers(m_graph);
+    m_consStart = std::move(consumers.start);
+    m_cons = std::move(consumers.ops);
     m_producer.resize(static_cast<size_t>(T));
     m_consumers.resize(static_cast<size_t>(T));
-    m_consStart.assign(static_cast<size_t>(T) + 1, 0);
     for (TensorId t = 0; t < T; ++t) {
-        const Tensor& x = m_graph.tensor(t);
-        m_producer[static_cast<size_t>(t)] = x.producer;
-        std::vector<OpId> c = x.consumers;
-        std::sort(c.begin(), c.end());
-        c.erase(std::unique(c.begin(), c.end()), c.end());
-        m_cons.insert(m_cons.end(), c.begin(), c.end());
-        m_consStart[static_cast<size_t>(t) + 1] = static_cast<int>(m_cons.size());
-        m_consumers[static_cast<size_t>(t)] = static_cast<int>(c.size());
+        m_producer[static_cast<size_t>(t)] = m_graph.tensor(t).producer;
+        m_consumers[static_cast<size_t>(t)] =
+            m_consStart[static_cast<size_t>(t) + 1] - m_consStart[static_cast<size_t>(t)];
     }
     m_remaining.resize(static_cast<size_t>(T));
     m_indeg.resize(static_cast<size_t>(n));

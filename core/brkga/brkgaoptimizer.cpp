@@ -7,6 +7,7 @@
 #include "core/brkga/orderdecoder.h"
 #include "core/brkga/regaldecoder.h"
 #include "core/costmodel/sharedlinks.h"
+#include "core/graph/graphkind.h"
 
 #include <algorithm>
 #include <chrono>
@@ -183,7 +184,7 @@ std::vector<OptionSpec> placementOptionSpecs() {
          .min = 0,
          .max = 2,
          .help =
-             "how the decoder places ops: auto (balanced for peak memory, else affinity), affinity (the papers'), balanced",
+             "how the decoder places ops: auto (balanced for a training step's peak memory, else affinity), affinity (the papers'), balanced",
          .choices = {"auto", "affinity", "balanced"}},
         {.key = "balance",
          .label = "Memory balance",
@@ -203,14 +204,11 @@ std::vector<OptionSpec> placementOptionSpecs() {
 }
 
 PlacementRule placementRuleFromOptions(const RunOptions& o, const Problem& problem) {
-    std::string name = o.getString("placement", "");
-    if (name.empty()) {
-        const auto choices = placementOptionSpecs()[0].choices;
-        name = choices.at(static_cast<size_t>(std::clamp(o.get("placement", 0), 0.0, 2.0)));
-    }
-    if (name != "auto" && name != "affinity" && name != "balanced")
-        throw std::invalid_argument("unknown placement '" + name + "' (auto, affinity, balanced)");
-    if (name == "affinity" || (name == "auto" && problem.objective.kind != Objective::Memory)) return {};
+    const std::string name = choiceValue(o, placementOptionSpecs()[0], "brkga");
+    // auto: balanced where it was chosen and measured to gain, the peak memory of training steps
+    // (docs/brkga.md, "Placement that sees memory"); on forward graphs it gains or loses by family.
+    const bool trainingStepMemory = problem.objective.kind == Objective::Memory && isTrainingStep(problem.g());
+    if (name == "affinity" || (name == "auto" && !trainingStepMemory)) return {};
     return {.balance = o.get("balance", kMemoryPlacement.balance),
             .locality = o.get("locality", kMemoryPlacement.locality)};
 }

@@ -33,7 +33,8 @@ std::unique_ptr<Optimizer> makeOptimizer(Chromosomes kind);
 /// balanced (sl::BalancedPlacement), and the balanced rule's balance and locality.
 std::vector<OptionSpec> placementOptionSpecs();
 /// The rule `o` asks for on `problem`: "auto" (the default) is sl::kMemoryPlacement, with the
-/// balance and locality given, for the memory objective and affinity alone for the others;
+/// balance and locality given, for the peak memory of a training step (sl::isTrainingStep) and
+/// affinity alone for anything else;
 /// "affinity" is the papers' decoder. Throws std::invalid_argument for an unknown name.
 PlacementRule placementRuleFromOptions(const RunOptions& o, const Problem& problem);
 

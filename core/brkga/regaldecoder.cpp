@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/brkga/regaldecoder.h"
 
+#include "core/brkga/distinctconsumers.h"
 #include "core/costmodel/sharedlinks.h"
 
 #include <algorithm>
@@ -41,16 +42,10 @@ RegalDecoder::RegalDecoder(const Problem& problem, bool symmetryBreaking, Placem
     for (OpId v = 0; v < n; ++v) m_type[static_cast<size_t>(v)] = g.op(v).machineType;
 
     m_producer.resize(static_cast<size_t>(T));
-    m_consStart.assign(static_cast<size_t>(T) + 1, 0);
-    for (TensorId t = 0; t < T; ++t) {
-        const Tensor& x = g.tensor(t);
-        m_producer[static_cast<size_t>(t)] = x.producer;
-        std::vector<OpId> c = x.consumers;
-        std::sort(c.begin(), c.end());
-        c.erase(std::unique(c.begin(), c.end()), c.end());
-        m_cons.insert(m_cons.end(), c.begin(), c.end());
-        m_consStart[static_cast<size_t>(t) + 1] = static_cast<int>(m_cons.size());
-    }
+    for (TensorId t = 0; t < T; ++t) m_producer[static_cast<size_t>(t)] = g.tensor(t).producer;
+    DistinctConsumers consumers(g);
+    m_consStart = std::move(consumers.start);
+    m_cons = std::move(consumers.ops);
 
     if (symmetryBreaking && D > 1 && n > 0 && identicalDevices(problem)) {
         double best = -1;

@@ -135,6 +135,15 @@ constexpr std::array<std::string_view, 122> kHloOpcodes = {"abs",
 
 bool isHloOpcode(std::string_view type) { return std::binary_search(kHloOpcodes.begin(), kHloOpcodes.end(), type); }
 
+bool isTrainingStep(const Graph& g) {
+    bool loss = false, gradient = false;
+    for (const Op& op : g.ops()) {
+        loss = loss || op.type == "Loss";
+        gradient = gradient || (op.type.size() > 4 && op.type.ends_with("Grad"));
+    }
+    return loss && gradient;
+}
+
 GraphKind graphKind(const Graph& g) {
     if (g.opCount() == 0) return GraphKind::Other;
     int hlo = 0;

@@ -21,6 +21,10 @@ enum class GraphKind { CompiledStep, Other };
 /// spells them (lower case, hyphenated: ONNX's "Add" is not HLO's "add"); Other otherwise and for
 /// an empty graph. O(V).
 GraphKind graphKind(const Graph& g);
+/// Whether `g` is a training step as sl::trainingStep builds it (docs/training-graphs.md): an op of
+/// type "Loss" and gradient ops ("<Type>Grad"). A forward graph, any other DAG and a compiled
+/// HLO step (kind CompiledStep) are not. O(V).
+bool isTrainingStep(const Graph& g);
 /// Whether `type` is an XLA HLO opcode ("dot", "get-tuple-element", "all-reduce-start", ...).
 bool isHloOpcode(std::string_view type);
 

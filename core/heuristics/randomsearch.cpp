@@ -48,13 +48,7 @@ public:
         RunResult r;
         const Graph& g = p.g();
         const std::int64_t k = o.budget > 0 ? o.budget : static_cast<std::int64_t>(o.get("samples", 100));
-        std::string space = o.getString("space", "");
-        if (space.empty()) {
-            const auto choices = randomSearchOptions()[1].choices;
-            space = choices.at(static_cast<size_t>(std::clamp(o.get("space", 0), 0.0, 2.0)));
-        }
-        if (space != "auto" && space != "priorities" && space != "orders")
-            throw std::invalid_argument("random-search: unknown space '" + space + "' (auto, priorities, orders)");
+        const std::string space = choiceValue(o, randomSearchOptions()[1], "random-search");
         const bool orders = space == "orders" || (space == "auto" && p.objective.kind == Objective::Memory);
 
         PriorityEvaluator evaluator(p);

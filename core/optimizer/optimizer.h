@@ -72,6 +72,11 @@ struct RunOptions {
     }
 };
 
+/// The name a Choice option was given: its name in `strings` (the CLI), else the index in
+/// `values` (the explorer), else the spec's default. Throws std::invalid_argument, naming `method`,
+/// for a name that is not one of the spec's choices.
+std::string choiceValue(const RunOptions& o, const OptionSpec& spec, const std::string& method);
+
 struct Progress {
     std::int64_t evaluations = 0;
     double best = 0;           ///< best scalar cost so far

@@ -1,9 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include "core/optimizer/optimizer.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace sl {
+
+std::string choiceValue(const RunOptions& o, const OptionSpec& spec, const std::string& method) {
+    std::string name = o.getString(spec.key, "");
+    if (name.empty()) {
+        const double last = static_cast<double>(spec.choices.size()) - 1;
+        name = spec.choices.at(static_cast<size_t>(std::clamp(o.get(spec.key, spec.defaultValue), 0.0, last)));
+    }
+    if (std::find(spec.choices.begin(), spec.choices.end(), name) == spec.choices.end()) {
+        std::string known;
+        for (const std::string& c : spec.choices) known += (known.empty() ? "" : ", ") + c;
+        throw std::invalid_argument(method + ": unknown " + spec.key + " '" + name + "' (" + known + ")");
+    }
+    return name;
+}
 
 OptimizerRegistry& OptimizerRegistry::instance() {
     static OptimizerRegistry registry;

@@ -59,9 +59,12 @@ std::vector<Draw> oracleDraws(const PolicyOutput& out, const GraphBatch& batch, 
     return draws;
 }
 
-torch::Tensor imitationLoss(const PolicyOutput& out, const GraphBatch& batch, const std::vector<const OracleLabel*>& labels,
-                            double sigma, int strength, LearnedKeys learned) {
-    const torch::Tensor logp = logProbability(out, batch, oracleDraws(out, batch, labels, strength), sigma, learned);
+namespace {
+
+/// -log p(draws) per learned key, averaged over the batch's graphs.
+torch::Tensor negativeLogLikelihoodPerKey(const PolicyOutput& out, const GraphBatch& batch,
+                                          const std::vector<Draw>& draws, double sigma, LearnedKeys learned) {
+    const torch::Tensor logp = logProbability(out, batch, draws, sigma, learned);
     std::vector<float> keys;
     for (int g = 0; g < batch.graphs(); ++g) {
         const auto gi = static_cast<std::size_t>(g);
@@ -69,6 +72,36 @@ torch::Tensor imitationLoss(const PolicyOutput& out, const GraphBatch& batch, co
         keys.push_back(static_cast<float>(ops * ((learned.placement ? batch.devices[gi] : 0) + (learned.scheduling ? 1 : 0))));
     }
     return -(logp / torch::tensor(keys)).mean();
+}
+
+}   // namespace
+
+torch::Tensor imitationLoss(const PolicyOutput& out, const GraphBatch& batch,
+                            const std::vector<const OracleLabel*>& labels, double sigma, int strength,
+                            LearnedKeys learned) {
+    return negativeLogLikelihoodPerKey(out, batch, oracleDraws(out, batch, labels, strength), sigma, learned);
+}
+
+torch::Tensor ruleImitationLoss(const PolicyOutput& out, const GraphBatch& batch, const std::vector<Actions>& targets,
+                                double sigma, LearnedKeys learned) {
+    if (static_cast<int>(targets.size()) != batch.graphs())
+        throw std::invalid_argument("REGAL imitation: one target per graph");
+    std::vector<Draw> draws;
+    for (int g = 0; g < batch.graphs(); ++g) {
+        const Actions& a = targets[static_cast<std::size_t>(g)];
+        const int ops = batch.offsets[static_cast<std::size_t>(g) + 1] - batch.offsets[static_cast<std::size_t>(g)];
+        if (a.ops != ops || a.devices != batch.devices[static_cast<std::size_t>(g)])
+            throw std::invalid_argument("REGAL imitation: a target of another graph");
+        Draw d;
+        d.actions = a;
+        for (int v = 0; v < ops; ++v) {
+            for (int q = 0; q < a.devices; ++q)
+                d.affinity.push_back(static_cast<float>(a.shift[a.index(v, q)] * kShiftStep));
+            d.priority.push_back(static_cast<float>(a.shift[a.index(v, a.devices)] * kShiftStep));
+        }
+        draws.push_back(std::move(d));
+    }
+    return negativeLogLikelihoodPerKey(out, batch, draws, sigma, learned);
 }
 
 } // namespace sl::regal

@@ -33,4 +33,9 @@ std::vector<Draw> oracleDraws(const PolicyOutput& out, const GraphBatch& batch, 
 torch::Tensor imitationLoss(const PolicyOutput& out, const GraphBatch& batch, const std::vector<const OracleLabel*>& labels,
                             double sigma, int strength, LearnedKeys learned = {});
 
+/// The same loss with a rule's actions as the targets, one Actions per graph of `batch` (e.g.
+/// regal::freesFirstActions: a teacher that reads each op's own sizes, docs/regal.md).
+torch::Tensor ruleImitationLoss(const PolicyOutput& out, const GraphBatch& batch, const std::vector<Actions>& targets,
+                                double sigma, LearnedKeys learned = {});
+
 } // namespace sl::regal

@@ -3,6 +3,7 @@
 
 #include "core/brkga/brkgaoptimizer.h"
 #include "core/brkga/regaldecoder.h"
+#include "core/graph/graphkind.h"
 #include "core/heuristics/evaluate.h"
 #include "models/encoder/encoder.h"
 #include "models/encoder/maththreads.h"
@@ -72,7 +73,14 @@ public:
 } // namespace
 
 std::string defaultWeightsFor(const Problem& problem) {
-    return (std::filesystem::path(models::modelsDir()) / ("regal-" + toString(problem.objective.kind) + ".slw")).string();
+    // Forward graphs and other DAGs are where order moves the peak (docs/regal.md, "Where order
+    // matters"); a training step's peak is its loss cut, whatever the order.
+    const Graph& g = problem.g();
+    const bool forward =
+        problem.objective.kind == Objective::Memory && !isTrainingStep(g) && graphKind(g) == GraphKind::Other;
+    const std::string name =
+        forward ? std::string(kForwardMemoryWeights) : "regal-" + toString(problem.objective.kind) + ".slw";
+    return (std::filesystem::path(models::modelsDir()) / name).string();
 }
 
 OptimizerInfo regalInfo() {

@@ -5,7 +5,9 @@
 /// `schedlab-cli train regal`. Torch-free header.
 ///
 /// Weights: --weights FILE, else models/weights/regal-<objective>.slw (peak memory: the paper's
-/// task; makespan: the workshop paper's running-time task). The model fixes the device count.
+/// task; makespan: the workshop paper's running-time task), and for the peak memory of a forward
+/// graph or any other DAG that is neither a training step nor a compiled step,
+/// regal-memory-forward.slw (trained where order moves the peak). Run notes name the file.
 
 #include "core/optimizer/optimizer.h"
 
@@ -16,7 +18,9 @@ namespace sl::regal {
 
 OptimizerInfo regalInfo();
 std::unique_ptr<Optimizer> makeRegalOptimizer();
-/// The shipped weights for a problem's objective (may not exist).
+inline constexpr const char* kForwardMemoryWeights = "regal-memory-forward.slw";
+
+/// The shipped weights for a problem's objective and graph (may not exist).
 std::string defaultWeightsFor(const Problem& problem);
 
 /// Adds `regal` to the optimizer registry and to the `train` command table (idempotent).

@@ -39,6 +39,9 @@ const char* const kHelp =
     "  --label-steps N --label-validation N --label-budget N --label-threads T\n"
     "                                 a label set built here: entries, validation entries, evaluations of each\n"
     "                                 entry's long BRKGA run, entries side by side (480, 32, 100000, 1)\n"
+    "  --teacher frees-first          with --loss imitation and no label set: imitate a rule on the generated\n"
+    "                                 graphs (regal::freesFirstActions: an op's priority up when its output is\n"
+    "                                 smaller than its inputs, down when larger; docs/regal.md)\n"
     "  --init FILE                    start from these weights (e.g. imitation's, before reinforce)\n"
     "  --report validation|training   print what the --init policy predicts against the label set's entries of the\n"
     "                                 objective (per device count and feature quartile) and where the oracle's gain\n"
@@ -138,6 +141,8 @@ TrainConfig readConfig(const models::TrainArgs& a) {
     c.loss = r.text("loss", c.loss);
     if (c.loss != "reinforce" && c.loss != "imitation") throw models::TrainUsageError("--loss: reinforce or imitation");
     c.labels = r.text("labels", "");
+    c.teacher = r.text("teacher", "");
+    if (!c.teacher.empty() && c.teacher != "frees-first") throw models::TrainUsageError("--teacher: frees-first");
     c.labelSize.train = static_cast<int>(r.integer("label-steps", c.labelSize.train));
     c.labelSize.validation = static_cast<int>(r.integer("label-validation", c.labelSize.validation));
     c.labelSize.guideBudget = r.integer("label-budget", c.labelSize.guideBudget);
@@ -184,7 +189,9 @@ int report(const TrainConfig& c) {
 int run(const models::TrainArgs& a) {
     const TrainConfig c = readConfig(a);
     printLine(c.command);
-    if (c.loss == "imitation" && c.labels.empty()) throw models::TrainUsageError("--loss imitation learns from a label set: give --labels FILE");
+    if (c.loss == "imitation" && c.labels.empty() == c.teacher.empty())
+        throw models::TrainUsageError(
+            "--loss imitation learns from a label set or from a rule: give --labels FILE or --teacher frees-first");
     if (!c.labels.empty() && !std::filesystem::exists(c.labels)) buildOracleLabelSet(c.labels, c.labelSize, printLine, a.stop);
     if (!c.report.empty()) return report(c);
     if (c.steps == 0 && !c.labels.empty()) return 0;

@@ -3,6 +3,7 @@
 
 #include "core/brkga/regaldecoder.h"
 #include "core/regal/features.h"
+#include "core/regal/oracle.h"
 #include "core/regal/search.h"
 #include "core/util/random.h"
 #include "core/util/workerpool.h"
@@ -329,11 +330,21 @@ public:
     }
 
 private:
-    /// The oracle's actions' negative log-likelihood on the picks' labels (models/regal/imitation.h).
+    /// The oracle's (or the teacher's) actions' negative log-likelihood on the picks
+    /// (models/regal/imitation.h).
     models::StepResult imitationStep(const std::vector<Pick>& picks) {
         prepare(m_train, picks, m_c.budget, m_c.steerAfter, m_pool, /*withPlain=*/false);
         const GraphBatch batch = makeBatch(featuresOf(m_train, picks));
         const PolicyOutput out = m_policy->forward(batch);
+        if (!m_c.teacher.empty()) {
+            std::vector<Actions> targets;
+            for (const Pick& p : picks) {
+                const Problem& problem = m_train[static_cast<std::size_t>(p.first)].instance.problem;
+                targets.push_back(freesFirstActions(problem.g(), problem.platform.deviceCount()));
+            }
+            const torch::Tensor loss = ruleImitationLoss(out, batch, targets, m_c.sigma, m_c.learned);
+            return {loss, {loss.item<double>(), policyMeanMagnitude(out)}};
+        }
         std::vector<const OracleLabel*> labels;
         for (const Pick& p : picks) labels.push_back(m_train[static_cast<std::size_t>(p.first)].label);
         const torch::Tensor loss = imitationLoss(out, batch, labels, m_c.sigma, m_c.imitationStrength, m_c.learned);

@@ -47,6 +47,9 @@ struct TrainConfig {
     /// that part of the label set instead of training (models/regal/labelreport.h)
     std::string report;
     int imitationStrength = 8;           ///< the oracle's shift (core/regal/oracle.h)
+    /// With --loss imitation and no label set: a rule the policy imitates on the generated graphs,
+    /// "frees-first" (regal::freesFirstActions).
+    std::string teacher;
     int validationGraphs = 12;
     std::vector<std::string> validationModels;   ///< ONNX files: their SGD and Adam steps validate
     std::vector<int> validationDevices{2, 4};

@@ -4,6 +4,7 @@
 #include "common/testmain.h"
 #include "core/generators/generators.h"
 #include "core/graph/graphkind.h"
+#include "core/graph/traininggraph.h"
 #include "core/io/graphio.h"
 
 #include <QTest>
@@ -57,6 +58,25 @@ private Q_SLOTS:
              {"get-tuple-element", "all-reduce-start", "dot", "parameter", "custom-call", "xor", "abs"})
             QVERIFY2(isHloOpcode(op), op);
         for (const char* op : {"Add", "Conv", "MatMul", "fusion ", "", "L3"}) QVERIFY2(!isHloOpcode(op), op);
+    }
+
+    /// A training step as core builds it (an ONNX model's and a generated graph's, SGD and Adam)
+    /// is one; the forward graphs and the HLO dumps (compiled steps, with no "Loss" op) are not.
+    /// Catches a rule that takes any graph with a loss-like or gradient-like op alone for a step.
+    void trainingStepsAreTold() {
+        const Graph resnet = *loadGraph(kKindData + "/onnx/light_resnet50.onnx").graph;
+        const Graph layered = *generateLayered(60, 3).graph;
+        for (const Graph* forward : {&resnet, &layered}) {
+            QVERIFY(!isTrainingStep(*forward));
+            for (UpdateRule rule : {UpdateRule::Sgd, UpdateRule::Adam})
+                QVERIFY(isTrainingStep(makeTrainingGraph(*forward, {.rule = rule})));
+        }
+        QVERIFY(!isTrainingStep(*loadGraph(kKindData + "/hlo/graphsage_tf.hlo").graph));
+        Graph lossOnly;   // a "Loss" op without gradients: not a step
+        const OpId a = lossOnly.addOp({.name = "a", .type = "Conv", .duration = 1});
+        lossOnly.addEdge(a, lossOnly.addOp({.name = "loss", .type = "Loss", .duration = 1}), 4);
+        lossOnly.finalize();
+        QVERIFY(!isTrainingStep(lossOnly));
     }
 };
 

@@ -11,6 +11,7 @@
 
 #include "core/regal/features.h"
 #include "core/regal/labels.h"
+#include "core/regal/oracle.h"
 #include "core/regal/search.h"
 
 #include <QTest>
@@ -81,6 +82,34 @@ private Q_SLOTS:
         const regal::PolicyOutput reversed{-targetsOf(oracle).affinity, -targetsOf(oracle).priority};
         QVERIFY(imitationLoss(reversed, batch, {&l.label}, 0.5, 8).item<double>() >
                 imitationLoss(zero, batch, {&l.label}, 0.5, 8).item<double>());
+    }
+
+    // The rule's actions as targets (--teacher frees-first): 0 at the rule's shifts in log shape
+    // units (12 steps of 1/4 = 3), above it at 0 and higher still at the reversed rule; with the
+    // affinities not learned, they weigh nothing. Catches targets in steps instead of log units, a
+    // reversed sign, and affinity targets leaking into a priorities-only loss.
+    void ruleLossIsZeroAtTheRulesActions() {
+        const Labelled l = labelled(kSpec);
+        const GraphBatch batch = makeBatch({&l.features});
+        const Problem p = problemOf(kSpec);
+        const Actions rule = freesFirstActions(p.g(), kSpec.devices);
+        std::vector<float> priority;
+        for (int v = 0; v < rule.ops; ++v)
+            priority.push_back(static_cast<float>(rule.shift[rule.index(v, rule.devices)] * kShiftStep));
+        QCOMPARE(*std::max_element(priority.begin(), priority.end()), 3.0f);
+        const torch::Tensor zeroAffinity = torch::zeros({batch.pairOffsets.back()});
+        const LearnedKeys order{.placement = false, .scheduling = true};
+        const regal::PolicyOutput atRule{zeroAffinity, torch::tensor(priority)};
+        const regal::PolicyOutput zero{zeroAffinity, torch::zeros({batch.offsets.back()})};
+        const regal::PolicyOutput reversed{zeroAffinity, -torch::tensor(priority)};
+        const auto loss = [&](const regal::PolicyOutput& out, LearnedKeys keys) {
+            return ruleImitationLoss(out, batch, {rule}, 0.5, keys).item<double>();
+        };
+        QVERIFY(std::abs(loss(atRule, order)) < 1e-9);
+        QVERIFY(loss(zero, order) > 0.1);
+        QVERIFY(loss(reversed, order) > loss(zero, order));
+        const regal::PolicyOutput affinityOff{torch::full({batch.pairOffsets.back()}, 5.0f), torch::tensor(priority)};
+        QVERIFY(std::abs(loss(affinityOff, order)) < 1e-9);
     }
 
     // Catches a loss that depends on which of the (d - 1)! equal labellings the long run found.

@@ -19,7 +19,7 @@ set(SMOKE_train_gflownet --steps 2 --batch 2 --nodes 6-8 --devices 1-2 --graphs 
 set(WEIGHTS_gflownet gflownet.slw)
 set(SMOKE_train_regal --steps 2 --batch 2 --samples-per-graph 2 --families layered --nodes 8-10 --graphs 2
     --validation-graphs 1 --validation-seeds 1 --validation-budget 300 --budget 300 --steer-after 1 --state 4 --rounds 1 --threads 1)
-set(WEIGHTS_regal regal-memory.slw)
+set(WEIGHTS_regal regal-memory-forward.slw)   # the test graph is a forward graph (models/regal/optimizer.h)
 
 # smoke_options(RESULT args...): the smoke options for the command line `args` (empty if none).
 function(smoke_options result command)

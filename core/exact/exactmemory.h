@@ -14,7 +14,10 @@
 /// at once (a forced move: some optimal completion starts with it). Greedy dives from the open sets
 /// improve the incumbent while the search runs. The search is bounded in memory (bytes of stored
 /// sets), states and time; when it stops early it returns the best order found and the best bound
-/// it proved (the cheapest open set).
+/// it proved (the cheapest open set). A graph with cut ops (every other op precedes or follows
+/// them) is searched segment by segment (core/exact/ordersegments.h). Some optimal order runs
+/// each delayed op just before its first reader (core/exact/delayedops.h) and a forced chain first
+/// (docs/heuristics.md), so the search tries no other.
 
 #include "core/graph/graph.h"
 
@@ -33,6 +36,9 @@ struct ExactMemoryLimits {
     double timeLimit = 10;                        ///< seconds; 0 = none
     /// K of the approximate DP run first as a second incumbent (mem-approx-dp); 0 = none.
     int incumbentBeam = 256;
+    /// Search the segments of every order one by one (core/exact/ordersegments.h) instead of the
+    /// whole graph at once; the same optimum.
+    bool bySegments = true;
 };
 
 struct ExactMemoryResult {
@@ -45,7 +51,8 @@ struct ExactMemoryResult {
     bool cancelled = false;
     std::int64_t states = 0;   ///< op sets stored
     std::int64_t expanded = 0;
-    std::int64_t forcedMoves = 0;   ///< sets expanded by one forced op alone
+    std::int64_t forcedMoves = 0;    ///< sets expanded by one forced op alone or a forced chain
+    std::int64_t forcedChains = 0;   ///< ... of those by a forced chain
     std::string note;          ///< why it stopped early, empty when optimal
 };
 

@@ -38,6 +38,9 @@ public:
     /// A bound on every order (the empty set's): orderCutBound from the structures above, the
     /// footprints alone beyond kMaxReachOps ops.
     double floor() const { return m_floor; }
+    /// opReachability(g, true) and (g, false); empty beyond kMaxReachOps ops.
+    const std::vector<OpBits>& after() const { return m_after; }
+    const std::vector<OpBits>& before() const { return m_before; }
 
 private:
     static std::vector<OpId> opsByBound(const std::vector<double>& bound);

@@ -28,9 +28,9 @@ torch::Tensor imitationLoss(const torch::Tensor& priorities, const std::vector<c
 ImitationMethod::ImitationMethod(const TopoformerTrainConfig& c, const LogFn& log)
     : m_c(c), m_config(topoformerModelConfig(c)), m_data(c, m_config, log), m_model(m_config) {
     if (!c.init.empty()) loadWeights(*m_model, c.init, kTopoformerKind);
-    const std::vector<double> start = greedyPeaks(m_model, m_data.validation());
+    const std::vector<double> start = greedyPeaks(m_model, m_data.validation(), c.validationBeam);
     m_initialValidation = meanOf(start);
-    log("validation: " + std::to_string(m_data.validation().size()) + " steps; untrained greedy " +
+    log("validation: " + std::to_string(m_data.validation().size()) + " steps; untrained " + decoding() + " " +
         formatText("%+.2f", m_data.meanGap(start)) + "% above their optima");
 }
 
@@ -55,15 +55,16 @@ std::string ImitationMethod::describeWindow(const std::vector<double>& means) co
 }
 
 Validation ImitationMethod::validate() {
-    const std::vector<double> val = greedyPeaks(m_model, m_data.validation());
+    const std::vector<double> val = greedyPeaks(m_model, m_data.validation(), m_c.validationBeam);
     const double gap = m_data.meanGap(val), worst = m_data.worstGap(val);
     Validation v;
     v.score = -gap;
-    v.summary = "greedy " + formatText("%+.2f", gap) + "% above the optima (worst " + formatText("%+.2f", worst) + "%" +
-                m_data.gapsBySet(val) + ")";
+    v.summary = decoding() + " " + formatText("%+.2f", gap) + "% above the optima (worst " +
+        formatText("%+.2f", worst) + "%" + m_data.gapsBySet(val) + ")";
     nlohmann::json r;
     r["loss"] = "imitation";
     r["validation_mean_greedy_peak"] = meanOf(val);
+    r["validation_decoding"] = decoding();
     r["validation_gap_vs_reference_percent"] = gap;
     r["validation_worst_gap_vs_reference_percent"] = worst;
     r["validation_reference"] = m_data.referenceName();
@@ -71,6 +72,10 @@ Validation ImitationMethod::validate() {
     r["learning_rate"] = m_c.learningRate;
     v.resultsJson = r.dump();
     return v;
+}
+
+std::string ImitationMethod::decoding() const {
+    return m_c.validationBeam > 0 ? "beam-" + std::to_string(m_c.validationBeam) : "greedy";
 }
 
 ModelCard ImitationMethod::card() const {

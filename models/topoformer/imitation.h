@@ -34,6 +34,7 @@ public:
     ModelCard card() const override;
 
 private:
+    std::string decoding() const;   ///< how validation decodes: "greedy" or "beam-W"
     const TopoformerTrainConfig& m_c;
     TopoformerConfig m_config;
     TopoformerData m_data;

@@ -54,17 +54,36 @@ MemoryStepSpec compiledSpec(int i, std::uint64_t seedBase) {
     return {transformer ? "hlo-transformer" : "hlo-mlp", layers, seed, i % 2 == 0 ? "sgd" : "adam"};
 }
 
+/// Model-shapes mix, entry i, in fours: one block SGD, one block Adam, two blocks SGD, two Adam.
+MemoryStepSpec modelShapesSpec(int i, std::uint64_t seedBase) {
+    return {"hlo-model", 1 + (i % 4) / 2, seedBase + static_cast<std::uint64_t>(i), i % 2 == 0 ? "sgd" : "adam"};
+}
+
 MemoryStepSpec trainSpec(LabelMix mix, int i) {
-    return mix == LabelMix::Networks ? networkTrainSpec(i) : compiledSpec(i, kCompiledLabelTrainSeedBase);
+    switch (mix) {
+    case LabelMix::Networks: return networkTrainSpec(i);
+    case LabelMix::CompiledSteps: return compiledSpec(i, kCompiledLabelTrainSeedBase);
+    case LabelMix::ModelShapes: return modelShapesSpec(i, kShapedLabelTrainSeedBase);
+    }
+    return {};
 }
 
 MemoryStepSpec validationSpec(LabelMix mix, int i) {
-    return mix == LabelMix::Networks ? networkValidationSpec(i) : compiledSpec(i, kCompiledLabelValidationSeedBase);
+    switch (mix) {
+    case LabelMix::Networks: return networkValidationSpec(i);
+    case LabelMix::CompiledSteps: return compiledSpec(i, kCompiledLabelValidationSeedBase);
+    case LabelMix::ModelShapes: return modelShapesSpec(i, kShapedLabelValidationSeedBase);
+    }
+    return {};
 }
 
 template <typename T>
 T pick(Rng& rng, std::initializer_list<T> values) {
     return *(values.begin() + rng.integer(0, static_cast<std::int64_t>(values.size()) - 1));
+}
+
+int pick(Rng& rng, const std::vector<int>& values) {
+    return values[static_cast<size_t>(rng.integer(0, static_cast<std::int64_t>(values.size()) - 1))];
 }
 
 /// The generator spec of an hlo-* entry: its seed draws the sizes around the shapes of small
@@ -93,6 +112,42 @@ HloStepSpec compiledStepSpec(const MemoryStepSpec& spec) {
     s.vocab = pick(rng, {500, 1000, 8000, 32000});
     const int tp = pick(rng, {1, 1, 2, 4});
     s.tensorParallel = s.heads % tp == 0 ? tp : 1;
+    return s;
+}
+
+/// A transformer's shape as its published configuration gives it (hidden width, heads, MLP width,
+/// vocabulary), the sequence lengths it is trained at and the tensor-parallel splits it runs with.
+struct ModelShape {
+    int hidden, heads, ffn, vocab;
+    std::vector<int> sequences, splits;
+    bool bf16;
+};
+
+/// The generator spec of an hlo-model entry: a real model's shape, the seed picking the model,
+/// sequence, split and batch (PyTorch/XLA dumps: GPT-2 at TP 1/2/8, GPT-J at TP 2, Llama at TP 4).
+HloStepSpec modelShapedStepSpec(const MemoryStepSpec& spec) {
+    static const ModelShape kShapes[] = {
+        {768, 12, 3072, 50257, {128, 256, 512, 1024}, {1, 2, 4}, false},   // GPT-2 small
+        {768, 12, 3072, 30522, {128, 512}, {1, 2, 4}, false},              // BERT base
+        {4096, 32, 11008, 32000, {512, 2048, 4096}, {1, 2, 4, 8}, true},   // Llama 2 7B
+        {4096, 16, 16384, 50400, {512, 2048}, {1, 2, 4, 8}, false},        // GPT-J 6B
+        {32, 8, 16, 8000, {16, 64, 128}, {1, 2, 4}, true},                 // the dumps' tiny Llama
+    };
+    Rng rng(spec.seed);
+    const ModelShape& m = kShapes[rng.integer(0, static_cast<std::int64_t>(std::size(kShapes)) - 1)];
+    HloStepSpec s;
+    s.model = HloStepSpec::Model::Transformer;
+    s.seed = spec.seed;
+    s.layers = spec.nodes;
+    s.adam = spec.training == "adam";
+    s.hidden = m.hidden;
+    s.heads = m.heads;
+    s.ffn = m.ffn;
+    s.vocab = m.vocab;
+    s.bf16 = m.bf16;
+    s.sequence = pick(rng, m.sequences);
+    s.tensorParallel = pick(rng, m.splits);
+    s.batch = pick(rng, {1, 2, 4, 8});
     return s;
 }
 
@@ -128,11 +183,19 @@ LabelledStep fromJson(const nlohmann::json& j) {
 
 } // namespace
 
-const char* labelMixName(LabelMix mix) { return mix == LabelMix::Networks ? "networks" : "compiled"; }
+const char* labelMixName(LabelMix mix) {
+    switch (mix) {
+    case LabelMix::Networks: return "networks";
+    case LabelMix::CompiledSteps: return "compiled";
+    case LabelMix::ModelShapes: return "models";
+    }
+    return "";
+}
 
 std::optional<LabelMix> parseLabelMix(const std::string& name) {
     if (name == "networks") return LabelMix::Networks;
     if (name == "compiled") return LabelMix::CompiledSteps;
+    if (name == "models") return LabelMix::ModelShapes;
     return std::nullopt;
 }
 
@@ -140,6 +203,10 @@ std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec) {
     if (spec.family == "hlo-mlp" || spec.family == "hlo-transformer") {
         const std::string name = spec.family + ":" + std::to_string(spec.nodes) + ":" + std::to_string(spec.seed);
         return parseGraph(generateHloTrainingStep(compiledStepSpec(spec)).text, GraphFormat::Hlo, name).graph;
+    }
+    if (spec.family == "hlo-model") {
+        const std::string name = spec.family + ":" + std::to_string(spec.nodes) + ":" + std::to_string(spec.seed);
+        return parseGraph(generateHloTrainingStep(modelShapedStepSpec(spec)).text, GraphFormat::Hlo, name).graph;
     }
     GeneratedInstance inst = generateInstance(spec.family, spec.nodes, spec.seed);
     if (spec.training.empty()) return inst.graph;

@@ -12,6 +12,10 @@
 /// Compiled steps, in fours: SGD and Adam steps of MLPs (1-6 layers) and transformers (1-2 blocks)
 /// as `generate hlo-step` writes them, read by the HLO reader; the seed draws widths, batch,
 /// sequence, heads, tensor parallelism and dtype; validation alike from other seeds.
+/// Model shapes, in fours (one and two blocks, SGD and Adam): transformer steps with the widths,
+/// heads, MLP widths, vocabularies, sequence lengths and tensor-parallel splits of GPT-2, BERT base,
+/// Llama 2 7B, GPT-J 6B and the tiny Llama of the PyTorch/XLA dumps (Llama in bf16); the seed picks
+/// the model, the split, the sequence and the batch.
 
 #include "core/graph/graph.h"
 
@@ -26,7 +30,7 @@
 namespace sl::models {
 
 struct MemoryStepSpec {
-    std::string family;     ///< "nn" or "layered" (core/generators), "hlo-mlp" or "hlo-transformer"
+    std::string family;     ///< "nn" or "layered" (core/generators), "hlo-mlp", "hlo-transformer" or "hlo-model"
     int nodes = 0;          ///< the generator's size (forward ops for nn, layers for hlo-*)
     std::uint64_t seed = 0;
     std::string training;   ///< "", "sgd" or "adam": the graph's training step instead (hlo-*: the optimizer)
@@ -40,7 +44,7 @@ struct LabelledStep {
     bool optimal = false;
 };
 
-enum class LabelMix { Networks, CompiledSteps };
+enum class LabelMix { Networks, CompiledSteps, ModelShapes };
 
 struct LabelSet {
     std::vector<LabelledStep> train, validation;
@@ -57,7 +61,7 @@ struct LabelSetSize {
     int threads = 1;              ///< entries labelled side by side (each exact-memory on one thread)
 };
 
-/// "networks" or "compiled"; nullopt otherwise.
+/// "networks", "compiled" or "models"; nullopt otherwise.
 std::optional<LabelMix> parseLabelMix(const std::string& name);
 /// The name parseLabelMix() reads.
 const char* labelMixName(LabelMix mix);
@@ -70,6 +74,9 @@ inline constexpr std::uint64_t kLabelValidationSeedBase = 300'000'000'000ULL;
 /// The compiled-steps mix's seeds.
 inline constexpr std::uint64_t kCompiledLabelTrainSeedBase = 210'000'000'000ULL;
 inline constexpr std::uint64_t kCompiledLabelValidationSeedBase = 310'000'000'000ULL;
+/// The model-shapes mix's seeds.
+inline constexpr std::uint64_t kShapedLabelTrainSeedBase = 220'000'000'000ULL;
+inline constexpr std::uint64_t kShapedLabelValidationSeedBase = 320'000'000'000ULL;
 
 /// The graph an entry names, finalized.
 std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec);

@@ -21,8 +21,9 @@ const char* const kTrainHelp =
     "                        on every step)\n"
     "  --label-steps N       training entries of a label set built here (default 2400)\n"
     "  --label-validation N  its reserved validation steps (default 64)\n"
-    "  --label-mix M         its graphs: networks (nn and layered, default) or compiled (HLO MLP and\n"
-    "                        transformer steps, as generate hlo-step writes them)\n"
+    "  --label-mix M         its graphs: networks (nn and layered, default), compiled (HLO MLP and\n"
+    "                        transformer steps, as generate hlo-step writes them) or models (hlo-step\n"
+    "                        transformers shaped as GPT-2, BERT, Llama 2 7B and GPT-J 6B)\n"
     "  --label-threads T     steps labelled side by side while building it (default 1)\n"
     "  --init FILE           start from these weights (e.g. imitation's, before reinforce)\n"
     "  --steps N             gradient steps (default 2000)\n"
@@ -32,6 +33,7 @@ const char* const kTrainHelp =
     "  --max-nodes N         largest training graph (default 100)\n"
     "  --val-graphs N        fixed validation graphs (default 128)\n"
     "  --val-nodes N         ops per validation graph (default 100)\n"
+    "  --val-beam W          imitation: score checkpoints by beam search of width W (default 0: greedy)\n"
     "  --epoch-steps N       steps per epoch: validation, baseline test, lr decay, checkpoint (default 25)\n"
     "  --lr X                Adam learning rate (default 3e-4)\n"
     "  --lr-decay X          per-epoch learning-rate factor (default 0.996)\n"
@@ -53,7 +55,7 @@ int runTrain(const TrainArgs& args) {
     c.labelSteps = static_cast<int>(r.integer("label-steps", c.labelSteps));
     c.labelValidation = static_cast<int>(r.integer("label-validation", c.labelValidation));
     const std::string mix = r.text("label-mix", "networks");
-    if (!parseLabelMix(mix)) throw TrainUsageError("--label-mix expects networks or compiled");
+    if (!parseLabelMix(mix)) throw TrainUsageError("--label-mix expects networks, compiled or models");
     c.labelMix = *parseLabelMix(mix);
     c.labelThreads = static_cast<int>(r.integer("label-threads", c.labelThreads));
     c.init = r.text("init", "");
@@ -64,6 +66,7 @@ int runTrain(const TrainArgs& args) {
     c.maxNodes = static_cast<int>(r.integer("max-nodes", c.maxNodes));
     c.validationGraphs = static_cast<int>(r.integer("val-graphs", c.validationGraphs));
     c.validationNodes = static_cast<int>(r.integer("val-nodes", c.validationNodes));
+    c.validationBeam = static_cast<int>(r.integer("val-beam", c.validationBeam));
     c.epochSteps = static_cast<int>(r.integer("epoch-steps", c.epochSteps));
     c.learningRate = r.number("lr", c.learningRate);
     c.lrDecay = r.number("lr-decay", c.lrDecay);
@@ -81,14 +84,15 @@ int runTrain(const TrainArgs& args) {
     c.timeLimit = r.number("time-limit", 0);
     c.resume = r.flag("resume", false);
     r.rejectUnknown();
-    if (c.steps < 0 || c.batch < 1 || c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes || c.threads < 1 || c.width < 1 ||
-        c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 || c.epochSteps < 1 || c.labelSteps < 1 ||
-        c.labelValidation < 1 || c.labelThreads < 1)
+    if (c.steps < 0 || c.batch < 1 || c.samplesPerGraph < 1 || c.minNodes < 2 || c.maxNodes < c.minNodes ||
+        c.threads < 1 || c.width < 1 || c.layers < 0 || c.headsPerMask < 0 || c.headDim < 1 || c.mlpHidden < 1 ||
+        c.epochSteps < 1 || c.labelSteps < 1 || c.labelValidation < 1 || c.labelThreads < 1 || c.validationBeam < 0)
         throw TrainUsageError("bad sizes: steps >= 0, batch >= 1, 2 <= min-nodes <= max-nodes, threads >= 1");
     c.command = args.commandLine;
     c.dist = args.dist;
     const TopoformerTrainReport rep = trainTopoformer(c, [](const std::string& line) { std::cout << line << std::endl; }, args.stop);
-    std::cout << "done: " << rep.steps << " steps in " << rep.seconds << " s; best validation: greedy "
+    std::cout << "done: " << rep.steps << " steps in " << rep.seconds << " s; best validation: "
+              << (c.validationBeam > 0 ? "beam-" + std::to_string(c.validationBeam) : std::string("greedy")) << " "
               << rep.bestValidationGap << "% above " << (c.labels.empty() ? "the best classic orders" : "the optima")
               << "; weights " << c.out << "\n";
     return 0;

@@ -33,6 +33,9 @@ struct TopoformerTrainConfig {
     int minNodes = 50, maxNodes = 100;       ///< training graph sizes, uniform
     int validationGraphs = 128;
     int validationNodes = 100;
+    /// Imitation: validate by beam search of this width (0: greedy). Greedy swings between
+    /// neighbouring checkpoints where beam search, which the optimizer's default decodes, does not.
+    int validationBeam = 0;
     // model (EncoderConfig::cpuSmall by default)
     int width = 64, layers = 3, headsPerMask = 2, headDim = 16, mlpHidden = 64;
     // optimisation

@@ -37,7 +37,7 @@ EncoderInput batchOf(const std::vector<Prepared>& graphs) {
     return batchInputs(inputs);
 }
 
-std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepared>& graphs) {
+std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepared>& graphs, int beamWidth) {
     at::NoGradGuard noGrad;
     std::vector<double> peaks;
     const size_t chunk = 16;
@@ -47,7 +47,9 @@ std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepar
         const at::Tensor y = model->forward(batchOf(part));
         for (size_t j = 0; j < part.size(); ++j) {
             const Graph& g = *part[j].graph;
-            peaks.push_back(orderPeak(g, greedyOrder(g, rowPriorities(y[static_cast<std::int64_t>(j)], g.opCount()))));
+            const std::vector<double> priority = rowPriorities(y[static_cast<std::int64_t>(j)], g.opCount());
+            peaks.push_back(beamWidth > 0 ? beamSearch(g, priority, beamWidth).peak
+                                          : orderPeak(g, greedyOrder(g, priority)));
         }
     }
     return peaks;
@@ -135,23 +137,38 @@ double TopoformerData::worstGap(const std::vector<double>& peaks) const {
     return worst;
 }
 
+namespace {
+
+std::string labelSetGraphs(LabelMix mix) {
+    switch (mix) {
+    case LabelMix::Networks:
+        return "nn SGD/Adam steps of 30-400 forward ops and layered graphs of 50-100 ops, seeds " +
+            std::to_string(kLabelTrainSeedBase) + " + i";
+    case LabelMix::CompiledSteps:
+        return "HLO MLP and transformer SGD/Adam steps from generate hlo-step, seeds " +
+            std::to_string(kCompiledLabelTrainSeedBase) + " + i";
+    case LabelMix::ModelShapes:
+        return "HLO transformer SGD/Adam steps of 1-2 blocks shaped as GPT-2, BERT base, Llama 2 7B, GPT-J 6B and a tiny "
+               "Llama, seeds " +
+            std::to_string(kShapedLabelTrainSeedBase) + " + i";
+    }
+    return "";
+}
+
+}   // namespace
+
 std::string TopoformerData::describe() const {
     std::string text;
     for (size_t k = 0; k < m_labelSets.size(); ++k) {
         const LabelSet& set = m_labelSets[k];
         int proven = 0;
         for (const LabelledStep& s : set.train) proven += s.optimal;
-        const bool networks = set.mix == LabelMix::Networks;
-        text += (k ? "; " : "") + std::string("label set ") + m_labelFiles[k] + " (models/topoformer/labelset.h): " +
-                std::to_string(set.train.size()) + " training entries (" + std::to_string(proven) +
-                " proven optimal by exact-memory, the others its best order; " +
-                (networks ? "nn SGD/Adam steps of 30-400 forward ops and layered graphs of 50-100 ops, seeds " +
-                                std::to_string(kLabelTrainSeedBase)
-                          : "HLO MLP and transformer SGD/Adam steps from generate hlo-step, seeds " +
-                                std::to_string(kCompiledLabelTrainSeedBase)) +
-                " + i), " + std::to_string(set.validation.size()) + " validation steps (seeds " +
-                std::to_string(networks ? kLabelValidationSeedBase : kCompiledLabelValidationSeedBase) + " + i), built in " +
-                formatText("%.0f", set.seconds) + " s on " + std::to_string(set.threads) + " thread(s)";
+        text += (k ? "; " : "") + std::string("label set ") + m_labelFiles[k] +
+            " (models/topoformer/labelset.h): " + std::to_string(set.train.size()) + " training entries (" +
+            std::to_string(proven) + " proven optimal by exact-memory, the others its best order; " +
+            labelSetGraphs(set.mix) + "), " + std::to_string(set.validation.size()) +
+            " validation steps (other seeds), built in " + formatText("%.0f", set.seconds) + " s on " +
+            std::to_string(set.threads) + " thread(s)";
     }
     if (!text.empty()) return text;
     return "layered graphs (Gagrani et al., NeurIPS 2022; core/generators generateLayered), " + std::to_string(m_c.minNodes) +

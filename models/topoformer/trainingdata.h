@@ -64,8 +64,9 @@ private:
 std::uint64_t mixSeeds(std::uint64_t a, std::uint64_t b);
 /// Row `y` of a priority batch as doubles, its first n entries.
 std::vector<double> rowPriorities(const at::Tensor& y, int n);
-/// Greedy peaks of `model` on prepared graphs, batched, no gradients.
-std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepared>& graphs);
+/// Greedy peaks of `model` on prepared graphs, batched, no gradients; with `beamWidth` > 0 the
+/// peaks of beam search of that width instead (what the optimizer's default decodes).
+std::vector<double> greedyPeaks(TopoformerModel& model, const std::vector<Prepared>& graphs, int beamWidth = 0);
 EncoderInput batchOf(const std::vector<Prepared>& graphs);
 double meanOf(const std::vector<double>& v);
 

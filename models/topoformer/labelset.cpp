@@ -123,34 +123,6 @@ struct ModelShape {
     bool bf16;
 };
 
-/// The generator spec of an hlo-model entry: a real model's shape, the seed picking the model,
-/// sequence, split and batch (PyTorch/XLA dumps: GPT-2 at TP 1/2/8, GPT-J at TP 2, Llama at TP 4).
-HloStepSpec modelShapedStepSpec(const MemoryStepSpec& spec) {
-    static const ModelShape kShapes[] = {
-        {768, 12, 3072, 50257, {128, 256, 512, 1024}, {1, 2, 4}, false},   // GPT-2 small
-        {768, 12, 3072, 30522, {128, 512}, {1, 2, 4}, false},              // BERT base
-        {4096, 32, 11008, 32000, {512, 2048, 4096}, {1, 2, 4, 8}, true},   // Llama 2 7B
-        {4096, 16, 16384, 50400, {512, 2048}, {1, 2, 4, 8}, false},        // GPT-J 6B
-        {32, 8, 16, 8000, {16, 64, 128}, {1, 2, 4}, true},                 // the dumps' tiny Llama
-    };
-    Rng rng(spec.seed);
-    const ModelShape& m = kShapes[rng.integer(0, static_cast<std::int64_t>(std::size(kShapes)) - 1)];
-    HloStepSpec s;
-    s.model = HloStepSpec::Model::Transformer;
-    s.seed = spec.seed;
-    s.layers = spec.nodes;
-    s.adam = spec.training == "adam";
-    s.hidden = m.hidden;
-    s.heads = m.heads;
-    s.ffn = m.ffn;
-    s.vocab = m.vocab;
-    s.bf16 = m.bf16;
-    s.sequence = pick(rng, m.sequences);
-    s.tensorParallel = pick(rng, m.splits);
-    s.batch = pick(rng, {1, 2, 4, 8});
-    return s;
-}
-
 LabelledStep label(const MemoryStepSpec& spec, double seconds, std::stop_token stop) {
     const std::shared_ptr<Graph> g = graphOf(spec);
     const ExactMemoryResult r = exactMinimumMemory(*g, {.timeLimit = seconds}, std::move(stop));
@@ -182,6 +154,34 @@ LabelledStep fromJson(const nlohmann::json& j) {
 }
 
 } // namespace
+
+/// The generator spec of an hlo-model entry: a real model's shape, the seed picking the model,
+/// sequence, split and batch (PyTorch/XLA dumps: GPT-2 at TP 1/2/8, GPT-J at TP 2, Llama at TP 4).
+HloStepSpec modelShapedStepSpec(const MemoryStepSpec& spec) {
+    static const ModelShape kShapes[] = {
+        {768, 12, 3072, 50257, {128, 256, 512, 1024}, {1, 2, 4}, false},   // GPT-2 small
+        {768, 12, 3072, 30522, {128, 512}, {1, 2, 4}, false},              // BERT base
+        {4096, 32, 11008, 32000, {512, 2048, 4096}, {1, 2, 4, 8}, true},   // Llama 2 7B
+        {4096, 16, 16384, 50400, {512, 2048}, {1, 2, 4, 8}, false},        // GPT-J 6B
+        {32, 8, 16, 8000, {16, 64, 128}, {1, 2, 4}, true},                 // the dumps' tiny Llama
+    };
+    Rng rng(spec.seed);
+    const ModelShape& m = kShapes[rng.integer(0, static_cast<std::int64_t>(std::size(kShapes)) - 1)];
+    HloStepSpec s;
+    s.model = HloStepSpec::Model::Transformer;
+    s.seed = spec.seed;
+    s.layers = spec.nodes;
+    s.adam = spec.training == "adam";
+    s.hidden = m.hidden;
+    s.heads = m.heads;
+    s.ffn = m.ffn;
+    s.vocab = m.vocab;
+    s.bf16 = m.bf16;
+    s.sequence = pick(rng, m.sequences);
+    s.tensorParallel = pick(rng, m.splits);
+    s.batch = pick(rng, {1, 2, 4, 8});
+    return s;
+}
 
 const char* labelMixName(LabelMix mix) {
     switch (mix) {

@@ -17,6 +17,7 @@
 /// Llama 2 7B, GPT-J 6B and the tiny Llama of the PyTorch/XLA dumps (Llama in bf16); the seed picks
 /// the model, the split, the sequence and the batch.
 
+#include "core/generators/hlotrainingstep.h"
 #include "core/graph/graph.h"
 
 #include <cstdint>
@@ -77,6 +78,10 @@ inline constexpr std::uint64_t kCompiledLabelValidationSeedBase = 310'000'000'00
 /// The model-shapes mix's seeds.
 inline constexpr std::uint64_t kShapedLabelTrainSeedBase = 220'000'000'000ULL;
 inline constexpr std::uint64_t kShapedLabelValidationSeedBase = 320'000'000'000ULL;
+
+/// The generator spec of an "hlo-model" entry: a real model's shape, the seed picking the model,
+/// sequence length, tensor-parallel split and batch.
+HloStepSpec modelShapedStepSpec(const MemoryStepSpec& spec);
 
 /// The graph an entry names, finalized.
 std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec);

@@ -11,12 +11,15 @@
 #include "common/memorybrute.h"
 #include "common/testmain.h"
 #include "core/analysis/bounds.h"
+#include "core/analysis/ordercut.h"
 #include "core/exact/delayedops.h"
 #include "core/exact/exactmemory.h"
 #include "core/exact/ordersegments.h"
 #include "core/util/random.h"
 
 #include <QTest>
+
+#include <map>
 
 using namespace sl;
 using namespace sl::reference;
@@ -77,6 +80,44 @@ std::shared_ptr<Graph> chainsGraph(std::uint64_t seed) {
         g->addConsumer(g->addTensor("c" + std::to_string(c), tails[i], static_cast<double>(rng.integer(0, 2))), sink);
     }
     g->finalize();
+    return g;
+}
+
+/// One attention block's training step by hand, every tensor 4 bytes: forward x -> ln -> q, k, v ->
+/// scores -> softmax -> ctx -> proj -> residual (+ x) -> loss, backward from the loss reading what
+/// the forward saved (x, q, k, v, the softmax, ctx).
+Graph attentionBlockStep() {
+    Graph g;
+    std::map<std::string, OpId> op;
+    for (const char* name :
+         {"x",    "ln",    "q",    "k",        "v",  "scores",  "softmax", "ctx", "proj", "residual", "loss",
+          "dres", "dproj", "dctx", "dsoftmax", "dv", "dscores", "dq",      "dk",  "dln",  "dx"})
+        op[name] = g.addOp({.name = name, .duration = 1});
+    const auto reads = [&](const std::string& producer, std::initializer_list<const char*> readers) {
+        const TensorId t = g.addTensor(producer, op[producer], 4);
+        for (const char* r : readers) g.addConsumer(t, op[r]);
+    };
+    reads("x", {"ln", "residual", "dx"});
+    reads("ln", {"q", "k", "v"});
+    reads("q", {"scores", "dk"});
+    reads("k", {"scores", "dq"});
+    reads("v", {"ctx", "dsoftmax"});
+    reads("scores", {"softmax"});
+    reads("softmax", {"ctx", "dv", "dscores"});
+    reads("ctx", {"proj", "dproj"});
+    reads("proj", {"residual"});
+    reads("residual", {"loss"});
+    g.addConsumer(g.addTensor("loss", op["loss"], 1), op["dres"]);
+    reads("dres", {"dproj", "dx"});
+    reads("dproj", {"dctx"});
+    reads("dctx", {"dsoftmax", "dv"});
+    reads("dsoftmax", {"dscores"});
+    reads("dv", {"dln"});
+    reads("dscores", {"dq", "dk"});
+    reads("dq", {"dln"});
+    reads("dk", {"dln"});
+    reads("dln", {"dx"});
+    g.finalize();
     return g;
 }
 
@@ -185,6 +226,21 @@ private Q_SLOTS:
               static_cast<long long>(chains));
         QVERIFY(delayedGraphs > 200);
         QVERIFY(chains > 0);
+    }
+
+    // Catches a bound that sees one op at a time: on an attention block's step the largest op
+    // holds 16 bytes (dln: three inputs and its output), but in every order the step of dproj
+    // holds the six tensors the forward saved (ctx among them, read there), dres (read again by
+    // dx) and its output: 6 x 4 + 4 + 4 = 32 (by hand), and the search proves an optimum at or
+    // above it.
+    void boundRisesAboveTheLargestOpOnAnAttentionBlock() {
+        const Graph g = attentionBlockStep();
+        QCOMPARE(footprintBound(g), 16.0);
+        QCOMPARE(orderCutBound(g), 32.0);
+        const ExactMemoryResult r = exactMinimumMemory(g, {.incumbentBeam = 0});
+        QVERIFY(r.optimal);
+        QVERIFY(r.lowerBound >= 32.0);
+        QCOMPARE(definitionPeak(g, r.order), r.peak);
     }
 
     // Catches a cut op missed or invented (an op with an incomparable op, the last op) and a

@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <set>
+
 #include <limits>
 
 using namespace sl;
@@ -184,6 +186,30 @@ private Q_SLOTS:
         QVERIFY(loaded.mix == LabelMix::CompiledSteps);
         QCOMPARE(loaded.train[1].order, two.train[1].order);
         QCOMPARE(loaded.validation[0].spec.seed, kCompiledLabelValidationSeedBase);
+    }
+
+    // Catches a model-shapes entry whose seed does not pick its shape (every entry the same model,
+    // or a shape off the published configurations), a width the heads or split do not divide (the
+    // generator refuses it), and entries not in fours of one and two blocks, SGD and Adam.
+    void modelShapesMixDrawsThePublishedShapes() {
+        std::set<std::pair<int, int>> seen;
+        const std::set<std::pair<int, int>> published = {
+            {768, 50257}, {768, 30522}, {4096, 32000}, {4096, 50400}, {32, 8000}};
+        for (std::uint64_t i = 0; i < 40; ++i) {
+            const MemoryStepSpec spec{"hlo-model", 1 + static_cast<int>(i % 4) / 2, kShapedLabelTrainSeedBase + i,
+                                      i % 2 ? "adam" : "sgd"};
+            const HloStepSpec shape = modelShapedStepSpec(spec);
+            QVERIFY(published.count({shape.hidden, shape.vocab}) == 1);
+            QCOMPARE(shape.hidden % shape.heads, 0);
+            QCOMPARE(shape.heads % shape.tensorParallel, 0);
+            QCOMPARE(shape.layers, spec.nodes);
+            QCOMPARE(shape.adam, spec.training == "adam");
+            seen.insert({shape.hidden, shape.vocab});
+        }
+        QCOMPARE(seen, published);
+        QVERIFY(graphOf({"hlo-model", 2, kShapedLabelTrainSeedBase + 3, "adam"})->opCount() > 500);
+        QVERIFY(parseLabelMix("models") == LabelMix::ModelShapes);
+        QCOMPARE(std::string(labelMixName(LabelMix::ModelShapes)), std::string("models"));
     }
 
     // Catches batches that draw from one label set only, and a validation score that averages a

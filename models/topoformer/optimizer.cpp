@@ -60,11 +60,14 @@ std::string scoreClassicCandidates(const Graph& g, std::vector<OpId>& order, Run
         " bytes against the network's " + bytesText(network) + ")";
 }
 
-/// Beam "auto" decodes beam-16 up to this many ops: about a second on one core at 800 ops (beam
-/// search grows faster than linearly), and on the training steps of docs/topoformer.md it is never
-/// above sample-16 (mean +0.01 % against +0.10 % above the optimum on the CNN steps).
+/// Beam "auto" decodes beam search up to this many ops, as wide as fits about a second on one core:
+/// its cost grows about threefold per doubling of the width (the PyTorch/XLA linear pipeline step,
+/// 237 ops: 0.2, 0.6 and 1.4 s at widths 16, 32, 64; the Llama 2 step, 641 ops: 1.2 s at 16). On the
+/// training steps of docs/topoformer.md beam-16 is never above sample-16 (mean +0.01 % against
+/// +0.10 % above the optimum on the CNN steps); width 32 finds the linear step's optimum (184 bytes)
+/// where 16 stops at 200.
 constexpr int kAutoBeamOps = 1000;
-constexpr int kAutoBeamWidth = 16;
+int autoBeamWidth(int ops) { return ops <= 150 ? 64 : ops <= 400 ? 32 : 16; }
 constexpr int kDefaultSamples = 16;
 
 struct Decoding {
@@ -72,14 +75,14 @@ struct Decoding {
     int samples = 0;   ///< else the best of this many sampled orders
 };
 
-/// Beam and samples are "auto" at their defaults (-1, 0): beam-16 up to kAutoBeamOps ops, sample-16
-/// above. A width, a sample count or a budget given wins; beam 0 asks for sampling.
+/// Beam and samples are "auto" at their defaults (-1, 0): beam search (autoBeamWidth) up to
+/// kAutoBeamOps ops, sample-16 above. A width, a sample count or a budget given wins; beam 0 asks for sampling.
 Decoding chooseDecoding(const Graph& g, const RunOptions& o) {
     const int beam = static_cast<int>(o.get("beam", -1));
     const int samples = o.budget > 0 ? static_cast<int>(o.budget) : static_cast<int>(o.get("samples", 0));
     if (beam > 0) return {beam, 0};
     if (samples > 0) return {0, samples};
-    if (beam < 0 && g.opCount() <= kAutoBeamOps) return {kAutoBeamWidth, 0};
+    if (beam < 0 && g.opCount() <= kAutoBeamOps) return {autoBeamWidth(g.opCount()), 0};
     return {0, kDefaultSamples};
 }
 
@@ -169,8 +172,8 @@ OptimizerInfo topoformerInfo() {
                     .defaultValue = -1,
                     .min = -1,
                     .max = 4096,
-                    .help = "beam search of this width (-1 = auto: 16 up to 1,000 ops unless samples are given; "
-                            "0 = sampling)",
+                    .help = "beam search of this width (-1 = auto: 64 up to 150 ops, 32 up to 400, 16 up to 1,000, "
+                            "unless samples are given; 0 = sampling)",
                     .minimumMeans = "auto"};
     OptionSpec greedy{.key = "greedy", .label = "Greedy", .kind = OptionSpec::Kind::Bool, .defaultValue = 0, .min = 0,
                       .max = 1, .help = "one greedy order (highest priority first), deterministic"};

@@ -189,7 +189,7 @@ void MemorySearch::expand(const HeapEntry& top) {
             ++m_result.forcedMoves;
             break;
         }
-        if (m_macro.size() == 1 && next <= top.cost && forcedChain(v, top.cost, baseLive)) {
+        if (m_macro.size() == 1 && next <= top.cost && forcedChain(v, top.cost, baseLive, m_span.goal - top.size)) {
             m_steps.assign(1, m_chain);
             ++m_result.forcedMoves;
             ++m_result.forcedChains;
@@ -204,11 +204,12 @@ void MemorySearch::expand(const HeapEntry& top) {
     }
 }
 
-bool MemorySearch::forcedChain(OpId v, double cost, double baseLive) {
+bool MemorySearch::forcedChain(OpId v, double cost, double baseLive, int room) {
     m_chain.ops.clear();
     double live = baseLive, peak = 0;
     bool closed = false;
-    for (OpId op = v; op != kNoOp && static_cast<int>(m_chain.ops.size()) < kChainLength;) {
+    const int longest = std::min(kChainLength, room);   // a chain does not run past the span's goal
+    for (OpId op = v; op != kNoOp && static_cast<int>(m_chain.ops.size()) < longest;) {
         const double step = m_memory.stepBytes(live, op);
         if (step > cost) break;
         peak = std::max(peak, step);

@@ -112,8 +112,10 @@ private:
     /// `baseLive`, every step within `cost`. Running it first keeps or lowers every later step of
     /// any completion (docs/heuristics.md, "Forced chains": the live bytes after the chain are at
     /// most those after any part of it, and a completion's steps only gain from it). At most
-    /// kChainLength ops; false when the chain leaves the cost, forks or does not return.
-    bool forcedChain(OpId v, double cost, double baseLive);
+    /// kChainLength ops and `room`, the ops left to the span's goal (past a segment's last op its
+    /// readers in the next segment are ready too); false when the chain leaves the cost, forks or
+    /// does not return.
+    bool forcedChain(OpId v, double cost, double baseLive, int room);
 
     /// The op that reads every output of `v` of positive size, when there is one and all its
     /// predecessors are in m_scratch; else kNoOp.

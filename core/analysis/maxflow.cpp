@@ -7,20 +7,29 @@
 
 namespace sl {
 
-MaxFlow::MaxFlow(int nodes) : m_out(static_cast<size_t>(nodes)), m_level(static_cast<size_t>(nodes)), m_next(static_cast<size_t>(nodes)) {}
+MaxFlow::MaxFlow(int nodes)
+    : m_first(static_cast<size_t>(nodes), -1), m_last(static_cast<size_t>(nodes), -1),
+      m_level(static_cast<size_t>(nodes)), m_next(static_cast<size_t>(nodes)) {}
 
 int MaxFlow::addNode() {
-    m_out.emplace_back();
+    m_first.push_back(-1);
+    m_last.push_back(-1);
     m_level.push_back(0);
-    m_next.push_back(0);
-    return static_cast<int>(m_out.size()) - 1;
+    m_next.push_back(-1);
+    return static_cast<int>(m_first.size()) - 1;
 }
 
 void MaxFlow::addEdge(int from, int to, double capacity) {
-    m_out[static_cast<size_t>(from)].push_back(static_cast<int>(m_edges.size()));
     m_edges.push_back({to, capacity});
-    m_out[static_cast<size_t>(to)].push_back(static_cast<int>(m_edges.size()));
+    link(from, static_cast<int>(m_edges.size()) - 1);
     m_edges.push_back({from, 0});
+    link(to, static_cast<int>(m_edges.size()) - 1);
+}
+
+void MaxFlow::link(int from, int edge) {
+    int& last = m_last[static_cast<size_t>(from)];
+    (last < 0 ? m_first[static_cast<size_t>(from)] : m_edges[static_cast<size_t>(last)].next) = edge;
+    last = edge;
 }
 
 bool MaxFlow::levelGraph(int source, int sink) {
@@ -31,7 +40,7 @@ bool MaxFlow::levelGraph(int source, int sink) {
     while (!queue.empty()) {
         const int v = queue.front();
         queue.pop();
-        for (const int e : m_out[static_cast<size_t>(v)]) {
+        for (int e = m_first[static_cast<size_t>(v)]; e >= 0; e = m_edges[static_cast<size_t>(e)].next) {
             const Edge& edge = m_edges[static_cast<size_t>(e)];
             if (edge.capacity > 0 && m_level[static_cast<size_t>(edge.to)] < 0) {
                 m_level[static_cast<size_t>(edge.to)] = m_level[static_cast<size_t>(v)] + 1;
@@ -44,10 +53,8 @@ bool MaxFlow::levelGraph(int source, int sink) {
 
 double MaxFlow::push(int v, int sink, double limit) {
     if (v == sink) return limit;
-    auto& next = m_next[static_cast<size_t>(v)];
-    const auto& out = m_out[static_cast<size_t>(v)];
-    for (; next < static_cast<int>(out.size()); ++next) {
-        const int e = out[static_cast<size_t>(next)];
+    int& e = m_next[static_cast<size_t>(v)];
+    for (; e >= 0; e = m_edges[static_cast<size_t>(e)].next) {
         Edge& edge = m_edges[static_cast<size_t>(e)];
         if (edge.capacity <= 0 || m_level[static_cast<size_t>(edge.to)] != m_level[static_cast<size_t>(v)] + 1) continue;
         const double pushed = push(edge.to, sink, std::min(limit, edge.capacity));
@@ -63,7 +70,7 @@ double MaxFlow::push(int v, int sink, double limit) {
 double MaxFlow::run(int source, int sink) {
     double flow = 0;
     while (levelGraph(source, sink)) {
-        std::fill(m_next.begin(), m_next.end(), 0);
+        m_next = m_first;
         while (const double pushed = push(source, sink, std::numeric_limits<double>::infinity())) flow += pushed;
     }
     return flow;

@@ -21,13 +21,18 @@ private:
     struct Edge {
         int to;
         double capacity;
+        int next = -1;   ///< the next edge out of the same node, in the order they were added
     };
     bool levelGraph(int source, int sink);
     double push(int v, int sink, double limit);
 
+    void link(int from, int edge);
+
     std::vector<Edge> m_edges;                 ///< edge 2k and its reverse 2k + 1
-    std::vector<std::vector<int>> m_out;       ///< per node, its edges' indices
-    std::vector<int> m_level, m_next;
+    /// Per node, its first and last edge (lists through Edge::next: no allocation per node, the
+    /// networks are built once per bound and thrown away).
+    std::vector<int> m_first, m_last;
+    std::vector<int> m_level, m_next;   ///< m_next: per node, the edge its search resumes at
 };
 
 } // namespace sl

@@ -49,7 +49,8 @@ private:
         if (tensor.bytes <= 0 || tensor.producer == kNoOp || tensor.producer == m_v || hasOpBit(m_descendants, tensor.producer)) return;
         if (std::find(tensor.consumers.begin(), tensor.consumers.end(), m_v) != tensor.consumers.end()) return;   // in v's footprint
         const int producer = sideOf(tensor.producer);
-        std::vector<int> readers;
+        std::vector<int>& readers = m_readers;
+        readers.clear();
         bool readAfter = false;
         for (const OpId c : tensor.consumers) {
             const int side = sideOf(c);
@@ -77,6 +78,7 @@ private:
     const OpBits& m_ancestors;
     const OpBits* m_ranBefore;
     std::vector<int> m_node;   ///< per op: its node when incomparable with v, else -1
+    std::vector<int> m_readers;   ///< addTensor's scratch: a tensor's readers' nodes
     MaxFlow m_flow;
 };
 

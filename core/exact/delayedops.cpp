@@ -4,6 +4,7 @@
 #include "core/exact/opsetstore.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace sl {
 
@@ -55,8 +56,12 @@ bool DelayedOps::gather(OpId v, const std::uint64_t* set, std::vector<OpId>& ops
 
 std::vector<OpId> DelayedOps::ranWith(OpId action, const std::uint64_t* before, const std::uint64_t* after) const {
     std::vector<OpId> ops;
-    for (OpId v = 0; v < m_g.opCount(); ++v)
-        if (v != action && opInSet(after, v) && !opInSet(before, v)) ops.push_back(v);
+    const int words = (m_g.opCount() + 63) / 64;
+    for (int w = 0; w < words; ++w)
+        for (std::uint64_t added = after[w] & ~before[w]; added != 0; added &= added - 1) {
+            const auto v = static_cast<OpId>(64 * w + std::countr_zero(added));
+            if (v != action) ops.push_back(v);
+        }
     sortTopologically(ops);
     return ops;
 }

@@ -2,10 +2,10 @@
 #include "core/exact/exactmemory.h"
 
 #include "core/analysis/bounds.h"
+#include "core/costmodel/stepmemory.h"
 #include "core/exact/approxmemory.h"
 #include "core/exact/memorysearch.h"
 #include "core/exact/memorystatebound.h"
-#include "core/exact/opsetstore.h"
 #include "core/exact/ordersegments.h"
 #include "core/exact/setmemory.h"
 
@@ -65,17 +65,12 @@ void widenIncumbent(const Graph& g, const ExactMemoryLimits& limits, std::chrono
     }
 }
 
-/// The step-clock memory of each step of `order` (the search's cost rules).
+/// The step-clock memory of each step of `order`.
 std::vector<double> stepsOf(const Graph& g, const std::vector<OpId>& order) {
-    const SetStepMemory memory(g);
-    std::vector<std::uint64_t> done(static_cast<size_t>((g.opCount() + 63) / 64), 0);
+    StepMemory memory(g, 1);
+    memory.reset();
     std::vector<double> steps;
-    double live = 0;
-    for (OpId v : order) {
-        steps.push_back(memory.stepBytes(live, v));
-        done[static_cast<size_t>(v) >> 6] |= std::uint64_t{1} << (v & 63);
-        live = memory.liveAfter(v, live, [&](OpId c) { return opInSet(done.data(), c); });
-    }
+    for (OpId v : order) steps.push_back(memory.step(v));
     return steps;
 }
 

@@ -21,7 +21,6 @@ MemorySearch::MemorySearch(const Graph& g, const MemoryStateBound& bound, const 
         setBit(v, true);
         live = liveAfter(v, live);
     }
-    m_startLive = live;
     const int size = static_cast<int>(m_span.prefix.size());
     addState(-1, kNoOp, 0, live);
     m_heap.push({m_floor, 0, size, 0});
@@ -103,15 +102,10 @@ void MemorySearch::tryDive(std::int32_t state) {
 }
 
 double MemorySearch::spanPeak(const std::vector<OpId>& ops) {
-    std::vector<std::uint64_t> saved = m_scratch;
-    std::copy(m_store.bits(0), m_store.bits(0) + m_words, m_scratch.begin());
-    double live = m_startLive, peak = 0;
-    for (OpId v : ops) {
-        peak = std::max(peak, m_memory.stepBytes(live, v));
-        setBit(v, true);
-        live = liveAfter(v, live);
-    }
-    m_scratch = std::move(saved);
+    m_stepMemory.reset();
+    for (OpId v : m_span.prefix) m_stepMemory.step(v);
+    double peak = 0;
+    for (OpId v : ops) peak = std::max(peak, m_stepMemory.step(v));
     return peak;
 }
 
@@ -172,49 +166,66 @@ void MemorySearch::expand(const HeapEntry& top) {
     std::copy(bits, bits + m_words, m_scratch.begin());
     const double baseLive = m_live[static_cast<size_t>(top.state)];
     m_steps.clear();
+    m_moveOps.clear();
     for (OpId v = 0; v < m_n; ++v) {
         if (opInSet(m_scratch.data(), v) || (m_delayed.delayed(v) && v != m_span.last) ||
             !m_delayed.readyWith(v, m_scratch.data(), m_macro))
             continue;
-        double next = top.cost, live = baseLive;
-        for (OpId u : m_macro) {
-            next = std::max(next, m_memory.stepBytes(live, u));
-            setBit(u, true);
-            live = liveAfter(u, live);
-        }
-        for (OpId u : m_macro) setBit(u, false);
+        const auto [next, live] = runOps(m_macro, top.cost, baseLive);
         if (next >= m_result.peak) continue;
-        if (m_macro.size() == 1 && next <= top.cost && live <= baseLive) {   // forced
-            m_steps.assign(1, {v, next, live, m_macro});
+        const bool alone = m_macro.size() == 1 && next <= top.cost;
+        double chainLive = 0;
+        if (alone && live <= baseLive) {   // forced
+            m_steps.clear();
+            m_moveOps.clear();
+            addStep(next, live, m_macro);
             ++m_result.forcedMoves;
             break;
         }
-        if (m_macro.size() == 1 && next <= top.cost && forcedChain(v, top.cost, baseLive, m_span.goal - top.size)) {
-            m_steps.assign(1, m_chain);
+        if (alone && forcedChain(v, top.cost, baseLive, m_span.goal - top.size, chainLive)) {
+            m_steps.clear();
+            m_moveOps.clear();
+            addStep(top.cost, chainLive, m_chainOps);
             ++m_result.forcedMoves;
             ++m_result.forcedChains;
             break;
         }
-        m_steps.push_back({v, next, live, m_macro});
+        addStep(next, live, m_macro);
     }
     for (const Step& step : m_steps) {
-        for (OpId u : step.ops) setBit(u, true);
-        relax(top, step.op, step.peak, step.live, static_cast<int>(step.ops.size()));
-        for (OpId u : step.ops) setBit(u, false);
+        const std::span<const OpId> ops(m_moveOps.data() + step.first, static_cast<size_t>(step.count));
+        for (OpId u : ops) setBit(u, true);
+        relax(top, step.op, step.peak, step.live, step.count);
+        for (OpId u : ops) setBit(u, false);
     }
 }
 
-bool MemorySearch::forcedChain(OpId v, double cost, double baseLive, int room) {
-    m_chain.ops.clear();
-    double live = baseLive, peak = 0;
+std::pair<double, double> MemorySearch::runOps(std::span<const OpId> ops, double cost, double live) {
+    double peak = cost;
+    size_t ran = 0;
+    for (; ran < ops.size() && peak < m_result.peak; ++ran) {
+        peak = std::max(peak, m_memory.stepBytes(live, ops[ran]));
+        setBit(ops[ran], true);
+        live = liveAfter(ops[ran], live);
+    }
+    for (size_t i = 0; i < ran; ++i) setBit(ops[i], false);
+    return {peak, live};
+}
+
+void MemorySearch::addStep(double peak, double live, std::span<const OpId> ops) {
+    m_steps.push_back({ops.back(), peak, live, static_cast<int>(m_moveOps.size()), static_cast<int>(ops.size())});
+    m_moveOps.insert(m_moveOps.end(), ops.begin(), ops.end());
+}
+
+bool MemorySearch::forcedChain(OpId v, double cost, double baseLive, int room, double& live) {
+    m_chainOps.clear();
+    live = baseLive;
     bool closed = false;
     const int longest = std::min(kChainLength, room);   // a chain does not run past the span's goal
-    for (OpId op = v; op != kNoOp && static_cast<int>(m_chain.ops.size()) < longest;) {
-        const double step = m_memory.stepBytes(live, op);
-        if (step > cost) break;
-        peak = std::max(peak, step);
+    for (OpId op = v; op != kNoOp && static_cast<int>(m_chainOps.size()) < longest;) {
+        if (m_memory.stepBytes(live, op) > cost) break;
         setBit(op, true);
-        m_chain.ops.push_back(op);
+        m_chainOps.push_back(op);
         live = liveAfter(op, live);
         if (live <= baseLive) {
             closed = true;
@@ -222,12 +233,8 @@ bool MemorySearch::forcedChain(OpId v, double cost, double baseLive, int room) {
         }
         op = soleReaderReady(op);
     }
-    for (OpId u : m_chain.ops) setBit(u, false);
-    if (!closed || m_chain.ops.size() < 2) return false;
-    m_chain.op = m_chain.ops.back();
-    m_chain.peak = std::max(peak, cost);
-    m_chain.live = live;
-    return true;
+    for (OpId u : m_chainOps) setBit(u, false);
+    return closed && m_chainOps.size() >= 2;
 }
 
 OpId MemorySearch::soleReaderReady(OpId v) const {

@@ -5,6 +5,7 @@
 /// over the whole graph or over one segment of every order: its moves (forced ops and chains,
 /// delayed ops run with a reader), its per-set bound, its dives and its budget.
 
+#include "core/costmodel/stepmemory.h"
 #include "core/exact/delayedops.h"
 #include "core/exact/exactmemory.h"
 #include "core/exact/memorydive.h"
@@ -16,8 +17,10 @@
 #include <chrono>
 #include <cstdint>
 #include <queue>
+#include <span>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sl {
@@ -93,12 +96,20 @@ private:
     /// Stores the set in m_scratch reached from `top` by `v` at partial peak `next`, or lowers its cost.
     void relax(const HeapEntry& top, OpId v, double next, double after, int ran);
 
-    /// A successor of `top` by ready op `v`: its partial peak and the bytes live after it.
+    /// A successor of `top` by ready op `op`: its partial peak, the bytes live after it, and
+    /// where in m_moveOps its ops are (the delayed ops run with it, or a forced chain, then `op`).
     struct Step {
         OpId op;
         double peak, live;
-        std::vector<OpId> ops;   ///< the delayed ops run with it, then `op`
+        int first, count;
     };
+
+    /// The partial peak and the live bytes after running `ops` from the set in m_scratch (left as
+    /// it was) at partial peak `cost` with `live` bytes live; stops at the first step that reaches
+    /// the incumbent's peak (the move is pruned).
+    std::pair<double, double> runOps(std::span<const OpId> ops, double cost, double live);
+    /// Adds a successor whose ops are `ops`.
+    void addStep(double peak, double live, std::span<const OpId> ops);
 
     /// Every ready op appended to `top`'s set, unless that reaches the incumbent's peak; only one
     /// when it is forced (raises neither the partial peak nor the live bytes: moving it to the front
@@ -107,7 +118,8 @@ private:
     /// its readers, just before it.
     void expand(const HeapEntry& top);
 
-    /// A forced chain from the ready op `v` into m_chain: v, then the one reader of all v's
+    /// A forced chain from the ready op `v` into m_chainOps, with the bytes live after it in
+    /// `live` (its partial peak is `cost`): v, then the one reader of all v's
     /// outputs of positive size, then that op's, ... until the live bytes are back at or below
     /// `baseLive`, every step within `cost`. Running it first keeps or lowers every later step of
     /// any completion (docs/heuristics.md, "Forced chains": the live bytes after the chain are at
@@ -115,7 +127,7 @@ private:
     /// kChainLength ops and `room`, the ops left to the span's goal (past a segment's last op its
     /// readers in the next segment are ready too); false when the chain leaves the cost, forks or
     /// does not return.
-    bool forcedChain(OpId v, double cost, double baseLive, int room);
+    bool forcedChain(OpId v, double cost, double baseLive, int room, double& live);
 
     /// The op that reads every output of `v` of positive size, when there is one and all its
     /// predecessors are in m_scratch; else kNoOp.
@@ -144,16 +156,17 @@ private:
     std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> m_heap;
     std::vector<std::uint64_t> m_scratch;
     std::vector<Step> m_steps;
+    std::vector<OpId> m_moveOps;   ///< the ops of m_steps, one run after another
     const DelayedOps m_delayed{m_g};
-    std::vector<OpId> m_macro;   ///< scratch: a move's ops
-    Step m_chain;                ///< scratch: a forced chain
+    std::vector<OpId> m_macro;         ///< scratch: a move's ops
+    std::vector<OpId> m_chainOps;      ///< scratch: a forced chain
+    StepMemory m_stepMemory{m_g, 1};   ///< the dives' peaks
     const double m_floor;
     double m_popped = 0;   ///< key of the set being expanded (off the heap while it is)
     double m_proven = 0;   ///< the best bound raiseBound() has seen
     const double m_bytesPerState;
     const std::int64_t m_checkMask;
     const SearchSpan m_span;
-    double m_startLive = 0;   ///< bytes live after the prefix
 };
 
 }   // namespace sl

@@ -200,13 +200,11 @@ std::optional<LabelMix> parseLabelMix(const std::string& name) {
 }
 
 std::shared_ptr<Graph> graphOf(const MemoryStepSpec& spec) {
-    if (spec.family == "hlo-mlp" || spec.family == "hlo-transformer") {
+    const bool compiled = spec.family == "hlo-mlp" || spec.family == "hlo-transformer";
+    if (compiled || spec.family == "hlo-model") {
+        const HloStepSpec step = compiled ? compiledStepSpec(spec) : modelShapedStepSpec(spec);
         const std::string name = spec.family + ":" + std::to_string(spec.nodes) + ":" + std::to_string(spec.seed);
-        return parseGraph(generateHloTrainingStep(compiledStepSpec(spec)).text, GraphFormat::Hlo, name).graph;
-    }
-    if (spec.family == "hlo-model") {
-        const std::string name = spec.family + ":" + std::to_string(spec.nodes) + ":" + std::to_string(spec.seed);
-        return parseGraph(generateHloTrainingStep(modelShapedStepSpec(spec)).text, GraphFormat::Hlo, name).graph;
+        return parseGraph(generateHloTrainingStep(step).text, GraphFormat::Hlo, name).graph;
     }
     GeneratedInstance inst = generateInstance(spec.family, spec.nodes, spec.seed);
     if (spec.training.empty()) return inst.graph;

@@ -65,6 +65,14 @@ std::vector<std::vector<OpId>> allOrders(const Graph& g) {
     return orders;
 }
 
+/// The small compiled-steps label set both label-set tests use (two MLP steps and a validation
+/// step, exact-memory at most 5 s each), built once: it takes most of this unit's time.
+const LabelSet& smallCompiledLabelSet() {
+    static const LabelSet set = buildLabelSet(
+        {.train = 2, .validation = 1, .secondsPerStep = 5, .mix = LabelMix::CompiledSteps}, [](const std::string&) {});
+    return set;
+}
+
 } // namespace
 
 class TestTopoformerImitation : public QObject {
@@ -171,7 +179,7 @@ private Q_SLOTS:
         const LabelSetSize size{.train = 2, .validation = 1, .secondsPerStep = 5, .mix = LabelMix::CompiledSteps};
         LabelSetSize twoThreads = size;
         twoThreads.threads = 2;
-        const LabelSet one = buildLabelSet(size, [](const std::string&) {});
+        const LabelSet& one = smallCompiledLabelSet();
         const LabelSet two = buildLabelSet(twoThreads, [](const std::string&) {});
         QCOMPARE(two.train.size(), size_t{2});
         for (size_t i = 0; i < one.train.size(); ++i) {
@@ -219,9 +227,7 @@ private Q_SLOTS:
         const std::string networks = dir.filePath("networks.jsonl").toStdString(),
                           compiled = dir.filePath("compiled.jsonl").toStdString();
         saveLabelSet(buildLabelSet({.train = 3, .validation = 1, .secondsPerStep = 5}, [](const std::string&) {}), networks);
-        saveLabelSet(buildLabelSet({.train = 2, .validation = 1, .secondsPerStep = 5, .mix = LabelMix::CompiledSteps},
-                                   [](const std::string&) {}),
-                     compiled);
+        saveLabelSet(smallCompiledLabelSet(), compiled);
         TopoformerTrainConfig c;
         c.labels = networks + "," + compiled;
         c.batch = 4;
